@@ -1,0 +1,1 @@
+"""The MUSH command language: one class per command, grouped into command sets."""

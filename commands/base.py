@@ -1,0 +1,97 @@
+"""What a command is, where it may be used, and what it is given when it runs.
+
+A command is a small class: ``key`` (its name), ``aliases``, ``usage`` lines, and a
+docstring that *is* its help text (first line: the one-line summary shown by
+``commands``). ``run`` parses the arguments and does the work; bad input raises
+:class:`CommandError`, whose message is the whole reply.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from server.accounts import AccountService
+    from server.connection import Connection
+    from server.hub import Hub, OnlinePlayer
+
+
+class CommandError(Exception):
+    """Input was refused; the message (short, for the player) says why. Nothing changed."""
+
+
+@dataclass
+class Context:
+    """What a running command can reach: its connection, the hub and the services."""
+
+    connection: Connection
+    hub: Hub
+    accounts: AccountService
+    #: The command sets available to this connection right now (for help and commands).
+    command_sets: tuple[CommandSet, ...] = ()
+
+    @property
+    def player(self) -> OnlinePlayer:
+        """The logged-in player issuing the command (only for commands used after login)."""
+        player = self.connection.player
+        assert player is not None, "command needs a logged-in player"
+        return player
+
+    def reply(self, text: str) -> None:
+        """Tell the issuer: every connection of the player, or this connection before login."""
+        if self.connection.player is not None:
+            self.connection.player.send(text)
+        else:
+            self.connection.send(text)
+
+
+class Command:
+    """Base class of every command. Subclasses set ``key`` and implement ``run``."""
+
+    key: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: How to call it, one form per line; ``key`` alone when empty.
+    usage: ClassVar[tuple[str, ...]] = ()
+    #: Whether OUTPUTPREFIX/OUTPUTSUFFIX surround this command's output.
+    framed: ClassVar[bool] = True
+    #: Whether using this command counts as activity for idle time.
+    resets_idle: ClassVar[bool] = True
+    #: Whether the arguments hold a secret (a password) and must never be logged.
+    private_arguments: ClassVar[bool] = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the docstring."""
+        return inspect.getdoc(cls).split("\n", 1)[0] if cls.__doc__ else ""
+
+    @classmethod
+    def help_text(cls) -> str:
+        """Full help: usage lines, the docstring, and the aliases."""
+        usage = cls.usage or (cls.key,)
+        parts = ["\n".join(f"  {form}" for form in usage), inspect.getdoc(cls) or ""]
+        if cls.aliases:
+            parts.append("Also: " + ", ".join(cls.aliases))
+        return "\n".join(parts)
+
+
+class CommandSet:
+    """A group of commands available in one situation (before login, in a room, ...)."""
+
+    def __init__(self, title: str, commands: Iterable[Command]) -> None:
+        self.title = title
+        self.commands = tuple(commands)
+        self.by_name: dict[str, Command] = {}
+        #: Single punctuation aliases used without a space, like ``"hello`` or ``:waves``.
+        self.prefixes: dict[str, Command] = {}
+        for command in self.commands:
+            for name in (command.key, *command.aliases):
+                if len(name) == 1 and not name.isalnum():
+                    self.prefixes[name] = command
+                else:
+                    self.by_name[name.lower()] = command

@@ -1,0 +1,101 @@
+"""Getting in: the welcome screen, ``connect`` and ``create``, and arrival/departure notices."""
+
+from __future__ import annotations
+
+import logging
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.social import render_look
+from commands.text import parse_quoted_word
+from persistence.accounts import AccountRecord
+from server.accounts import AccountError
+from server.hub import OnlinePlayer
+
+log = logging.getLogger("server.login")
+
+WELCOME = """\
+============================================================================
+  D V O R A K   M U S H     the card game whose cards are written by you
+============================================================================
+Play Dvorak with other people over telnet: draw, play and destroy cards, and
+invent new ones mid-game. Propose a card, the table votes on it by number,
+and if it is accepted it is shuffled into the deck.
+
+  connect <name> <password>    log in
+  create <name> <password>     make a new player (then you are logged in)
+  WHO                          see who is on
+  help                         what else you can do here
+  QUIT                         leave
+
+A name with spaces goes in double quotes:  create "Jo Smith" <password>
+============================================================================"""
+
+
+class Connect(Command):
+    """Log in to your player. If it is already logged in elsewhere, both connections
+    stay logged in and both receive everything the player sees."""
+
+    key = "connect"
+    private_arguments = True
+    usage = ("connect <name> <password>", 'connect "<name with spaces>" <password>')
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name, password = parse_quoted_word(args)
+        if not name or not password:
+            raise CommandError("Usage: connect <name> <password>")
+        try:
+            account = await ctx.accounts.authenticate(name, password, ctx.connection.address)
+        except AccountError as error:
+            log.info("failed login as %r from %s (connection %d)", name, ctx.connection.address, ctx.connection.number)
+            raise CommandError(str(error)) from None
+        enter(ctx, account, created=False)
+
+
+class Create(Command):
+    """Make a new player and log in to it. Names are unique, whatever their letter case."""
+
+    key = "create"
+    private_arguments = True
+    usage = ("create <name> <password>", 'create "<name with spaces>" <password>')
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name, password = parse_quoted_word(args)
+        if not name or not password:
+            raise CommandError("Usage: create <name> <password>")
+        try:
+            account = await ctx.accounts.create(name, password, ctx.connection.address)
+        except AccountError as error:
+            raise CommandError(str(error)) from None
+        log.info("created player %s (#%d) from %s", account.name, account.id, ctx.connection.address)
+        enter(ctx, account, created=True)
+
+
+def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
+    """Attach the connection to the account and show the player where they are."""
+    connection = ctx.connection
+    if connection.closing:
+        return
+    first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin)
+    player = ctx.player
+    log.info(
+        "login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number
+    )
+    if created:
+        connection.send(f"Welcome, {account.name}! Your player has been created.")
+    else:
+        connection.send(f"Welcome back, {account.name}.")
+    if first:
+        player.place.broadcast(f"{player.name} has connected.", exclude=player)
+    else:
+        for other in player.connections:
+            if other is not connection:
+                other.send(f"Your player has also logged in from {connection.address}.")
+    connection.send(render_look(ctx))
+
+
+def announce_departure(player: OnlinePlayer) -> None:
+    """Tell the player's place that a player's last connection has gone."""
+    player.place.broadcast(f"{player.name} has disconnected.")
+
+
+LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create()])

@@ -1,0 +1,170 @@
+"""Commands about the connection itself, usable before and after logging in."""
+
+from __future__ import annotations
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.login import WELCOME, announce_departure
+from commands.text import format_duration, format_online_time, truncate
+from server.accounts import AccountError
+
+
+class Who(Command):
+    """List who is connected, how long they have been on and how long idle.
+
+    The Doing column shows what each player set with @doing.
+    """
+
+    key = "WHO"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.reply(render_who(ctx))
+
+
+def render_who(ctx: Context) -> str:
+    width = ctx.connection.width
+    lines = [f"{'Player Name':<20} {'On For':>8} {'Idle':>5}  Doing"]
+    players = ctx.hub.players_by_login()
+    for player in players:
+        row = (
+            f"{truncate(player.name, 20):<20} {format_online_time(player.online_seconds):>8} "
+            f"{format_duration(player.idle_seconds):>5}  {player.doing}"
+        )
+        lines.append(truncate(row.rstrip(), width))
+    count = len(players)
+    lines.append(f"{count} player{'s' if count != 1 else ''} connected.")
+    return "\n".join(lines)
+
+
+class Quit(Command):
+    """Disconnect. A player in a game keeps their seat and can come back."""
+
+    key = "QUIT"
+    framed = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.connection.close("Goodbye. Come back soon!")
+
+
+class Idle(Command):
+    """Do nothing, without counting as activity: a keep-alive for clients and bots."""
+
+    key = "IDLE"
+    usage = ("IDLE [<anything>]",)
+    framed = False
+    resets_idle = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        return None
+
+
+class OutputPrefix(Command):
+    """Send <text> on its own line before the output of every later command.
+
+    Bots use it with OUTPUTSUFFIX to know where a command's reply starts and ends.
+    Output caused by other players while your command runs comes after the suffix.
+    Without <text>, the prefix is removed.
+    """
+
+    key = "OUTPUTPREFIX"
+    usage = ("OUTPUTPREFIX <text>", "OUTPUTPREFIX")
+    framed = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.connection.output_prefix = args
+
+
+class OutputSuffix(Command):
+    """Send <text> on its own line after the output of every later command.
+
+    Without <text>, the suffix is removed. See OUTPUTPREFIX.
+    """
+
+    key = "OUTPUTSUFFIX"
+    usage = ("OUTPUTSUFFIX <text>", "OUTPUTSUFFIX")
+    framed = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.connection.output_suffix = args
+
+
+class Help(Command):
+    """Show the commands you can use now, or the help for one of them."""
+
+    key = "help"
+    usage = ("help", "help <command>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        topic = args.strip()
+        if not topic:
+            ctx.reply(render_help_index(ctx.command_sets))
+            return
+        for command_set in ctx.command_sets:
+            command = command_set.by_name.get(topic.lower()) or command_set.prefixes.get(topic)
+            if command is not None:
+                ctx.reply(f"Help for {command.key}:\n{command.help_text()}")
+                return
+        raise CommandError(f'There is no command "{topic}" here. Type "help" for the list.')
+
+
+def render_help_index(command_sets: tuple[CommandSet, ...]) -> str:
+    lines = ['Type "help <command>" for details of one command, "commands" for a summary.']
+    for command_set in command_sets:
+        lines.append(f"{command_set.title}:")
+        for command in command_set.commands:
+            lines.append(f"  {command.key:<14} {command.summary()}")
+    return "\n".join(lines)
+
+
+class Commands(Command):
+    """A one-screen summary of every command you can use now."""
+
+    key = "commands"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        lines = []
+        for command_set in ctx.command_sets:
+            names = []
+            for command in command_set.commands:
+                short = [alias for alias in command.aliases if len(alias) <= 2]
+                names.append(f"{command.key} ({', '.join(short)})" if short else command.key)
+            lines.append(f"{command_set.title + ':':<10} {', '.join(names)}")
+        lines.append('Type "help <command>" for how to use one.')
+        ctx.reply("\n".join(lines))
+
+
+class Logout(Command):
+    """Log out and go back to the welcome screen, staying connected."""
+
+    key = "LOGOUT"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        connection = ctx.connection
+        player = ctx.hub.log_out(connection)
+        if player is not None:
+            announce_departure(player)
+        connection.send("You are logged out.\n" + WELCOME)
+
+
+class Password(Command):
+    """Change your password. You need the current one."""
+
+    key = "@password"
+    private_arguments = True
+    usage = ("@password <old>=<new>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        old, sep, new = args.partition("=")
+        if not sep or not old or not new:
+            raise CommandError("Usage: @password <old>=<new>")
+        player = ctx.player
+        try:
+            await ctx.accounts.change_password(player.account_id, player.name, old, new, ctx.connection.address)
+        except AccountError as error:
+            raise CommandError(str(error)) from None
+        ctx.reply("Your password has been changed.")
+
+
+CONNECTION_COMMANDS = CommandSet(
+    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix()]
+)
+ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password()])

@@ -1,0 +1,151 @@
+"""Talking and looking around: say, pose, page, @emit, @doing, look."""
+
+from __future__ import annotations
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.text import split_assignment, truncate
+
+#: Longest ``@doing`` text kept; WHO shows it in its last column.
+DOING_MAX = 40
+
+
+class Say(Command):
+    """Say something to everyone where you are.
+
+    Others see: Alice says, "hello".
+    """
+
+    key = "say"
+    aliases = ('"',)
+    usage = ("say <text>", '"<text>')
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args:
+            raise CommandError("Say what?")
+        player = ctx.player
+        ctx.reply(f'You say, "{args}"')
+        player.place.broadcast(f'{player.name} says, "{args}"', exclude=player)
+
+
+class Pose(Command):
+    """Act something out: "pose waves" shows "Alice waves." to everyone where you are."""
+
+    key = "pose"
+    aliases = (":",)
+    usage = ("pose <action>", ":<action>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args:
+            raise CommandError("Pose what?")
+        ctx.player.place.broadcast(f"{ctx.player.name} {args}")
+
+
+class SemiPose(Command):
+    """Pose without the space after your name: ";'s hat falls off" shows "Alice's hat falls off"."""
+
+    key = ";"
+    usage = (";<action>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args:
+            raise CommandError("Pose what?")
+        ctx.player.place.broadcast(f"{ctx.player.name}{args}")
+
+
+class Emit(Command):
+    """Show <text> to everyone where you are, exactly as written, without your name."""
+
+    key = "@emit"
+    usage = ("@emit <text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args:
+            raise CommandError("Emit what?")
+        ctx.player.place.broadcast(args)
+
+
+class Page(Command):
+    """Send a private message to a player who is online, wherever they are.
+
+    "page <name>=:<action>" pages a pose: Bob sees "From afar, Alice waves."
+    "page <message>" without a name pages the last player you paged.
+    A name may be abbreviated if only one player online starts with it.
+    """
+
+    key = "page"
+    aliases = ("p",)
+    usage = ("page <name>=<message>", "page <name>=:<action>", "page <message>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        player = ctx.player
+        assignment = split_assignment(args)
+        if assignment is None:
+            if player.last_paged is None:
+                raise CommandError("Page whom? Use: page <name>=<message>")
+            target_name, message = player.last_paged, args.strip()
+        else:
+            target_name, message = assignment
+        if not target_name:
+            raise CommandError("Page whom? Use: page <name>=<message>")
+        matches = ctx.hub.match_online(target_name)
+        if len(matches) > 1:
+            names = ", ".join(sorted(p.name for p in matches))
+            raise CommandError(f'"{target_name}" could be any of: {names}. Use more of the name.')
+        if not matches:
+            if await ctx.accounts.store.find(target_name) is not None:
+                raise CommandError(f"{target_name} is not connected.")
+            raise CommandError(f'There is no player called "{target_name}".')
+        target = matches[0]
+        if not message:
+            raise CommandError(f"What do you want to page {target.name}?")
+        player.last_paged = target.name
+        if message.startswith(":"):
+            action = f"{player.name} {message[1:].lstrip()}"
+            target.send(f"From afar, {action}")
+            ctx.reply(f"Long distance to {target.name}: {action}")
+        else:
+            target.send(f"{player.name} pages: {message}")
+            ctx.reply(f"You paged {target.name} with '{message}'.")
+
+
+class Doing(Command):
+    """Set the short text shown beside your name in WHO. Without text, clear it."""
+
+    key = "@doing"
+    usage = ("@doing <text>", "@doing")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        player = ctx.player
+        player.doing = truncate(args, DOING_MAX)
+        if not args:
+            ctx.reply("Your @doing is cleared.")
+        elif len(args) > DOING_MAX:
+            ctx.reply(f"Your @doing is now (cut to {DOING_MAX} characters): {player.doing}")
+        else:
+            ctx.reply(f"Your @doing is now: {player.doing}")
+
+
+class Look(Command):
+    """Look around: where you are and who is here."""
+
+    key = "look"
+    aliases = ("l",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.reply(render_look(ctx))
+
+
+def render_look(ctx: Context) -> str:
+    player = ctx.player
+    place = player.place
+    others = [p.name for p in place.occupants.values()]
+    return "\n".join(
+        [
+            place.title,
+            place.description,
+            f"Players here: {', '.join(others)}.",
+        ]
+    )
+
+
+SOCIAL_COMMANDS = CommandSet("Talk", [Say(), Pose(), SemiPose(), Page(), Emit(), Doing(), Look()])

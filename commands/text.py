@@ -1,0 +1,124 @@
+"""Text that crosses the wire: cleaning what players send, laying out what they receive.
+
+Everything a player types passes through :func:`clean_text` before any other code sees
+it, so no terminal escape sequence or control character written by one player can reach
+another player's terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+#: ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), the
+#: string commands DCS/SOS/PM/APC (ESC P/X/^/_ ... ST), and two-byte ESC sequences.
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]?            # CSI ... final byte (missing final: dropped too)
+    | \x9b[0-?]*[ -/]*[@-~]?            # 8-bit CSI
+    | \x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC ... BEL / ST
+    | \x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?
+    | \x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?        # DCS, SOS, PM, APC ... ST
+    | [\x90\x98\x9e\x9f][^\x1b\x9c]*(?:\x1b\\|\x9c)?
+    | \x1b[ -/]*[0-~]?                  # ESC followed by one final byte (and any intermediates)
+    """,
+    re.VERBOSE,
+)
+
+#: C0 and C1 control characters, DEL, and the Unicode bidirectional overrides and
+#: isolates that can make text display differently from what it says.
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text: str) -> str:
+    """Return ``text`` with escape sequences and control characters removed.
+
+    Tabs and line breaks become single spaces (a command is one line); other control
+    characters, ANSI/VT escape sequences and bidirectional-override characters are
+    dropped. Printable Unicode (accents, CJK, emoji) is kept as sent.
+    """
+    if text.isprintable():
+        return text
+    text = _ESCAPE_SEQUENCE.sub("", text)
+    text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+    return _CONTROL_CHARACTER.sub("", text)
+
+
+def wrap_lines(text: str, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` columns, breaking at spaces.
+
+    Lines that already fit are kept exactly (tables keep their alignment); longer lines
+    are word-wrapped, and continuation lines keep the original line's indentation.
+    """
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        if len(indent) > width // 2:
+            indent = ""
+        lines.extend(
+            textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=indent,
+                break_long_words=True,
+                break_on_hyphens=False,
+                drop_whitespace=True,
+            )
+            or [""]
+        )
+    return lines
+
+
+def format_duration(seconds: float) -> str:
+    """Idle-style duration in the MUSH fashion: ``4s``, ``12m``, ``3h``, ``2d``."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    if seconds < 86400:
+        return f"{seconds // 3600}h"
+    return f"{seconds // 86400}d"
+
+
+def format_online_time(seconds: float) -> str:
+    """Time-online in the MUSH fashion: ``HH:MM``, or ``Nd HH:MM`` past a day."""
+    seconds = max(0, int(seconds))
+    days, seconds = divmod(seconds, 86400)
+    hours, seconds = divmod(seconds, 3600)
+    clock = f"{hours:02d}:{seconds // 60:02d}"
+    return f"{days}d {clock}" if days else clock
+
+
+def truncate(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, ending in ``...`` when cut."""
+    if len(text) <= width:
+        return text
+    return text[: max(0, width - 3)] + "..."
+
+
+def split_assignment(args: str) -> tuple[str, str] | None:
+    """Split MUSH ``<left>=<right>`` arguments at the first ``=``; None if there is none."""
+    left, sep, right = args.partition("=")
+    if not sep:
+        return None
+    return left.strip(), right.strip()
+
+
+def parse_quoted_word(args: str) -> tuple[str, str]:
+    """Take the first argument, which may be a "double quoted" phrase, and the rest.
+
+    ``'"Jo Smith" secret'`` gives ``("Jo Smith", "secret")``; ``'Jo secret'`` gives
+    ``("Jo", "secret")``. An unterminated quote takes everything after it.
+    """
+    args = args.strip()
+    if args.startswith('"'):
+        closing = args.find('"', 1)
+        if closing == -1:
+            return args[1:].strip(), ""
+        return args[1:closing].strip(), args[closing + 1 :].strip()
+    first, _, rest = args.partition(" ")
+    return first, rest.strip()

@@ -1,0 +1,103 @@
+"""Reading and writing player accounts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from persistence.database import Database
+from persistence.models import Account
+
+_accounts = Account.__table__
+
+
+class NameTaken(Exception):
+    """An account with that name (in any letter case) already exists."""
+
+
+@dataclass(frozen=True)
+class AccountRecord:
+    """One account as stored."""
+
+    id: int
+    name: str
+    password_hash: str
+    is_admin: bool
+    created_at: datetime
+    last_login_at: datetime | None
+
+
+def name_key(name: str) -> str:
+    """The form of ``name`` that must be unique: case-folded."""
+    return name.casefold()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class AccountStore:
+    """Accounts in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def find(self, name: str) -> AccountRecord | None:
+        """The account called ``name`` in any letter case, or None."""
+        async with self._database.snapshot() as connection:
+            row = (
+                await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))
+            ).first()
+        return _record(row) if row is not None else None
+
+    async def create(self, name: str, password_hash: str) -> AccountRecord:
+        """Store a new account; raises :class:`NameTaken` if the name is in use."""
+        created = _now()
+        try:
+            async with self._database.transaction() as connection:
+                result = await connection.execute(
+                    insert(_accounts)
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=password_hash,
+                        is_admin=False,
+                        created_at=created,
+                        last_login_at=created,
+                    )
+                    .returning(_accounts.c.id)
+                )
+                account_id = result.scalar_one()
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return AccountRecord(account_id, name, password_hash, False, created, created)
+
+    async def record_login(self, account_id: int, password_hash: str | None = None) -> None:
+        """Note a successful login, replacing the stored hash when ``password_hash`` is given."""
+        values: dict[str, object] = {"last_login_at": _now()}
+        if password_hash is not None:
+            values["password_hash"] = password_hash
+        async with self._database.transaction() as connection:
+            await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(**values))
+
+    async def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        """Replace an account's password hash."""
+        async with self._database.transaction() as connection:
+            await connection.execute(
+                update(_accounts).where(_accounts.c.id == account_id).values(password_hash=password_hash)
+            )
+
+
+def _record(row: object) -> AccountRecord:
+    mapping = row._mapping  # type: ignore[attr-defined]
+    return AccountRecord(
+        id=mapping["id"],
+        name=mapping["name"],
+        password_hash=mapping["password_hash"],
+        is_admin=bool(mapping["is_admin"]),
+        created_at=mapping["created_at"],
+        last_login_at=mapping["last_login_at"],
+    )

@@ -1,0 +1,1 @@
+"""The server process: configuration, command line, telnet listener, connections, the hub."""

@@ -1,0 +1,97 @@
+"""Server settings: one definition per setting, read from the command line or the environment.
+
+Every setting has a default, an environment variable (``DVORAK_...``) and, for
+``dvorak-mush serve``, a command-line flag; the flag wins over the variable, and the
+variable over the default. ``dvorak-mush serve --help`` lists them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+def _setting(default: Any, env: str, help: str) -> Any:
+    return dataclasses.field(default=default, metadata={"env": env, "help": help})
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Everything that can be configured about one server process."""
+
+    host: str = _setting("127.0.0.1", "DVORAK_HOST", "address to listen on")
+    port: int = _setting(6250, "DVORAK_PORT", "telnet port (6250 was the original Dvorak MUSH's)")
+    data_dir: str = _setting("./data", "DVORAK_DATA_DIR", "directory for the SQLite database")
+    database_url: str = _setting(
+        "",
+        "DVORAK_DATABASE_URL",
+        "SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: SQLite in the data dir)",
+    )
+    log_level: str = _setting("info", "DVORAK_LOG_LEVEL", "debug, info, warning or error")
+    max_line_length: int = _setting(
+        8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters"
+    )
+    login_failure_limit: int = _setting(
+        5, "DVORAK_LOGIN_FAILURE_LIMIT", "failed logins allowed per address within the window"
+    )
+    login_failure_window: float = _setting(
+        60.0, "DVORAK_LOGIN_FAILURE_WINDOW", "seconds over which failed logins are counted"
+    )
+    negotiation_wait: float = _setting(
+        0.5,
+        "DVORAK_NEGOTIATION_WAIT",
+        "seconds to wait for telnet negotiation before greeting a client that does not negotiate",
+    )
+    shutdown_grace: float = _setting(
+        5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown"
+    )
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The database URL to use: the given one, or a SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        path = Path(self.data_dir).expanduser().resolve() / "dvorak.sqlite3"
+        return f"sqlite+aiosqlite:///{path}"
+
+    @classmethod
+    def from_sources(
+        cls, arguments: argparse.Namespace | None = None, environ: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Build settings from parsed command-line ``arguments`` and ``environ``."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            kind = type(field.default)
+            given = getattr(arguments, field.name, None) if arguments is not None else None
+            if given is not None:
+                values[field.name] = kind(given)
+            elif field.metadata["env"] in environ:
+                raw = environ[field.metadata["env"]]
+                try:
+                    values[field.name] = kind(raw)
+                except ValueError:
+                    raise SystemExit(
+                        f"{field.metadata['env']}={raw!r} is not a valid {kind.__name__}."
+                    ) from None
+        return cls(**values)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser, only: tuple[str, ...] = ()) -> None:
+        """Add a ``--flag`` for each setting (or those named in ``only``) to ``parser``."""
+        for field in dataclasses.fields(cls):
+            if only and field.name not in only:
+                continue
+            flag = "--" + field.name.replace("_", "-")
+            parser.add_argument(
+                flag,
+                type=type(field.default),
+                default=None,
+                metavar=field.name.upper() if field.name != "database_url" else "URL",
+                help=f"{field.metadata['help']} [env {field.metadata['env']}; "
+                f"default {field.default!r}]",
+            )

@@ -1,0 +1,170 @@
+"""One telnet connection: reading command lines from it and writing text to it."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from commands.text import clean_text, wrap_lines
+
+if TYPE_CHECKING:
+    from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
+
+    from server.hub import OnlinePlayer
+
+log = logging.getLogger(__name__)
+
+#: The connection whose command is running in the current task, if any. Output for that
+#: connection is part of its command's reply; output for others is an interruption.
+CURRENT_CONNECTION: ContextVar[Connection | None] = ContextVar("current_connection", default=None)
+
+DEFAULT_WIDTH = 80
+MIN_WIDTH, MAX_WIDTH = 20, 250
+_READ_CHUNK = 65536
+_LINE_END = re.compile(r"[\r\n]")
+
+
+class Connection:
+    """A client connected over telnet, before or after logging in.
+
+    ``player`` is set while the connection is logged in to an account. Several
+    connections may share one player: all of them receive the player's output.
+    """
+
+    def __init__(
+        self,
+        number: int,
+        reader: TelnetReaderUnicode,
+        writer: TelnetWriterUnicode,
+        address: str,
+        max_line_length: int,
+    ) -> None:
+        self.number = number
+        self.address = address
+        self.reader = reader
+        self.writer = writer
+        self.max_line_length = max_line_length
+        self.connected_at = time.monotonic()
+        self.logged_in_at = self.connected_at
+        self.last_command_at = self.connected_at
+        self.player: OnlinePlayer | None = None
+        #: PennMUSH OUTPUTPREFIX / OUTPUTSUFFIX: lines that frame each command's output.
+        self.output_prefix = ""
+        self.output_suffix = ""
+        self._in_framed_command = False
+        self._held_back: list[str] = []
+        self.closing = False
+
+    def __repr__(self) -> str:
+        who = self.player.name if self.player else "not logged in"
+        return f"<Connection {self.number} {self.address} {who}>"
+
+    @property
+    def width(self) -> int:
+        """The client's window width (from NAWS), or 80 columns when unknown."""
+        cols = self.writer.get_extra_info("cols") or DEFAULT_WIDTH
+        try:
+            return min(MAX_WIDTH, max(MIN_WIDTH, int(cols)))
+        except (TypeError, ValueError):
+            return DEFAULT_WIDTH
+
+    @property
+    def idle_seconds(self) -> float:
+        """Seconds since the last command other than ``IDLE``."""
+        return time.monotonic() - self.last_command_at
+
+    @property
+    def online_seconds(self) -> float:
+        """Seconds since this connection logged in (or connected, before login)."""
+        return time.monotonic() - self.logged_in_at
+
+    def touch(self) -> None:
+        """Reset the idle time: the player did something."""
+        self.last_command_at = time.monotonic()
+
+    def send(self, text: str) -> None:
+        """Write ``text`` (one or more lines) to the client, wrapped to its width.
+
+        While this connection runs a command framed by OUTPUTPREFIX/OUTPUTSUFFIX, output
+        caused by anyone else is held back and sent after the suffix, so a bot reading
+        between the markers sees only its own command's reply.
+        """
+        if self._in_framed_command and CURRENT_CONNECTION.get() is not self:
+            self._held_back.append(text)
+            return
+        self._write(text)
+
+    def _write(self, text: str) -> None:
+        if self.closing or self.writer.connection_closed:
+            return
+        self.writer.write("\r\n".join(wrap_lines(text, self.width)) + "\r\n")
+
+    @contextmanager
+    def framed(self) -> Iterator[None]:
+        """Surround one command's output with the prefix and suffix lines, if set."""
+        framing = bool(self.output_prefix or self.output_suffix)
+        if framing:
+            self._in_framed_command = True
+            if self.output_prefix:
+                self._write(self.output_prefix)
+        try:
+            yield
+        finally:
+            if framing:
+                if self.output_suffix:
+                    self._write(self.output_suffix)
+                self._in_framed_command = False
+                held, self._held_back = self._held_back, []
+                for text in held:
+                    self._write(text)
+
+    async def lines(self) -> AsyncIterator[str]:
+        """Yield each non-empty command line the client sends, cleaned, until it hangs up.
+
+        A line longer than ``max_line_length`` is refused with a message and skipped;
+        the connection carries on with the next line.
+        """
+        pending = ""
+        skipping_long_line = False
+        while not self.closing:
+            chunk = await self.reader.read(_READ_CHUNK)
+            if not chunk:
+                return
+            pending += chunk
+            while True:
+                end = _LINE_END.search(pending)
+                if end is None:
+                    if len(pending) > self.max_line_length:
+                        if not skipping_long_line:
+                            self._refuse_long_line()
+                        skipping_long_line = True
+                        pending = ""
+                    break
+                line, pending = pending[: end.start()], pending[end.end() :]
+                if skipping_long_line:
+                    skipping_long_line = False
+                    continue
+                if len(line) > self.max_line_length:
+                    self._refuse_long_line()
+                    continue
+                line = clean_text(line).strip()
+                if line:
+                    yield line
+
+    def _refuse_long_line(self) -> None:
+        log.info("connection %d sent a line over %d characters", self.number, self.max_line_length)
+        self.send(f"That line is longer than {self.max_line_length} characters; it was ignored.")
+
+    def close(self, message: str | None = None) -> None:
+        """Say ``message`` (if any) and hang up."""
+        if self.closing:
+            return
+        if message:
+            self._write(message)
+        self.closing = True
+        self.writer.close()

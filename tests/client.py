@@ -1,0 +1,147 @@
+"""A scripted telnet player for tests: a raw TCP client, like ``nc``, that never negotiates.
+
+It drops the server's telnet commands (IAC sequences) from what it reads, decodes UTF-8,
+and keeps every raw byte it received so tests can check that nothing hidden leaked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import re
+
+IAC, SB, SE = 255, 250, 240
+WILL, WONT, DO, DONT = 251, 252, 253, 254
+
+DEFAULT_TIMEOUT = 10.0
+
+
+class TelnetTextFilter:
+    """Removes telnet command sequences from a byte stream, chunk by chunk."""
+
+    def __init__(self) -> None:
+        self._state = "data"
+        self.subnegotiations: list[bytes] = []
+        self._sb = bytearray()
+
+    def feed(self, data: bytes) -> bytes:
+        out = bytearray()
+        for byte in data:
+            state = self._state
+            if state == "data":
+                if byte == IAC:
+                    self._state = "iac"
+                else:
+                    out.append(byte)
+            elif state == "iac":
+                if byte == IAC:
+                    out.append(IAC)
+                    self._state = "data"
+                elif byte in (WILL, WONT, DO, DONT):
+                    self._state = "option"
+                elif byte == SB:
+                    self._sb.clear()
+                    self._state = "sb"
+                else:
+                    self._state = "data"
+            elif state == "option":
+                self._state = "data"
+            elif state == "sb":
+                if byte == IAC:
+                    self._state = "sb-iac"
+                else:
+                    self._sb.append(byte)
+            elif state == "sb-iac":
+                if byte == SE:
+                    self.subnegotiations.append(bytes(self._sb))
+                    self._state = "data"
+                else:
+                    self._sb.append(byte)
+                    self._state = "sb"
+        return bytes(out)
+
+
+class MudClient:
+    """One scripted connection. ``send`` a line, ``expect`` a pattern in what comes back."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._filter = TelnetTextFilter()
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        #: Every byte received, telnet commands included.
+        self.raw = bytearray()
+        #: Everything received as text, line ends normalised to "\n".
+        self.transcript = ""
+        self._unread = ""
+        self.closed = False
+
+    @classmethod
+    async def open(cls, port: int, host: str = "127.0.0.1") -> MudClient:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer)
+
+    def send(self, line: str | bytes) -> None:
+        """Send one line (a newline is added) or raw bytes as given."""
+        data = line if isinstance(line, bytes) else (line + "\r\n").encode("utf-8")
+        self._writer.write(data)
+
+    async def _receive(self, timeout: float) -> bool:
+        try:
+            data = await asyncio.wait_for(self._reader.read(65536), timeout)
+        except TimeoutError:
+            return False
+        if not data:
+            self.closed = True
+            return False
+        self.raw += data
+        text = self._decoder.decode(self._filter.feed(data)).replace("\r\n", "\n").replace("\r", "")
+        self.transcript += text
+        self._unread += text
+        return True
+
+    async def expect(self, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Wait for ``pattern`` (a regex) in unread output; consume output up to its end."""
+        regex = re.compile(pattern, re.MULTILINE)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            match = regex.search(self._unread)
+            if match is not None:
+                self._unread = self._unread[match.end() :]
+                return match
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closed:
+                raise AssertionError(
+                    f"did not see {pattern!r} within {timeout}s; unread output was:\n{self._unread[-3000:]}"
+                )
+            await self._receive(remaining)
+
+    async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Send ``line`` and wait for ``pattern``."""
+        self.send(line)
+        return await self.expect(pattern, timeout)
+
+    async def quiet(self, seconds: float = 0.3) -> str:
+        """Collect whatever arrives until nothing has arrived for ``seconds``; return it."""
+        while await self._receive(seconds):
+            pass
+        collected, self._unread = self._unread, ""
+        return collected
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Read until the server hangs up."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.closed:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError("the server did not close the connection")
+            await self._receive(remaining)
+
+    async def close(self) -> None:
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass

@@ -1,0 +1,131 @@
+"""The telnet layer with real clients: nc-style raw sockets, telnetlib3, the telnet program;
+and hostile input: long lines, control characters, escape sequences, invalid UTF-8."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+
+import pexpect
+import pytest
+import telnetlib3
+
+from tests.client import MudClient
+from tests.conftest import IN_CI, WELCOME_END, log_in
+
+
+async def test_a_client_that_never_negotiates_is_greeted_within_a_second(start_server):
+    server = await start_server(negotiation_wait=0.5)
+    client = await MudClient.open(server.port)
+    try:
+        await client.expect(WELCOME_END, timeout=1.0)
+        assert "D V O R A K" in client.transcript
+        await client.command("create Alice secret1", r"Welcome, Alice!")
+    finally:
+        await client.close()
+
+
+async def test_telnetlib3_client_negotiates_and_output_wraps_to_its_width(server):
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", server.port, encoding="utf8", cols=40, rows=20, connect_minwait=0.05, connect_maxwait=1.0
+    )
+    received = ""
+
+    async def read_until(text: str) -> None:
+        nonlocal received
+        while text not in received:
+            chunk = await asyncio.wait_for(reader.read(4096), 5)
+            assert chunk, f"connection closed before {text!r}"
+            received += chunk
+
+    try:
+        await read_until("QUIT")
+        writer.write("create Wren secret1\r\n")
+        await read_until("Players here: Wren.")
+        lobby_text = received[received.index("The Lobby") :]
+        assert all(len(line) <= 40 for line in lobby_text.replace("\r", "").split("\n"))
+        writer.write("say héllo wörld ✓\r\n")
+        await read_until('You say, "héllo wörld ✓"')
+    finally:
+        writer.close()
+
+
+@pytest.mark.skipif(shutil.which("telnet") is None and not IN_CI, reason="the telnet program is not installed")
+async def test_the_telnet_program(server, connect):
+    watcher = await connect()
+    await log_in(watcher, "Watcher")
+
+    def session() -> str:
+        child = pexpect.spawn("telnet", ["127.0.0.1", str(server.port)], encoding="utf-8", timeout=10)
+        try:
+            child.expect("create <name> <password>")
+            child.sendline("create Tess secret1")
+            child.expect(r"Players here: .*Tess")
+            child.sendline("say hello from telnet")
+            child.expect('You say, "hello from telnet"')
+            child.sendline("QUIT")
+            child.expect("Goodbye")
+            child.expect(pexpect.EOF)
+            return child.before
+        finally:
+            child.close(force=True)
+
+    await asyncio.get_running_loop().run_in_executor(None, session)
+    await watcher.expect(r'Tess says, "hello from telnet"')
+    await watcher.expect(r"Tess has disconnected\.")
+
+
+async def test_a_line_over_the_limit_is_refused_and_the_connection_lives(start_server, connect):
+    server = await start_server(max_line_length=1000)
+    alice, bob = await connect(server), await connect(server)
+    await log_in(alice, "Alice")
+    await log_in(bob, "Bob")
+    alice.send("say " + "x" * 5000)
+    await alice.expect(r"That line is longer than 1000 characters; it was ignored\.")
+    # The same, arriving in pieces with no line end until the end.
+    for _ in range(4):
+        alice.send(b"y" * 700)
+        await asyncio.sleep(0.02)
+    alice.send(b"\r\n")
+    await alice.expect(r"That line is longer than 1000 characters; it was ignored\.")
+    await alice.command("say still here", r'You say, "still here"')
+    await bob.expect(r'Alice says, "still here"')
+    assert "xxx" not in bob.transcript and "yyy" not in bob.transcript
+
+
+async def test_escape_sequences_and_control_characters_never_reach_other_players(connect):
+    alice, bob = await connect(), await connect()
+    await log_in(alice, "Alice")
+    await log_in(bob, "Bob")
+    hostile = (
+        "say \x1b[31mred\x1b[0m \x07bell\x00 \x1b]0;owned\x07title \x1b[2J\x1b[Hclear "
+        "\u202eevil\u202c \x9b31mC1 \x1bPdcs\x1b\\ done"
+    )
+    alice.send(hostile.encode("utf-8") + b"\r\n")
+    await bob.expect(r'Alice says, "red bell title clear evil C1  done"')
+    await alice.command("@doing \x1b[5mblink\x1b[0m", r"Your @doing is now: blink")
+    await alice.command("pose \x1b[1mbold\x1b[0m move", r"Alice bold move")
+    await bob.expect(r"Alice bold move")
+    await bob.command("WHO", r"Alice .* blink")
+    text = bob.raw.decode("utf-8", errors="replace")
+    for forbidden in ("\x1b", "\x07", "\x9b", "\u202e", "\x00"):
+        assert forbidden not in text
+
+
+async def test_invalid_utf8_is_replaced_not_fatal(connect):
+    alice, bob = await connect(), await connect()
+    await log_in(alice, "Alice")
+    await log_in(bob, "Bob")
+    alice.send(b"say caf\xc3 na\xefve \xe2\x82 ok\r\n")
+    await bob.expect('Alice says, "caf\ufffd na\ufffdve \ufffd ok"')
+    await alice.command("say fine", r'You say, "fine"')
+
+
+async def test_garbage_before_login_does_no_harm(connect):
+    client = await connect()
+    client.send(bytes(range(1, 255)) + b"\r\n")
+    client.send(os.urandom(64).replace(b"\xff", b"") + b"\r\n")
+    client.send(b"\x00\x00\r\n\r\n\n\n")
+    await client.command("WHO", r"0 players connected\.")
+    await log_in(client, "Alice")

@@ -1,0 +1,88 @@
+"""Pure functions: cleaning and laying out text, parsing arguments, name rules, throttling."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+
+from hypothesis import given, strategies as st
+
+from commands.base import CommandSet
+from commands.dispatch import command_sets_for, find_command
+from commands.social import SOCIAL_COMMANDS
+from commands.text import clean_text, format_duration, format_online_time, parse_quoted_word, wrap_lines
+from server.accounts import LoginThrottle, check_name
+
+
+@given(st.text())
+def test_clean_text_leaves_no_control_characters(text):
+    cleaned = clean_text(text)
+    assert not any(unicodedata.category(ch) == "Cc" for ch in cleaned)
+    assert not any(0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in cleaned)
+
+
+def test_clean_text_keeps_printable_unicode():
+    assert clean_text("héllo ✓ 漢字 🃏") == "héllo ✓ 漢字 🃏"
+    assert clean_text("a\tb") == "a b"
+
+
+@given(st.text(alphabet=st.characters(categories=["L", "N", "Zs"]), max_size=500), st.integers(20, 120))
+def test_wrapped_lines_fit_the_width(text, width):
+    assert all(len(line) <= width for line in wrap_lines(text, width))
+
+
+def test_wrapping_keeps_lines_that_fit_exactly():
+    table = "Name     Idle\nAlice      3s"
+    assert wrap_lines(table, 20) == ["Name     Idle", "Alice      3s"]
+
+
+def test_durations_in_mush_style():
+    assert [format_duration(s) for s in (0, 59, 60, 3599, 3600, 86400 * 3)] == ["0s", "59s", "1m", "59m", "1h", "3d"]
+    assert format_online_time(3 * 3600 + 5 * 60) == "03:05"
+    assert format_online_time(86400 + 60) == "1d 00:01"
+
+
+def test_quoted_first_argument():
+    assert parse_quoted_word('"Jo Smith" my secret') == ("Jo Smith", "my secret")
+    assert parse_quoted_word("Jo secret") == ("Jo", "secret")
+    assert parse_quoted_word('"Jo Smith') == ("Jo Smith", "")
+
+
+def test_name_rules():
+    for good in ("Al", "Jo Smith", "O'Brien", "Anne-Marie", "R2.D2"):
+        assert check_name(good) is None, good
+    for bad in ("A", "1abc", "Jo  Smith", "Jo ", "x" * 21, "Zoë", "a;b", "me", "HERE"):
+        assert check_name(bad) is not None, bad
+
+
+def test_throttle_refuses_after_the_limit_and_forgives_after_the_window():
+    throttle = LoginThrottle(limit=2, window=0.2)
+    assert throttle.wait_time("1.2.3.4") == 0
+    throttle.record_failure("1.2.3.4")
+    throttle.record_failure("1.2.3.4")
+    assert throttle.wait_time("1.2.3.4") > 0
+    assert throttle.wait_time("5.6.7.8") == 0
+    time.sleep(0.25)
+    assert throttle.wait_time("1.2.3.4") == 0
+
+
+def test_special_prefixes_and_case_insensitive_names():
+    sets: tuple[CommandSet, ...] = (SOCIAL_COMMANDS,)
+    assert find_command(sets, '"hi there')[0].key == "say"
+    assert find_command(sets, '"hi there')[1] == "hi there"
+    assert find_command(sets, ":waves")[0].key == "pose"
+    assert find_command(sets, ";'s hat")[1] == "'s hat"
+    assert find_command(sets, "SAY hello")[0].key == "say"
+    assert find_command(sets, "sayhello") is None
+
+
+def test_every_command_has_help_text():
+    class Anonymous:
+        player = None
+
+    for logged_in in (False, True):
+        conn = Anonymous()
+        conn.player = object() if logged_in else None
+        for command_set in command_sets_for(conn):
+            for command in command_set.commands:
+                assert command.summary(), command.key
