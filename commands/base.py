@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from server.accounts import AccountService
     from server.connection import Connection
     from server.hub import Hub, OnlinePlayer
+    from server.rooms import RoomRegistry
 
 
 class CommandError(Exception):
@@ -30,8 +31,11 @@ class Context:
     connection: Connection
     hub: Hub
     accounts: AccountService
+    rooms: RoomRegistry
     #: The command sets available to this connection right now (for help and commands).
     command_sets: tuple[CommandSet, ...] = ()
+    #: Set by ``force``: the move is made outside the basic turn rules.
+    forced: bool = False
 
     @property
     def player(self) -> OnlinePlayer:
@@ -95,3 +99,22 @@ class CommandSet:
                     self.prefixes[name] = command
                 else:
                     self.by_name[name.lower()] = command
+
+
+def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Command, str] | None:
+    """The command ``line`` calls and its argument text, or None if it calls none.
+
+    A leading ``"``, ``:`` or ``;`` is a command by itself (``"hello`` says hello);
+    otherwise the first word, in any letter case, names the command.
+    """
+    for command_set in command_sets:
+        command = command_set.prefixes.get(line[0])
+        if command is not None:
+            return command, line[1:].strip()
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    for command_set in command_sets:
+        command = command_set.by_name.get(word)
+        if command is not None:
+            return command, rest.strip()
+    return None

@@ -4,52 +4,49 @@ from __future__ import annotations
 
 import logging
 
-from commands.base import Command, CommandError, CommandSet, Context
-from commands.login import LOGIN_COMMANDS, WELCOME, announce_departure
+from commands.base import Command, CommandError, CommandSet, Context, find_command
+from commands.dvorak.manage import TABLE_COMMANDS
+from commands.dvorak.moves import MOVE_COMMANDS
+from commands.dvorak.views import VIEW_COMMANDS
+from commands.login import LOGIN_COMMANDS, WELCOME, player_gone
+from commands.look import LOOK_COMMANDS
+from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub
+from server.rooms import GameRoom, RoomRegistry
 
 log = logging.getLogger(__name__)
 
 HUH = 'Huh?  (Type "help" for help.)'
+ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
+#: Commands that exist only inside a game room, to point lost players the right way.
+ROOM_ONLY = (MOVE_COMMANDS, VIEW_COMMANDS, TABLE_COMMANDS, IN_ROOM_COMMANDS)
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     """The command sets a connection may use in its current state."""
-    if connection.player is None:
+    player = connection.player
+    if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
-    return (SOCIAL_COMMANDS, CONNECTION_COMMANDS, ACCOUNT_COMMANDS)
-
-
-def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Command, str] | None:
-    """The command ``line`` calls and its argument text, or None if it calls none.
-
-    A leading ``"``, ``:`` or ``;`` is a command by itself (``"hello`` says hello);
-    otherwise the first word, in any letter case, names the command.
-    """
-    for command_set in command_sets:
-        command = command_set.prefixes.get(line[0])
-        if command is not None:
-            return command, line[1:].strip()
-    word, _, rest = line.partition(" ")
-    word = word.lower()
-    for command_set in command_sets:
-        command = command_set.by_name.get(word)
-        if command is not None:
-            return command, rest.strip()
-    return None
+    if isinstance(player.place, GameRoom):
+        return (
+            SOCIAL_COMMANDS, LOOK_COMMANDS, MOVE_COMMANDS, VIEW_COMMANDS, TABLE_COMMANDS, IN_ROOM_COMMANDS,
+            CONNECTION_COMMANDS, ACCOUNT_COMMANDS,
+        )
+    return (SOCIAL_COMMANDS, LOOK_COMMANDS, LOBBY_ROOM_COMMANDS, CONNECTION_COMMANDS, ACCOUNT_COMMANDS)
 
 
 class CommandProcessor:
     """Runs each line a connection sends as a command, and greets and sees off connections."""
 
-    def __init__(self, hub: Hub, accounts: AccountService) -> None:
+    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry) -> None:
         self.hub = hub
         self.accounts = accounts
+        self.rooms = rooms
 
     def welcome(self, connection: Connection) -> None:
         connection.send(WELCOME)
@@ -62,13 +59,14 @@ class CommandProcessor:
             found = find_command(command_sets, line)
             if found is None:
                 connection.touch()
+                in_a_room_only = connection.player is not None and find_command(ROOM_ONLY, line) is not None
                 with connection.framed():
-                    connection.send(HUH)
+                    connection.send(ONLY_IN_A_ROOM if in_a_room_only else HUH)
                 return
             command, args = found
             if command.resets_idle:
                 connection.touch()
-            ctx = Context(connection, self.hub, self.accounts, command_sets)
+            ctx = Context(connection, self.hub, self.accounts, self.rooms, command_sets)
             if command.framed:
                 with connection.framed():
                     await self._run(command, ctx, args)
@@ -87,8 +85,8 @@ class CommandProcessor:
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)
             ctx.reply(SERVER_ERROR)
 
-    def disconnected(self, connection: Connection) -> None:
+    async def disconnected(self, connection: Connection) -> None:
         """Forget a closed connection, telling the room if its player is now offline."""
         player = self.hub.remove_connection(connection)
         if player is not None:
-            announce_departure(player)
+            await player_gone(player)

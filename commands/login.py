@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.social import render_look
+from commands.look import look_text
+from commands.rooms import welcome_back
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
 from server.accounts import AccountError
 from server.hub import OnlinePlayer
+from server.rooms import GameRoom
 
 log = logging.getLogger("server.login")
 
@@ -48,7 +50,7 @@ class Connect(Command):
         except AccountError as error:
             log.info("failed login as %r from %s (connection %d)", name, ctx.connection.address, ctx.connection.number)
             raise CommandError(str(error)) from None
-        enter(ctx, account, created=False)
+        await enter(ctx, account, created=False)
 
 
 class Create(Command):
@@ -67,11 +69,12 @@ class Create(Command):
         except AccountError as error:
             raise CommandError(str(error)) from None
         log.info("created player %s (#%d) from %s", account.name, account.id, ctx.connection.address)
-        enter(ctx, account, created=True)
+        await enter(ctx, account, created=True)
 
 
-def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
-    """Attach the connection to the account and show the player where they are."""
+async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
+    """Attach the connection to the account and show the player where they are: back at
+    their table if they have a seat, else the lobby."""
     connection = ctx.connection
     if connection.closing:
         return
@@ -84,18 +87,25 @@ def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         connection.send(f"Welcome, {account.name}! Your player has been created.")
     else:
         connection.send(f"Welcome back, {account.name}.")
-    if first:
-        player.place.broadcast(f"{player.name} has connected.", exclude=player)
-    else:
+    if not first:
         for other in player.connections:
             if other is not connection:
                 other.send(f"Your player has also logged in from {connection.address}.")
-    connection.send(render_look(ctx))
+        connection.send(await look_text(ctx))
+    elif not await welcome_back(ctx):
+        player.place.broadcast(f"{player.name} has connected.", exclude=player)
+        connection.send(await look_text(ctx))
 
 
-def announce_departure(player: OnlinePlayer) -> None:
-    """Tell the player's place that a player's last connection has gone."""
-    player.place.broadcast(f"{player.name} has disconnected.")
+async def player_gone(player: OnlinePlayer) -> None:
+    """The player's last connection has gone: tell the place they were in, and remember
+    when a seated player went away so they can catch up when they return."""
+    place = player.place
+    if isinstance(place, GameRoom) and place.is_seated(player.account_id):
+        place.broadcast(f"{player.name} has disconnected; the seat is kept.")
+        await place.set_away(player.account_id, True)
+    else:
+        place.broadcast(f"{player.name} has disconnected.")
 
 
 LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create()])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.login import WELCOME, announce_departure
+from commands.login import WELCOME, player_gone
 from commands.text import format_duration, format_online_time, truncate
 from server.accounts import AccountError
 
@@ -141,7 +141,7 @@ class Logout(Command):
         connection = ctx.connection
         player = ctx.hub.log_out(connection)
         if player is not None:
-            announce_departure(player)
+            await player_gone(player)
         connection.send("You are logged out.\n" + WELCOME)
 
 

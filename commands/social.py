@@ -1,4 +1,4 @@
-"""Talking and looking around: say, pose, page, @emit, @doing, look."""
+"""Talking: say, pose, page, @emit, @doing."""
 
 from __future__ import annotations
 
@@ -125,27 +125,4 @@ class Doing(Command):
             ctx.reply(f"Your @doing is now: {player.doing}")
 
 
-class Look(Command):
-    """Look around: where you are and who is here."""
-
-    key = "look"
-    aliases = ("l",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        ctx.reply(render_look(ctx))
-
-
-def render_look(ctx: Context) -> str:
-    player = ctx.player
-    place = player.place
-    others = [p.name for p in place.occupants.values()]
-    return "\n".join(
-        [
-            place.title,
-            place.description,
-            f"Players here: {', '.join(others)}.",
-        ]
-    )
-
-
-SOCIAL_COMMANDS = CommandSet("Talk", [Say(), Pose(), SemiPose(), Page(), Emit(), Doing(), Look()])
+SOCIAL_COMMANDS = CommandSet("Talk", [Say(), Pose(), SemiPose(), Page(), Emit(), Doing()])

@@ -115,6 +115,19 @@ class AccountService:
         except argon2.exceptions.InvalidHashError:
             return False
 
+    async def hash_secret(self, secret: str) -> str:
+        """An argon2id hash of ``secret`` (a room password, say), computed off the event loop."""
+        return await self._in_thread(self._hasher.hash, secret)
+
+    async def check_secret(self, secret_hash: str, secret: str, address: str) -> bool:
+        """Whether ``secret`` matches ``secret_hash``; a wrong guess counts against ``address``
+        exactly like a failed login, and guessing is refused while throttled."""
+        self._refuse_if_throttled(address)
+        if await self._verify(secret_hash, secret):
+            return True
+        self.throttle.record_failure(address)
+        return False
+
     def _refuse_if_throttled(self, address: str) -> None:
         wait = self.throttle.wait_time(address)
         if wait > 0:

@@ -10,12 +10,15 @@ from contextlib import aclosing
 import telnetlib3
 
 from commands.dispatch import CommandProcessor
+from commands.dvorak.render import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url
+from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
+from server.rooms import RoomRegistry
 
 log = logging.getLogger("server")
 
@@ -33,7 +36,8 @@ class MushServer:
             AccountStore(self.database),
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
         )
-        self.processor = CommandProcessor(self.hub, self.accounts)
+        self.rooms = RoomRegistry(RoomStore(self.database), announce)
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms)
         self._listener: asyncio.Server | None = None
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()
@@ -94,8 +98,11 @@ class MushServer:
         except Exception:
             log.exception("error serving %r", connection)
         finally:
-            self.processor.disconnected(connection)
             connection.close()
+            try:
+                await self.processor.disconnected(connection)
+            except Exception:
+                log.exception("error after %r disconnected", connection)
             self._sessions.discard(task)
             log.info("connection %d closed", connection.number)
 

@@ -126,6 +126,11 @@ class Hub:
         del self.players[player.account_id]
         return player
 
+    def move(self, player: OnlinePlayer, destination: Place) -> None:
+        """Take ``player`` from where they are to ``destination``."""
+        player.place.leave(player)
+        destination.enter(player)
+
     def match_online(self, name: str) -> list[OnlinePlayer]:
         """Online players called ``name`` (any case); failing that, those whose name starts with it."""
         key = name.casefold()

@@ -100,9 +100,10 @@ class MudClient:
         self._unread += text
         return True
 
-    async def expect(self, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
-        """Wait for ``pattern`` (a regex) in unread output; consume output up to its end."""
-        regex = re.compile(pattern, re.MULTILINE)
+    async def expect(self, pattern: str | re.Pattern[str], timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Wait for ``pattern`` (a regex; a string is compiled MULTILINE) in unread output;
+        consume output up to its end."""
+        regex = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.MULTILINE)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -113,7 +114,7 @@ class MudClient:
             remaining = deadline - loop.time()
             if remaining <= 0 or self.closed:
                 raise AssertionError(
-                    f"did not see {pattern!r} within {timeout}s; unread output was:\n{self._unread[-3000:]}"
+                    f"did not see {regex.pattern!r} within {timeout}s; unread output was:\n{self._unread[-3000:]}"
                 )
             await self._receive(remaining)
 

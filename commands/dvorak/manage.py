@@ -1,0 +1,127 @@
+"""Running the table: starting and ending games, settings, teams, and loading cards."""
+
+from __future__ import annotations
+
+from commands.base import CommandError, CommandSet, Context
+from commands.dvorak.base import GameCommand, inspect, perform, seated_player
+from commands.text import split_assignment
+from games.dvorak.deckformat import DefinitionError, parse_card_definition
+from games.dvorak.rules import Table
+from games.dvorak.settings import SETTINGS
+
+
+class Start(GameCommand):
+    """Start a game (host): every approved card is shuffled into the draw pile, each seated
+    player is dealt a hand, and a random player goes first. Also starts the next game
+    after one ends, with the same deck."""
+
+    key = "start"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.start(actor))
+
+
+class Set(GameCommand):
+    """Change a table setting (host). Everyone is told. "settings" lists them."""
+
+    key = "set"
+    usage = ("set <setting>=<value>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        assignment = split_assignment(args)
+        if assignment is None or not assignment[0]:
+            raise CommandError('Usage: set <setting>=<value>. Type "settings" for the list.')
+        name, value = assignment
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.change_setting(actor, name, value))
+
+
+class Settings(GameCommand):
+    """List the table's settings, their values, and what they mean."""
+
+    key = "settings"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            lines = ["Setting     Value  Meaning"]
+            for name, spec in SETTINGS.items():
+                value = spec.show(table.settings[name])
+                mark = "*" if table.settings[name] != spec.default else ""
+                lines.append(f"{name:<11} {value + mark:<6} {spec.help}")
+            lines.append('* differs from the default. The host changes one with: set <setting>=<value>')
+            return "\n".join(lines)
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class Win(GameCommand):
+    """Declare the winner and end the game (host). How to win is written on the cards;
+    the players judge. In team play, the winner's team wins."""
+
+    key = "win"
+    usage = ("win <player>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args).account_id))
+
+
+class Eliminate(GameCommand):
+    """Take a player out of the game (host); "eliminate me" resigns. Their hand and Things
+    go to the discard pile. When one player is left, they win."""
+
+    key = "eliminate"
+    usage = ("eliminate <player>", "eliminate me")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args).account_id))
+
+
+class EndGame(GameCommand):
+    """End the game without a winner (host)."""
+
+    key = "endgame"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.end_game(actor))
+
+
+class Team(GameCommand):
+    """Put a player on a team (host); without a team name, take them off. With the teams
+    setting on, you may give one card from your hand to a teammate each turn."""
+
+    key = "team"
+    usage = ("team <player>=<team name>", "team <player>=")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        assignment = split_assignment(args)
+        if assignment is None:
+            raise CommandError("Usage: team <player>=<team name>")
+        name, team = assignment
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.set_team(actor, seated_player(table, ctx, name).account_id, team))
+
+
+class LoadCard(GameCommand):
+    """Add a card to the deck without a vote, as deck imports do. Type A is an Action, T a
+    Thing; any other word is shown as written and played like a Thing. Split at the first
+    two slashes: the text may contain more. %r in the text is a line break."""
+
+    key = "loadcard"
+    usage = ("loadcard <name>/<A|T>/<text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            name, kind, text = parse_card_definition(args)
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor, author = ctx.player.account_id, ctx.player.name
+        await perform(ctx, lambda table: table.load_card(actor, author, name, kind, text))
+
+
+TABLE_COMMANDS = CommandSet(
+    "Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame(), LoadCard()]
+)

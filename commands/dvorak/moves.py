@@ -1,0 +1,226 @@
+"""Moving cards: draw, play, discard, destroy, give, shuffle, and ending turns."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from commands.base import CommandError, CommandSet, Context, find_command
+from commands.dvorak.base import GameCommand, card_number, perform, seated_player
+
+
+class Draw(GameCommand):
+    """Draw the top card of the draw pile. Everyone sees that you drew; only you see what.
+
+    If the draw pile is empty, the discard pile is shuffled to make a new one first.
+    """
+
+    key = "drawcard"
+    aliases = ("draw",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.draw(actor, forced=ctx.forced))
+
+
+class DrawVisible(GameCommand):
+    """Draw the top card of the draw pile and show it to everyone."""
+
+    key = "drawvis"
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.draw(actor, visible=True, forced=ctx.forced))
+
+
+_PLAY_ON = re.compile(r"(\S+)\s+on\s+(\S+)", re.IGNORECASE)
+
+
+class Play(GameCommand):
+    """Play a card from your hand. An Action does what it says and goes to the discard
+    pile; a Thing (or any other type) goes into play in front of you. "play 12 on 7"
+    plays Thing #12 onto Thing #7: if #7 is destroyed, #12 goes with it."""
+
+    key = "playcard"
+    aliases = ("play",)
+    usage = ("playcard <num>", "playcard <num> on <num>")
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        on = _PLAY_ON.fullmatch(args.strip())
+        if on:
+            number = card_number(on.group(1), self.usage[1])
+            onto: int | None = card_number(on.group(2), self.usage[1])
+        else:
+            number, onto = card_number(args, self.usage[0]), None
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.play(actor, number, onto=onto, forced=ctx.forced))
+
+
+class Use(GameCommand):
+    """Use the "Action:" written on one of your Things. It counts as your Action this turn."""
+
+    key = "use"
+    usage = ("use <num>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.use(actor, number, forced=ctx.forced))
+
+
+class Discard(GameCommand):
+    """Discard a card from your hand, face up onto the discard pile. With turns on, only to
+    get down to the hand limit at the end of your turn."""
+
+    key = "discard"
+    usage = ("discard <num>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.discard(actor, number, forced=ctx.forced))
+
+
+class DiscardRandom(GameCommand):
+    """Discard a random card from your hand; everyone sees which."""
+
+    key = "discrand"
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.discard(actor, None, forced=ctx.forced))
+
+
+class Destroy(GameCommand):
+    """Destroy a card in play (anyone's): it goes to the discard pile, and so does every
+    Thing played on it."""
+
+    key = "destroy"
+    usage = ("destroy <num>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.destroy(actor, number, forced=ctx.forced))
+
+
+_GIVE = re.compile(r"(\S+)\s+to\s+(.+)", re.IGNORECASE)
+
+
+class GiveCard(GameCommand):
+    """Move a card from wherever it is into a player's hand; everyone sees it. In team
+    play, you may also give one card from your hand to a teammate each turn."""
+
+    key = "givecard"
+    aliases = ("give",)
+    usage = ("givecard <num> to <player>",)
+    forceable = True
+    as_thing = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        match = _GIVE.fullmatch(args.strip())
+        if match is None:
+            raise CommandError(f"Usage: {self.usage[0]}")
+        number = card_number(match.group(1), self.usage[0])
+        actor = ctx.player.account_id
+
+        def move(table):  # type: ignore[no-untyped-def]
+            target = seated_player(table, ctx, match.group(2))
+            table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=ctx.forced)
+
+        await perform(ctx, move)
+
+
+class GiveThing(GiveCard):
+    """Move a card from wherever it is into play under a player's control."""
+
+    key = "givething"
+    aliases = ()
+    usage = ("givething <num> to <player>",)
+    as_thing = True
+
+
+class Shuffle(GameCommand):
+    """Shuffle the discard pile into the draw pile."""
+
+    key = "shuffle"
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.shuffle_discard(actor, forced=ctx.forced))
+
+
+class ShuffleCard(GameCommand):
+    """Shuffle one card, from wherever it is, into the draw pile."""
+
+    key = "shufcard"
+    usage = ("shufcard <num>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.shuffle_card(actor, number, forced=ctx.forced))
+
+
+class EndTurn(GameCommand):
+    """End your turn. Refused while you hold more cards than the hand limit."""
+
+    key = "endturn"
+    aliases = ("done",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.end_turn(actor, forced=ctx.forced))
+
+
+class Skip(GameCommand):
+    """Pass the turn of a player who is away (disconnected). The host may skip anyone."""
+
+    key = "skip"
+    usage = ("skip <player>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        present = {p.account_id for p in ctx.hub.players.values()}
+
+        def move(table):  # type: ignore[no-untyped-def]
+            target = seated_player(table, ctx, args)
+            table.skip(actor, target.account_id, target_present=target.account_id in present)
+
+        await perform(ctx, move)
+
+
+class Force(GameCommand):
+    """Make a move outside the basic rules, because a card allows it. The table is told
+    that it was forced. Turn order and per-turn limits are ignored; the cards must still
+    be where you say they are."""
+
+    key = "force"
+    usage = ("force <command>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        found = find_command((MOVE_COMMANDS,), args.strip()) if args.strip() else None
+        if found is None or not isinstance(found[0], GameCommand) or not found[0].forceable:
+            names = ", ".join(c.key for c in MOVE_COMMANDS.commands if isinstance(c, GameCommand) and c.forceable)
+            raise CommandError(f"Usage: force <command>, where the command is one of: {names}.")
+        command, inner = found
+        await command.run(replace(ctx, forced=True), inner)
+
+
+MOVE_COMMANDS = CommandSet(
+    "Cards",
+    [
+        Draw(), DrawVisible(), Play(), Use(), Discard(), DiscardRandom(), Destroy(), GiveCard(), GiveThing(),
+        Shuffle(), ShuffleCard(), EndTurn(), Skip(), Force(),
+    ],
+)

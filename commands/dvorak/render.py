@@ -1,0 +1,266 @@
+"""How a Dvorak table and its events look to each viewer.
+
+This is where secrecy is kept: an event is rendered for one viewer at a time, and a card
+in a hand or in a draw pile is named only to those the rules let see it. Everyone may
+see *that* a player drew a card; only the player sees *which*.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.dvorak.rules import Event, Table
+from games.dvorak.settings import SETTINGS
+from games.dvorak.state import DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, Card
+from server.rooms import GameRoom
+
+FORCED_NOTE = " [forced: outside the basic rules]"
+
+
+def card_label(card: Card) -> str:
+    """``#12 Kevlar Vest (Thing)``."""
+    return f"#{card.number} {card.name} ({card.kind_label})"
+
+
+def card_text(card: Card) -> str:
+    """The card's text with its ``%r`` line breaks made real."""
+    return "\n    ".join(part.strip() for part in card.text.split("%r")) if card.text else ""
+
+
+def card_full(card: Card) -> str:
+    """``#12 Kevlar Vest (Thing): Play on a Thing: it gets +2.``"""
+    text = card_text(card)
+    return f"{card_label(card)}: {text}" if text else card_label(card)
+
+
+def card_list(table: Table, numbers: list[int], empty: str = "  (none)") -> str:
+    """One card per line, with full text, indented."""
+    if not numbers:
+        return empty
+    return "\n".join(f"  {card_full(table.state.cards[n])}" for n in numbers)
+
+
+def _name(table: Table, account_id: int, viewer: int, possessive: bool = False) -> str:
+    if account_id == viewer:
+        return "your" if possessive else "you"
+    name = table.name_of(account_id)
+    return f"{name}'s" if possessive else name
+
+
+def _source(table: Table, event: Event, viewer: int) -> str:
+    source, owner = event.data.get("source"), event.data.get("source_owner", NO_OWNER)
+    if source == DRAW:
+        return " from the draw pile"
+    if source == DISCARD:
+        return " from the discard pile"
+    if source == HAND:
+        return f" from {_name(table, owner, viewer, possessive=True)} hand"
+    if source == PLAY:
+        return " from play"
+    return ""
+
+
+def _dealt_to(event: Event, viewer: int) -> list[int]:
+    return [d[1] for d in event.deltas if d[0] == "move" and d[2] == HAND and d[3] == viewer]
+
+
+def render_event(table: Table, event: Event, viewer: int) -> str:
+    """The text ``viewer`` sees for ``event``."""
+    cards = table.state.cards
+    actor = event.actor
+    you = viewer == actor
+    who = "You" if you else event.actor_name
+    data = event.data
+
+    def verb(own: str, other: str) -> str:
+        return f"{who} {own if you else other}"
+
+    def card(key: str = "card") -> Card:
+        return cards[data[key]]
+
+    kind = event.kind
+    if kind == "join":
+        text = verb("take", "takes") + " a seat at the table."
+        dealt = _dealt_to(event, viewer) if you else []
+        if dealt:
+            text += "\nYou are dealt:\n" + card_list(table, dealt)
+        elif _dealt_to(event, actor):
+            text += f" {event.actor_name} is dealt {len(_dealt_to(event, actor))} cards."
+    elif kind in ("leave", "kick"):
+        gone = data["name"] if data["player"] != viewer else "you"
+        text = verb("leave", "leaves") + " the table." if kind == "leave" else verb("remove", "removes") + f" {gone} from the table."
+        if data.get("discarded"):
+            text += f" {data['discarded']} cards from that hand and play area go to the discard pile."
+    elif kind == "host":
+        text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
+    elif kind == "team":
+        target = _name(table, data["player"], viewer)
+        text = verb("put", "puts") + f" {target} on team {data['team']}." if data["team"] else verb("take", "takes") + f" {target} off their team."
+    elif kind == "setting":
+        text = verb("set", "sets") + f" {data['name']} to {data['value']}."
+    elif kind == "load":
+        text = verb("add", "adds") + f" a card to the deck: {card_full(card())}"
+    elif kind == "start":
+        first = _name(table, data["first"], viewer)
+        text = (
+            verb("start", "starts") + " a new game: every approved card is shuffled into the draw pile and "
+            f"each player is dealt {data['handsize']} cards. {first[0].upper() + first[1:]} "
+            f"{'go' if data['first'] == viewer else 'goes'} first."
+        )
+        if viewer in data["players"]:
+            text += "\nYour hand:\n" + card_list(table, _dealt_to(event, viewer))
+    elif kind == "draw":
+        if data["visible"]:
+            text = verb("draw", "draws") + f" and show{'' if you else 's'} everyone {card_full(card())}"
+        elif you:
+            text = f"You draw {card_full(card())}"
+        else:
+            text = f"{who} draws a card."
+    elif kind == "refill":
+        count = sum(1 for d in event.deltas if d[0] == "move")
+        text = f"The draw pile is empty: the discard pile ({count} cards) is shuffled into a new draw pile."
+    elif kind == "play":
+        played = card()
+        if data.get("onto"):
+            text = verb("play", "plays") + f" {card_full(played)}\n  on {card_label(cards[data['onto']])}"
+        else:
+            text = verb("play", "plays") + f" {card_full(played)}"
+    elif kind == "use":
+        text = verb("use", "uses") + f" the Action of {card_full(card())}"
+    elif kind == "discard":
+        if data.get("random"):
+            text = verb("discard", "discards") + f" a random card: {card_label(card())}."
+        else:
+            text = verb("discard", "discards") + f" {card_label(card())}."
+    elif kind == "destroy":
+        owner = _name(table, data["owner"], viewer, possessive=True)
+        text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
+        if data.get("destroyed"):
+            text += " Played on it, " + ", ".join(card_label(cards[n]) for n in data["destroyed"]) + " also go to the discard pile."
+    elif kind == "give":
+        target = _name(table, data["to"], viewer)
+        if data["thing"]:
+            text = verb("put", "puts") + f" {card_full(card())} into play for {target}{_source(table, event, viewer)}."
+        else:
+            text = verb("give", "gives") + f" {card_label(card())} to {target}{_source(table, event, viewer)}."
+    elif kind == "shuffle":
+        text = verb("shuffle", "shuffles") + f" the discard pile ({data['count']} cards) into the draw pile."
+    elif kind == "shufcard":
+        text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
+    elif kind == "viewhand":
+        target = "your" if data["player"] == viewer else f"{data['name']}'s"
+        text = verb("look", "looks") + f" at {target} hand."
+    elif kind == "viewdraw":
+        text = verb("look", "looks") + " through the draw pile."
+    elif kind in ("endturn", "skip"):
+        if kind == "endturn":
+            text = verb("end", "ends") + " the turn."
+        else:
+            text = verb("skip", "skips") + f" {_name(table, data['player'], viewer, possessive=True)} turn."
+        following = data["next"]
+        if following == viewer:
+            text += " It is now your turn: draw a card to begin."
+        elif following != NO_OWNER:
+            text += f" It is now {table.name_of(following)}'s turn."
+    elif kind == "eliminate":
+        if data["player"] == actor:
+            text = verb("resign", "resigns") + " from the game."
+        else:
+            text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
+        if data.get("discarded"):
+            text += f" {data['discarded']} cards from that hand and play area go to the discard pile."
+    elif kind == "win":
+        text = verb("declare", "declares") + " the game won."
+    elif kind == "endgame":
+        text = verb("end", "ends") + " the game."
+    else:
+        text = f"{who} did something ({kind})."
+    if event.forced:
+        text += FORCED_NOTE
+    if data.get("result"):
+        text += f"\n*** {data['result']} ***"
+    return text
+
+
+def announce(room: GameRoom, events: list[Event]) -> None:
+    """Send a room's new events to everyone in it, each as they may see them."""
+    for occupant in list(room.occupants.values()):
+        occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
+
+
+def render_log_entry(table: Table, created_at: datetime, event: Event, viewer: int) -> str:
+    """One line of ``log``: the time (UTC) and the event as ``viewer`` may see it."""
+    return f"[{created_at:%H:%M}] {render_event(table, event, viewer)}"
+
+
+def render_table(room_name: str, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:
+    """The table as ``look`` draws it for ``viewer``."""
+    state = table.state
+    settings = state.settings
+    phase = state.phase
+    status = {"waiting": "waiting to start", "playing": f"playing, turn {state.turn.number}", "over": "game over"}[phase]
+    lines = [f"Room {room_name}: Dvorak, {status}. Host: {table.name_of(state.host) if state.host else 'nobody'}."]
+    if state.result and phase != PLAYING:
+        lines.append(f"Last game: {state.result}")
+    if state.seats:
+        lines.append("Seats, in turn order:")
+        for seat in state.seats:
+            marker = ">" if phase == PLAYING and seat.account_id == state.turn.player else " "
+            notes = []
+            if seat.team:
+                notes.append(f"team {seat.team}")
+            if seat.out:
+                notes.append("out")
+            if seat.account_id in away:
+                notes.append("away")
+            if seat.account_id == viewer:
+                notes.append("you")
+            held = len(table.hand(seat.account_id))
+            lines.append(
+                f" {marker} {seat.name:<20} {held:>2} card{'s' if held != 1 else ' '}"
+                + (f"  ({', '.join(notes)})" if notes else "")
+            )
+    else:
+        lines.append("Nobody is seated.")
+    in_play = [seat for seat in state.seats if table.in_play(seat.account_id)]
+    if in_play:
+        lines.append("In play:")
+        for seat in in_play:
+            things = []
+            for number in table.in_play(seat.account_id):
+                card = state.cards[number]
+                on = f" on #{card.attached_to}" if card.attached_to else ""
+                things.append(f"{card_label(card)}{on}")
+            lines.append(f"  {seat.name}: " + ", ".join(things))
+    lines.append(_piles_line(table))
+    if phase == PLAYING and settings["turns"]:
+        turn = state.turn
+        whose = "Your" if turn.player == viewer else f"{table.name_of(turn.player)}'s"
+        lines.append(
+            f"{whose} turn: drawn {turn.drawn} of {settings['draws']}, "
+            f"Things {turn.things} of {settings['plays']}, Actions {turn.actions} of {settings['actions']}."
+        )
+    if watching:
+        lines.append(f"Watching: {', '.join(watching)}.")
+    changed = [
+        f"{name}={spec.show(settings[name])}" for name, spec in SETTINGS.items() if settings[name] != spec.default
+    ]
+    if changed:
+        lines.append("Settings changed from the defaults: " + ", ".join(changed) + ".")
+    return "\n".join(lines)
+
+
+def _piles_line(table: Table) -> str:
+    state = table.state
+    if state.settings["multideck"]:
+        parts = []
+        for seat in state.seats:
+            draw = len(state.pile(DRAW, seat.account_id))
+            discard = state.pile(DISCARD, seat.account_id)
+            top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
+            parts.append(f"{seat.name}: draw {draw}, discard {len(discard)}{top}")
+        return "Piles: " + "; ".join(parts) + "."
+    draw = len(state.pile(DRAW))
+    discard = state.pile(DISCARD)
+    top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
+    return f"Draw pile: {draw} cards. Discard pile: {len(discard)} cards{top}."

@@ -1,0 +1,167 @@
+"""Looking at cards: your hand, what is in play, the piles, one card, the whole deck.
+
+Hidden cards (another player's hand, the draw pile) can be looked at only by seated
+players, because cards may allow it; the whole room is told who looked at what.
+Spectators see only what is face up.
+"""
+
+from __future__ import annotations
+
+from commands.base import CommandError, CommandSet, Context
+from commands.dvorak.base import GameCommand, card_number, current_room, inspect, perform, seated_player
+from commands.dvorak.render import card_full, card_list, card_text
+from games.dvorak.rules import Table
+from games.dvorak.state import PENDING, REJECTED, REMOVED
+
+
+class ReadCard(GameCommand):
+    """Read the full text of any card by its number (it does not say where the card is)."""
+
+    key = "readcard"
+    aliases = ("read",)
+    usage = ("readcard <num>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+
+        def read(table: Table) -> str:
+            card = table.card(number)
+            status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
+            lines = [f"#{card.number} {card.name}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
+            if card.author_name:
+                lines.append(f"By: {card.author_name}")
+            lines.append(card_text(card) or "(no text)")
+            return "\n".join(lines)
+
+        ctx.reply(await inspect(ctx, read))
+
+
+class ViewHand(GameCommand):
+    """List the cards in your hand. "viewhand <player>" looks at another player's hand,
+    which a card may allow; everyone at the table is told that you looked."""
+
+    key = "viewhand"
+    aliases = ("hand",)
+    usage = ("viewhand", "viewhand <player>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        me = ctx.player.account_id
+        if args.strip() and args.strip().lower() != "me":
+
+            def look(table: Table) -> str:
+                target = seated_player(table, ctx, args)
+                if target.account_id == me:
+                    return own_hand(table, me)
+                cards = table.view_hand(me, target.account_id)
+                return f"{target.name}'s hand ({len(cards)} cards):\n" + card_list(table, cards)
+
+            ctx.reply(await perform(ctx, look))
+        else:
+            ctx.reply(await inspect(ctx, lambda table: own_hand(table, me)))
+
+
+def own_hand(table: Table, account_id: int) -> str:
+    if table.state.seat(account_id) is None:
+        raise CommandError("You are watching, so you hold no cards.")
+    hand = table.hand(account_id)
+    return f"Your hand ({len(hand)} cards):\n" + card_list(table, hand)
+
+
+class ViewPlay(GameCommand):
+    """List every card in play, who controls it, and what is played on what."""
+
+    key = "viewplay"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            lines = []
+            for seat in table.state.seats:
+                lines.append(f"{seat.name}:")
+                things = table.in_play(seat.account_id)
+                for number in things:
+                    card = table.state.cards[number]
+                    on = f"   [on #{card.attached_to}]" if card.attached_to else ""
+                    lines.append(f"  {card_full(card)}{on}")
+                if not things:
+                    lines.append("  (nothing)")
+            return "\n".join(lines) or "Nobody is seated."
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class Count(GameCommand):
+    """Count the cards in a player's hand (yours without a name)."""
+
+    key = "count"
+    usage = ("count <player>", "count")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            seat = seated_player(table, ctx, args or "me")
+            held = len(table.hand(seat.account_id))
+            who = "You hold" if seat.account_id == ctx.player.account_id else f"{seat.name} holds"
+            return f"{who} {held} card{'s' if held != 1 else ''}."
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class CountDraw(GameCommand):
+    """Count the cards in the draw pile."""
+
+    key = "countdraw"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        me = ctx.player.account_id
+        ctx.reply(await inspect(ctx, lambda t: f"The draw pile holds {len(t.state.pile(*t.draw_key(me)))} cards."))
+
+
+class ViewDiscard(GameCommand):
+    """List the discard pile, top card first. In a multi-deck game, name a player to see
+    their discard pile."""
+
+    key = "viewdisc"
+    usage = ("viewdisc", "viewdisc <player>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            owner = seated_player(table, ctx, args).account_id if args.strip() else ctx.player.account_id
+            pile = list(reversed(table.state.pile(*table.discard_key(owner))))
+            return f"Discard pile ({len(pile)} cards), top first:\n" + card_list(table, pile)
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class ViewDraw(GameCommand):
+    """List the draw pile, top card first. Its cards are hidden, so only seated players
+    may look (a card must allow it) and the whole table is told."""
+
+    key = "viewdraw"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        me = ctx.player.account_id
+
+        def look(table: Table) -> str:
+            pile = table.view_draw(me)
+            return f"Draw pile ({len(pile)} cards), top first:\n" + card_list(table, pile)
+
+        ctx.reply(await perform(ctx, look))
+
+
+class ViewAll(GameCommand):
+    """Show everyone in the room every approved card, without saying where each one is."""
+
+    key = "viewall"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            deck = [card.number for card in table.deck_cards()]
+            return f"{ctx.player.name} lists every card in the deck ({len(deck)}):\n" + card_list(table, deck)
+
+        text = await inspect(ctx, look)
+        current_room(ctx).broadcast(text)
+
+
+VIEW_COMMANDS = CommandSet(
+    "Looking",
+    [ReadCard(), ViewHand(), ViewPlay(), Count(), CountDraw(), ViewDiscard(), ViewDraw(), ViewAll()],
+)

@@ -1,0 +1,37 @@
+"""Looking around: the lobby, or the table of the room you are in."""
+
+from __future__ import annotations
+
+from commands.base import Command, CommandSet, Context
+from commands.dvorak.render import render_table
+from server.rooms import GameRoom
+
+
+async def look_text(ctx: Context) -> str:
+    """What ``look`` shows the player where they are now."""
+    player = ctx.player
+    place = player.place
+    if isinstance(place, GameRoom):
+
+        def draw(table):  # type: ignore[no-untyped-def]
+            away = {seat.account_id for seat in table.state.seats if seat.account_id not in place.occupants}
+            return render_table(place.name, table, player.account_id, away, place.spectators())
+
+        return await place.inspect(draw)
+    others = [p.name for p in place.occupants.values()]
+    return "\n".join([place.title, place.description, f"Players here: {', '.join(others)}."])
+
+
+class Look(Command):
+    """Look around: in the lobby, who is here; in a game room, the table: seats in turn
+    order with hand sizes, whose turn it is, what is in play, the piles, the settings
+    that differ from the defaults."""
+
+    key = "look"
+    aliases = ("l",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ctx.reply(await look_text(ctx))
+
+
+LOOK_COMMANDS = CommandSet("Look", [Look()])

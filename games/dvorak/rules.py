@@ -1,0 +1,665 @@
+"""The rules of Dvorak as moves on a table: each move checks the rules, then changes the
+table through deltas grouped into events. No I/O: callers store and announce the events.
+
+A move that breaks a rule raises :class:`RuleViolation` before changing anything; its
+message says which rule forbids it. With ``turns`` on, the basic turn rules apply (draw,
+then at most one Thing and one Action, discard down to the hand limit, endturn); cards
+override the basic rules, so most moves can be *forced*, which skips the turn rules but
+never the facts of the table (a card must be where the move says it is).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.dvorak import settings as table_settings
+from games.dvorak.state import (
+    DECK_ZONES,
+    DISCARD,
+    DRAW,
+    HAND,
+    NO_OWNER,
+    OVER,
+    PLAY,
+    PLAYING,
+    Card,
+    Delta,
+    PileKey,
+    Seat,
+    TableState,
+    Turn,
+    card_dict,
+    seat_dicts,
+)
+
+NAME_MAX = 60
+TEXT_MAX = 2000
+KIND_MAX = 40
+TEAM_MAX = 20
+FORCE_HINT = " (If a card allows it, put force in front of the command.)"
+
+
+class RuleViolation(Exception):
+    """The move is against the rules or the facts of the table; nothing changed."""
+
+
+@dataclass
+class Event:
+    """Something that happened at the table: what, who did it, and the changes it made."""
+
+    kind: str
+    actor: int
+    #: The actor's name when it happened (they may leave the table later).
+    actor_name: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    deltas: list[Delta] = field(default_factory=list)
+    forced: bool = False
+
+
+@dataclass
+class Changes:
+    """What a move did: its events, which stored rows it touched, and how to undo it."""
+
+    events: list[Event]
+    cards: set[int]
+    new_cards: set[int]
+    undo: list[Delta]
+
+
+class Table:
+    """A Dvorak table: its state and the moves players make on it."""
+
+    def __init__(self, state: TableState | None = None, rng: random.Random | None = None) -> None:
+        self.state = state if state is not None else TableState(settings=table_settings.defaults())
+        for name, value in table_settings.defaults().items():
+            self.state.settings.setdefault(name, value)
+        self.rng = rng or random.SystemRandom()
+        self._events: list[Event] = []
+        self._cards: set[int] = set()
+        self._new_cards: set[int] = set()
+        self._undo: list[Delta] = []
+
+    # -- bookkeeping -------------------------------------------------------------------
+
+    def take_changes(self) -> Changes:
+        """Hand over (and forget) the events and touched rows since the last call."""
+        changes = Changes(self._events, self._cards, self._new_cards, self._undo)
+        self._events, self._cards, self._new_cards, self._undo = [], set(), set(), []
+        return changes
+
+    def undo(self, changes: Changes) -> None:
+        """Put the table back as it was before ``changes`` (which were not stored)."""
+        for delta in reversed(changes.undo):
+            self.state.apply(delta)
+
+    def _event(self, kind: str, actor: int, forced: bool = False, **data: Any) -> Event:
+        actor_name = data.get("name") if kind == "join" else self.name_of(actor)
+        event = Event(kind, actor, actor_name or "", data, [], forced)
+        self._events.append(event)
+        return event
+
+    def _change(self, event: Event, delta: Delta) -> None:
+        self._undo.extend(reversed(self.state.inverse(delta)))
+        self._cards |= self.state.apply(delta)
+        event.deltas.append(delta)
+        if delta[0] == "add":
+            self._new_cards.add(delta[1]["number"])
+
+    def _move(self, event: Event, number: int, zone: str, owner: int, index: int = -1) -> None:
+        self._change(event, ["move", number, zone, owner, index])
+
+    def _set_turn(self, event: Event, **changes: Any) -> None:
+        self._change(event, ["turn", {**vars(self.state.turn), **changes}])
+
+    def _set_seats(self, event: Event, seats: list[Seat]) -> None:
+        self._change(event, ["seats", seat_dicts(seats)])
+
+    def _set(self, event: Event, name: str, value: Any) -> None:
+        self._change(event, ["set", name, value])
+
+    # -- facts of the table ------------------------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.state.settings
+
+    def name_of(self, account_id: int) -> str:
+        seat = self.state.seat(account_id)
+        return seat.name if seat else "someone"
+
+    def card(self, number: int) -> Card:
+        card = self.state.cards.get(number)
+        if card is None:
+            raise RuleViolation(f"There is no card #{number} at this table.")
+        return card
+
+    def hand(self, account_id: int) -> list[int]:
+        return self.state.pile(HAND, account_id)
+
+    def in_play(self, account_id: int) -> list[int]:
+        return self.state.pile(PLAY, account_id)
+
+    def draw_key(self, account_id: int) -> PileKey:
+        """The draw pile ``account_id`` draws from."""
+        return (DRAW, account_id if self.settings["multideck"] else NO_OWNER)
+
+    def discard_key(self, owner: int) -> PileKey:
+        """The discard pile of ``owner``'s deck (the shared one unless multi-deck)."""
+        return (DISCARD, owner if self.settings["multideck"] else NO_OWNER)
+
+    def _discard_key_for(self, card: Card) -> PileKey:
+        return self.discard_key(card.deck_owner)
+
+    def can_draw(self, account_id: int) -> bool:
+        draw_zone, owner = self.draw_key(account_id)
+        if self.state.pile(draw_zone, owner):
+            return True
+        return bool(self.settings["reshuffle"] and self.state.pile(*self.discard_key(owner)))
+
+    def deck_cards(self) -> list[Card]:
+        """Every approved card, wherever it is in the game."""
+        return sorted(
+            (card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number
+        )
+
+    # -- checks ------------------------------------------------------------------------
+
+    def _seated(self, actor: int) -> Seat:
+        seat = self.state.seat(actor)
+        if seat is None:
+            raise RuleViolation("Only players seated at this table can do that.")
+        if seat.out and self.state.phase == PLAYING:
+            raise RuleViolation("You have been eliminated from this game.")
+        return seat
+
+    def _playing(self) -> None:
+        if self.state.phase != PLAYING:
+            raise RuleViolation("No game is running here. The host starts one with: start")
+
+    def _host(self, actor: int) -> None:
+        if actor != self.state.host:
+            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
+
+    def _turn_rules(self, forced: bool) -> bool:
+        return bool(self.settings["turns"]) and not forced
+
+    def _own_turn(self, actor: int, doing: str, forced: bool) -> None:
+        if self._turn_rules(forced) and self.state.turn.player != actor:
+            raise RuleViolation(
+                f"It is {self.name_of(self.state.turn.player)}'s turn; you may {doing} only on your own "
+                f"turn.{FORCE_HINT}"
+            )
+
+    def _drawn_first(self, actor: int, forced: bool) -> None:
+        if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
+            raise RuleViolation("Draw first: a turn begins by drawing (draw).")
+
+    def _in_hand(self, actor: int, number: int) -> Card:
+        card = self.card(number)
+        if card.zone != HAND or card.owner != actor:
+            raise RuleViolation(f"#{number} is not in your hand.")
+        return card
+
+    def _target(self, account_id: int) -> Seat:
+        seat = self.state.seat(account_id)
+        if seat is None:
+            raise RuleViolation("That player is not seated at this table.")
+        if seat.out:
+            raise RuleViolation(f"{seat.name} has been eliminated.")
+        return seat
+
+    def _in_deck(self, card: Card) -> None:
+        if card.zone not in DECK_ZONES:
+            raise RuleViolation(f"#{card.number} is not in the deck (it is {card.zone}).")
+
+    # -- seats -------------------------------------------------------------------------
+
+    def sit(self, account_id: int, name: str) -> None:
+        """Take a seat at the end of the turn order; mid-game, the newcomer is dealt a hand."""
+        if self.state.seat(account_id) is not None:
+            raise RuleViolation("You already have a seat here.")
+        event = self._event("join", account_id, player=account_id, name=name)
+        self._set_seats(event, [*self.state.seats, Seat(account_id, name)])
+        if self.state.host == NO_OWNER:
+            self._set(event, "host", account_id)
+        if self.state.phase == PLAYING:
+            self._deal(event, [account_id], self.settings["handsize"])
+
+    def unseat(self, actor: int, account_id: int) -> None:
+        """Give up a seat (``actor`` is the player) or remove one (``actor`` is the host);
+        mid-game, the player's hand and Things go to the discard pile."""
+        if actor != account_id:
+            self._host(actor)
+        seat = self.state.seat(account_id)
+        if seat is None:
+            raise RuleViolation("That player is not seated at this table.")
+        event = self._event("leave" if actor == account_id else "kick", actor, player=account_id, name=seat.name)
+        playing_before = len(self.state.active_seats())
+        was_current = self.state.phase == PLAYING and self.state.turn.player == account_id
+        following = self._next_player(account_id) if was_current else NO_OWNER
+        self._clear_player_cards(event, account_id)
+        remaining = [s for s in self.state.seats if s.account_id != account_id]
+        self._set_seats(event, remaining)
+        if self.state.host == account_id:
+            self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
+        if self.state.phase == PLAYING:
+            self._after_player_gone(event, was_current, following, playing_before)
+
+    def set_host(self, actor: int, account_id: int) -> None:
+        self._host(actor)
+        seat = self._target(account_id)
+        event = self._event("host", actor, player=account_id, name=seat.name)
+        self._set(event, "host", account_id)
+
+    def set_team(self, actor: int, account_id: int, team: str) -> None:
+        self._host(actor)
+        team = team.strip()
+        if len(team) > TEAM_MAX:
+            raise RuleViolation(f"A team name is at most {TEAM_MAX} characters.")
+        seat = self._target(account_id)
+        event = self._event("team", actor, player=account_id, name=seat.name, team=team)
+        self._set_seats(event, [replace(s, team=team) if s.account_id == account_id else s for s in self.state.seats])
+
+    def change_setting(self, actor: int, name: str, raw: str) -> None:
+        self._host(actor)
+        try:
+            spec = table_settings.lookup(name)
+            value = spec.parse(raw)
+        except table_settings.SettingError as error:
+            raise RuleViolation(str(error)) from None
+        if spec.before_start_only and self.state.phase == PLAYING:
+            raise RuleViolation(f"{spec.name} can only be changed while no game is running.")
+        event = self._event("setting", actor, name=spec.name, value=spec.show(value))
+        self._change(event, ["setting", spec.name, value])
+
+    # -- the deck ----------------------------------------------------------------------
+
+    def load_card(self, actor: int, author_name: str, name: str, kind: str, text: str) -> int:
+        """Add an approved card to the deck (shuffled in if a game is running); its number."""
+        self._seated(actor)
+        name, kind, text = check_card_face(name, kind, text)
+        number = self.state.next_number
+        multideck = bool(self.settings["multideck"])
+        owner = actor if multideck else NO_OWNER
+        event = self._event("load", actor, card=number)
+        self._change(
+            event,
+            [
+                "add",
+                card_dict(
+                    Card(
+                        number, name, kind, text, author=actor, author_name=author_name,
+                        zone=DRAW, owner=owner, deck_owner=actor if multideck else NO_OWNER,
+                    )
+                ),
+            ],
+        )
+        if self.state.phase == PLAYING:
+            pile = self.state.pile(DRAW, owner)
+            self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile) - 1))
+        return number
+
+    # -- the game ----------------------------------------------------------------------
+
+    def start(self, actor: int) -> None:
+        """Shuffle every approved card into the draw pile, deal, and pick a first player."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("A game is already running (the host can end it with endgame).")
+        if not self.state.seats:
+            raise RuleViolation("Nobody is seated here.")
+        deck = self.deck_cards()
+        if not deck:
+            raise RuleViolation("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>).")
+        players = [seat.account_id for seat in self.state.seats]
+        first = self.rng.choice(players)
+        event = self._event("start", actor, first=first, handsize=self.settings["handsize"], players=players)
+        self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
+        self._set(event, "phase", PLAYING)
+        self._set(event, "result", "")
+        multideck = bool(self.settings["multideck"])
+        self.rng.shuffle(deck)
+        unowned = iter(range(len(deck)))
+        for card in deck:
+            deck_owner = NO_OWNER
+            if multideck:
+                # A player's own cards stay theirs; the shared deck is dealt out evenly.
+                deck_owner = card.deck_owner if card.deck_owner in players else players[next(unowned) % len(players)]
+            if card.deck_owner != deck_owner:
+                self._change(event, ["deck", card.number, deck_owner])
+            self._move(event, card.number, DRAW, deck_owner)
+        for owner in players if multideck else [NO_OWNER]:
+            order = list(self.state.pile(DRAW, owner))
+            self.rng.shuffle(order)
+            self._change(event, ["order", DRAW, owner, order])
+        self._deal(event, players, self.settings["handsize"])
+        self._set_turn(event, **vars(Turn(player=first, number=1)))
+
+    def _deal(self, event: Event, players: list[int], count: int) -> None:
+        for _ in range(count):
+            for player in players:
+                pile = self.state.pile(*self.draw_key(player))
+                if pile:
+                    self._move(event, pile[-1], HAND, player)
+
+    def draw(self, actor: int, visible: bool = False, forced: bool = False) -> int:
+        """Draw the top card of your draw pile; returns its number."""
+        self._playing()
+        self._seated(actor)
+        self._own_turn(actor, "draw", forced)
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.drawn >= self.settings["draws"]:
+            raise RuleViolation(
+                f"You have already drawn this turn (the rule is {self.settings['draws']} a turn).{FORCE_HINT}"
+            )
+        draw_zone, owner = self.draw_key(actor)
+        if not self.state.pile(draw_zone, owner):
+            discard = self.state.pile(*self.discard_key(owner))
+            if not discard:
+                raise RuleViolation("The draw pile and the discard pile are both empty: there is nothing to draw.")
+            if not self.settings["reshuffle"]:
+                raise RuleViolation("The draw pile is empty (and reshuffle is off).")
+            self._refill(actor, owner)
+        top = self.state.pile(draw_zone, owner)[-1]
+        event = self._event("draw", actor, forced, card=top, visible=visible)
+        self._move(event, top, HAND, actor)
+        if turn.player == actor:
+            self._set_turn(event, drawn=turn.drawn + 1)
+        return top
+
+    def _refill(self, actor: int, owner: int) -> None:
+        """The draw pile ran out: the discard pile is shuffled to make a new one."""
+        event = self._event("refill", actor, owner=owner)
+        order = list(self.state.pile(*self.discard_key(owner)))
+        self.rng.shuffle(order)
+        for number in order:
+            self._move(event, number, DRAW, owner)
+
+    def play(self, actor: int, number: int, onto: int | None = None, forced: bool = False) -> None:
+        """Play a card from your hand: an Action to the discard pile, anything else into
+        play in front of you (``onto`` another Thing to attach it)."""
+        self._playing()
+        self._seated(actor)
+        card = self._in_hand(actor, number)
+        host = None
+        if onto is not None:
+            host = self.card(onto)
+            if host.zone != PLAY:
+                raise RuleViolation(f"#{onto} is not in play, so nothing can be played on it.")
+            if card.is_action:
+                raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
+        self._own_turn(actor, "play cards", forced)
+        self._drawn_first(actor, forced)
+        turn = self.state.turn
+        if card.is_action:
+            if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
+                raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
+        elif self._turn_rules(forced) and turn.things >= self.settings["plays"]:
+            raise RuleViolation(f"You have already played a Thing this turn.{FORCE_HINT}")
+        event = self._event("play", actor, forced, card=number, onto=onto)
+        if card.is_action:
+            self._move(event, number, *self._discard_key_for(card))
+        else:
+            self._move(event, number, PLAY, actor)
+            if host is not None:
+                self._change(event, ["attach", number, host.number])
+        if turn.player == actor:
+            if card.is_action:
+                self._set_turn(event, actions=turn.actions + 1)
+            else:
+                self._set_turn(event, things=turn.things + 1)
+
+    def use(self, actor: int, number: int, forced: bool = False) -> None:
+        """Use the "Action:" written on one of your Things instead of playing an Action."""
+        self._playing()
+        self._seated(actor)
+        card = self.card(number)
+        if card.zone != PLAY or card.owner != actor:
+            raise RuleViolation(f"#{number} is not one of your Things in play.")
+        self._own_turn(actor, "use a Thing's Action", forced)
+        self._drawn_first(actor, forced)
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
+            raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
+        event = self._event("use", actor, forced, card=number)
+        if turn.player == actor:
+            self._set_turn(event, actions=turn.actions + 1)
+
+    def discard(self, actor: int, number: int | None = None, forced: bool = False) -> int:
+        """Discard a card from your hand (a random one when ``number`` is None)."""
+        self._playing()
+        self._seated(actor)
+        hand = self.hand(actor)
+        if number is None:
+            if not hand:
+                raise RuleViolation("Your hand is empty.")
+            card = self.card(self.rng.choice(hand))
+        else:
+            card = self._in_hand(actor, number)
+        self._own_turn(actor, "discard", forced)
+        limit = self.settings["handlimit"]
+        if self._turn_rules(forced) and (limit == 0 or len(hand) <= limit):
+            raise RuleViolation(
+                "You may discard only to get down to the hand limit"
+                + (f" of {limit}; you hold {len(hand)}." if limit else " (there is none here).")
+                + FORCE_HINT
+            )
+        event = self._event("discard", actor, forced, card=card.number, random=number is None)
+        self._move(event, card.number, *self._discard_key_for(card))
+        return card.number
+
+    def destroy(self, actor: int, number: int, forced: bool = False) -> None:
+        """Destroy a card in play: it and everything played on it go to the discard pile."""
+        self._playing()
+        self._seated(actor)
+        card = self.card(number)
+        if card.zone != PLAY:
+            raise RuleViolation(f"#{number} is not in play.")
+        self._own_turn(actor, "destroy cards", forced)
+        event = self._event("destroy", actor, forced, card=number, owner=card.owner)
+        self._leave_play(event, card)
+        self._move(event, number, *self._discard_key_for(card))
+
+    def _leave_play(self, event: Event, card: Card) -> None:
+        """``card`` is leaving play: what was played on it is destroyed."""
+        if card.zone != PLAY:
+            return
+        attached = self.state.attachments(card.number)
+        if attached:
+            event.data["destroyed"] = attached
+        for number in reversed(attached):
+            self._move(event, number, *self._discard_key_for(self.state.cards[number]))
+
+    def give(self, actor: int, number: int, to: int, as_thing: bool = False, forced: bool = False) -> None:
+        """Move a card from wherever it is into a player's hand (or into play for them)."""
+        self._playing()
+        seat = self._seated(actor)
+        card = self.card(number)
+        self._in_deck(card)
+        target = self._target(to)
+        turn = self.state.turn
+        team_gift = (
+            bool(self.settings["teams"]) and not as_thing and card.zone == HAND and card.owner == actor
+            and to != actor and bool(seat.team) and target.team == seat.team
+        )
+        self._own_turn(actor, "move cards between players", forced)
+        if team_gift and self._turn_rules(forced) and turn.gives >= 1:
+            raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
+        event = self._event(
+            "give", actor, forced, card=number, to=to, thing=as_thing, source=card.zone, source_owner=card.owner
+        )
+        self._leave_play(event, card)
+        self._move(event, number, PLAY if as_thing else HAND, to)
+        if team_gift and turn.player == actor:
+            self._set_turn(event, gives=turn.gives + 1)
+
+    def shuffle_discard(self, actor: int, forced: bool = False) -> None:
+        """Shuffle the discard pile into the draw pile."""
+        self._playing()
+        self._seated(actor)
+        self._own_turn(actor, "shuffle", forced)
+        owner = self.draw_key(actor)[1]
+        discard = list(self.state.pile(*self.discard_key(owner)))
+        if not discard:
+            raise RuleViolation("The discard pile is empty.")
+        event = self._event("shuffle", actor, forced, count=len(discard))
+        for number in discard:
+            self._move(event, number, DRAW, owner)
+        order = list(self.state.pile(DRAW, owner))
+        self.rng.shuffle(order)
+        self._change(event, ["order", DRAW, owner, order])
+
+    def shuffle_card(self, actor: int, number: int, forced: bool = False) -> None:
+        """Shuffle one card, from wherever it is, into the draw pile."""
+        self._playing()
+        self._seated(actor)
+        card = self.card(number)
+        self._in_deck(card)
+        self._own_turn(actor, "shuffle cards", forced)
+        owner = card.deck_owner if self.settings["multideck"] else NO_OWNER
+        event = self._event("shufcard", actor, forced, card=number, source=card.zone, source_owner=card.owner)
+        self._leave_play(event, card)
+        pile = self.state.pile(DRAW, owner)
+        self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile)))
+
+    def view_hand(self, actor: int, target: int) -> list[int]:
+        """Look at another player's hand (cards can allow it); the table is told."""
+        self._playing()
+        self._seated(actor)
+        seat = self._target(target)
+        self._event("viewhand", actor, player=target, name=seat.name)
+        return list(self.hand(target))
+
+    def view_draw(self, actor: int) -> list[int]:
+        """Look through your draw pile, top first (cards can allow it); the table is told."""
+        self._playing()
+        self._seated(actor)
+        self._event("viewdraw", actor)
+        return list(reversed(self.state.pile(*self.draw_key(actor))))
+
+    def end_turn(self, actor: int, forced: bool = False) -> None:
+        """End your turn; the next player in turn order begins theirs."""
+        self._playing()
+        self._seated(actor)
+        if not self.settings["turns"]:
+            raise RuleViolation("Turns are off at this table (the host can set turns=on).")
+        if self.state.turn.player != actor:
+            raise RuleViolation(f"It is {self.name_of(self.state.turn.player)}'s turn, not yours.")
+        limit = self.settings["handlimit"]
+        held = len(self.hand(actor))
+        if not forced and limit and held > limit:
+            raise RuleViolation(f"You hold {held} cards; discard down to {limit} before ending your turn.")
+        self._drawn_first(actor, forced)
+        following = self._next_player(actor)
+        event = self._event("endturn", actor, forced, next=following)
+        self._begin_turn(event, following)
+
+    def skip(self, actor: int, target: int, target_present: bool) -> None:
+        """Pass the turn of a player who is away (the host may pass anyone's)."""
+        self._playing()
+        self._seated(actor)
+        if not self.settings["turns"]:
+            raise RuleViolation("Turns are off at this table.")
+        if self.state.turn.player != target:
+            raise RuleViolation(f"It is not {self.name_of(target)}'s turn.")
+        if target == actor:
+            raise RuleViolation("To pass your own turn, use endturn.")
+        if target_present and actor != self.state.host:
+            raise RuleViolation(f"{self.name_of(target)} is here: only the host can skip a present player's turn.")
+        following = self._next_player(target)
+        event = self._event("skip", actor, player=target, name=self.name_of(target), next=following)
+        self._begin_turn(event, following)
+
+    def _next_player(self, after: int) -> int:
+        """The next player still in the game after ``after``, in seat order."""
+        seats = self.state.seats
+        ids = [seat.account_id for seat in seats]
+        start = ids.index(after) if after in ids else -1
+        for step in range(1, len(seats) + 1):
+            seat = seats[(start + step) % len(seats)]
+            if not seat.out and seat.account_id != after:
+                return seat.account_id
+        return after if after in ids and not seats[start].out else NO_OWNER
+
+    def _begin_turn(self, event: Event, player: int) -> None:
+        self._set_turn(event, **vars(Turn(player=player, number=self.state.turn.number + 1)))
+
+    def _clear_player_cards(self, event: Event, account_id: int) -> None:
+        """A player leaves the game: their hand and Things go to the discard pile."""
+        gone = [*self.hand(account_id), *self.in_play(account_id)]
+        if gone:
+            event.data["discarded"] = len(gone)
+        for number in gone:
+            card = self.state.cards[number]
+            if card.zone == PLAY:
+                self._leave_play(event, card)
+            if card.zone in (HAND, PLAY):
+                self._move(event, number, *self._discard_key_for(card))
+
+    def _after_player_gone(self, event: Event, was_current: bool, following: int, playing_before: int) -> None:
+        """Someone left the game: pass their turn on, and end the game if it is decided
+        (the last player left in a game of several wins)."""
+        active = self.state.active_seats()
+        if len(active) == 1 and playing_before > 1:
+            self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
+        elif not active:
+            self._finish(event, "Nobody is left in the game.")
+        elif was_current:
+            self._begin_turn(event, following)
+
+    def eliminate(self, actor: int, target: int) -> None:
+        """Take a player out of the game (the host, or a player resigning themselves)."""
+        self._playing()
+        if actor != target:
+            self._host(actor)
+        seat = self._target(target)
+        event = self._event("eliminate", actor, player=target, name=seat.name)
+        playing_before = len(self.state.active_seats())
+        was_current = self.state.turn.player == target
+        following = self._next_player(target) if was_current else NO_OWNER
+        self._clear_player_cards(event, target)
+        self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
+        self._after_player_gone(event, was_current, following, playing_before)
+
+    def win(self, actor: int, target: int) -> None:
+        """Declare the winner (the deck says how to win; the host judges)."""
+        self._playing()
+        self._host(actor)
+        seat = self._target(target)
+        event = self._event("win", actor, player=target, name=seat.name)
+        if seat.team:
+            mates = ", ".join(s.name for s in self.state.seats if s.team == seat.team)
+            self._finish(event, f"Team {seat.team} ({mates}) wins!")
+        else:
+            self._finish(event, f"{seat.name} wins!")
+
+    def end_game(self, actor: int) -> None:
+        """End the game without a winner."""
+        self._playing()
+        self._host(actor)
+        event = self._event("endgame", actor)
+        self._finish(event, "The game ended without a winner.")
+
+    def _finish(self, event: Event, result: str) -> None:
+        event.data["result"] = result
+        self._set(event, "phase", OVER)
+        self._set(event, "result", result)
+        self._set_turn(event, **vars(Turn()))
+
+
+def check_card_face(name: str, kind: str, text: str) -> tuple[str, str, str]:
+    """A card's name, type and text, trimmed; :class:`RuleViolation` if one is unusable."""
+    name, kind, text = name.strip(), kind.strip(), text.strip()
+    if not name:
+        raise RuleViolation("A card needs a name.")
+    if not kind:
+        raise RuleViolation("A card needs a type: A (Action), T (Thing), or any other word.")
+    if len(name) > NAME_MAX:
+        raise RuleViolation(f"A card name is at most {NAME_MAX} characters.")
+    if len(kind) > KIND_MAX:
+        raise RuleViolation(f"A card type is at most {KIND_MAX} characters.")
+    if len(text) > TEXT_MAX:
+        raise RuleViolation(f"A card's text is at most {TEXT_MAX} characters.")
+    return name, kind, text

@@ -1,0 +1,255 @@
+"""The state of one Dvorak table, and the one function through which it changes.
+
+Every change is a *delta*: a small JSON-ready list such as ``["move", 12, "hand", 7, -1]``.
+:meth:`TableState.apply` is the only code that changes a table; the rules build deltas
+and apply them, the event log stores them, and replaying a room's log applies them
+again to an empty table to rebuild it exactly.
+
+Where a card is: a *zone* (draw pile, discard pile, a hand, in play, pending a vote,
+rejected, removed) and an *owner* (the account whose hand or play area it is in, or whose
+own piles in a multi-deck game; 0 for the shared piles). Within a zone the cards are in
+order: the draw pile's last card is its top, a discard pile's last card is its top.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
+PENDING, REJECTED, REMOVED = "pending", "rejected", "removed"
+ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED)
+#: Zones whose cards are part of the deck being played (approved cards).
+DECK_ZONES = (DRAW, DISCARD, HAND, PLAY)
+NO_OWNER = 0
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+Delta = list[Any]
+PileKey = tuple[str, int]
+
+
+@dataclass
+class Card:
+    """One card: its face (what it says) and where it is."""
+
+    number: int
+    name: str
+    kind: str
+    text: str
+    author: int = NO_OWNER
+    author_name: str = ""
+    zone: str = DRAW
+    owner: int = NO_OWNER
+    #: The Thing this Thing is played on, if any.
+    attached_to: int | None = None
+    #: Multi-deck games: whose own piles the card returns to when discarded.
+    deck_owner: int = NO_OWNER
+
+    @property
+    def is_action(self) -> bool:
+        """Actions go to the discard pile when played; everything else stays in play."""
+        kind = self.kind.strip().lower()
+        return kind in ("a", "action") or kind.startswith("action ")
+
+    @property
+    def kind_label(self) -> str:
+        """``Action``, ``Thing``, or the type exactly as its author wrote it."""
+        kind = self.kind.strip()
+        if kind.upper() == "A":
+            return "Action"
+        if kind.upper() == "T":
+            return "Thing"
+        return kind
+
+
+@dataclass
+class Seat:
+    """A player at the table, in turn order."""
+
+    account_id: int
+    name: str
+    team: str = ""
+    #: Eliminated: still at the table, but out of turn order and the vote.
+    out: bool = False
+
+
+@dataclass
+class Turn:
+    """Whose turn it is and what they have done with it."""
+
+    player: int = NO_OWNER
+    number: int = 0
+    drawn: int = 0
+    things: int = 0
+    actions: int = 0
+    gives: int = 0
+
+
+@dataclass
+class TableState:
+    """Everything about one table that is stored and replayed."""
+
+    phase: str = WAITING
+    host: int = NO_OWNER
+    seats: list[Seat] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    turn: Turn = field(default_factory=Turn)
+    cards: dict[int, Card] = field(default_factory=dict)
+    piles: dict[PileKey, list[int]] = field(default_factory=dict)
+    next_number: int = 1
+    #: How the last game ended: "" while none has, else a sentence for the table.
+    result: str = ""
+
+    # -- reading -------------------------------------------------------------------
+
+    def pile(self, zone: str, owner: int = NO_OWNER) -> list[int]:
+        """The card numbers in a pile, bottom first (a read-only view: do not modify)."""
+        return self.piles.get((zone, owner), [])
+
+    def seat(self, account_id: int) -> Seat | None:
+        for seat in self.seats:
+            if seat.account_id == account_id:
+                return seat
+        return None
+
+    def active_seats(self) -> list[Seat]:
+        """Seats still in the game (not eliminated), in turn order."""
+        return [seat for seat in self.seats if not seat.out]
+
+    def attachments(self, host: int) -> list[int]:
+        """Cards played on ``host``, and on those, and so on."""
+        found: list[int] = []
+        frontier = [host]
+        while frontier:
+            current = frontier.pop()
+            for card in self.cards.values():
+                if card.attached_to == current and card.zone == PLAY:
+                    found.append(card.number)
+                    frontier.append(card.number)
+        return found
+
+    def copy(self) -> TableState:
+        return copy.deepcopy(self)
+
+    # -- changing --------------------------------------------------------------------
+
+    def inverse(self, delta: Delta) -> list[Delta]:
+        """The deltas that undo ``delta``, computed before it is applied."""
+        kind = delta[0]
+        if kind == "move":
+            card = self.cards[delta[1]]
+            index = self.pile(card.zone, card.owner).index(card.number)
+            return [["move", card.number, card.zone, card.owner, index], ["attach", card.number, card.attached_to]]
+        if kind == "order":
+            return [["order", delta[1], delta[2], list(self.pile(delta[1], delta[2]))]]
+        if kind == "add":
+            return [["discard-new", delta[1]["number"]], ["set", "next_number", self.next_number]]
+        if kind == "attach":
+            return [["attach", delta[1], self.cards[delta[1]].attached_to]]
+        if kind == "deck":
+            return [["deck", delta[1], self.cards[delta[1]].deck_owner]]
+        if kind == "face":
+            card = self.cards[delta[1]]
+            return [["face", card.number, {"name": card.name, "kind": card.kind, "text": card.text}]]
+        if kind == "setting":
+            return [["setting", delta[1], self.settings.get(delta[1])]]
+        if kind == "seats":
+            return [["seats", [asdict(seat) for seat in self.seats]]]
+        if kind == "turn":
+            return [["turn", asdict(self.turn)]]
+        if kind == "set":
+            return [["set", delta[1], getattr(self, delta[1])]]
+        raise ValueError(f"unknown delta {kind!r}")
+
+    def apply(self, delta: Delta) -> set[int]:
+        """Make one change; returns the numbers of cards whose stored row changed."""
+        kind = delta[0]
+        if kind == "move":
+            _, number, zone, owner, index = delta
+            return self._move(number, zone, owner, index)
+        if kind == "order":
+            _, zone, owner, order = delta
+            return self._reorder(zone, owner, list(order))
+        if kind == "add":
+            card = Card(**delta[1])
+            self.cards[card.number] = card
+            self.next_number = max(self.next_number, card.number + 1)
+            self.piles.setdefault((card.zone, card.owner), []).append(card.number)
+            return {card.number}
+        if kind == "attach":
+            _, number, host = delta
+            self.cards[number].attached_to = host
+            return {number}
+        if kind == "discard-new":
+            # Only ever applied to undo an "add" that was never stored.
+            card = self.cards.pop(delta[1])
+            self.piles[(card.zone, card.owner)].remove(card.number)
+            if not self.piles[(card.zone, card.owner)]:
+                del self.piles[(card.zone, card.owner)]
+            return set()
+        if kind == "deck":
+            _, number, owner = delta
+            self.cards[number].deck_owner = owner
+            return {number}
+        if kind == "face":
+            _, number, face = delta
+            card = self.cards[number]
+            for key in ("name", "kind", "text"):
+                if key in face:
+                    setattr(card, key, face[key])
+            return {number}
+        if kind == "setting":
+            _, name, value = delta
+            self.settings[name] = value
+            return set()
+        if kind == "seats":
+            self.seats = [Seat(**seat) for seat in delta[1]]
+            return set()
+        if kind == "turn":
+            self.turn = Turn(**delta[1])
+            return set()
+        if kind == "set":
+            _, name, value = delta
+            if name not in ("phase", "host", "result", "next_number"):
+                raise ValueError(f"unknown table field {name!r}")
+            setattr(self, name, value)
+            return set()
+        raise ValueError(f"unknown delta {kind!r}")
+
+    def _move(self, number: int, zone: str, owner: int, index: int) -> set[int]:
+        card = self.cards[number]
+        changed = {number}
+        source = self.piles[(card.zone, card.owner)]
+        at = source.index(number)
+        del source[at]
+        changed.update(source[at:])
+        if not source:
+            del self.piles[(card.zone, card.owner)]
+        target = self.piles.setdefault((zone, owner), [])
+        if index < 0 or index >= len(target):
+            target.append(number)
+        else:
+            target.insert(index, number)
+            changed.update(target[index + 1 :])
+        card.zone, card.owner = zone, owner
+        if zone != PLAY:
+            card.attached_to = None
+        return changed
+
+    def _reorder(self, zone: str, owner: int, order: list[int]) -> set[int]:
+        current = self.piles.get((zone, owner), [])
+        if sorted(current) != sorted(order):
+            raise ValueError(f"new order for {zone}/{owner} is not a permutation of the pile")
+        if order:
+            self.piles[(zone, owner)] = order
+        return set(order)
+
+
+def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [asdict(seat) for seat in seats]
+
+
+def card_dict(card: Card) -> dict[str, Any]:
+    return asdict(card)

@@ -1,0 +1,363 @@
+"""Reading and writing game rooms: the table as rows, and the append-only event log.
+
+A room's move is stored by :meth:`RoomStore.commit` in one transaction: the room row
+(guarded by its ``seq``, so a writer that loaded an older state loses and is told so),
+the cards and seats it touched, and its events. Either all of it is stored or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from games.dvorak.rules import Changes, Event
+from games.dvorak.state import OVER, Card, Seat, TableState, Turn
+from persistence.database import Database
+from persistence.models import Account, CardRow, EventRow, GameResult, Room
+from persistence.models import Seat as SeatRow
+
+_rooms = Room.__table__
+_seats = SeatRow.__table__
+_cards = CardRow.__table__
+_events = EventRow.__table__
+_results = GameResult.__table__
+_accounts = Account.__table__
+
+
+class RoomNameTaken(Exception):
+    """A room with that name (in any letter case) already exists."""
+
+
+class StaleRoom(Exception):
+    """The room changed in the database since it was loaded; reload it and try again."""
+
+
+@dataclass(frozen=True)
+class RoomSummary:
+    """What the room list shows about a room."""
+
+    id: int
+    name: str
+    game: str
+    phase: str
+    has_password: bool
+    seated: tuple[str, ...]
+
+
+@dataclass
+class StoredRoom:
+    """A room as loaded: its table and how far its event log goes."""
+
+    id: int
+    name: str
+    game: str
+    password_hash: str | None
+    state: TableState
+    seq: int
+    #: For each seated account: the room's seq when its player went away (None: not away).
+    away_since: dict[int, int | None]
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One stored event of a room's log."""
+
+    seq: int
+    created_at: datetime
+    event: Event
+
+
+def room_key(name: str) -> str:
+    return name.casefold()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class RoomStore:
+    """Game rooms in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def create(self, name: str, game: str, password_hash: str | None, settings: dict[str, Any]) -> int:
+        """Store a new, empty room; its id. Raises :class:`RoomNameTaken`."""
+        try:
+            async with self._database.transaction() as connection:
+                result = await connection.execute(
+                    insert(_rooms)
+                    .values(
+                        name=name,
+                        name_key=room_key(name),
+                        game=game,
+                        password_hash=password_hash,
+                        phase="waiting",
+                        host_account_id=0,
+                        settings=settings,
+                        turn=asdict(Turn()),
+                        result="",
+                        next_card_number=1,
+                        seq=0,
+                        created_at=_now(),
+                    )
+                    .returning(_rooms.c.id)
+                )
+                return result.scalar_one()
+        except IntegrityError:
+            raise RoomNameTaken(name) from None
+
+    async def find_id(self, name: str) -> int | None:
+        async with self._database.snapshot() as connection:
+            return (
+                await connection.execute(select(_rooms.c.id).where(_rooms.c.name_key == room_key(name)))
+            ).scalar_one_or_none()
+
+    async def summaries(self) -> list[RoomSummary]:
+        """Every room, by name, with who is seated."""
+        async with self._database.snapshot() as connection:
+            rooms = (
+                await connection.execute(
+                    select(_rooms.c.id, _rooms.c.name, _rooms.c.game, _rooms.c.phase, _rooms.c.password_hash)
+                    .order_by(_rooms.c.name_key)
+                )
+            ).all()
+            seated: dict[int, list[str]] = {}
+            for room_id, name in await connection.execute(
+                select(_seats.c.room_id, _accounts.c.name)
+                .join(_accounts, _accounts.c.id == _seats.c.account_id)
+                .order_by(_seats.c.room_id, _seats.c.position)
+            ):
+                seated.setdefault(room_id, []).append(name)
+        return [
+            RoomSummary(row.id, row.name, row.game, row.phase, row.password_hash is not None, tuple(seated.get(row.id, ())))
+            for row in rooms
+        ]
+
+    async def room_with_seat(self, account_id: int) -> int | None:
+        """The id of the room where ``account_id`` has a seat, if any."""
+        async with self._database.snapshot() as connection:
+            return (
+                await connection.execute(select(_seats.c.room_id).where(_seats.c.account_id == account_id).limit(1))
+            ).scalar_one_or_none()
+
+    async def load(self, room_id: int) -> StoredRoom | None:
+        """A room's table as stored, or None if there is no such room."""
+        async with self._database.snapshot() as connection:
+            row = (await connection.execute(select(_rooms).where(_rooms.c.id == room_id))).first()
+            if row is None:
+                return None
+            seat_rows = (
+                await connection.execute(
+                    select(_seats, _accounts.c.name)
+                    .join(_accounts, _accounts.c.id == _seats.c.account_id)
+                    .where(_seats.c.room_id == room_id)
+                    .order_by(_seats.c.position)
+                )
+            ).all()
+            card_rows = (
+                await connection.execute(
+                    select(_cards)
+                    .where(_cards.c.room_id == room_id)
+                    .order_by(_cards.c.zone, _cards.c.owner, _cards.c.position)
+                )
+            ).all()
+        state = TableState(
+            phase=row.phase,
+            host=row.host_account_id,
+            seats=[Seat(s.account_id, s.name, s.team, s.out) for s in seat_rows],
+            settings=dict(row.settings),
+            turn=Turn(**row.turn),
+            result=row.result,
+            next_number=row.next_card_number,
+        )
+        for c in card_rows:
+            state.cards[c.number] = Card(
+                c.number, c.name, c.kind, c.text, c.author_account_id, c.author_name,
+                c.zone, c.owner, c.attached_to, c.deck_owner,
+            )
+            state.piles.setdefault((c.zone, c.owner), []).append(c.number)
+        away = {s.account_id: s.away_since_seq for s in seat_rows}
+        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, away)
+
+    async def commit(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
+        """Store one move: the room row, touched cards and seats, and the events.
+
+        Returns the room's new ``seq``. Raises :class:`StaleRoom` (storing nothing) if the
+        stored ``seq`` is no longer ``expected_seq``.
+        """
+        new_seq = expected_seq + len(changes.events)
+        now = _now()
+        async with self._database.transaction() as connection:
+            result = await connection.execute(
+                update(_rooms)
+                .where(_rooms.c.id == room_id, _rooms.c.seq == expected_seq)
+                .values(
+                    seq=new_seq,
+                    phase=state.phase,
+                    host_account_id=state.host,
+                    settings=state.settings,
+                    turn=asdict(state.turn),
+                    result=state.result,
+                    next_card_number=state.next_number,
+                )
+            )
+            if result.rowcount != 1:
+                raise StaleRoom(room_id)
+            if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
+                await self._store_seats(connection, room_id, state.seats)
+            await self._store_cards(connection, room_id, state, changes)
+            await connection.execute(
+                insert(_events),
+                [
+                    {
+                        "room_id": room_id,
+                        "seq": expected_seq + offset,
+                        "created_at": now,
+                        "actor_account_id": event.actor,
+                        "actor_name": event.actor_name,
+                        "kind": event.kind,
+                        "forced": event.forced,
+                        "data": event.data,
+                        "deltas": event.deltas,
+                    }
+                    for offset, event in enumerate(changes.events, start=1)
+                ],
+            )
+            finished = [event for event in changes.events if event.data.get("result")]
+            if finished and state.phase == OVER:
+                await connection.execute(
+                    insert(_results).values(
+                        room_id=room_id,
+                        seq=new_seq,
+                        finished_at=now,
+                        result=state.result,
+                        players=[seat.name for seat in state.seats],
+                    )
+                )
+        return new_seq
+
+    async def _store_seats(self, connection: AsyncConnection, room_id: int, seats: list[Seat]) -> None:
+        stored = set(
+            (await connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars()
+        )
+        current = {seat.account_id for seat in seats}
+        if stored - current:
+            await connection.execute(
+                delete(_seats).where(_seats.c.room_id == room_id, _seats.c.account_id.in_(stored - current))
+            )
+        rows = [
+            {"r": room_id, "a": seat.account_id, "position": index, "team": seat.team, "out": seat.out}
+            for index, seat in enumerate(seats)
+        ]
+        existing = [row for row in rows if row["a"] in stored]
+        if existing:
+            await connection.execute(
+                update(_seats)
+                .where(_seats.c.room_id == bindparam("r"), _seats.c.account_id == bindparam("a"))
+                .values(position=bindparam("position"), team=bindparam("team"), out=bindparam("out")),
+                existing,
+            )
+        new = [row for row in rows if row["a"] not in stored]
+        if new:
+            await connection.execute(
+                insert(_seats),
+                [
+                    {"room_id": r["r"], "account_id": r["a"], "position": r["position"], "team": r["team"], "out": r["out"]}
+                    for r in new
+                ],
+            )
+
+    async def _store_cards(self, connection: AsyncConnection, room_id: int, state: TableState, changes: Changes) -> None:
+        touched = [n for n in changes.cards | changes.new_cards if n in state.cards]
+        if not touched:
+            return
+        positions = _positions(state, touched)
+        rows = [_card_row(room_id, state.cards[n], positions[n]) for n in touched]
+        new = [row for row in rows if row["number"] in changes.new_cards]
+        if new:
+            await connection.execute(insert(_cards), new)
+        moved_columns = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner")
+        moved = [
+            {"r": room_id, "n": row["number"], **{column: row[column] for column in moved_columns}}
+            for row in rows
+            if row["number"] not in changes.new_cards
+        ]
+        if moved:
+            await connection.execute(
+                update(_cards)
+                .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
+                .values({column: bindparam(column) for column in moved_columns}),
+                moved,
+            )
+
+    async def events(self, room_id: int, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
+        """The room's events after ``after_seq`` in order; only the ``last`` few if given."""
+        query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)
+        if last is not None:
+            query = query.order_by(_events.c.seq.desc()).limit(last)
+        else:
+            query = query.order_by(_events.c.seq)
+        async with self._database.snapshot() as connection:
+            rows = (await connection.execute(query)).all()
+        if last is not None:
+            rows.reverse()
+        return [
+            LoggedEvent(
+                row.seq,
+                row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=timezone.utc),
+                Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
+            )
+            for row in rows
+        ]
+
+    async def set_away(self, room_id: int, account_id: int, since_seq: int | None) -> None:
+        """Note that a seated player went away at ``since_seq`` (None: is back)."""
+        async with self._database.transaction() as connection:
+            await connection.execute(
+                update(_seats)
+                .where(_seats.c.room_id == room_id, _seats.c.account_id == account_id)
+                .values(away_since_seq=since_seq)
+            )
+
+    async def result_count(self, room_id: int) -> int:
+        """How many finished games the room has stored."""
+        async with self._database.snapshot() as connection:
+            return (
+                await connection.execute(select(func.count()).select_from(_results).where(_results.c.room_id == room_id))
+            ).scalar_one()
+
+
+def _positions(state: TableState, numbers: Iterable[int]) -> dict[int, int]:
+    """Each card's index in its pile, computing each touched pile's index once."""
+    positions: dict[int, int] = {}
+    for number in numbers:
+        if number in positions:
+            continue
+        card = state.cards[number]
+        for index, other in enumerate(state.pile(card.zone, card.owner)):
+            positions[other] = index
+    return positions
+
+
+def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
+    return {
+        "room_id": room_id,
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "text": card.text,
+        "author_account_id": card.author,
+        "author_name": card.author_name,
+        "zone": card.zone,
+        "owner": card.owner,
+        "position": position,
+        "attached_to": card.attached_to,
+        "deck_owner": card.deck_owner,
+    }

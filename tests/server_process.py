@@ -1,0 +1,54 @@
+"""``dvorak-mush serve`` as a child process, for tests that stop or kill the server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+#: The console script installed with the project, as operators run it.
+PROGRAM = [str(Path(sys.executable).parent / "dvorak-mush")]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+
+class ServerProcess:
+    """``dvorak-mush serve`` in a child process, configured through the environment."""
+
+    def __init__(self, database_url: str, data_dir: Path) -> None:
+        self.port = free_port()
+        self.env = {
+            **os.environ,
+            "DVORAK_PORT": str(self.port),
+            "DVORAK_DATA_DIR": str(data_dir),
+            "DVORAK_DATABASE_URL": database_url,
+            "DVORAK_NEGOTIATION_WAIT": "0.05",
+        }
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = ""
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            *PROGRAM, "serve", cwd=ROOT, env=self.env, stderr=asyncio.subprocess.PIPE
+        )
+        assert self.process.stderr is not None
+        while "listening for telnet" not in self.log:
+            line = await asyncio.wait_for(self.process.stderr.readline(), 30)
+            assert line, f"server exited early:\n{self.log}"
+            self.log += line.decode()
+
+    async def stop(self, signum: int = signal.SIGTERM) -> int:
+        assert self.process is not None and self.process.stderr is not None
+        self.process.send_signal(signum)
+        rest = await asyncio.wait_for(self.process.stderr.read(), 30)
+        self.log += rest.decode()
+        return await self.process.wait()

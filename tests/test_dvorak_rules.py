@@ -1,0 +1,315 @@
+"""The rules of Dvorak, without a socket: moves, turn rules, variants, replay of deltas."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games.dvorak.rules import RuleViolation, Table
+from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
+
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+def new_table(players=(ALICE, BOB), things=10, actions=10, seed=7, **settings_) -> Table:
+    table = Table(rng=random.Random(seed))
+    names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
+    for player in players:
+        table.sit(player, names[player])
+    for name, value in settings_.items():
+        table.change_setting(players[0], name, str(value))
+    for i in range(things):
+        table.load_card(players[0], "Alice", f"Thing {i}", "T", f"thing text {i}")
+    for i in range(actions):
+        table.load_card(players[0], "Alice", f"Action {i}", "A", f"action text {i}")
+    table.take_changes()
+    return table
+
+
+def started(table: Table, first: int = ALICE) -> Table:
+    table.start(table.state.host)
+    # The test's player goes first, whatever the shuffle chose.
+    table.state.apply(["turn", {"player": first, "number": 1}])
+    table.take_changes()
+    return table
+
+
+def where(table: Table) -> Counter:
+    return Counter(n for pile in table.state.piles.values() for n in pile)
+
+
+def assert_consistent(table: Table) -> None:
+    counts = where(table)
+    assert set(counts) == set(table.state.cards), "a card is in no pile"
+    assert all(c == 1 for c in counts.values()), "a card is in two places"
+    for (zone, owner), pile in table.state.piles.items():
+        for number in pile:
+            card = table.state.cards[number]
+            assert (card.zone, card.owner) == (zone, owner)
+
+
+def first_of(table: Table, player: int, action: bool) -> int:
+    return next(n for n in table.hand(player) if table.state.cards[n].is_action == action)
+
+
+def test_start_deals_hands_and_picks_a_first_player():
+    table = started(new_table())
+    assert table.state.phase == PLAYING
+    assert len(table.hand(ALICE)) == 5 and len(table.hand(BOB)) == 5
+    assert len(table.state.pile(DRAW)) == 10
+    assert_consistent(table)
+
+
+def test_a_turn_draw_then_one_thing_and_one_action_then_end():
+    table = started(new_table())
+    with pytest.raises(RuleViolation, match="Draw first"):
+        table.play(ALICE, table.hand(ALICE)[0])
+    drawn = table.draw(ALICE)
+    assert drawn in table.hand(ALICE)
+    with pytest.raises(RuleViolation, match="already drawn"):
+        table.draw(ALICE)
+    thing = first_of(table, ALICE, action=False)
+    table.play(ALICE, thing)
+    assert table.state.cards[thing].zone == PLAY
+    with pytest.raises(RuleViolation, match="already played a Thing"):
+        table.play(ALICE, first_of(table, ALICE, action=False))
+    action = first_of(table, ALICE, action=True)
+    table.play(ALICE, action)
+    assert table.state.cards[action].zone == DISCARD
+    with pytest.raises(RuleViolation, match="already played an Action"):
+        table.play(ALICE, first_of(table, ALICE, action=True))
+    table.end_turn(ALICE)
+    assert table.state.turn.player == BOB and table.state.turn.number == 2
+
+
+def test_moves_out_of_turn_are_refused_with_the_rule_and_force_overrides():
+    table = started(new_table())
+    with pytest.raises(RuleViolation, match="It is Alice's turn; you may draw only on your own turn"):
+        table.draw(BOB)
+    table.take_changes()
+    table.draw(BOB, forced=True)
+    changes = table.take_changes()
+    assert changes.events[-1].forced and len(table.hand(BOB)) == 6
+
+
+def test_hand_limit_blocks_endturn_and_allows_discarding_down_only():
+    table = started(new_table())
+    table.draw(ALICE)
+    with pytest.raises(RuleViolation, match="You hold 6 cards; discard down to 5"):
+        table.end_turn(ALICE)
+    table.discard(ALICE, table.hand(ALICE)[0])
+    with pytest.raises(RuleViolation, match="only to get down to the hand limit of 5; you hold 5"):
+        table.discard(ALICE, table.hand(ALICE)[0])
+    table.end_turn(ALICE)
+
+
+def test_empty_draw_pile_is_refilled_from_the_discard_pile_and_both_empty_refuses():
+    table = started(new_table(things=5, actions=5), first=ALICE)
+    # Ten cards, ten dealt: the draw pile is empty from the start.
+    assert table.state.pile(DRAW) == []
+    with pytest.raises(RuleViolation, match="both empty"):
+        table.draw(ALICE)
+    assert table.take_changes().events == []
+    table.play(ALICE, first_of(table, ALICE, action=True))
+    table.take_changes()
+    table.draw(ALICE)
+    kinds = [event.kind for event in table.take_changes().events]
+    assert kinds == ["refill", "draw"]
+    assert_consistent(table)
+
+
+def test_destroying_a_thing_destroys_what_is_played_on_it():
+    table = started(new_table(), first=ALICE)
+    table.draw(ALICE)
+    host = first_of(table, ALICE, action=False)
+    table.play(ALICE, host)
+    table.end_turn(ALICE, forced=True)
+    table.draw(BOB)
+    vest = first_of(table, BOB, action=False)
+    table.play(BOB, vest, onto=host)
+    assert table.state.cards[vest].attached_to == host
+    table.destroy(BOB, host)
+    assert table.state.cards[host].zone == DISCARD and table.state.cards[vest].zone == DISCARD
+    assert table.state.cards[vest].attached_to is None
+    assert_consistent(table)
+
+
+def test_actions_cannot_be_played_on_things():
+    table = started(new_table(), first=ALICE)
+    table.draw(ALICE)
+    thing = first_of(table, ALICE, action=False)
+    table.play(ALICE, thing)
+    with pytest.raises(RuleViolation, match="is an Action"):
+        table.play(ALICE, first_of(table, ALICE, action=True), onto=thing)
+
+
+def test_turns_off_lets_anyone_act_any_time():
+    table = started(new_table(turns="off"))
+    table.draw(BOB)
+    table.draw(BOB)
+    table.discard(BOB, table.hand(BOB)[0])
+    with pytest.raises(RuleViolation, match="Turns are off"):
+        table.end_turn(ALICE)
+
+
+def test_eliminating_down_to_one_player_ends_the_game_with_a_winner():
+    table = started(new_table(players=(ALICE, BOB, CAROL)))
+    table.eliminate(ALICE, BOB)
+    assert table.state.seat(BOB).out
+    assert table.hand(BOB) == []
+    table.eliminate(CAROL, CAROL)
+    assert table.state.phase == OVER
+    assert table.state.result == "Only Alice remains: Alice wins!"
+
+
+def test_team_play_allows_one_gift_to_a_teammate_per_turn():
+    table = new_table(players=(ALICE, BOB, CAROL), teams="on")
+    table.set_team(ALICE, ALICE, "Red")
+    table.set_team(ALICE, CAROL, "Red")
+    started(table, first=ALICE)
+    table.draw(ALICE)
+    gift = table.hand(ALICE)[0]
+    table.give(ALICE, gift, CAROL)
+    assert gift in table.hand(CAROL)
+    with pytest.raises(RuleViolation, match="already given a card to a teammate"):
+        table.give(ALICE, table.hand(ALICE)[0], CAROL)
+    table.win(ALICE, CAROL)
+    assert table.state.result == "Team Red (Alice, Carol) wins!"
+
+
+def test_multideck_players_draw_from_and_discard_to_their_own_piles():
+    table = Table(rng=random.Random(3))
+    table.sit(ALICE, "Alice")
+    table.sit(BOB, "Bob")
+    table.change_setting(ALICE, "multideck", "on")
+    for i in range(8):
+        table.load_card(ALICE, "Alice", f"A{i}", "A", "")
+        table.load_card(BOB, "Bob", f"B{i}", "A", "")
+    started(table, first=ALICE)
+    assert all(table.state.cards[n].name.startswith("A") for n in table.hand(ALICE))
+    assert all(table.state.cards[n].name.startswith("B") for n in table.hand(BOB))
+    table.draw(ALICE)
+    gift = table.hand(ALICE)[0]
+    table.give(ALICE, gift, BOB)
+    table.end_turn(ALICE, forced=True)
+    table.draw(BOB)
+    table.play(BOB, gift)
+    assert table.state.cards[gift].zone == DISCARD and table.state.cards[gift].owner == ALICE
+    with pytest.raises(RuleViolation, match="only be changed while no game is running"):
+        table.change_setting(ALICE, "multideck", "off")
+
+
+def test_leaving_mid_game_discards_the_hand_and_passes_the_turn():
+    table = started(new_table(players=(ALICE, BOB, CAROL)), first=ALICE)
+    table.unseat(ALICE, ALICE)
+    assert table.state.turn.player == BOB
+    assert table.state.host == BOB
+    assert len(table.state.pile(DISCARD)) == 5
+    assert_consistent(table)
+
+
+def test_host_only_moves():
+    table = new_table()
+    with pytest.raises(RuleViolation, match=r"Only the host \(Alice\)"):
+        table.start(BOB)
+    with pytest.raises(RuleViolation, match="Only the host"):
+        table.change_setting(BOB, "handsize", "3")
+    with pytest.raises(RuleViolation, match="whole number from 0 to 50"):
+        table.change_setting(ALICE, "handsize", "99")
+    with pytest.raises(RuleViolation, match='no setting "colour"'):
+        table.change_setting(ALICE, "colour", "red")
+
+
+#: Card moves are listed several times so that random games last long enough to matter.
+MOVES = ["draw", "drawvis", "play", "play_on", "use", "discard", "discrand", "destroy", "give", "givething",
+         "shuffle", "shufcard", "endturn", "skip", "load", "setting"] * 4 + ["eliminate", "sit", "leave", "start", "win"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.lists(st.tuples(st.sampled_from(MOVES), st.integers(0, 40), st.sampled_from([ALICE, BOB, CAROL]),
+                             st.booleans()), max_size=120),
+)
+def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_table(seed, steps):
+    table = Table(rng=random.Random(seed))
+    for player, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
+        table.sit(player, name)
+    for i in range(12):
+        table.load_card(ALICE, "Alice", f"Card {i}", "A" if i % 2 else "T", "")
+    table.start(ALICE)
+    log = list(table.take_changes().events)
+    rng = random.Random(seed)
+    for move, number, player, forced in steps:
+        before = table.state.copy()
+        cards = list(table.state.cards) or [1]
+        card = cards[number % len(cards)]
+        try:
+            if move == "draw":
+                table.draw(player, forced=forced)
+            elif move == "drawvis":
+                table.draw(player, visible=True, forced=forced)
+            elif move == "play":
+                table.play(player, card, forced=forced)
+            elif move == "play_on":
+                table.play(player, card, onto=rng.choice(cards), forced=forced)
+            elif move == "use":
+                table.use(player, card, forced=forced)
+            elif move == "discard":
+                table.discard(player, card, forced=forced)
+            elif move == "discrand":
+                table.discard(player, None, forced=forced)
+            elif move == "destroy":
+                table.destroy(player, card, forced=forced)
+            elif move == "give":
+                table.give(player, card, rng.choice([ALICE, BOB, CAROL]), forced=forced)
+            elif move == "givething":
+                table.give(player, card, rng.choice([ALICE, BOB, CAROL]), as_thing=True, forced=forced)
+            elif move == "shuffle":
+                table.shuffle_discard(player, forced=forced)
+            elif move == "shufcard":
+                table.shuffle_card(player, card, forced=forced)
+            elif move == "endturn":
+                table.end_turn(player, forced=forced)
+            elif move == "skip":
+                table.skip(player, table.state.turn.player, target_present=forced)
+            elif move == "eliminate":
+                table.eliminate(player, rng.choice([ALICE, BOB, CAROL]))
+            elif move == "load":
+                table.load_card(player, "x", f"New {number}", rng.choice(["A", "T", "Gadget"]), "")
+            elif move == "sit":
+                table.sit(player, {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}[player])
+            elif move == "leave":
+                table.unseat(player, player)
+            elif move == "setting":
+                table.change_setting(table.state.host, rng.choice(["handlimit", "draws", "turns"]),
+                                     rng.choice(["0", "1", "3", "on", "off"]))
+            elif move == "start":
+                table.start(table.state.host)
+            elif move == "win":
+                table.win(table.state.host, player)
+        except RuleViolation:
+            assert not table.take_changes().events, f"{move} was refused but changed the table"
+            continue
+        changes = table.take_changes()
+        if number % 5 == 0:
+            # As if storing the move failed: undoing it restores the table exactly.
+            table.undo(changes)
+            assert table.state == before
+            continue
+        log.extend(changes.events)
+        assert_consistent(table)
+    rebuilt = Table().state
+    for event in log:
+        for delta in event.deltas:
+            rebuilt.apply(delta)
+    assert rebuilt.cards == table.state.cards
+    assert {k: v for k, v in rebuilt.piles.items() if v} == {k: v for k, v in table.state.piles.items() if v}
+    assert rebuilt.seats == table.state.seats
+    assert rebuilt.turn == table.state.turn
+    assert (rebuilt.phase, rebuilt.host, rebuilt.result) == (table.state.phase, table.state.host, table.state.result)
+    assert rebuilt.settings == table.state.settings
+    assert sorted(where(table)) == sorted(table.state.cards)
