@@ -34,8 +34,14 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
     if isinstance(player.place, GameRoom):
         return (
-            SOCIAL_COMMANDS, LOOK_COMMANDS, MOVE_COMMANDS, VIEW_COMMANDS, TABLE_COMMANDS, IN_ROOM_COMMANDS,
-            CONNECTION_COMMANDS, ACCOUNT_COMMANDS,
+            SOCIAL_COMMANDS,
+            LOOK_COMMANDS,
+            MOVE_COMMANDS,
+            VIEW_COMMANDS,
+            TABLE_COMMANDS,
+            IN_ROOM_COMMANDS,
+            CONNECTION_COMMANDS,
+            ACCOUNT_COMMANDS,
         )
     return (SOCIAL_COMMANDS, LOOK_COMMANDS, LOBBY_ROOM_COMMANDS, CONNECTION_COMMANDS, ACCOUNT_COMMANDS)
 

@@ -80,9 +80,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         return
     first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin)
     player = ctx.player
-    log.info(
-        "login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number
-    )
+    log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
     if created:
         connection.send(f"Welcome, {account.name}! Your player has been created.")
     else:

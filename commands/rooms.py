@@ -42,7 +42,9 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str) -> N
     if room.password_hash is None or room.is_seated(ctx.player.account_id):
         return
     if not password:
-        raise CommandError(f"Room {room.name} has a password: add it after an equals sign, e.g. join {room.name}=<password>")
+        raise CommandError(
+            f"Room {room.name} has a password: add it after an equals sign, e.g. join {room.name}=<password>"
+        )
     try:
         correct = await ctx.accounts.check_secret(room.password_hash, password, ctx.connection.address)
     except AccountError as error:
@@ -53,12 +55,16 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str) -> N
 
 def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
     origin = ctx.player.place
-    if isinstance(origin, GameRoom) and origin is not destination and origin.is_seated(ctx.player.account_id):
-        if origin.table.state.phase == PLAYING:
-            raise CommandError(
-                f"You are playing in room {origin.name}. Finish there first, or give up your seat there "
-                '(your cards go to the discard pile) with "leave now".'
-            )
+    if (
+        isinstance(origin, GameRoom)
+        and origin is not destination
+        and origin.is_seated(ctx.player.account_id)
+        and origin.table.state.phase == PLAYING
+    ):
+        raise CommandError(
+            f"You are playing in room {origin.name}. Finish there first, or give up your seat there "
+            '(your cards go to the discard pile) with "leave now".'
+        )
 
 
 async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
@@ -86,7 +92,7 @@ class Rooms(Command):
     async def run(self, ctx: Context, args: str) -> None:
         rows = await ctx.rooms.summaries()
         if not rows:
-            ctx.reply('There are no rooms yet. Make one with: newroom <name>')
+            ctx.reply("There are no rooms yet. Make one with: newroom <name>")
             return
         lines = [f"{'Room':<20} {'Game':<7} {'State':<8} {'Watch':>5} {'Pw':<3} Seated"]
         for summary, live in rows:
@@ -182,8 +188,8 @@ class Leave(Command):
         seated = room.is_seated(player.account_id)
         if seated and room.table.state.phase == PLAYING and args.strip().lower() != "now":
             raise CommandError(
-                'You are playing in this game. Leaving gives up your seat and your cards go to the discard '
-                'pile. To go anyway, type: leave now'
+                "You are playing in this game. Leaving gives up your seat and your cards go to the discard "
+                "pile. To go anyway, type: leave now"
             )
         if seated:
             actor = player.account_id
@@ -256,7 +262,8 @@ class Log(Command):
             ctx.reply("Nothing has happened in this room yet.")
             return
         viewer = ctx.player.account_id
-        lines = [f"The last {len(entries)} events in room {room.name} (times in UTC):"]
+        what = "event" if len(entries) == 1 else f"{len(entries)} events"
+        lines = [f"The last {what} in room {room.name} (times in UTC):"]
         lines += [render_log_entry(room.table, e.created_at, e.event, viewer) for e in entries]
         ctx.reply("\n".join(lines))
 

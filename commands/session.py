@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.login import WELCOME, player_gone
 from commands.text import format_duration, format_online_time, truncate
@@ -121,13 +123,15 @@ class Commands(Command):
     key = "commands"
 
     async def run(self, ctx: Context, args: str) -> None:
+        width = ctx.connection.width
         lines = []
         for command_set in ctx.command_sets:
             names = []
             for command in command_set.commands:
-                short = [alias for alias in command.aliases if len(alias) <= 2]
-                names.append(f"{command.key} ({', '.join(short)})" if short else command.key)
-            lines.append(f"{command_set.title + ':':<10} {', '.join(names)}")
+                names.append(f"{command.key} ({', '.join(command.aliases)})" if command.aliases else command.key)
+            lines += textwrap.wrap(
+                ", ".join(names), width, initial_indent=f"{command_set.title + ':':<10} ", subsequent_indent=" " * 11
+            )
         lines.append('Type "help <command>" for how to use one.')
         ctx.reply("\n".join(lines))
 
@@ -164,7 +168,5 @@ class Password(Command):
         ctx.reply("Your password has been changed.")
 
 
-CONNECTION_COMMANDS = CommandSet(
-    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix()]
-)
+CONNECTION_COMMANDS = CommandSet("Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix()])
 ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password()])

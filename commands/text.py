@@ -93,6 +93,11 @@ def format_online_time(seconds: float) -> str:
     return f"{days}d {clock}" if days else clock
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def truncate(text: str, width: int) -> str:
     """``text`` cut to ``width`` characters, ending in ``...`` when cut."""
     if len(text) <= width:

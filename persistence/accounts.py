@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -36,7 +36,7 @@ def name_key(name: str) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class AccountStore:
@@ -48,9 +48,7 @@ class AccountStore:
     async def find(self, name: str) -> AccountRecord | None:
         """The account called ``name`` in any letter case, or None."""
         async with self._database.snapshot() as connection:
-            row = (
-                await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))
-            ).first()
+            row = (await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))).first()
         return _record(row) if row is not None else None
 
     async def create(self, name: str, password_hash: str) -> AccountRecord:

@@ -16,7 +16,7 @@ from pathlib import Path
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import event, make_url, text
-from sqlalchemy.engine import Connection, URL
+from sqlalchemy.engine import URL, Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 import migrations
@@ -116,9 +116,7 @@ class Database:
         async with self.engine.begin() as connection:
             if self.backend == "postgresql":
                 # Nodes starting together take turns; the second finds nothing to do.
-                await connection.execute(
-                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY}
-                )
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
 
             def run(sync_connection: Connection) -> None:
                 config = alembic_config()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -78,7 +78,7 @@ def room_key(name: str) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class RoomStore:
@@ -124,8 +124,9 @@ class RoomStore:
         async with self._database.snapshot() as connection:
             rooms = (
                 await connection.execute(
-                    select(_rooms.c.id, _rooms.c.name, _rooms.c.game, _rooms.c.phase, _rooms.c.password_hash)
-                    .order_by(_rooms.c.name_key)
+                    select(_rooms.c.id, _rooms.c.name, _rooms.c.game, _rooms.c.phase, _rooms.c.password_hash).order_by(
+                        _rooms.c.name_key
+                    )
                 )
             ).all()
             seated: dict[int, list[str]] = {}
@@ -136,7 +137,9 @@ class RoomStore:
             ):
                 seated.setdefault(room_id, []).append(name)
         return [
-            RoomSummary(row.id, row.name, row.game, row.phase, row.password_hash is not None, tuple(seated.get(row.id, ())))
+            RoomSummary(
+                row.id, row.name, row.game, row.phase, row.password_hash is not None, tuple(seated.get(row.id, ()))
+            )
             for row in rooms
         ]
 
@@ -179,8 +182,16 @@ class RoomStore:
         )
         for c in card_rows:
             state.cards[c.number] = Card(
-                c.number, c.name, c.kind, c.text, c.author_account_id, c.author_name,
-                c.zone, c.owner, c.attached_to, c.deck_owner,
+                c.number,
+                c.name,
+                c.kind,
+                c.text,
+                c.author_account_id,
+                c.author_name,
+                c.zone,
+                c.owner,
+                c.attached_to,
+                c.deck_owner,
             )
             state.piles.setdefault((c.zone, c.owner), []).append(c.number)
         away = {s.account_id: s.away_since_seq for s in seat_rows}
@@ -269,12 +280,20 @@ class RoomStore:
             await connection.execute(
                 insert(_seats),
                 [
-                    {"room_id": r["r"], "account_id": r["a"], "position": r["position"], "team": r["team"], "out": r["out"]}
+                    {
+                        "room_id": r["r"],
+                        "account_id": r["a"],
+                        "position": r["position"],
+                        "team": r["team"],
+                        "out": r["out"],
+                    }
                     for r in new
                 ],
             )
 
-    async def _store_cards(self, connection: AsyncConnection, room_id: int, state: TableState, changes: Changes) -> None:
+    async def _store_cards(
+        self, connection: AsyncConnection, room_id: int, state: TableState, changes: Changes
+    ) -> None:
         touched = [n for n in changes.cards | changes.new_cards if n in state.cards]
         if not touched:
             return
@@ -311,7 +330,7 @@ class RoomStore:
         return [
             LoggedEvent(
                 row.seq,
-                row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=timezone.utc),
+                row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC),
                 Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
             )
             for row in rows
@@ -325,13 +344,6 @@ class RoomStore:
                 .where(_seats.c.room_id == room_id, _seats.c.account_id == account_id)
                 .values(away_since_seq=since_seq)
             )
-
-    async def result_count(self, room_id: int) -> int:
-        """How many finished games the room has stored."""
-        async with self._database.snapshot() as connection:
-            return (
-                await connection.execute(select(func.count()).select_from(_results).where(_results.c.room_id == room_id))
-            ).scalar_one()
 
 
 def _positions(state: TableState, numbers: Iterable[int]) -> dict[int, int]:

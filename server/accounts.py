@@ -95,9 +95,7 @@ class AccountService:
     def __init__(self, store: AccountStore, throttle: LoginThrottle, hashing_threads: int = 2) -> None:
         self.store = store
         self.throttle = throttle
-        self._hasher = argon2.PasswordHasher(
-            time_cost=2, memory_cost=19 * 1024, parallelism=1, type=argon2.Type.ID
-        )
+        self._hasher = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1, type=argon2.Type.ID)
         self._threads = ThreadPoolExecutor(max_workers=hashing_threads, thread_name_prefix="argon2")
 
     def close(self) -> None:
@@ -131,9 +129,7 @@ class AccountService:
     def _refuse_if_throttled(self, address: str) -> None:
         wait = self.throttle.wait_time(address)
         if wait > 0:
-            raise AccountError(
-                f"Too many failed logins from your address. Try again in {int(wait) + 1} seconds."
-            )
+            raise AccountError(f"Too many failed logins from your address. Try again in {int(wait) + 1} seconds.")
 
     async def create(self, name: str, password: str, address: str) -> AccountRecord:
         """Make a new account; raises :class:`AccountError` with the reason if refused."""

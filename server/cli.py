@@ -19,8 +19,7 @@ DATABASE_FLAGS = ("data_dir", "database_url", "log_level")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dvorak-mush",
-        description="A MUSH-style telnet server for Dvorak, the card game whose cards are "
-        "written by its players.",
+        description="A MUSH-style telnet server for Dvorak, the card game whose cards are written by its players.",
     )
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
     serve = commands.add_parser(

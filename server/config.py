@@ -32,9 +32,7 @@ class Settings:
         "SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: SQLite in the data dir)",
     )
     log_level: str = _setting("info", "DVORAK_LOG_LEVEL", "debug, info, warning or error")
-    max_line_length: int = _setting(
-        8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters"
-    )
+    max_line_length: int = _setting(8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters")
     login_failure_limit: int = _setting(
         5, "DVORAK_LOGIN_FAILURE_LIMIT", "failed logins allowed per address within the window"
     )
@@ -46,9 +44,7 @@ class Settings:
         "DVORAK_NEGOTIATION_WAIT",
         "seconds to wait for telnet negotiation before greeting a client that does not negotiate",
     )
-    shutdown_grace: float = _setting(
-        5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown"
-    )
+    shutdown_grace: float = _setting(5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown")
 
     @property
     def resolved_database_url(self) -> str:
@@ -75,9 +71,7 @@ class Settings:
                 try:
                     values[field.name] = kind(raw)
                 except ValueError:
-                    raise SystemExit(
-                        f"{field.metadata['env']}={raw!r} is not a valid {kind.__name__}."
-                    ) from None
+                    raise SystemExit(f"{field.metadata['env']}={raw!r} is not a valid {kind.__name__}.") from None
         return cls(**values)
 
     @classmethod
@@ -92,6 +86,5 @@ class Settings:
                 type=type(field.default),
                 default=None,
                 metavar=field.name.upper() if field.name != "database_url" else "URL",
-                help=f"{field.metadata['help']} [env {field.metadata['env']}; "
-                f"default {field.default!r}]",
+                help=f"{field.metadata['help']} [env {field.metadata['env']}; default {field.default!r}]",
             )

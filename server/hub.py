@@ -72,7 +72,7 @@ class Lobby(Place):
 
     title = "The Lobby"
     description = (
-        "Players meet here before they sit down at a game. Talk with say (or \") and "
+        'Players meet here before they sit down at a game. Talk with say (or ") and '
         'pose (or :), page anyone online, and type "commands" to see everything you can do.'
     )
 

@@ -86,9 +86,7 @@ async def database_url(backend: str, tmp_path, request: pytest.FixtureRequest) -
     finally:
         await admin.close()
     try:
-        yield make_url(_postgres_dsn(name)).set(drivername="postgresql+asyncpg").render_as_string(
-            hide_password=False
-        )
+        yield make_url(_postgres_dsn(name)).set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
     finally:
         admin = await asyncpg.connect(_postgres_dsn())
         try:

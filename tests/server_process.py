@@ -20,7 +20,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-
 class ServerProcess:
     """``dvorak-mush serve`` in a child process, configured through the environment."""
 

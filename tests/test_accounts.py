@@ -54,8 +54,12 @@ async def test_wrong_password_is_refused(connect):
     alice = await connect()
     await log_in(alice, "Alice")
     intruder = await connect()
-    await intruder.command("connect Alice wrongpass", r"Either that player does not exist, or has a different password\.")
-    await intruder.command("connect Nobody secret1", r"Either that player does not exist, or has a different password\.")
+    await intruder.command(
+        "connect Alice wrongpass", r"Either that player does not exist, or has a different password\."
+    )
+    await intruder.command(
+        "connect Nobody secret1", r"Either that player does not exist, or has a different password\."
+    )
     await intruder.command("say hi", r'Huh\?  \(Type "help" for help\.\)')
 
 
@@ -66,7 +70,9 @@ async def test_failed_logins_are_throttled_per_address(start_server, connect):
     guesser = await connect(server)
     for _ in range(3):
         await guesser.command("connect Alice guess", r"different password")
-    await guesser.command("connect Alice secret1", r"Too many failed logins from your address\. Try again in \d+ seconds\.")
+    await guesser.command(
+        "connect Alice secret1", r"Too many failed logins from your address\. Try again in \d+ seconds\."
+    )
     # The refusal is for the address, so a new connection from it is refused too.
     other = await connect(server)
     await other.command("connect Alice secret1", r"Too many failed logins")

@@ -134,7 +134,7 @@ async def test_output_prefix_and_suffix_frame_every_command(connect):
     client.send("IDLE")
     client.send("OUTPUTPREFIX")
     await client.command("say half", r'^You say, "half"\n>>>\n')
-    assert "<<<\nYou say, \"half\"" not in client.transcript
+    assert '<<<\nYou say, "half"' not in client.transcript
 
 
 async def test_other_players_output_never_lands_inside_a_frame(connect):

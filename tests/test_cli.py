@@ -15,7 +15,6 @@ from tests.conftest import WELCOME_END, log_in
 from tests.server_process import PROGRAM, ROOT, ServerProcess
 
 
-
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*PROGRAM, *args], capture_output=True, text=True, timeout=60, cwd=ROOT, env={**os.environ, **(env or {})}

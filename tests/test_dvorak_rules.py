@@ -6,7 +6,8 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
@@ -224,15 +225,33 @@ def test_host_only_moves():
 
 
 #: Card moves are listed several times so that random games last long enough to matter.
-MOVES = ["draw", "drawvis", "play", "play_on", "use", "discard", "discrand", "destroy", "give", "givething",
-         "shuffle", "shufcard", "endturn", "skip", "load", "setting"] * 4 + ["eliminate", "sit", "leave", "start", "win"]
+MOVES = [
+    "draw",
+    "drawvis",
+    "play",
+    "play_on",
+    "use",
+    "discard",
+    "discrand",
+    "destroy",
+    "give",
+    "givething",
+    "shuffle",
+    "shufcard",
+    "endturn",
+    "skip",
+    "load",
+    "setting",
+] * 4 + ["eliminate", "sit", "leave", "start", "win"]
 
 
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
-    steps=st.lists(st.tuples(st.sampled_from(MOVES), st.integers(0, 40), st.sampled_from([ALICE, BOB, CAROL]),
-                             st.booleans()), max_size=120),
+    steps=st.lists(
+        st.tuples(st.sampled_from(MOVES), st.integers(0, 40), st.sampled_from([ALICE, BOB, CAROL]), st.booleans()),
+        max_size=120,
+    ),
 )
 def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_table(seed, steps):
     table = Table(rng=random.Random(seed))
@@ -285,8 +304,11 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
             elif move == "leave":
                 table.unseat(player, player)
             elif move == "setting":
-                table.change_setting(table.state.host, rng.choice(["handlimit", "draws", "turns"]),
-                                     rng.choice(["0", "1", "3", "on", "off"]))
+                table.change_setting(
+                    table.state.host,
+                    rng.choice(["handlimit", "draws", "turns"]),
+                    rng.choice(["0", "1", "3", "on", "off"]),
+                )
             elif move == "start":
                 table.start(table.state.host)
             elif move == "win":

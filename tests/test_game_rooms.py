@@ -7,7 +7,10 @@ import asyncio
 import re
 import signal
 
+from sqlalchemy import select
+
 from games.dvorak.state import HAND
+from persistence.models import GameResult
 from tests.client import MudClient
 from tests.conftest import WELCOME_END
 from tests.players import ScriptedPlayer, flat, loosely
@@ -86,7 +89,9 @@ async def test_three_players_and_a_spectator_play_a_whole_game(server):
             assert f"You discard #{held[0].number}" in flat(await player.ask(f"discard {held[0].number}"))
             held = held[1:]
         else:
-            assert "You may discard only to get down to the hand limit of 5" in flat(await player.ask(f"discard {held[0].number}"))
+            assert "You may discard only to get down to the hand limit of 5" in flat(
+                await player.ask(f"discard {held[0].number}")
+            )
         thing = next((c for c in held if not c.is_action), None)
         if thing:
             assert f"You play #{thing.number} {thing.name} (Thing)" in flat(await player.ask(f"play {thing.number}"))
@@ -142,6 +147,16 @@ async def test_four_players_with_turns_off(server):
         assert_no_hidden_card_leaked(player.client.transcript, room, viewer_id, events)
     total = sum(len(pile) for pile in room.table.state.piles.values())
     assert total == len(room.table.state.cards) == 30
+    # The host plays judge: players are eliminated until one is left, who wins.
+    await ann.ask("eliminate bo")
+    await players[1].client.expect(r"Ann eliminates you from the game\.")
+    assert "You resign from the game." in flat(await players[2].ask("eliminate me"))
+    await ann.client.expect(r"Cy resigns from the game\.")
+    reply = flat(await ann.ask("eliminate di"))
+    assert "*** Only Ann remains: Ann wins! ***" in reply
+    async with server.database.snapshot() as connection:
+        results = (await connection.execute(select(GameResult.result, GameResult.players))).all()
+    assert results == [("Only Ann remains: Ann wins!", ["Ann", "Bo", "Cy", "Di"])]
 
 
 async def test_looking_at_a_hand_is_announced_and_shown_only_to_the_looker(server):
@@ -185,7 +200,7 @@ async def test_drawing_from_an_empty_pile_reshuffles_the_discards_and_then_says_
     held = await ann.hand()
     await ann.ask(f"discard {held[0].number}")
     reply = await bo.ask("draw")
-    assert "the discard pile (1 cards) is shuffled into a new draw pile" in flat(reply)
+    assert "the discard pile (1 card) is shuffled into a new draw pile" in flat(reply)
     assert f"You draw #{held[0].number}" in reply
     assert "The draw pile holds 0 cards." in flat(await ann.ask("countdraw"))
 
@@ -297,7 +312,9 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     assert "To go anyway, type: leave now" in flat(await ann.ask("leave"))
     reply = await ann.ask("leave now")
     assert "You leave room Table One." in reply
-    await bo.client.expect(loosely("Ann leaves the table. 5 cards from that hand and play area go to the discard pile."))
+    await bo.client.expect(
+        loosely("Ann leaves the table. 5 cards from that hand and play area go to the discard pile.")
+    )
     await bo.client.expect(r"\*\*\* Only Bo remains: Bo wins! \*\*\*")
 
 

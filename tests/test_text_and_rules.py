@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 import unicodedata
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from commands.base import CommandSet
-from commands.base import find_command
+from commands.base import CommandSet, find_command
 from commands.social import SOCIAL_COMMANDS
 from commands.text import clean_text, format_duration, format_online_time, parse_quoted_word, wrap_lines
 from server.accounts import LoginThrottle, check_name
@@ -86,8 +86,14 @@ def test_every_command_has_help_text_and_one_meaning_per_name():
             assert command.summary(), command.key
             assert command.help_text().strip(), command.key
     in_a_room = (
-        dispatch.SOCIAL_COMMANDS, dispatch.LOOK_COMMANDS, dispatch.MOVE_COMMANDS, dispatch.VIEW_COMMANDS,
-        dispatch.TABLE_COMMANDS, dispatch.IN_ROOM_COMMANDS, dispatch.CONNECTION_COMMANDS, dispatch.ACCOUNT_COMMANDS,
+        dispatch.SOCIAL_COMMANDS,
+        dispatch.LOOK_COMMANDS,
+        dispatch.MOVE_COMMANDS,
+        dispatch.VIEW_COMMANDS,
+        dispatch.TABLE_COMMANDS,
+        dispatch.IN_ROOM_COMMANDS,
+        dispatch.CONNECTION_COMMANDS,
+        dispatch.ACCOUNT_COMMANDS,
     )
     names = [name.lower() for command_set in in_a_room for c in command_set.commands for name in (c.key, *c.aliases)]
     assert len(names) == len(set(names)), [n for n in names if names.count(n) > 1]

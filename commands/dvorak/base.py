@@ -70,7 +70,11 @@ def seated_player(table: Table, ctx: Context, name: str) -> Seat:
         raise CommandError("Which player?")
     seat = find_seat(table, ctx, name)
     if seat is None:
-        raise CommandError("You are not seated here." if name.strip().lower() == "me" else f'Nobody called "{name.strip()}" is seated here.')
+        raise CommandError(
+            "You are not seated here."
+            if name.strip().lower() == "me"
+            else f'Nobody called "{name.strip()}" is seated here.'
+        )
     return seat
 
 

@@ -49,7 +49,7 @@ class Settings(GameCommand):
                 value = spec.show(table.settings[name])
                 mark = "*" if table.settings[name] != spec.default else ""
                 lines.append(f"{name:<11} {value + mark:<6} {spec.help}")
-            lines.append('* differs from the default. The host changes one with: set <setting>=<value>')
+            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
             return "\n".join(lines)
 
         ctx.reply(await inspect(ctx, look))
@@ -122,6 +122,4 @@ class LoadCard(GameCommand):
         await perform(ctx, lambda table: table.load_card(actor, author, name, kind, text))
 
 
-TABLE_COMMANDS = CommandSet(
-    "Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame(), LoadCard()]
-)
+TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame(), LoadCard()])

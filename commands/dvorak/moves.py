@@ -220,7 +220,19 @@ class Force(GameCommand):
 MOVE_COMMANDS = CommandSet(
     "Cards",
     [
-        Draw(), DrawVisible(), Play(), Use(), Discard(), DiscardRandom(), Destroy(), GiveCard(), GiveThing(),
-        Shuffle(), ShuffleCard(), EndTurn(), Skip(), Force(),
+        Draw(),
+        DrawVisible(),
+        Play(),
+        Use(),
+        Discard(),
+        DiscardRandom(),
+        Destroy(),
+        GiveCard(),
+        GiveThing(),
+        Shuffle(),
+        ShuffleCard(),
+        EndTurn(),
+        Skip(),
+        Force(),
     ],
 )

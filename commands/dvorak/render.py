@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from commands.text import plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
 from games.dvorak.state import DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, Card
@@ -85,17 +86,25 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         if dealt:
             text += "\nYou are dealt:\n" + card_list(table, dealt)
         elif _dealt_to(event, actor):
-            text += f" {event.actor_name} is dealt {len(_dealt_to(event, actor))} cards."
+            text += f" {event.actor_name} is dealt {plural(len(_dealt_to(event, actor)), 'card')}."
     elif kind in ("leave", "kick"):
         gone = data["name"] if data["player"] != viewer else "you"
-        text = verb("leave", "leaves") + " the table." if kind == "leave" else verb("remove", "removes") + f" {gone} from the table."
+        text = (
+            verb("leave", "leaves") + " the table."
+            if kind == "leave"
+            else verb("remove", "removes") + f" {gone} from the table."
+        )
         if data.get("discarded"):
-            text += f" {data['discarded']} cards from that hand and play area go to the discard pile."
+            text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
     elif kind == "host":
         text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
     elif kind == "team":
         target = _name(table, data["player"], viewer)
-        text = verb("put", "puts") + f" {target} on team {data['team']}." if data["team"] else verb("take", "takes") + f" {target} off their team."
+        text = (
+            verb("put", "puts") + f" {target} on team {data['team']}."
+            if data["team"]
+            else verb("take", "takes") + f" {target} off their team."
+        )
     elif kind == "setting":
         text = verb("set", "sets") + f" {data['name']} to {data['value']}."
     elif kind == "load":
@@ -118,7 +127,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             text = f"{who} draws a card."
     elif kind == "refill":
         count = sum(1 for d in event.deltas if d[0] == "move")
-        text = f"The draw pile is empty: the discard pile ({count} cards) is shuffled into a new draw pile."
+        text = f"The draw pile is empty: the discard pile ({plural(count, 'card')}) is shuffled into a new draw pile."
     elif kind == "play":
         played = card()
         if data.get("onto"):
@@ -136,7 +145,11 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         owner = _name(table, data["owner"], viewer, possessive=True)
         text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
         if data.get("destroyed"):
-            text += " Played on it, " + ", ".join(card_label(cards[n]) for n in data["destroyed"]) + " also go to the discard pile."
+            text += (
+                " Played on it, "
+                + ", ".join(card_label(cards[n]) for n in data["destroyed"])
+                + " also go to the discard pile."
+            )
     elif kind == "give":
         target = _name(table, data["to"], viewer)
         if data["thing"]:
@@ -144,7 +157,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = verb("give", "gives") + f" {card_label(card())} to {target}{_source(table, event, viewer)}."
     elif kind == "shuffle":
-        text = verb("shuffle", "shuffles") + f" the discard pile ({data['count']} cards) into the draw pile."
+        text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
     elif kind == "shufcard":
         text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
     elif kind == "viewhand":
@@ -168,7 +181,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
         if data.get("discarded"):
-            text += f" {data['discarded']} cards from that hand and play area go to the discard pile."
+            text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
     elif kind == "win":
         text = verb("declare", "declares") + " the game won."
     elif kind == "endgame":
@@ -198,7 +211,9 @@ def render_table(room_name: str, table: Table, viewer: int, away: set[int], watc
     state = table.state
     settings = state.settings
     phase = state.phase
-    status = {"waiting": "waiting to start", "playing": f"playing, turn {state.turn.number}", "over": "game over"}[phase]
+    status = {"waiting": "waiting to start", "playing": f"playing, turn {state.turn.number}", "over": "game over"}[
+        phase
+    ]
     lines = [f"Room {room_name}: Dvorak, {status}. Host: {table.name_of(state.host) if state.host else 'nobody'}."]
     if state.result and phase != PLAYING:
         lines.append(f"Last game: {state.result}")
@@ -263,4 +278,4 @@ def _piles_line(table: Table) -> str:
     draw = len(state.pile(DRAW))
     discard = state.pile(DISCARD)
     top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
-    return f"Draw pile: {draw} cards. Discard pile: {len(discard)} cards{top}."
+    return f"Draw pile: {plural(draw, 'card')}. Discard pile: {plural(len(discard), 'card')}{top}."

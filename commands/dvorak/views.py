@@ -10,6 +10,7 @@ from __future__ import annotations
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, current_room, inspect, perform, seated_player
 from commands.dvorak.render import card_full, card_list, card_text
+from commands.text import plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
 
@@ -53,7 +54,7 @@ class ViewHand(GameCommand):
                 if target.account_id == me:
                     return own_hand(table, me)
                 cards = table.view_hand(me, target.account_id)
-                return f"{target.name}'s hand ({len(cards)} cards):\n" + card_list(table, cards)
+                return f"{target.name}'s hand ({plural(len(cards), 'card')}):\n" + card_list(table, cards)
 
             ctx.reply(await perform(ctx, look))
         else:
@@ -64,7 +65,7 @@ def own_hand(table: Table, account_id: int) -> str:
     if table.state.seat(account_id) is None:
         raise CommandError("You are watching, so you hold no cards.")
     hand = table.hand(account_id)
-    return f"Your hand ({len(hand)} cards):\n" + card_list(table, hand)
+    return f"Your hand ({plural(len(hand), 'card')}):\n" + card_list(table, hand)
 
 
 class ViewPlay(GameCommand):
@@ -112,7 +113,9 @@ class CountDraw(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         me = ctx.player.account_id
-        ctx.reply(await inspect(ctx, lambda t: f"The draw pile holds {len(t.state.pile(*t.draw_key(me)))} cards."))
+        ctx.reply(
+            await inspect(ctx, lambda t: f"The draw pile holds {plural(len(t.state.pile(*t.draw_key(me))), 'card')}.")
+        )
 
 
 class ViewDiscard(GameCommand):
@@ -126,7 +129,7 @@ class ViewDiscard(GameCommand):
         def look(table: Table) -> str:
             owner = seated_player(table, ctx, args).account_id if args.strip() else ctx.player.account_id
             pile = list(reversed(table.state.pile(*table.discard_key(owner))))
-            return f"Discard pile ({len(pile)} cards), top first:\n" + card_list(table, pile)
+            return f"Discard pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
         ctx.reply(await inspect(ctx, look))
 
@@ -142,7 +145,7 @@ class ViewDraw(GameCommand):
 
         def look(table: Table) -> str:
             pile = table.view_draw(me)
-            return f"Draw pile ({len(pile)} cards), top first:\n" + card_list(table, pile)
+            return f"Draw pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
         ctx.reply(await perform(ctx, look))
 

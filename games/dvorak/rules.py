@@ -160,9 +160,7 @@ class Table:
 
     def deck_cards(self) -> list[Card]:
         """Every approved card, wherever it is in the game."""
-        return sorted(
-            (card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number
-        )
+        return sorted((card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number)
 
     # -- checks ------------------------------------------------------------------------
 
@@ -290,8 +288,15 @@ class Table:
                 "add",
                 card_dict(
                     Card(
-                        number, name, kind, text, author=actor, author_name=author_name,
-                        zone=DRAW, owner=owner, deck_owner=actor if multideck else NO_OWNER,
+                        number,
+                        name,
+                        kind,
+                        text,
+                        author=actor,
+                        author_name=author_name,
+                        zone=DRAW,
+                        owner=owner,
+                        deck_owner=actor if multideck else NO_OWNER,
                     )
                 ),
             ],
@@ -481,8 +486,13 @@ class Table:
         target = self._target(to)
         turn = self.state.turn
         team_gift = (
-            bool(self.settings["teams"]) and not as_thing and card.zone == HAND and card.owner == actor
-            and to != actor and bool(seat.team) and target.team == seat.team
+            bool(self.settings["teams"])
+            and not as_thing
+            and card.zone == HAND
+            and card.owner == actor
+            and to != actor
+            and bool(seat.team)
+            and target.team == seat.team
         )
         self._own_turn(actor, "move cards between players", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:

@@ -44,9 +44,7 @@ def upgrade() -> None:
         sa.Column("out", sa.Boolean(), nullable=False),
         sa.Column("away_since_seq", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], name=op.f("fk_seats_account_id_accounts")),
-        sa.ForeignKeyConstraint(
-            ["room_id"], ["rooms.id"], name=op.f("fk_seats_room_id_rooms"), ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["room_id"], ["rooms.id"], name=op.f("fk_seats_room_id_rooms"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("room_id", "account_id", name=op.f("pk_seats")),
     )
     op.create_index(op.f("ix_seats_account_id"), "seats", ["account_id"])
@@ -64,9 +62,7 @@ def upgrade() -> None:
         sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("attached_to", sa.Integer(), nullable=True),
         sa.Column("deck_owner", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["room_id"], ["rooms.id"], name=op.f("fk_cards_room_id_rooms"), ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["room_id"], ["rooms.id"], name=op.f("fk_cards_room_id_rooms"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("room_id", "number", name=op.f("pk_cards")),
     )
     op.create_index("ix_cards_place", "cards", ["room_id", "zone", "owner", "position"])
@@ -81,9 +77,7 @@ def upgrade() -> None:
         sa.Column("forced", sa.Boolean(), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("deltas", sa.JSON(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["room_id"], ["rooms.id"], name=op.f("fk_events_room_id_rooms"), ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["room_id"], ["rooms.id"], name=op.f("fk_events_room_id_rooms"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("room_id", "seq", name=op.f("pk_events")),
     )
     op.create_table(
