@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
+    from persistence.decks import DeckStore
     from server.accounts import AccountService
     from server.connection import Connection
     from server.hub import Hub, OnlinePlayer
@@ -32,6 +33,7 @@ class Context:
     hub: Hub
     accounts: AccountService
     rooms: RoomRegistry
+    decks: DeckStore
     #: The command sets available to this connection right now (for help and commands).
     command_sets: tuple[CommandSet, ...] = ()
     #: Set by ``force``: the move is made outside the basic turn rules.
@@ -44,12 +46,13 @@ class Context:
         assert player is not None, "command needs a logged-in player"
         return player
 
-    def reply(self, text: str) -> None:
-        """Tell the issuer: every connection of the player, or this connection before login."""
+    def reply(self, text: str, wrap: bool = True) -> None:
+        """Tell the issuer: every connection of the player, or this connection before login.
+        ``wrap=False`` keeps long lines whole, for text meant to be copied."""
         if self.connection.player is not None:
-            self.connection.player.send(text)
+            self.connection.player.send(text, wrap)
         else:
-            self.connection.send(text)
+            self.connection.send(text, wrap)
 
 
 class Command:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import logging
 
 from commands.base import Command, CommandError, CommandSet, Context, find_command
+from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
 from commands.dvorak.manage import TABLE_COMMANDS
 from commands.dvorak.moves import MOVE_COMMANDS
 from commands.dvorak.views import VIEW_COMMANDS
+from commands.dvorak.votes import VOTE_COMMANDS
 from commands.login import LOGIN_COMMANDS, WELCOME, player_gone
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
+from games.dvorak.deckformat import split_pasted_commands
+from persistence.decks import DeckStore
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub
@@ -23,7 +27,28 @@ log = logging.getLogger(__name__)
 HUH = 'Huh?  (Type "help" for help.)'
 ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
 #: Commands that exist only inside a game room, to point lost players the right way.
-ROOM_ONLY = (MOVE_COMMANDS, VIEW_COMMANDS, TABLE_COMMANDS, IN_ROOM_COMMANDS)
+ROOM_ONLY = (MOVE_COMMANDS, VIEW_COMMANDS, VOTE_COMMANDS, TABLE_COMMANDS, DECK_COMMANDS, IN_ROOM_COMMANDS)
+IN_A_ROOM = (
+    SOCIAL_COMMANDS,
+    LOOK_COMMANDS,
+    MOVE_COMMANDS,
+    VIEW_COMMANDS,
+    VOTE_COMMANDS,
+    TABLE_COMMANDS,
+    DECK_COMMANDS,
+    IN_ROOM_COMMANDS,
+    SAVED_DECK_COMMANDS,
+    CONNECTION_COMMANDS,
+    ACCOUNT_COMMANDS,
+)
+IN_THE_LOBBY = (
+    SOCIAL_COMMANDS,
+    LOOK_COMMANDS,
+    LOBBY_ROOM_COMMANDS,
+    SAVED_DECK_COMMANDS,
+    CONNECTION_COMMANDS,
+    ACCOUNT_COMMANDS,
+)
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 
 
@@ -33,32 +58,29 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
     if isinstance(player.place, GameRoom):
-        return (
-            SOCIAL_COMMANDS,
-            LOOK_COMMANDS,
-            MOVE_COMMANDS,
-            VIEW_COMMANDS,
-            TABLE_COMMANDS,
-            IN_ROOM_COMMANDS,
-            CONNECTION_COMMANDS,
-            ACCOUNT_COMMANDS,
-        )
-    return (SOCIAL_COMMANDS, LOOK_COMMANDS, LOBBY_ROOM_COMMANDS, CONNECTION_COMMANDS, ACCOUNT_COMMANDS)
+        return IN_A_ROOM
+    return IN_THE_LOBBY
 
 
 class CommandProcessor:
     """Runs each line a connection sends as a command, and greets and sees off connections."""
 
-    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry) -> None:
+    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry, decks: DeckStore) -> None:
         self.hub = hub
         self.accounts = accounts
         self.rooms = rooms
+        self.decks = decks
 
     def welcome(self, connection: Connection) -> None:
         connection.send(WELCOME)
 
     async def execute(self, connection: Connection, line: str) -> None:
-        """Run ``line`` for ``connection``; every failure becomes a reply, never a crash."""
+        """Run ``line`` for ``connection``: a deck pasted as one line is run command by
+        command. Every failure becomes a reply, never a crash."""
+        for command_line in split_pasted_commands(line):
+            await self._execute_one(connection, command_line)
+
+    async def _execute_one(self, connection: Connection, line: str) -> None:
         token = CURRENT_CONNECTION.set(connection)
         try:
             command_sets = command_sets_for(connection)
@@ -72,7 +94,7 @@ class CommandProcessor:
             command, args = found
             if command.resets_idle:
                 connection.touch()
-            ctx = Context(connection, self.hub, self.accounts, self.rooms, command_sets)
+            ctx = Context(connection, self.hub, self.accounts, self.rooms, self.decks, command_sets)
             if command.framed:
                 with connection.framed():
                     await self._run(command, ctx, args)

@@ -78,7 +78,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     connection = ctx.connection
     if connection.closing:
         return
-    first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin)
+    first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin, account.color)
     player = ctx.player
     log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
     if created:

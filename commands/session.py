@@ -6,7 +6,7 @@ import textwrap
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.login import WELCOME, player_gone
-from commands.text import format_duration, format_online_time, truncate
+from commands.text import coloured, format_duration, format_online_time, truncate
 from server.accounts import AccountError
 
 
@@ -89,6 +89,33 @@ class OutputSuffix(Command):
         ctx.connection.output_suffix = args
 
 
+class Comment(Command):
+    """A comment: does nothing (so that logcards output can be pasted back)."""
+
+    key = "@@"
+    usage = ("@@ <anything>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        return None
+
+
+class Colour(Command):
+    """Choose whether you see colours (ANSI): on, off, or auto (colour when your client
+    says it has it). Card names in colour come from decks made with the Dvorax engine."""
+
+    key = "@color"
+    aliases = ("@colour",)
+    usage = ("@color on|off|auto",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        choice = args.strip().lower()
+        if choice not in ("on", "off", "auto"):
+            raise CommandError(f"Usage: {self.usage[0]} (yours is {ctx.player.color}).")
+        await ctx.accounts.store.set_color(ctx.player.account_id, choice)
+        ctx.player.color = choice
+        ctx.reply(f"Colour is {choice}" + (": " + coloured("like this", "hr") + "." if choice != "off" else "."))
+
+
 class Help(Command):
     """Show the commands you can use now, or the help for one of them."""
 
@@ -168,5 +195,7 @@ class Password(Command):
         ctx.reply("Your password has been changed.")
 
 
-CONNECTION_COMMANDS = CommandSet("Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix()])
-ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password()])
+CONNECTION_COMMANDS = CommandSet(
+    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix(), Comment()]
+)
+ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password(), Colour()])

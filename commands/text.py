@@ -30,6 +30,36 @@ _ESCAPE_SEQUENCE = re.compile(
 _CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+#: Colour markup inside rendered text: START code SEPARATOR text END. These are control
+#: characters, which :func:`clean_text` removes from anything a player sends, so only
+#: the server can write them. Each connection turns them into ANSI or drops them.
+COLOUR_START, COLOUR_SEPARATOR, COLOUR_END = "\x01", "\x02", "\x03"
+_COLOUR_MARKUP = re.compile("\x01([^\x02]*)\x02([^\x03]*)\x03")
+_SGR = {"h": 1, "u": 4, "f": 5, "i": 7, "n": 0}
+_SGR.update({letter: 30 + index for index, letter in enumerate("xrgybmcw")})
+_SGR.update({letter.upper(): 40 + index for index, letter in enumerate("xrgybmcw")})
+
+
+def coloured(text: str, code: str) -> str:
+    """``text`` marked to be shown in MUSH colour ``code`` (``hw``, ``r``, ...) where the
+    client has colour, and plain elsewhere."""
+    return f"{COLOUR_START}{code}{COLOUR_SEPARATOR}{text}{COLOUR_END}" if code else text
+
+
+def render_colours(text: str, ansi: bool) -> str:
+    """Turn colour markup into ANSI escape sequences, or remove it."""
+    if COLOUR_START not in text:
+        return text
+    if not ansi:
+        return _COLOUR_MARKUP.sub(r"\2", text)
+
+    def sgr(match: re.Match[str]) -> str:
+        codes = ";".join(str(_SGR[c]) for c in match.group(1) if c in _SGR)
+        return f"\x1b[{codes}m{match.group(2)}\x1b[0m" if codes else match.group(2)
+
+    return _COLOUR_MARKUP.sub(sgr, text)
+
+
 def clean_text(text: str) -> str:
     """Return ``text`` with escape sequences and control characters removed.
 

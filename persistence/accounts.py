@@ -28,6 +28,8 @@ class AccountRecord:
     is_admin: bool
     created_at: datetime
     last_login_at: datetime | None
+    #: ANSI colour: "auto", "on" or "off".
+    color: str = "auto"
 
 
 def name_key(name: str) -> str:
@@ -65,13 +67,14 @@ class AccountStore:
                         is_admin=False,
                         created_at=created,
                         last_login_at=created,
+                        color="auto",
                     )
                     .returning(_accounts.c.id)
                 )
                 account_id = result.scalar_one()
         except IntegrityError:
             raise NameTaken(name) from None
-        return AccountRecord(account_id, name, password_hash, False, created, created)
+        return AccountRecord(account_id, name, password_hash, False, created, created, "auto")
 
     async def record_login(self, account_id: int, password_hash: str | None = None) -> None:
         """Note a successful login, replacing the stored hash when ``password_hash`` is given."""
@@ -80,6 +83,19 @@ class AccountStore:
             values["password_hash"] = password_hash
         async with self._database.transaction() as connection:
             await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(**values))
+
+    async def set_color(self, account_id: int, color: str) -> None:
+        """Store the account's colour choice: "auto", "on" or "off"."""
+        async with self._database.transaction() as connection:
+            await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(color=color))
+
+    async def set_admin(self, name: str, is_admin: bool) -> bool:
+        """Grant or revoke administrator rights; False if there is no such account."""
+        async with self._database.transaction() as connection:
+            result = await connection.execute(
+                update(_accounts).where(_accounts.c.name_key == name_key(name)).values(is_admin=is_admin)
+            )
+        return result.rowcount == 1
 
     async def set_password_hash(self, account_id: int, password_hash: str) -> None:
         """Replace an account's password hash."""
@@ -98,4 +114,5 @@ def _record(row: object) -> AccountRecord:
         is_admin=bool(mapping["is_admin"]),
         created_at=mapping["created_at"],
         last_login_at=mapping["last_login_at"],
+        color=mapping["color"],
     )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData, String, Text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false as sa_false
 from sqlalchemy.types import TypeDecorator
 
 #: Deterministic constraint names, so that migrations (and SQLite batch mode) can name them.
@@ -52,6 +53,8 @@ class Account(Base):
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: ANSI colour: "auto" (when the client says it has colour), "on" or "off".
+    color: Mapped[str] = mapped_column(String(4), default="auto", server_default="auto")
 
 
 class Room(Base):
@@ -72,6 +75,7 @@ class Room(Base):
     turn: Mapped[dict] = mapped_column(JSON)
     result: Mapped[str] = mapped_column(Text)
     next_card_number: Mapped[int] = mapped_column(Integer)
+    next_proposal: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     seq: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
@@ -107,6 +111,9 @@ class CardRow(Base):
     position: Mapped[int] = mapped_column(Integer)
     attached_to: Mapped[int | None] = mapped_column(Integer, nullable=True)
     deck_owner: Mapped[int] = mapped_column(Integer)
+    is_rule: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    colour: Mapped[str] = mapped_column(String(8), default="", server_default="")
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
     __table_args__ = (Index("ix_cards_place", "room_id", "zone", "owner", "position"),)
 
@@ -139,3 +146,71 @@ class GameResult(Base):
     finished_at: Mapped[datetime] = mapped_column(UtcDateTime())
     result: Mapped[str] = mapped_column(Text)
     players: Mapped[list] = mapped_column(JSON)
+
+
+class ProposalRow(Base):
+    """A proposal put to a room's vote, and how it ended (pending, accepted, rejected,
+    withdrawn)."""
+
+    __tablename__ = "proposals"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    subject: Mapped[int] = mapped_column(Integer)
+    proposer_account_id: Mapped[int] = mapped_column(Integer)
+    proposer_name: Mapped[str] = mapped_column(String(32))
+    face: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    bundle: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    created_seq: Mapped[int] = mapped_column(Integer)
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    decided_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class VoteRow(Base):
+    """One player's current vote on a pending proposal: who, what, when."""
+
+    __tablename__ = "votes"
+
+    room_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    proposal_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    choice: Mapped[str] = mapped_column(String(8))
+    voted_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    seq: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["room_id", "proposal_id"], ["proposals.room_id", "proposals.id"], ondelete="CASCADE"),
+    )
+
+
+class CardVersion(Base):
+    """One version of a card's face: the first, and one more for each accepted edit."""
+
+    __tablename__ = "card_versions"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(60))
+    text: Mapped[str] = mapped_column(Text)
+    colour: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    seq: Mapped[int] = mapped_column(Integer)
+
+
+class SavedDeck(Base):
+    """A room saved under a name by its owner: cards, piles, rules, settings, votes, turn."""
+
+    __tablename__ = "saved_decks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    owner_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    card_count: Mapped[int] = mapped_column(Integer)
+    saved_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    data: Mapped[dict] = mapped_column(JSON)

@@ -17,9 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.dvorak.rules import Changes, Event
-from games.dvorak.state import OVER, Card, Seat, TableState, Turn
+from games.dvorak.state import OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
 from persistence.database import Database
-from persistence.models import Account, CardRow, EventRow, GameResult, Room
+from persistence.models import Account, CardRow, CardVersion, EventRow, GameResult, ProposalRow, Room, VoteRow
 from persistence.models import Seat as SeatRow
 
 _rooms = Room.__table__
@@ -28,6 +28,11 @@ _cards = CardRow.__table__
 _events = EventRow.__table__
 _results = GameResult.__table__
 _accounts = Account.__table__
+_proposals = ProposalRow.__table__
+_votes = VoteRow.__table__
+_versions = CardVersion.__table__
+
+PENDING_STATUS = "pending"
 
 
 class RoomNameTaken(Exception):
@@ -62,6 +67,22 @@ class StoredRoom:
     seq: int
     #: For each seated account: the room's seq when its player went away (None: not away).
     away_since: dict[int, int | None]
+
+
+@dataclass(frozen=True)
+class CardVersionRecord:
+    """One version of a card's face."""
+
+    version: int
+    name: str
+    kind: str
+    text: str
+    colour: str
+    created_at: datetime
+
+    def as_card(self, number: int) -> Card:
+        """This version as a card, for showing it."""
+        return Card(number, self.name, self.kind, self.text, colour=self.colour, is_rule=self.kind == "Rule")
 
 
 @dataclass(frozen=True)
@@ -171,6 +192,20 @@ class RoomStore:
                     .order_by(_cards.c.zone, _cards.c.owner, _cards.c.position)
                 )
             ).all()
+            proposal_rows = (
+                await connection.execute(
+                    select(_proposals)
+                    .where(_proposals.c.room_id == room_id, _proposals.c.status == PENDING_STATUS)
+                    .order_by(_proposals.c.id)
+                )
+            ).all()
+            vote_rows = (
+                await connection.execute(
+                    select(_votes)
+                    .where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_([p.id for p in proposal_rows]))
+                    .order_by(_votes.c.seq, _votes.c.account_id)
+                )
+            ).all()
         state = TableState(
             phase=row.phase,
             host=row.host_account_id,
@@ -179,6 +214,7 @@ class RoomStore:
             turn=Turn(**row.turn),
             result=row.result,
             next_number=row.next_card_number,
+            next_proposal=row.next_proposal,
         )
         for c in card_rows:
             state.cards[c.number] = Card(
@@ -192,8 +228,17 @@ class RoomStore:
                 c.owner,
                 c.attached_to,
                 c.deck_owner,
+                c.is_rule,
+                c.colour,
+                c.version,
             )
             state.piles.setdefault((c.zone, c.owner), []).append(c.number)
+        for p in proposal_rows:
+            state.proposals[p.id] = Proposal(
+                p.id, p.kind, p.subject, p.proposer_account_id, p.proposer_name, p.face, p.bundle
+            )
+        for v in vote_rows:
+            state.proposals[v.proposal_id].votes[v.account_id] = v.choice
         away = {s.account_id: s.away_since_seq for s in seat_rows}
         return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, away)
 
@@ -217,6 +262,7 @@ class RoomStore:
                     turn=asdict(state.turn),
                     result=state.result,
                     next_card_number=state.next_number,
+                    next_proposal=state.next_proposal,
                 )
             )
             if result.rowcount != 1:
@@ -224,6 +270,7 @@ class RoomStore:
             if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
                 await self._store_seats(connection, room_id, state.seats)
             await self._store_cards(connection, room_id, state, changes)
+            await self._store_votes_and_versions(connection, room_id, expected_seq, state, changes, now)
             await connection.execute(
                 insert(_events),
                 [
@@ -253,6 +300,115 @@ class RoomStore:
                     )
                 )
         return new_seq
+
+    async def _store_votes_and_versions(
+        self,
+        connection: AsyncConnection,
+        room_id: int,
+        expected_seq: int,
+        state: TableState,
+        changes: Changes,
+        now: datetime,
+    ) -> None:
+        """Write the proposals, votes and card versions the deltas made, in their order."""
+        for offset, event in enumerate(changes.events, start=1):
+            seq = expected_seq + offset
+            for delta in event.deltas:
+                kind = delta[0]
+                if kind == "propose":
+                    proposal = proposal_from_dict(delta[1])
+                    await connection.execute(
+                        insert(_proposals).values(
+                            room_id=room_id,
+                            id=proposal.id,
+                            kind=proposal.kind,
+                            subject=proposal.subject,
+                            proposer_account_id=proposal.proposer,
+                            proposer_name=proposal.proposer_name,
+                            face=proposal.face,
+                            bundle=proposal.bundle,
+                            status=PENDING_STATUS,
+                            created_at=now,
+                            created_seq=seq,
+                        )
+                    )
+                    for account, choice in proposal.votes.items():
+                        await self._store_vote(connection, room_id, proposal.id, account, choice, now, seq)
+                elif kind == "vote":
+                    _, proposal_id, account, choice = delta
+                    await self._store_vote(connection, room_id, proposal_id, account, choice, now, seq)
+                elif kind == "bundle":
+                    _, ids, bundle = delta
+                    await connection.execute(
+                        update(_proposals)
+                        .where(_proposals.c.room_id == room_id, _proposals.c.id.in_(ids))
+                        .values(bundle=bundle)
+                    )
+                    await connection.execute(
+                        delete(_votes).where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_(ids))
+                    )
+                elif kind == "decide":
+                    _, proposal_id, outcome = delta
+                    await connection.execute(
+                        update(_proposals)
+                        .where(_proposals.c.room_id == room_id, _proposals.c.id == proposal_id)
+                        .values(status=outcome, decided_at=now, decided_seq=seq)
+                    )
+                elif kind in ("add", "face"):
+                    number = delta[1]["number"] if kind == "add" else delta[1]
+                    face = delta[1] if kind == "add" else {**card_face(state.cards[number]), **delta[2]}
+                    await connection.execute(
+                        insert(_versions).values(
+                            room_id=room_id,
+                            number=number,
+                            version=face.get("version", 1),
+                            name=face["name"],
+                            kind=face["kind"],
+                            text=face["text"],
+                            colour=face.get("colour", ""),
+                            created_at=now,
+                            seq=seq,
+                        )
+                    )
+
+    async def _store_vote(
+        self,
+        connection: AsyncConnection,
+        room_id: int,
+        proposal_id: int,
+        account: int,
+        choice: str | None,
+        now: datetime,
+        seq: int,
+    ) -> None:
+        await connection.execute(
+            delete(_votes).where(
+                _votes.c.room_id == room_id, _votes.c.proposal_id == proposal_id, _votes.c.account_id == account
+            )
+        )
+        if choice is not None:
+            await connection.execute(
+                insert(_votes).values(
+                    room_id=room_id,
+                    proposal_id=proposal_id,
+                    account_id=account,
+                    choice=choice,
+                    voted_at=now,
+                    seq=seq,
+                )
+            )
+
+    async def card_history(self, room_id: int, number: int) -> list[CardVersionRecord]:
+        """Every version of card ``number``, oldest first."""
+        async with self._database.snapshot() as connection:
+            rows = (
+                await connection.execute(
+                    select(_versions)
+                    .where(_versions.c.room_id == room_id, _versions.c.number == number)
+                    .order_by(_versions.c.version)
+                )
+            ).all()
+        return [CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at) for r in rows]
 
     async def _store_seats(self, connection: AsyncConnection, room_id: int, seats: list[Seat]) -> None:
         stored = set(
@@ -302,7 +458,18 @@ class RoomStore:
         new = [row for row in rows if row["number"] in changes.new_cards]
         if new:
             await connection.execute(insert(_cards), new)
-        moved_columns = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner")
+        moved_columns = (
+            "name",
+            "kind",
+            "text",
+            "zone",
+            "owner",
+            "position",
+            "attached_to",
+            "deck_owner",
+            "colour",
+            "version",
+        )
         moved = [
             {"r": room_id, "n": row["number"], **{column: row[column] for column in moved_columns}}
             for row in rows
@@ -372,4 +539,7 @@ def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
         "position": position,
         "attached_to": card.attached_to,
         "deck_owner": card.deck_owner,
+        "is_rule": card.is_rule,
+        "colour": card.colour,
+        "version": card.version,
     }

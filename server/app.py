@@ -13,6 +13,7 @@ from commands.dispatch import CommandProcessor
 from commands.dvorak.render import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url
+from persistence.decks import DeckStore
 from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
@@ -37,7 +38,8 @@ class MushServer:
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
         )
         self.rooms = RoomRegistry(RoomStore(self.database), announce)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms)
+        self.decks = DeckStore(self.database)
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
         self._listener: asyncio.Server | None = None
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()

@@ -1,4 +1,5 @@
-"""The ``dvorak-mush`` command line: ``serve`` runs a node, ``migrate`` updates the schema."""
+"""The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema;
+``deck import|export`` moves decks in and out of rooms; ``admin`` grants rights."""
 
 from __future__ import annotations
 
@@ -7,9 +8,18 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
+from commands.text import clean_text
+from games.dvorak.deck import deck_contents
+from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, parse_deck
+from games.dvorak.rules import RuleViolation, Table
+from games.dvorak.settings import defaults as default_settings
+from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url
+from persistence.rooms import RoomNameTaken, RoomStore
 from server.config import Settings
+from server.rooms import check_room_name
 
 log = logging.getLogger("server")
 
@@ -35,6 +45,33 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bring the database schema up to date (the server also does this when it starts).",
     )
     Settings.add_arguments(migrate, only=DATABASE_FLAGS)
+
+    deck = commands.add_parser("deck", help="import or export a room's deck", description="Decks on the command line.")
+    deck_commands = deck.add_subparsers(dest="deck_command", metavar="<import|export>", required=True)
+    deck_import = deck_commands.add_parser(
+        "import",
+        help="load a deck file into a room (made if missing)",
+        description="Load a deck file into a room: the archive's paste (cleardeck/loadcard/@emit lines, even "
+        "flattened into one line), the Dvorax colour form, TSV with the archive's header, or JSON. A deck that "
+        "starts with cleardeck (and any JSON deck) replaces the room's deck. A running server notices the change "
+        "at the room's next move.",
+    )
+    deck_import.add_argument("file", help="the deck file (UTF-8)")
+    deck_import.add_argument("--room", required=True, help="the room's name")
+    Settings.add_arguments(deck_import, only=DATABASE_FLAGS)
+    deck_export = deck_commands.add_parser(
+        "export", help="print a room's deck", description="Print a room's approved cards and rules."
+    )
+    deck_export.add_argument("--room", required=True, help="the room's name")
+    deck_export.add_argument("--format", choices=sorted(EXPORTERS), default="mush", help="default: mush")
+    Settings.add_arguments(deck_export, only=DATABASE_FLAGS)
+
+    admin = commands.add_parser(
+        "admin", help="grant or revoke administrator rights", description="Administrators may delete any saved deck."
+    )
+    admin.add_argument("action", choices=("grant", "revoke"))
+    admin.add_argument("name", help="the player's name")
+    Settings.add_arguments(admin, only=DATABASE_FLAGS)
     return parser
 
 
@@ -72,6 +109,67 @@ async def migrate(settings: Settings) -> None:
     log.info("database %s is up to date", describe_url(database.url))
 
 
+async def with_database(settings: Settings, work):  # type: ignore[no-untyped-def]
+    """Run ``work(database)`` on an up-to-date database, then close it."""
+    database = Database(settings.resolved_database_url)
+    try:
+        await database.upgrade()
+        return await work(database)
+    finally:
+        await database.dispose()
+
+
+async def import_deck(database: Database, path: Path, room_name: str) -> str:
+    deck = parse_deck(path.read_text(encoding="utf-8", errors="replace"))
+    cards = [_cleaned(card) for card in deck.cards]
+    rules = [_cleaned(rule) for rule in deck.rules]
+    store = RoomStore(database)
+    problem = check_room_name(room_name)
+    if problem:
+        raise CommandLineError(problem)
+    room_id = await store.find_id(room_name)
+    if room_id is None:
+        try:
+            room_id = await store.create(room_name, "dvorak", None, default_settings())
+        except RoomNameTaken:
+            room_id = await store.find_id(room_name)
+    stored = await store.load(room_id)
+    assert stored is not None
+    table = Table(stored.state)
+    try:
+        count = table.import_cards(path.stem, cards, rules, clear=deck.clears)
+    except RuleViolation as error:
+        raise CommandLineError(str(error)) from None
+    await store.commit(room_id, stored.seq, table.state, table.take_changes())
+    verb = "replaced the deck of" if deck.clears else "added to"
+    return f"{path.name}: {len(cards)} cards and {len(rules)} rules ({count} in all) {verb} room {stored.name}."
+
+
+def _cleaned(card: CardDefinition) -> CardDefinition:
+    return CardDefinition(
+        clean_text(card.name), clean_text(card.kind), clean_text(card.text), card.colour, clean_text(card.creator)
+    )
+
+
+async def export_deck(database: Database, room_name: str, form: str) -> str:
+    store = RoomStore(database)
+    room_id = await store.find_id(room_name)
+    stored = await store.load(room_id) if room_id is not None else None
+    if stored is None:
+        raise CommandLineError(f'There is no room called "{room_name}".')
+    return EXPORTERS[form](stored.name, *deck_contents(stored.state))
+
+
+async def set_admin(database: Database, name: str, grant: bool) -> str:
+    if not await AccountStore(database).set_admin(name, grant):
+        raise CommandLineError(f'There is no player called "{name}".')
+    return f"{name} is {'now' if grant else 'no longer'} an administrator."
+
+
+class CommandLineError(Exception):
+    """The command cannot be done; the message says why."""
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = Settings.from_sources(arguments)
@@ -81,7 +179,15 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(serve(settings))
         elif arguments.command == "migrate":
             asyncio.run(migrate(settings))
-    except OSError as error:
+        elif arguments.command == "deck" and arguments.deck_command == "import":
+            path = Path(arguments.file)
+            print(asyncio.run(with_database(settings, lambda db: import_deck(db, path, arguments.room))))
+        elif arguments.command == "deck":
+            print(asyncio.run(with_database(settings, lambda db: export_deck(db, arguments.room, arguments.format))))
+        elif arguments.command == "admin":
+            grant = arguments.action == "grant"
+            print(asyncio.run(with_database(settings, lambda db: set_admin(db, arguments.name, grant))))
+    except (OSError, CommandLineError, DefinitionError) as error:
         log.error("%s", error)
         return 1
     return 0

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from commands.text import clean_text, wrap_lines
+from commands.text import clean_text, render_colours, wrap_lines
 
 if TYPE_CHECKING:
     from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
@@ -27,6 +27,26 @@ DEFAULT_WIDTH = 80
 MIN_WIDTH, MAX_WIDTH = 20, 250
 _READ_CHUNK = 65536
 _LINE_END = re.compile(r"[\r\n]")
+
+
+#: Terminal types (from TTYPE) of clients known to show ANSI colour.
+_COLOUR_TERMINALS = re.compile(
+    r"xterm|ansi|color|screen|tmux|linux|rxvt|putty|konsole|cygwin|mudlet|tintin|mushclient|cmud|zmud|vt[3-5]\d\d",
+    re.IGNORECASE,
+)
+_MTTS = re.compile(r"MTTS (\d+)")
+
+
+def client_has_colour(writer: TelnetWriterUnicode) -> bool:
+    """Whether the client's terminal type (TTYPE, or an MTTS bit field) says it has colour."""
+    for key in ("ttype1", "ttype2", "ttype3", "TERM"):
+        value = str(writer.get_extra_info(key) or "")
+        mtts = _MTTS.match(value)
+        if mtts is not None and int(mtts.group(1)) & 1:
+            return True
+        if _COLOUR_TERMINALS.search(value):
+            return True
+    return False
 
 
 class Connection:
@@ -57,7 +77,7 @@ class Connection:
         self.output_prefix = ""
         self.output_suffix = ""
         self._in_framed_command = False
-        self._held_back: list[str] = []
+        self._held_back: list[tuple[str, bool]] = []
         self.closing = False
 
     def __repr__(self) -> str:
@@ -87,22 +107,33 @@ class Connection:
         """Reset the idle time: the player did something."""
         self.last_command_at = time.monotonic()
 
-    def send(self, text: str) -> None:
-        """Write ``text`` (one or more lines) to the client, wrapped to its width.
+    def send(self, text: str, wrap: bool = True) -> None:
+        """Write ``text`` (one or more lines) to the client, wrapped to its width unless
+        ``wrap`` is False (text meant to be copied, such as a deck export).
 
         While this connection runs a command framed by OUTPUTPREFIX/OUTPUTSUFFIX, output
         caused by anyone else is held back and sent after the suffix, so a bot reading
         between the markers sees only its own command's reply.
         """
         if self._in_framed_command and CURRENT_CONNECTION.get() is not self:
-            self._held_back.append(text)
+            self._held_back.append((text, wrap))
             return
-        self._write(text)
+        self._write(text, wrap)
 
-    def _write(self, text: str) -> None:
+    @property
+    def colour(self) -> bool:
+        """Whether to send ANSI colour: the player's choice (@color), or, left on auto,
+        whether the client said it has colour."""
+        mode = self.player.color if self.player is not None else "auto"
+        if mode != "auto":
+            return mode == "on"
+        return client_has_colour(self.writer)
+
+    def _write(self, text: str, wrap: bool = True) -> None:
         if self.closing or self.writer.connection_closed:
             return
-        self.writer.write("\r\n".join(wrap_lines(text, self.width)) + "\r\n")
+        lines = wrap_lines(text, self.width) if wrap else text.split("\n")
+        self.writer.write(render_colours("\r\n".join(lines), self.colour) + "\r\n")
 
     @contextmanager
     def framed(self) -> Iterator[None]:
@@ -120,8 +151,8 @@ class Connection:
                     self._write(self.output_suffix)
                 self._in_framed_command = False
                 held, self._held_back = self._held_back, []
-                for text in held:
-                    self._write(text)
+                for text, wrap in held:
+                    self._write(text, wrap)
 
     async def lines(self) -> AsyncIterator[str]:
         """Yield each non-empty command line the client sends, cleaned, until it hangs up.

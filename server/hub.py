@@ -26,12 +26,14 @@ class OnlinePlayer:
     doing: str = ""
     #: Who a bare ``page <text>`` goes to: the last player paged.
     last_paged: str | None = None
+    #: ANSI colour: "auto" (if the client has it), "on" or "off" (``@color``).
+    color: str = "auto"
     online_since: float = field(default_factory=time.monotonic)
 
-    def send(self, text: str) -> None:
-        """Write ``text`` to every connection of this player."""
+    def send(self, text: str, wrap: bool = True) -> None:
+        """Write ``text`` to every connection of this player (see :meth:`Connection.send`)."""
         for connection in self.connections:
-            connection.send(text)
+            connection.send(text, wrap)
 
     @property
     def idle_seconds(self) -> float:
@@ -99,12 +101,12 @@ class Hub:
         self.connections.discard(connection)
         return self.log_out(connection)
 
-    def log_in(self, connection: Connection, account_id: int, name: str, is_admin: bool) -> bool:
+    def log_in(self, connection: Connection, account_id: int, name: str, is_admin: bool, color: str) -> bool:
         """Attach ``connection`` to the account; True if the player was not online before."""
         player = self.players.get(account_id)
         first = player is None
         if player is None:
-            player = OnlinePlayer(account_id, name, is_admin, self.lobby)
+            player = OnlinePlayer(account_id, name, is_admin, self.lobby, color=color)
             self.players[account_id] = player
             self.lobby.enter(player)
         player.connections.append(connection)

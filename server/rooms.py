@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import defaults as default_settings
-from persistence.rooms import LoggedEvent, RoomStore, RoomSummary, StaleRoom, StoredRoom
+from persistence.rooms import CardVersionRecord, LoggedEvent, RoomStore, RoomSummary, StaleRoom, StoredRoom
 from server.hub import Place
 
 log = logging.getLogger(__name__)
@@ -123,6 +123,10 @@ class GameRoom(Place):
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
         return await self._store.events(self.id, after_seq=after_seq, last=last)
+
+    async def card_history(self, number: int) -> list[CardVersionRecord]:
+        """Every stored version of card ``number``, oldest first."""
+        return await self._store.card_history(self.id, number)
 
     async def set_away(self, account_id: int, away: bool) -> None:
         """Record that a seated player's last connection went (or came back)."""

@@ -50,6 +50,15 @@ def assert_consistent(table: Table) -> None:
         for number in pile:
             card = table.state.cards[number]
             assert (card.zone, card.owner) == (zone, owner)
+    for proposal in table.state.proposals.values():
+        subject = table.state.cards[proposal.subject]
+        if proposal.kind in ("card", "rule"):
+            assert subject.zone == "pending", "a proposed card is not pending"
+        assert subject.zone != "removed"
+    subjects = [p.subject for p in table.state.proposals.values()]
+    assert len(subjects) == len(set(subjects)), "two proposals about one card"
+    pending = {n for n, c in table.state.cards.items() if c.zone == "pending"}
+    assert pending == {p.subject for p in table.state.proposals.values() if p.kind in ("card", "rule")}
 
 
 def first_of(table: Table, player: int, action: bool) -> int:
@@ -245,7 +254,7 @@ MOVES = [
 ] * 4 + ["eliminate", "sit", "leave", "start", "win"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     steps=st.lists(
@@ -313,6 +322,28 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                 table.start(table.state.host)
             elif move == "win":
                 table.win(table.state.host, player)
+            elif move == "newcard":
+                table.propose_card(player, f"Idea {number}", rng.choice(["A", "T"]), "proposed")
+            elif move == "newrule":
+                table.propose_rule(player, f"Rule {number}", "a special rule")
+            elif move in ("approve", "repeal"):
+                table.vote(player, card, "approve" if move == "approve" else "reject")
+            elif move == "editcard":
+                table.propose_edit(player, card, f"Edited {number}", "T", "new words")
+            elif move == "removecard":
+                table.propose_removal(player, card)
+            elif move == "withdraw":
+                table.withdraw(player, card)
+            elif move == "revote":
+                table.revote(player, card)
+            elif move == "bundle":
+                table.bundle(player, [card, rng.choice(cards)])
+            elif move == "policy":
+                table.change_setting(table.state.host, "vote", rng.choice(["unanimous", "majority", "any"]))
+            elif move == "cleardeck":
+                table.clear_deck(table.state.host, forced=forced)
+            elif move == "loadrule":
+                table.load_rule(player, "x", f"Law {number}", "in force")
         except RuleViolation:
             assert not table.take_changes().events, f"{move} was refused but changed the table"
             continue
@@ -334,4 +365,5 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
     assert rebuilt.turn == table.state.turn
     assert (rebuilt.phase, rebuilt.host, rebuilt.result) == (table.state.phase, table.state.host, table.state.result)
     assert rebuilt.settings == table.state.settings
+    assert rebuilt.proposals == table.state.proposals
     assert sorted(where(table)) == sorted(table.state.cards)

@@ -81,3 +81,17 @@ def test_plain_urls_get_async_drivers():
     assert normalize_url("postgresql://u@127.0.0.1/db").drivername == "postgresql+asyncpg"
     with pytest.raises(ValueError):
         normalize_url("mysql://u@127.0.0.1/db")
+
+
+async def test_the_migrations_build_exactly_the_schema_the_models_describe(database):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from persistence.models import Base
+
+    def differences(sync_connection):
+        context = MigrationContext.configure(sync_connection, opts={"compare_type": True})
+        return compare_metadata(context, Base.metadata)
+
+    async with database.snapshot() as connection:
+        assert await connection.run_sync(differences) == []

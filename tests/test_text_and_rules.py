@@ -85,15 +85,6 @@ def test_every_command_has_help_text_and_one_meaning_per_name():
         for command in command_set.commands:
             assert command.summary(), command.key
             assert command.help_text().strip(), command.key
-    in_a_room = (
-        dispatch.SOCIAL_COMMANDS,
-        dispatch.LOOK_COMMANDS,
-        dispatch.MOVE_COMMANDS,
-        dispatch.VIEW_COMMANDS,
-        dispatch.TABLE_COMMANDS,
-        dispatch.IN_ROOM_COMMANDS,
-        dispatch.CONNECTION_COMMANDS,
-        dispatch.ACCOUNT_COMMANDS,
-    )
+    in_a_room = dispatch.IN_A_ROOM
     names = [name.lower() for command_set in in_a_room for c in command_set.commands for name in (c.key, *c.aliases)]
     assert len(names) == len(set(names)), [n for n in names if names.count(n) > 1]

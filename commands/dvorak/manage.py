@@ -5,7 +5,6 @@ from __future__ import annotations
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform, seated_player
 from commands.text import split_assignment
-from games.dvorak.deckformat import DefinitionError, parse_card_definition
 from games.dvorak.rules import Table
 from games.dvorak.settings import SETTINGS
 
@@ -105,21 +104,4 @@ class Team(GameCommand):
         await perform(ctx, lambda table: table.set_team(actor, seated_player(table, ctx, name).account_id, team))
 
 
-class LoadCard(GameCommand):
-    """Add a card to the deck without a vote, as deck imports do. Type A is an Action, T a
-    Thing; any other word is shown as written and played like a Thing. Split at the first
-    two slashes: the text may contain more. %r in the text is a line break."""
-
-    key = "loadcard"
-    usage = ("loadcard <name>/<A|T>/<text>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        try:
-            name, kind, text = parse_card_definition(args)
-        except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
-        actor, author = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.load_card(actor, author, name, kind, text))
-
-
-TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame(), LoadCard()])
+TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame()])

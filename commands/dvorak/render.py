@@ -9,18 +9,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from commands.text import plural
+from commands.text import coloured, plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
-from games.dvorak.state import DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, Card
+from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, RULES, Card, Proposal
 from server.rooms import GameRoom
 
 FORCED_NOTE = " [forced: outside the basic rules]"
 
 
 def card_label(card: Card) -> str:
-    """``#12 Kevlar Vest (Thing)``."""
-    return f"#{card.number} {card.name} ({card.kind_label})"
+    """``#12 Kevlar Vest (Thing)``; a special rule is ``#14 Five Wheels (rule)``. The name
+    is in the card's colour where the viewer's client shows colour."""
+    return f"#{card.number} {coloured(card.name, card.colour)} ({'rule' if card.is_rule else card.kind_label})"
 
 
 def card_text(card: Card) -> str:
@@ -109,6 +110,41 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("set", "sets") + f" {data['name']} to {data['value']}."
     elif kind == "load":
         text = verb("add", "adds") + f" a card to the deck: {card_full(card())}"
+    elif kind == "loadrule":
+        text = verb("put", "puts") + f" a special rule in force: {card_full(card())}"
+    elif kind in ("newcard", "newrule", "revote"):
+        what = {"newcard": "a new card", "newrule": "a special rule", "revote": "again"}[kind]
+        if kind == "revote":
+            text = verb("put", "puts") + f" {card_full(card())} to the vote again."
+        else:
+            text = verb("propose", "proposes") + f" {what}: {card_full(card())}"
+        text += _how_to_vote(table, data["card"])
+    elif kind == "editcard":
+        face = data["face"]
+        proposed = Card(data["card"], face["name"], face["kind"], face["text"], is_rule=card().is_rule)
+        text = verb("propose", "proposes") + f" changing {card_label(card())} to: {card_full(proposed)}"
+        text += _how_to_vote(table, data["card"])
+    elif kind == "removecard":
+        text = verb("propose", "proposes") + f" removing {card_label(card())} from the game."
+        text += _how_to_vote(table, data["card"])
+    elif kind == "vote":
+        choice = {"approve": ("approve", "approves"), "reject": ("repeal", "repeals")}[data["choice"]]
+        members = data["cards"]
+        what = f"#{data['card']}" if len(members) == 1 else "the bundle " + ", ".join(f"#{n}" for n in members)
+        text = verb(*choice) + f" {what}."
+    elif kind == "withdraw":
+        text = verb("withdraw", "withdraws") + f" the proposal about {card_label(card())}."
+    elif kind == "bundle":
+        numbers = ", ".join(f"#{n}" for n in data["cards"])
+        text = verb("lump", "lumps") + f" {numbers} into one vote: it accepts or rejects them all."
+    elif kind == "cleardeck":
+        text = verb("clear", "clears") + f" the deck: {plural(data['count'], 'card')} and rules are gone."
+    elif kind == "loaddeck":
+        text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
+        if data["offset"]:
+            text += f" Its cards are numbered from #{data['offset'] + 1} here."
+    elif kind == "import":
+        text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
     elif kind == "start":
         first = _name(table, data["first"], viewer)
         text = (
@@ -190,6 +226,8 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = f"{who} did something ({kind})."
     if event.forced:
         text += FORCED_NOTE
+    for decision in data.get("decided", []):
+        text += "\n" + _decision(table, decision)
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
     return text
@@ -199,6 +237,65 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     """Send a room's new events to everyone in it, each as they may see them."""
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
+
+
+def _how_to_vote(table: Table, number: int) -> str:
+    if table.state.pending_for(number) is None:
+        return ""
+    return f"\n  Vote with: approve {number}   or   repeal {number}"
+
+
+def _decision(table: Table, decision: dict) -> str:
+    cards = table.state.cards
+    accepted = decision["accepted"]
+    outcome = "accepted" if accepted else "rejected"
+    lines = []
+    for number, kind in decision["proposals"]:
+        label = card_label(cards[number])
+        if not accepted:
+            after = " It goes to the rejected pile." if kind in ("card", "rule") else ""
+        elif kind == "card":
+            after = " It is shuffled into the draw pile."
+        elif kind == "rule":
+            after = " The rule is in force."
+        elif kind == "edit":
+            after = f" It now reads: {card_full(cards[number])}"
+        else:
+            after = " It is removed from the game."
+        lines.append(f"*** The vote on {label} is decided: {outcome}.{after}")
+    return "\n".join(lines)
+
+
+_PROPOSAL_KINDS = {"card": "new card", "rule": "new rule", "edit": "change to", "remove": "removal of"}
+
+
+def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
+    """A pending proposal (or bundle): what it is, and (detailed) who voted how."""
+    cards = table.state.cards
+    lines = []
+    for proposal in group:
+        what = _PROPOSAL_KINDS[proposal.kind]
+        subject = cards[proposal.subject]
+        line = f"  {what} {card_full(subject) if detailed else card_label(subject)}"
+        if proposal.kind == "edit" and proposal.face is not None:
+            proposed = Card(subject.number, proposal.face["name"], proposal.face["kind"], proposal.face["text"])
+            line += f"\n    proposed words: {card_full(proposed) if detailed else card_label(proposed)}"
+        lines.append(line)
+    votes = group[0].votes
+    voters = table.voters()
+    approve = [table.name_of(a) for a in voters if votes.get(a) == APPROVE]
+    reject = [table.name_of(a) for a in voters if votes.get(a) == REJECT]
+    waiting = [table.name_of(a) for a in voters if a not in votes]
+    if len(group) > 1:
+        lines.insert(0, "  bundle of " + ", ".join(f"#{p.subject}" for p in group) + ":")
+    if detailed:
+        lines.append(
+            f"    proposed by {group[0].proposer_name}; approve: {', '.join(approve) or '-'}; "
+            f"repeal: {', '.join(reject) or '-'}; yet to vote: {', '.join(waiting) or '-'}"
+        )
+    else:
+        lines[-1] += f" ({len(approve)} of {len(voters)} approve)"
+    return "\n".join(lines)
 
 
 def render_log_entry(table: Table, created_at: datetime, event: Event, viewer: int) -> str:
@@ -248,6 +345,17 @@ def render_table(room_name: str, table: Table, viewer: int, away: set[int], watc
                 things.append(f"{card_label(card)}{on}")
             lines.append(f"  {seat.name}: " + ", ".join(things))
     lines.append(_piles_line(table))
+    rules = state.pile(RULES)
+    if rules:
+        lines.append("Special rules: " + "; ".join(card_full(state.cards[n]) for n in rules))
+    if state.proposals:
+        lines.append("Waiting for a vote (viewvote for details):")
+        shown: set[int] = set()
+        for proposal in state.proposals.values():
+            if proposal.id not in shown:
+                group = state.bundle_of(proposal)
+                shown.update(p.id for p in group)
+                lines.append(render_proposal(table, group, detailed=False))
     if phase == PLAYING and settings["turns"]:
         turn = state.turn
         whose = "Your" if turn.player == viewer else f"{table.name_of(turn.player)}'s"

@@ -1,19 +1,78 @@
-"""Card definitions as text: ``<name>/<type>/<text>``, the form ``loadcard`` and the
-deck archive's exports use."""
+"""Decks as text: the deck archive's telnet commands, the Dvorax colour form, TSV and JSON.
+
+The archive exports a deck as commands to paste::
+
+    cleardeck
+    loadcard <Title>/<T|A>/<Text>
+    loadcard <Title>/<T|A>/<Text> ("<flavour text>")
+    @emit <a line telling the room a deck was loaded>
+
+Fields are split at the first two slashes only (the text may hold more); ``%r`` is a
+line break; nothing is escaped. The Dvorax engine adds a MUSH colour code in front
+(``loadcard hw/<Title>/<Type text>/<Text>``) and writes the full type ("Thing -
+Developer"). Some telnet clients deliver a whole paste as one line; the commands are
+split apart again. The same parser serves the ``loadcard`` command and the
+``dvorak-mush deck import`` command line.
+"""
 
 from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+
+#: A MUSH colour code: h(ighlight), u(nderline), f(lash), i(nverse), n(ormal) and the
+#: colours x r g y b m c w (upper case: background).
+COLOUR_CODE = re.compile(r"[hufinxrgybmcwXRGYBMCW]{1,4}")
+TSV_COLUMNS = ("Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator")
+#: Commands a pasted deck is made of, used to split a paste that arrived as one line.
+DECK_COMMANDS = ("cleardeck", "loadcard", "loadrule", "@emit", "@@")
+_PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE)
+_PASTE_SPLIT = re.compile(r"\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
+_FLAVOUR = re.compile(r'\s*\("(.*)"\)\s*$', re.DOTALL)
+JSON_FORMAT = "dvorak-deck"
 
 
 class DefinitionError(ValueError):
     """A card definition could not be read; the message says why."""
 
 
-def parse_card_definition(definition: str) -> tuple[str, str, str]:
-    """Split ``<name>/<type>/<text>`` at its first two slashes (the text may hold more).
+@dataclass(frozen=True)
+class CardDefinition:
+    """A card as written in a deck: name, type, text, an optional colour code, and who
+    made it where the format says (TSV and JSON do)."""
+
+    name: str
+    kind: str
+    text: str
+    colour: str = ""
+    creator: str = ""
+
+
+@dataclass
+class ParsedDeck:
+    """What a deck file or paste holds."""
+
+    cards: list[CardDefinition] = field(default_factory=list)
+    rules: list[CardDefinition] = field(default_factory=list)
+    #: Whether it begins by clearing the deck (``cleardeck``).
+    clears: bool = False
+
+
+def parse_card_definition(definition: str) -> CardDefinition:
+    """``<name>/<type>/<text>``, or ``<colour>/<name>/<type>/<text>`` (Dvorax).
 
     The text may be left out (``Rock/T``); name and type may not.
     """
-    parts = definition.split("/", 2)
+    parts = definition.split("/", 3)
+    colour = ""
+    if len(parts) == 4 and COLOUR_CODE.fullmatch(parts[0].strip()):
+        colour = parts[0].strip()
+        parts = parts[1:]
+    else:
+        parts = definition.split("/", 2)
     if len(parts) < 2:
         raise DefinitionError("A card is written <name>/<type>/<text>.")
     name, kind = parts[0].strip(), parts[1].strip()
@@ -22,4 +81,161 @@ def parse_card_definition(definition: str) -> tuple[str, str, str]:
         raise DefinitionError("The card has no name.")
     if not kind:
         raise DefinitionError("The card has no type (A for Action, T for Thing, or any word).")
-    return name, kind, text
+    return CardDefinition(name, kind, text, colour)
+
+
+def parse_rule_definition(definition: str) -> CardDefinition:
+    """``<name>/<text>`` for a special rule."""
+    name, _, text = definition.partition("/")
+    if not name.strip():
+        raise DefinitionError("A rule is written <name>/<text>.")
+    return CardDefinition(name.strip(), "Rule", text.strip())
+
+
+def split_pasted_commands(line: str) -> list[str]:
+    """A pasted deck that arrived as one line, split back into its commands.
+
+    Only lines that start like a deck (``cleardeck``, ``loadcard``, ``loadrule``) are
+    split, before each later ``cleardeck``, ``loadcard``, ``loadrule``, ``@emit`` or
+    ``@@``; any other line comes back as it is.
+    """
+    if not _PASTE_START.match(line):
+        return [line]
+    return [piece.strip() for piece in _PASTE_SPLIT.split(line) if piece.strip()]
+
+
+def parse_deck(text: str) -> ParsedDeck:
+    """Read a deck in any of the supported forms (commands, TSV with its header, JSON)."""
+    stripped = text.lstrip("\ufeff").strip()
+    if stripped.startswith("{"):
+        return _parse_json(stripped)
+    first_line = stripped.split("\n", 1)[0]
+    if first_line.split("\t")[: len(TSV_COLUMNS)] == list(TSV_COLUMNS):
+        return _parse_tsv(stripped)
+    deck = ParsedDeck()
+    for raw_line in stripped.splitlines():
+        for command in split_pasted_commands(raw_line.strip()):
+            word, _, rest = command.partition(" ")
+            word = word.lower()
+            if word == "cleardeck":
+                if not deck.cards and not deck.rules:
+                    deck.clears = True
+            elif word == "loadcard":
+                deck.cards.append(parse_card_definition(rest))
+            elif word == "loadrule":
+                deck.rules.append(parse_rule_definition(rest))
+    return deck
+
+
+def _parse_tsv(text: str) -> ParsedDeck:
+    deck = ParsedDeck()
+    for row in csv.DictReader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE):
+        name = (row.get("Name") or "").strip()
+        if not name:
+            continue
+        body = (row.get("Text") or "").strip()
+        flavour = (row.get("FlavorText") or "").strip()
+        if flavour:
+            body = f'{body} ("{flavour}")' if body else f'("{flavour}")'
+        kind = (row.get("Type") or "T").strip() or "T"
+        deck.cards.append(CardDefinition(name, kind, body, creator=(row.get("Creator") or "").strip()))
+    return deck
+
+
+def _parse_json(text: str) -> ParsedDeck:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DefinitionError(f"The JSON deck could not be read: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+        raise DefinitionError(f'A JSON deck has "format": "{JSON_FORMAT}".')
+    deck = ParsedDeck(clears=True)
+    for card in data.get("cards", []):
+        deck.cards.append(
+            CardDefinition(
+                card["name"], card["type"], card.get("text", ""), card.get("colour", ""), card.get("creator", "")
+            )
+        )
+    for rule in data.get("rules", []):
+        deck.rules.append(CardDefinition(rule["name"], "Rule", rule.get("text", "")))
+    return deck
+
+
+# -- writing decks -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """A card as a deck export needs it."""
+
+    name: str
+    kind_label: str
+    text: str
+    colour: str = ""
+    creator: str = ""
+
+
+def split_flavour(text: str) -> tuple[str, str]:
+    """``text`` without its trailing ``("flavour")``, and the flavour."""
+    match = _FLAVOUR.search(text)
+    if match is None:
+        return text, ""
+    return text[: match.start()].rstrip(), match.group(1)
+
+
+def archive_type(kind_label: str) -> str:
+    """The archive writes only T and A: any type other than Action is a Thing."""
+    return "A" if kind_label == "Action" else "T"
+
+
+def export_mush(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
+    """The deck archive's own form: commands to paste into a room."""
+    lines = ["cleardeck"]
+    lines += [f"loadcard {c.name}/{archive_type(c.kind_label)}/{c.text}" for c in cards]
+    lines += [f"loadrule {r.name}/{r.text}" for r in rules]
+    lines.append(f"@emit The deck {deck_name} ({len(cards)} cards) has been loaded.")
+    return "\n".join(lines)
+
+
+def export_dvorax(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
+    """The Dvorax engine's form: colour code and full type text on every card."""
+    lines = ["cleardeck"]
+    lines += [f"loadcard {c.colour or 'n'}/{c.name}/{c.kind_label}/{c.text}" for c in cards]
+    lines += [f"loadrule {r.name}/{r.text}" for r in rules]
+    lines.append(f"@emit The deck {deck_name} ({len(cards)} cards) has been loaded.")
+    return "\n".join(lines)
+
+
+def export_json(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
+    return json.dumps(
+        {
+            "format": JSON_FORMAT,
+            "version": 1,
+            "name": deck_name,
+            "cards": [
+                {"name": c.name, "type": c.kind_label, "text": c.text, "colour": c.colour, "creator": c.creator}
+                for c in cards
+            ],
+            "rules": [{"name": r.name, "text": r.text} for r in rules],
+        },
+        indent=2,
+        ensure_ascii=False,
+    )
+
+
+def export_tsv(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
+    """The archive's spreadsheet form (line breaks become spaces; rules are not cards)."""
+
+    def cell(text: str) -> str:
+        return " ".join(text.replace("%r", " ").replace("\t", " ").split())
+
+    lines = ["\t".join(TSV_COLUMNS)]
+    for c in cards:
+        body, flavour = split_flavour(c.text)
+        lines.append(
+            "\t".join([cell(c.name), cell(deck_name), "", c.kind_label, "", cell(body), cell(flavour), cell(c.creator)])
+        )
+    return "\n".join(lines)
+
+
+EXPORTERS = {"mush": export_mush, "dvorax": export_dvorax, "json": export_json, "tsv": export_tsv}

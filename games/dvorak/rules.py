@@ -1,216 +1,36 @@
 """The rules of Dvorak as moves on a table: each move checks the rules, then changes the
 table through deltas grouped into events. No I/O: callers store and announce the events.
 
-A move that breaks a rule raises :class:`RuleViolation` before changing anything; its
-message says which rule forbids it. With ``turns`` on, the basic turn rules apply (draw,
-then at most one Thing and one Action, discard down to the hand limit, endturn); cards
-override the basic rules, so most moves can be *forced*, which skips the turn rules but
-never the facts of the table (a card must be where the move says it is).
+With ``turns`` on, the basic turn rules apply (draw, then at most one Thing and one
+Action, discard down to the hand limit, endturn); cards override the basic rules, so
+most moves can be *forced*, which skips the turn rules but never the facts of the table
+(a card must be where the move says it is).
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from games.dvorak import settings as table_settings
+from games.dvorak.core import FORCE_HINT, TEAM_MAX, Changes, Event, RuleViolation
+from games.dvorak.deck import DeckMoves
 from games.dvorak.state import (
-    DECK_ZONES,
-    DISCARD,
     DRAW,
     HAND,
     NO_OWNER,
     OVER,
     PLAY,
     PLAYING,
-    Card,
-    Delta,
-    PileKey,
     Seat,
-    TableState,
     Turn,
-    card_dict,
-    seat_dicts,
 )
+from games.dvorak.voting import Voting
 
-NAME_MAX = 60
-TEXT_MAX = 2000
-KIND_MAX = 40
-TEAM_MAX = 20
-FORCE_HINT = " (If a card allows it, put force in front of the command.)"
+__all__ = ["Changes", "Event", "RuleViolation", "Table"]
 
 
-class RuleViolation(Exception):
-    """The move is against the rules or the facts of the table; nothing changed."""
-
-
-@dataclass
-class Event:
-    """Something that happened at the table: what, who did it, and the changes it made."""
-
-    kind: str
-    actor: int
-    #: The actor's name when it happened (they may leave the table later).
-    actor_name: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-    deltas: list[Delta] = field(default_factory=list)
-    forced: bool = False
-
-
-@dataclass
-class Changes:
-    """What a move did: its events, which stored rows it touched, and how to undo it."""
-
-    events: list[Event]
-    cards: set[int]
-    new_cards: set[int]
-    undo: list[Delta]
-
-
-class Table:
-    """A Dvorak table: its state and the moves players make on it."""
-
-    def __init__(self, state: TableState | None = None, rng: random.Random | None = None) -> None:
-        self.state = state if state is not None else TableState(settings=table_settings.defaults())
-        for name, value in table_settings.defaults().items():
-            self.state.settings.setdefault(name, value)
-        self.rng = rng or random.SystemRandom()
-        self._events: list[Event] = []
-        self._cards: set[int] = set()
-        self._new_cards: set[int] = set()
-        self._undo: list[Delta] = []
-
-    # -- bookkeeping -------------------------------------------------------------------
-
-    def take_changes(self) -> Changes:
-        """Hand over (and forget) the events and touched rows since the last call."""
-        changes = Changes(self._events, self._cards, self._new_cards, self._undo)
-        self._events, self._cards, self._new_cards, self._undo = [], set(), set(), []
-        return changes
-
-    def undo(self, changes: Changes) -> None:
-        """Put the table back as it was before ``changes`` (which were not stored)."""
-        for delta in reversed(changes.undo):
-            self.state.apply(delta)
-
-    def _event(self, kind: str, actor: int, forced: bool = False, **data: Any) -> Event:
-        actor_name = data.get("name") if kind == "join" else self.name_of(actor)
-        event = Event(kind, actor, actor_name or "", data, [], forced)
-        self._events.append(event)
-        return event
-
-    def _change(self, event: Event, delta: Delta) -> None:
-        self._undo.extend(reversed(self.state.inverse(delta)))
-        self._cards |= self.state.apply(delta)
-        event.deltas.append(delta)
-        if delta[0] == "add":
-            self._new_cards.add(delta[1]["number"])
-
-    def _move(self, event: Event, number: int, zone: str, owner: int, index: int = -1) -> None:
-        self._change(event, ["move", number, zone, owner, index])
-
-    def _set_turn(self, event: Event, **changes: Any) -> None:
-        self._change(event, ["turn", {**vars(self.state.turn), **changes}])
-
-    def _set_seats(self, event: Event, seats: list[Seat]) -> None:
-        self._change(event, ["seats", seat_dicts(seats)])
-
-    def _set(self, event: Event, name: str, value: Any) -> None:
-        self._change(event, ["set", name, value])
-
-    # -- facts of the table ------------------------------------------------------------
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        return self.state.settings
-
-    def name_of(self, account_id: int) -> str:
-        seat = self.state.seat(account_id)
-        return seat.name if seat else "someone"
-
-    def card(self, number: int) -> Card:
-        card = self.state.cards.get(number)
-        if card is None:
-            raise RuleViolation(f"There is no card #{number} at this table.")
-        return card
-
-    def hand(self, account_id: int) -> list[int]:
-        return self.state.pile(HAND, account_id)
-
-    def in_play(self, account_id: int) -> list[int]:
-        return self.state.pile(PLAY, account_id)
-
-    def draw_key(self, account_id: int) -> PileKey:
-        """The draw pile ``account_id`` draws from."""
-        return (DRAW, account_id if self.settings["multideck"] else NO_OWNER)
-
-    def discard_key(self, owner: int) -> PileKey:
-        """The discard pile of ``owner``'s deck (the shared one unless multi-deck)."""
-        return (DISCARD, owner if self.settings["multideck"] else NO_OWNER)
-
-    def _discard_key_for(self, card: Card) -> PileKey:
-        return self.discard_key(card.deck_owner)
-
-    def can_draw(self, account_id: int) -> bool:
-        draw_zone, owner = self.draw_key(account_id)
-        if self.state.pile(draw_zone, owner):
-            return True
-        return bool(self.settings["reshuffle"] and self.state.pile(*self.discard_key(owner)))
-
-    def deck_cards(self) -> list[Card]:
-        """Every approved card, wherever it is in the game."""
-        return sorted((card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number)
-
-    # -- checks ------------------------------------------------------------------------
-
-    def _seated(self, actor: int) -> Seat:
-        seat = self.state.seat(actor)
-        if seat is None:
-            raise RuleViolation("Only players seated at this table can do that.")
-        if seat.out and self.state.phase == PLAYING:
-            raise RuleViolation("You have been eliminated from this game.")
-        return seat
-
-    def _playing(self) -> None:
-        if self.state.phase != PLAYING:
-            raise RuleViolation("No game is running here. The host starts one with: start")
-
-    def _host(self, actor: int) -> None:
-        if actor != self.state.host:
-            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
-
-    def _turn_rules(self, forced: bool) -> bool:
-        return bool(self.settings["turns"]) and not forced
-
-    def _own_turn(self, actor: int, doing: str, forced: bool) -> None:
-        if self._turn_rules(forced) and self.state.turn.player != actor:
-            raise RuleViolation(
-                f"It is {self.name_of(self.state.turn.player)}'s turn; you may {doing} only on your own "
-                f"turn.{FORCE_HINT}"
-            )
-
-    def _drawn_first(self, actor: int, forced: bool) -> None:
-        if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
-            raise RuleViolation("Draw first: a turn begins by drawing (draw).")
-
-    def _in_hand(self, actor: int, number: int) -> Card:
-        card = self.card(number)
-        if card.zone != HAND or card.owner != actor:
-            raise RuleViolation(f"#{number} is not in your hand.")
-        return card
-
-    def _target(self, account_id: int) -> Seat:
-        seat = self.state.seat(account_id)
-        if seat is None:
-            raise RuleViolation("That player is not seated at this table.")
-        if seat.out:
-            raise RuleViolation(f"{seat.name} has been eliminated.")
-        return seat
-
-    def _in_deck(self, card: Card) -> None:
-        if card.zone not in DECK_ZONES:
-            raise RuleViolation(f"#{card.number} is not in the deck (it is {card.zone}).")
+class Table(Voting, DeckMoves):
+    """A Dvorak table: its state and every move players make on it."""
 
     # -- seats -------------------------------------------------------------------------
 
@@ -224,6 +44,7 @@ class Table:
             self._set(event, "host", account_id)
         if self.state.phase == PLAYING:
             self._deal(event, [account_id], self.settings["handsize"])
+        self.recount_votes(event)
 
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (``actor`` is the player) or remove one (``actor`` is the host);
@@ -244,6 +65,7 @@ class Table:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
             self._after_player_gone(event, was_current, following, playing_before)
+        self.recount_votes(event)
 
     def set_host(self, actor: int, account_id: int) -> None:
         self._host(actor)
@@ -271,40 +93,6 @@ class Table:
             raise RuleViolation(f"{spec.name} can only be changed while no game is running.")
         event = self._event("setting", actor, name=spec.name, value=spec.show(value))
         self._change(event, ["setting", spec.name, value])
-
-    # -- the deck ----------------------------------------------------------------------
-
-    def load_card(self, actor: int, author_name: str, name: str, kind: str, text: str) -> int:
-        """Add an approved card to the deck (shuffled in if a game is running); its number."""
-        self._seated(actor)
-        name, kind, text = check_card_face(name, kind, text)
-        number = self.state.next_number
-        multideck = bool(self.settings["multideck"])
-        owner = actor if multideck else NO_OWNER
-        event = self._event("load", actor, card=number)
-        self._change(
-            event,
-            [
-                "add",
-                card_dict(
-                    Card(
-                        number,
-                        name,
-                        kind,
-                        text,
-                        author=actor,
-                        author_name=author_name,
-                        zone=DRAW,
-                        owner=owner,
-                        deck_owner=actor if multideck else NO_OWNER,
-                    )
-                ),
-            ],
-        )
-        if self.state.phase == PLAYING:
-            pile = self.state.pile(DRAW, owner)
-            self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile) - 1))
-        return number
 
     # -- the game ----------------------------------------------------------------------
 
@@ -341,6 +129,7 @@ class Table:
             self._change(event, ["order", DRAW, owner, order])
         self._deal(event, players, self.settings["handsize"])
         self._set_turn(event, **vars(Turn(player=first, number=1)))
+        self.recount_votes(event)
 
     def _deal(self, event: Event, players: list[int], count: int) -> None:
         for _ in range(count):
@@ -352,6 +141,7 @@ class Table:
     def draw(self, actor: int, visible: bool = False, forced: bool = False) -> int:
         """Draw the top card of your draw pile; returns its number."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         self._own_turn(actor, "draw", forced)
         turn = self.state.turn
@@ -386,6 +176,7 @@ class Table:
         """Play a card from your hand: an Action to the discard pile, anything else into
         play in front of you (``onto`` another Thing to attach it)."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         card = self._in_hand(actor, number)
         host = None
@@ -419,6 +210,7 @@ class Table:
     def use(self, actor: int, number: int, forced: bool = False) -> None:
         """Use the "Action:" written on one of your Things instead of playing an Action."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY or card.owner != actor:
@@ -435,6 +227,7 @@ class Table:
     def discard(self, actor: int, number: int | None = None, forced: bool = False) -> int:
         """Discard a card from your hand (a random one when ``number`` is None)."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         hand = self.hand(actor)
         if number is None:
@@ -458,6 +251,7 @@ class Table:
     def destroy(self, actor: int, number: int, forced: bool = False) -> None:
         """Destroy a card in play: it and everything played on it go to the discard pile."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY:
@@ -467,19 +261,10 @@ class Table:
         self._leave_play(event, card)
         self._move(event, number, *self._discard_key_for(card))
 
-    def _leave_play(self, event: Event, card: Card) -> None:
-        """``card`` is leaving play: what was played on it is destroyed."""
-        if card.zone != PLAY:
-            return
-        attached = self.state.attachments(card.number)
-        if attached:
-            event.data["destroyed"] = attached
-        for number in reversed(attached):
-            self._move(event, number, *self._discard_key_for(self.state.cards[number]))
-
     def give(self, actor: int, number: int, to: int, as_thing: bool = False, forced: bool = False) -> None:
         """Move a card from wherever it is into a player's hand (or into play for them)."""
         self._playing()
+        self._not_halted(forced)
         seat = self._seated(actor)
         card = self.card(number)
         self._in_deck(card)
@@ -508,6 +293,7 @@ class Table:
     def shuffle_discard(self, actor: int, forced: bool = False) -> None:
         """Shuffle the discard pile into the draw pile."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         self._own_turn(actor, "shuffle", forced)
         owner = self.draw_key(actor)[1]
@@ -524,6 +310,7 @@ class Table:
     def shuffle_card(self, actor: int, number: int, forced: bool = False) -> None:
         """Shuffle one card, from wherever it is, into the draw pile."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         self._in_deck(card)
@@ -552,6 +339,7 @@ class Table:
     def end_turn(self, actor: int, forced: bool = False) -> None:
         """End your turn; the next player in turn order begins theirs."""
         self._playing()
+        self._not_halted(forced)
         self._seated(actor)
         if not self.settings["turns"]:
             raise RuleViolation("Turns are off at this table (the host can set turns=on).")
@@ -632,6 +420,7 @@ class Table:
         self._clear_player_cards(event, target)
         self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
         self._after_player_gone(event, was_current, following, playing_before)
+        self.recount_votes(event)
 
     def win(self, actor: int, target: int) -> None:
         """Declare the winner (the deck says how to win; the host judges)."""
@@ -657,19 +446,3 @@ class Table:
         self._set(event, "phase", OVER)
         self._set(event, "result", result)
         self._set_turn(event, **vars(Turn()))
-
-
-def check_card_face(name: str, kind: str, text: str) -> tuple[str, str, str]:
-    """A card's name, type and text, trimmed; :class:`RuleViolation` if one is unusable."""
-    name, kind, text = name.strip(), kind.strip(), text.strip()
-    if not name:
-        raise RuleViolation("A card needs a name.")
-    if not kind:
-        raise RuleViolation("A card needs a type: A (Action), T (Thing), or any other word.")
-    if len(name) > NAME_MAX:
-        raise RuleViolation(f"A card name is at most {NAME_MAX} characters.")
-    if len(kind) > KIND_MAX:
-        raise RuleViolation(f"A card type is at most {KIND_MAX} characters.")
-    if len(text) > TEXT_MAX:
-        raise RuleViolation(f"A card's text is at most {TEXT_MAX} characters.")
-    return name, kind, text

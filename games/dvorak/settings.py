@@ -17,6 +17,8 @@ class SettingSpec:
     help: str
     low: int = 0
     high: int = 0
+    #: For a setting that is one of a few words.
+    choices: tuple[str, ...] = ()
     #: Only changeable while no game is running.
     before_start_only: bool = False
 
@@ -32,6 +34,10 @@ class SettingSpec:
             if raw in ("off", "no", "false", "0"):
                 return False
             raise SettingError(f"{self.name} is on or off.")
+        if self.choices:
+            if raw not in self.choices:
+                raise SettingError(f"{self.name} is one of: {', '.join(self.choices)}.")
+            return raw
         try:
             value = int(raw)
         except ValueError:
@@ -63,6 +69,13 @@ SETTINGS: dict[str, SettingSpec] = {
             "each player draws from and discards to their own piles",
             before_start_only=True,
         ),
+        SettingSpec(
+            "vote",
+            "unanimous",
+            "accepting proposals: unanimous, majority, or any (the first vote decides)",
+            choices=("unanimous", "majority", "any"),
+        ),
+        SettingSpec("halt", False, "while a vote is pending, card moves wait for it"),
     )
 }
 

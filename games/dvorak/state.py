@@ -6,9 +6,13 @@ and apply them, the event log stores them, and replaying a room's log applies th
 again to an empty table to rebuild it exactly.
 
 Where a card is: a *zone* (draw pile, discard pile, a hand, in play, pending a vote,
-rejected, removed) and an *owner* (the account whose hand or play area it is in, or whose
-own piles in a multi-deck game; 0 for the shared piles). Within a zone the cards are in
-order: the draw pile's last card is its top, a discard pile's last card is its top.
+rejected, removed, or in force as a special rule) and an *owner* (the account whose hand
+or play area it is in, or whose own piles in a multi-deck game; 0 for the shared piles).
+Within a zone the cards are in order: the draw pile's last card is its top, a discard
+pile's last card is its top.
+
+Proposals (new cards and rules, edits, removals) wait in ``proposals`` with their votes
+until they are decided; only pending ones are part of the table.
 """
 
 from __future__ import annotations
@@ -18,13 +22,17 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
-PENDING, REJECTED, REMOVED = "pending", "rejected", "removed"
-ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED)
+PENDING, REJECTED, REMOVED, RULES = "pending", "rejected", "removed", "rules"
+ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED, RULES)
 #: Zones whose cards are part of the deck being played (approved cards).
 DECK_ZONES = (DRAW, DISCARD, HAND, PLAY)
 NO_OWNER = 0
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+APPROVE, REJECT = "approve", "reject"
+#: What a proposal asks for: a new card, a new special rule, a change, a removal.
+NEW_CARD, NEW_RULE, EDIT, REMOVAL = "card", "rule", "edit", "remove"
 
 Delta = list[Any]
 PileKey = tuple[str, int]
@@ -46,6 +54,12 @@ class Card:
     attached_to: int | None = None
     #: Multi-deck games: whose own piles the card returns to when discarded.
     deck_owner: int = NO_OWNER
+    #: A special rule, not a card: never drawn, owned or destroyed.
+    is_rule: bool = False
+    #: A MUSH colour code for the name (``hw``, ``hr``, ...), as decks from Dvorax have.
+    colour: str = ""
+    #: 1 when made; each accepted edit adds one (earlier versions are in the card history).
+    version: int = 1
 
     @property
     def is_action(self) -> bool:
@@ -88,6 +102,26 @@ class Turn:
 
 
 @dataclass
+class Proposal:
+    """Something put to the vote: a new card or rule, an edit, a removal.
+
+    Votes are by the number of the card concerned (``subject``). Proposals lumped into
+    one vote share a ``bundle`` id and are accepted or rejected together.
+    """
+
+    id: int
+    kind: str
+    subject: int
+    proposer: int
+    proposer_name: str
+    #: For an edit: the new name, kind and text.
+    face: dict[str, str] | None = None
+    bundle: int | None = None
+    #: account id -> APPROVE or REJECT. The proposer approves by proposing.
+    votes: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
 class TableState:
     """Everything about one table that is stored and replayed."""
 
@@ -101,6 +135,8 @@ class TableState:
     next_number: int = 1
     #: How the last game ended: "" while none has, else a sentence for the table.
     result: str = ""
+    proposals: dict[int, Proposal] = field(default_factory=dict)
+    next_proposal: int = 1
 
     # -- reading -------------------------------------------------------------------
 
@@ -113,6 +149,19 @@ class TableState:
             if seat.account_id == account_id:
                 return seat
         return None
+
+    def pending_for(self, number: int) -> Proposal | None:
+        """The pending proposal about card ``number``, if there is one."""
+        for proposal in self.proposals.values():
+            if proposal.subject == number:
+                return proposal
+        return None
+
+    def bundle_of(self, proposal: Proposal) -> list[Proposal]:
+        """The proposals decided together with ``proposal`` (itself alone if not bundled)."""
+        if proposal.bundle is None:
+            return [proposal]
+        return [p for p in self.proposals.values() if p.bundle == proposal.bundle]
 
     def active_seats(self) -> list[Seat]:
         """Seats still in the game (not eliminated), in turn order."""
@@ -152,7 +201,7 @@ class TableState:
             return [["deck", delta[1], self.cards[delta[1]].deck_owner]]
         if kind == "face":
             card = self.cards[delta[1]]
-            return [["face", card.number, {"name": card.name, "kind": card.kind, "text": card.text}]]
+            return [["face", card.number, card_face(card)]]
         if kind == "setting":
             return [["setting", delta[1], self.settings.get(delta[1])]]
         if kind == "seats":
@@ -161,6 +210,20 @@ class TableState:
             return [["turn", asdict(self.turn)]]
         if kind == "set":
             return [["set", delta[1], getattr(self, delta[1])]]
+        if kind == "propose":
+            return [["decide", delta[1]["id"], "undone"], ["set", "next_proposal", self.next_proposal]]
+        if kind == "vote":
+            _, proposal_id, account, _choice = delta
+            return [["vote", proposal_id, account, self.proposals[proposal_id].votes.get(account)]]
+        if kind == "decide":
+            return [["propose", proposal_dict(self.proposals[delta[1]])]]
+        if kind == "bundle":
+            undo: list[Delta] = []
+            for proposal_id in delta[1]:
+                proposal = self.proposals[proposal_id]
+                undo.append(["bundle", [proposal_id], proposal.bundle])
+                undo.extend(["vote", proposal_id, account, choice] for account, choice in proposal.votes.items())
+            return undo
         raise ValueError(f"unknown delta {kind!r}")
 
     def apply(self, delta: Delta) -> set[int]:
@@ -196,7 +259,7 @@ class TableState:
         if kind == "face":
             _, number, face = delta
             card = self.cards[number]
-            for key in ("name", "kind", "text"):
+            for key in ("name", "kind", "text", "colour", "version"):
                 if key in face:
                     setattr(card, key, face[key])
             return {number}
@@ -210,9 +273,32 @@ class TableState:
         if kind == "turn":
             self.turn = Turn(**delta[1])
             return set()
+        if kind == "propose":
+            proposal = proposal_from_dict(delta[1])
+            self.proposals[proposal.id] = proposal
+            self.next_proposal = max(self.next_proposal, proposal.id + 1)
+            return set()
+        if kind == "vote":
+            _, proposal_id, account, choice = delta
+            votes = self.proposals[proposal_id].votes
+            if choice is None:
+                votes.pop(account, None)
+            else:
+                votes[account] = choice
+            return set()
+        if kind == "decide":
+            del self.proposals[delta[1]]
+            return set()
+        if kind == "bundle":
+            # Proposals lumped together start their vote afresh (the bundler's votes follow).
+            _, ids, bundle = delta
+            for proposal_id in ids:
+                self.proposals[proposal_id].bundle = bundle
+                self.proposals[proposal_id].votes = {}
+            return set()
         if kind == "set":
             _, name, value = delta
-            if name not in ("phase", "host", "result", "next_number"):
+            if name not in ("phase", "host", "result", "next_number", "next_proposal"):
                 raise ValueError(f"unknown table field {name!r}")
             setattr(self, name, value)
             return set()
@@ -245,6 +331,22 @@ class TableState:
         if order:
             self.piles[(zone, owner)] = order
         return set(order)
+
+
+def card_face(card: Card) -> dict[str, Any]:
+    """What a card says (its face), as stored in a "face" delta and in its history."""
+    return {"name": card.name, "kind": card.kind, "text": card.text, "colour": card.colour, "version": card.version}
+
+
+def proposal_dict(proposal: Proposal) -> dict[str, Any]:
+    """A proposal as JSON-ready data (vote keys become ``[account, choice]`` pairs)."""
+    data = asdict(proposal)
+    data["votes"] = [[account, choice] for account, choice in proposal.votes.items()]
+    return data
+
+
+def proposal_from_dict(data: dict[str, Any]) -> Proposal:
+    return Proposal(**{**data, "votes": {int(account): choice for account, choice in data["votes"]}})
 
 
 def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:

@@ -1,0 +1,194 @@
+"""Decks: loading and clearing cards, printing and exporting them, saving whole rooms.
+
+A deck pasted from the archive (``cleardeck``, ``loadcard ...``, ``@emit ...``) works
+line by line, and also when a client delivers the whole paste as one line.
+"""
+
+from __future__ import annotations
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.dvorak.base import GameCommand, current_room, inspect, perform
+from commands.text import plural
+from games.dvorak.deck import deck_contents, snapshot
+from games.dvorak.deckformat import (
+    EXPORTERS,
+    DefinitionError,
+    parse_card_definition,
+    parse_rule_definition,
+)
+from games.dvorak.rules import Table
+from games.dvorak.state import DECK_ZONES, PENDING, REJECTED, REMOVED, RULES, Card
+from persistence.decks import DeckOwnedByOther
+from server.rooms import check_room_name
+
+
+def _definition_line(card: Card) -> str:
+    """The ``loadcard``/``loadrule`` line that makes ``card`` again."""
+    if card.is_rule:
+        return f"loadrule {card.name}/{card.text}"
+    colour = f"{card.colour}/" if card.colour else ""
+    return f"loadcard {colour}{card.name}/{card.kind}/{card.text}"
+
+
+class ClearDeck(GameCommand):
+    """Remove every card and special rule and call off every vote (host). Not while a
+    game is running, unless forced. Card numbers are never reused."""
+
+    key = "cleardeck"
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.clear_deck(actor, forced=ctx.forced))
+
+
+class LoadCard(GameCommand):
+    """Add a card to the deck without a vote, as deck imports do. Type A is an Action, T a
+    Thing; any other word is shown as written and played like a Thing. Split at the first
+    two slashes: the text may contain more. %r in the text is a line break. The Dvorax
+    form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>."""
+
+    key = "loadcard"
+    usage = ("loadcard <name>/<A|T|type>/<text>", "loadcard <colour>/<name>/<type>/<text>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            card = parse_card_definition(args)
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor, author = ctx.player.account_id, ctx.player.name
+        await perform(ctx, lambda table: table.load_card(actor, author, card.name, card.kind, card.text, card.colour))
+
+
+class LoadRule(GameCommand):
+    """Put a special rule in force without a vote, as deck imports do."""
+
+    key = "loadrule"
+    usage = ("loadrule <name>/<text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            rule = parse_rule_definition(args)
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor, author = ctx.player.account_id, ctx.player.name
+        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text))
+
+
+class LogCards(GameCommand):
+    """Print every card of the room, whatever its status, in a form you can paste back:
+    approved cards and rules as loadcard/loadrule lines, the others as @@ comments."""
+
+    key = "logcards"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        room = current_room(ctx)
+
+        def look(table: Table) -> str:
+            cards = sorted(table.state.cards.values(), key=lambda c: c.number)
+            lines = [f"@@ Every card of room {room.name}, for saving: paste it back to load the deck.", "cleardeck"]
+            lines += [_definition_line(c) for c in cards if c.zone in DECK_ZONES or c.zone == RULES]
+            status = {PENDING: "waiting for a vote", REJECTED: "rejected", REMOVED: "removed"}
+            lines += [f"@@ #{c.number} {status[c.zone]}: {_definition_line(c)}" for c in cards if c.zone in status]
+            return "\n".join(lines)
+
+        ctx.reply(await inspect(ctx, look), wrap=False)
+
+
+class ExportDeck(GameCommand):
+    """Print the deck (approved cards and rules) in one of the archive's formats: mush
+    (commands to paste; the default), dvorax (with colours and full types), json, or tsv
+    (Name, Set, ImageFile, Type, CornerValue, Text, FlavorText, Creator)."""
+
+    key = "exportdeck"
+    usage = ("exportdeck [mush|dvorax|json|tsv]",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        form = args.strip().lower() or "mush"
+        exporter = EXPORTERS.get(form)
+        if exporter is None:
+            raise CommandError(f"Usage: {self.usage[0]}")
+        room = current_room(ctx)
+        ctx.reply(await inspect(ctx, lambda table: exporter(room.name, *deck_contents(table.state))), wrap=False)
+
+
+class SaveDeck(GameCommand):
+    """Save the whole room under a name: cards and their piles in order, special rules,
+    settings, votes and the turn. Saving again under your own name replaces it; a name
+    someone else saved is theirs."""
+
+    key = "savedeck"
+    usage = ("savedeck <name>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name = args.strip()
+        problem = check_room_name(name) if name else f"Usage: {self.usage[0]}"
+        if problem:
+            raise CommandError(problem.replace("room name", "deck name"))
+        room = current_room(ctx)
+        data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
+        try:
+            replaced = await ctx.decks.save(name, ctx.player.account_id, count, {**data, "room": room.name})
+        except DeckOwnedByOther:
+            raise CommandError(f'The deck name "{name}" belongs to someone else. Choose another.') from None
+        verb = "saves the room again as" if replaced else "saves the room as"
+        room.broadcast(f"{ctx.player.name} {verb} deck {name} ({plural(count, 'card')}).")
+
+
+class LoadDeck(GameCommand):
+    """Load a saved deck into this room (host), replacing its cards, rules, settings and
+    votes. If the same players are seated as when it was saved, the game resumes where it
+    was; otherwise its cards make a fresh deck for a new game."""
+
+    key = "loaddeck"
+    usage = ("loaddeck <name>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name = args.strip()
+        if not name:
+            raise CommandError(f"Usage: {self.usage[0]}")
+        found = await ctx.decks.load(name)
+        if found is None:
+            raise CommandError(f'There is no saved deck called "{name}". Type "listdecks" for the list.')
+        saved_name, data = found
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.restore(actor, saved_name, data))
+
+
+class ListDecks(Command):
+    """List the saved decks: name, who saved it, how many cards, when."""
+
+    key = "listdecks"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        decks = await ctx.decks.summaries()
+        if not decks:
+            ctx.reply("No decks have been saved. In a room, savedeck <name> saves one.")
+            return
+        lines = [f"{'Deck':<30} {'Saved by':<20} {'Cards':>5}  Saved (UTC)"]
+        for deck in decks:
+            lines.append(f"{deck.name:<30} {deck.owner_name:<20} {deck.card_count:>5}  {deck.saved_at:%Y-%m-%d %H:%M}")
+        ctx.reply("\n".join(lines))
+
+
+class DeleteDeck(Command):
+    """Delete a saved deck. Only whoever saved it (or an administrator) may."""
+
+    key = "deletedeck"
+    usage = ("deletedeck <name>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name = args.strip()
+        owner = await ctx.decks.owner_of(name) if name else None
+        if owner is None:
+            raise CommandError(f'There is no saved deck called "{name}".' if name else f"Usage: {self.usage[0]}")
+        if owner != ctx.player.account_id and not ctx.player.is_admin:
+            raise CommandError("Only whoever saved that deck, or an administrator, can delete it.")
+        await ctx.decks.delete(name)
+        ctx.player.place.broadcast(f"{ctx.player.name} deletes the saved deck {name}.")
+
+
+DECK_COMMANDS = CommandSet(
+    "Deck", [ClearDeck(), LoadCard(), LoadRule(), LogCards(), ExportDeck(), SaveDeck(), LoadDeck()]
+)
+SAVED_DECK_COMMANDS = CommandSet("Decks", [ListDecks(), DeleteDeck()])

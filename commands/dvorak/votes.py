@@ -1,0 +1,233 @@
+"""Inventing the deck together: proposing cards and rules, voting on them by number."""
+
+from __future__ import annotations
+
+import re
+
+from commands.base import CommandError, CommandSet, Context
+from commands.dvorak.base import GameCommand, card_number, current_room, inspect, perform
+from commands.dvorak.render import card_full, card_label, card_list, render_proposal
+from commands.text import plural
+from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
+from games.dvorak.rules import Table
+from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
+
+
+class NewCard(GameCommand):
+    """Propose a new card. It gets the next number and everyone sees it; the table votes
+    with "approve <num>" or "repeal <num>". Accepted, it is shuffled into the draw pile;
+    rejected, it goes to the rejected pile. Type A is an Action, T a Thing, any other
+    word is shown as written and played like a Thing."""
+
+    key = "newcard"
+    usage = ("newcard <name>/<A|T|type>/<text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            card = parse_card_definition(args)
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.propose_card(actor, card.name, card.kind, card.text, card.colour))
+
+
+class NewRule(GameCommand):
+    """Propose a special rule: voted on like a card; accepted, it is in force at once and
+    listed by "rules". A rule is not a card: it is never drawn, held or destroyed."""
+
+    key = "newrule"
+    usage = ("newrule <name>/<text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            rule = parse_rule_definition(args)
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.propose_rule(actor, rule.name, rule.text))
+
+
+class Approve(GameCommand):
+    """Vote for what is pending about card <num> (a new card or rule, an edit, a removal,
+    or a whole bundle). Only seated players vote."""
+
+    key = "approve"
+    usage = ("approve <num>",)
+    choice = APPROVE
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.vote(actor, number, self.choice))
+
+
+class Repeal(Approve):
+    """Vote against what is pending about card <num>."""
+
+    key = "repeal"
+    aliases = ("reject",)
+    usage = ("repeal <num>",)
+    choice = REJECT
+
+
+class ViewVote(GameCommand):
+    """List what is waiting for a vote: who voted which way, and who has yet to vote."""
+
+    key = "viewvote"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            if not table.state.proposals:
+                return "Nothing is waiting for a vote."
+            policy = table.settings["vote"]
+            lines = [f"Waiting for a vote (policy: {policy}; voters: {', '.join(map(table.name_of, table.voters()))}):"]
+            shown: set[int] = set()
+            for proposal in table.state.proposals.values():
+                if proposal.id in shown:
+                    continue
+                group = table.state.bundle_of(proposal)
+                shown.update(p.id for p in group)
+                lines.append(render_proposal(table, group, detailed=True))
+            return "\n".join(lines)
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class ViewRejected(GameCommand):
+    """List the rejected cards and rules ("revote <num>" puts one to the vote again)."""
+
+    key = "viewrep"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            rejected = list(table.state.pile(REJECTED))
+            return f"Rejected ({plural(len(rejected), 'card')}):\n" + card_list(table, rejected)
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class Rules(GameCommand):
+    """List the special rules in force."""
+
+    key = "rules"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        def look(table: Table) -> str:
+            rules = list(table.state.pile(RULES))
+            if not rules:
+                return "No special rules are in force. Propose one with: newrule <name>/<text>"
+            return "Special rules in force:\n" + card_list(table, rules)
+
+        ctx.reply(await inspect(ctx, look))
+
+
+_EDIT = re.compile(r"#?(\d+)\s*/(.*)", re.DOTALL)
+
+
+class EditCard(GameCommand):
+    """Propose new words for a card or special rule, wherever it is (a rejected one too).
+    Accepted, it changes in place; "cardhistory <num>" shows its earlier versions."""
+
+    key = "editcard"
+    usage = ("editcard <num>/<name>/<type>/<text>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        match = _EDIT.fullmatch(args.strip())
+        if match is None:
+            raise CommandError(f"Usage: {self.usage[0]}")
+        number = int(match.group(1))
+        try:
+            face = parse_card_definition(match.group(2))
+        except DefinitionError as error:
+            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.propose_edit(actor, number, face.name, face.kind, face.text))
+
+
+class RemoveCard(GameCommand):
+    """Propose taking a card out of the game (or repealing a special rule). Accepted, it
+    is gone from every pile."""
+
+    key = "removecard"
+    usage = ("removecard <num>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.propose_removal(actor, number))
+
+
+class Withdraw(GameCommand):
+    """Call off your proposal (the host may call off any)."""
+
+    key = "withdraw"
+    usage = ("withdraw <num>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.withdraw(actor, number))
+
+
+class Revote(GameCommand):
+    """Put a rejected card or rule to the vote again (after a game, say, as the rules'
+    aftermath suggests)."""
+
+    key = "revote"
+    usage = ("revote <num>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.revote(actor, number))
+
+
+class Bundle(GameCommand):
+    """Lump pending proposals into one vote: approving or repealing any of them decides
+    them all (for when sides block each other's cards)."""
+
+    key = "bundle"
+    usage = ("bundle <num> <num> ...",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        numbers = [card_number(word, self.usage[0]) for word in args.replace(",", " ").split()]
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.bundle(actor, numbers))
+
+
+class CardHistory(GameCommand):
+    """Show every version of a card: as it was made and after each accepted edit."""
+
+    key = "cardhistory"
+    usage = ("cardhistory <num>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage[0])
+        room = current_room(ctx)
+        label = await inspect(ctx, lambda table: card_label(table.card(number)))
+        versions = await room.card_history(number)
+        lines = [f"History of {label}:"]
+        for version in versions:
+            face = card_full(version.as_card(number))
+            lines.append(f"  version {version.version}, {version.created_at:%Y-%m-%d %H:%M} UTC: {face}")
+        ctx.reply("\n".join(lines))
+
+
+VOTE_COMMANDS = CommandSet(
+    "Voting",
+    [
+        NewCard(),
+        NewRule(),
+        Approve(),
+        Repeal(),
+        ViewVote(),
+        ViewRejected(),
+        Rules(),
+        EditCard(),
+        RemoveCard(),
+        Withdraw(),
+        Revote(),
+        Bundle(),
+        CardHistory(),
+    ],
+)

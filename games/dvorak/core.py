@@ -1,0 +1,241 @@
+"""What every move on a Dvorak table shares: the events it produces, the bookkeeping of
+its changes, and the checks of who may do what.
+
+A move that breaks a rule raises :class:`RuleViolation` before changing anything; its
+message says which rule forbids it. The moves themselves are in ``rules`` (seats and
+play), ``voting`` (proposals and votes) and ``deck`` (loading, clearing, restoring).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.dvorak import settings as table_settings
+from games.dvorak.state import (
+    DECK_ZONES,
+    DISCARD,
+    DRAW,
+    HAND,
+    NO_OWNER,
+    PLAY,
+    PLAYING,
+    Card,
+    Delta,
+    PileKey,
+    Seat,
+    TableState,
+    seat_dicts,
+)
+
+NAME_MAX = 60
+TEXT_MAX = 2000
+KIND_MAX = 40
+TEAM_MAX = 20
+FORCE_HINT = " (If a card allows it, put force in front of the command.)"
+
+
+class RuleViolation(Exception):
+    """The move is against the rules or the facts of the table; nothing changed."""
+
+
+@dataclass
+class Event:
+    """Something that happened at the table: what, who did it, and the changes it made."""
+
+    kind: str
+    actor: int
+    #: The actor's name when it happened (they may leave the table later).
+    actor_name: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    deltas: list[Delta] = field(default_factory=list)
+    forced: bool = False
+
+
+@dataclass
+class Changes:
+    """What a move did: its events, which stored rows it touched, and how to undo it."""
+
+    events: list[Event]
+    cards: set[int]
+    new_cards: set[int]
+    undo: list[Delta]
+
+
+class TableCore:
+    """A Dvorak table's state, the bookkeeping of its changes, and the checks every
+    move shares. The moves themselves are in the subclasses."""
+
+    def __init__(self, state: TableState | None = None, rng: random.Random | None = None) -> None:
+        self.state = state if state is not None else TableState(settings=table_settings.defaults())
+        for name, value in table_settings.defaults().items():
+            self.state.settings.setdefault(name, value)
+        self.rng = rng or random.SystemRandom()
+        self._events: list[Event] = []
+        self._cards: set[int] = set()
+        self._new_cards: set[int] = set()
+        self._undo: list[Delta] = []
+
+    # -- bookkeeping -------------------------------------------------------------------
+
+    def take_changes(self) -> Changes:
+        """Hand over (and forget) the events and touched rows since the last call."""
+        changes = Changes(self._events, self._cards, self._new_cards, self._undo)
+        self._events, self._cards, self._new_cards, self._undo = [], set(), set(), []
+        return changes
+
+    def undo(self, changes: Changes) -> None:
+        """Put the table back as it was before ``changes`` (which were not stored)."""
+        for delta in reversed(changes.undo):
+            self.state.apply(delta)
+
+    def _event(self, kind: str, actor: int, forced: bool = False, **data: Any) -> Event:
+        actor_name = data.get("name") if kind == "join" else self.name_of(actor)
+        event = Event(kind, actor, actor_name or "", data, [], forced)
+        self._events.append(event)
+        return event
+
+    def _change(self, event: Event, delta: Delta) -> None:
+        self._undo.extend(reversed(self.state.inverse(delta)))
+        self._cards |= self.state.apply(delta)
+        event.deltas.append(delta)
+        if delta[0] == "add":
+            self._new_cards.add(delta[1]["number"])
+
+    def _move(self, event: Event, number: int, zone: str, owner: int, index: int = -1) -> None:
+        self._change(event, ["move", number, zone, owner, index])
+
+    def _set_turn(self, event: Event, **changes: Any) -> None:
+        self._change(event, ["turn", {**vars(self.state.turn), **changes}])
+
+    def _set_seats(self, event: Event, seats: list[Seat]) -> None:
+        self._change(event, ["seats", seat_dicts(seats)])
+
+    def _set(self, event: Event, name: str, value: Any) -> None:
+        self._change(event, ["set", name, value])
+
+    # -- facts of the table ------------------------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.state.settings
+
+    def name_of(self, account_id: int) -> str:
+        seat = self.state.seat(account_id)
+        return seat.name if seat else "someone"
+
+    def card(self, number: int) -> Card:
+        card = self.state.cards.get(number)
+        if card is None:
+            raise RuleViolation(f"There is no card #{number} at this table.")
+        return card
+
+    def hand(self, account_id: int) -> list[int]:
+        return self.state.pile(HAND, account_id)
+
+    def in_play(self, account_id: int) -> list[int]:
+        return self.state.pile(PLAY, account_id)
+
+    def draw_key(self, account_id: int) -> PileKey:
+        """The draw pile ``account_id`` draws from."""
+        return (DRAW, account_id if self.settings["multideck"] else NO_OWNER)
+
+    def discard_key(self, owner: int) -> PileKey:
+        """The discard pile of ``owner``'s deck (the shared one unless multi-deck)."""
+        return (DISCARD, owner if self.settings["multideck"] else NO_OWNER)
+
+    def _discard_key_for(self, card: Card) -> PileKey:
+        return self.discard_key(card.deck_owner)
+
+    def can_draw(self, account_id: int) -> bool:
+        draw_zone, owner = self.draw_key(account_id)
+        if self.state.pile(draw_zone, owner):
+            return True
+        return bool(self.settings["reshuffle"] and self.state.pile(*self.discard_key(owner)))
+
+    def deck_cards(self) -> list[Card]:
+        """Every approved card, wherever it is in the game."""
+        return sorted((card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number)
+
+    # -- checks ------------------------------------------------------------------------
+
+    def _seated(self, actor: int) -> Seat:
+        seat = self.state.seat(actor)
+        if seat is None:
+            raise RuleViolation("Only players seated at this table can do that.")
+        if seat.out and self.state.phase == PLAYING:
+            raise RuleViolation("You have been eliminated from this game.")
+        return seat
+
+    def _playing(self) -> None:
+        if self.state.phase != PLAYING:
+            raise RuleViolation("No game is running here. The host starts one with: start")
+
+    def _not_halted(self, forced: bool) -> None:
+        """With ``halt`` on, card moves wait while anything is being voted on."""
+        if self.settings["halt"] and self.state.proposals and not forced:
+            waiting = ", ".join(f"#{p.subject}" for p in self.state.proposals.values())
+            raise RuleViolation(f"Play waits for the vote on {waiting} (halt is on).{FORCE_HINT}")
+
+    def _host(self, actor: int) -> None:
+        if actor != self.state.host:
+            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
+
+    def _turn_rules(self, forced: bool) -> bool:
+        return bool(self.settings["turns"]) and not forced
+
+    def _own_turn(self, actor: int, doing: str, forced: bool) -> None:
+        if self._turn_rules(forced) and self.state.turn.player != actor:
+            raise RuleViolation(
+                f"It is {self.name_of(self.state.turn.player)}'s turn; you may {doing} only on your own "
+                f"turn.{FORCE_HINT}"
+            )
+
+    def _drawn_first(self, actor: int, forced: bool) -> None:
+        if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
+            raise RuleViolation("Draw first: a turn begins by drawing (draw).")
+
+    def _in_hand(self, actor: int, number: int) -> Card:
+        card = self.card(number)
+        if card.zone != HAND or card.owner != actor:
+            raise RuleViolation(f"#{number} is not in your hand.")
+        return card
+
+    def _target(self, account_id: int) -> Seat:
+        seat = self.state.seat(account_id)
+        if seat is None:
+            raise RuleViolation("That player is not seated at this table.")
+        if seat.out:
+            raise RuleViolation(f"{seat.name} has been eliminated.")
+        return seat
+
+    def _in_deck(self, card: Card) -> None:
+        if card.zone not in DECK_ZONES:
+            raise RuleViolation(f"#{card.number} is not in the deck (it is {card.zone}).")
+
+    def _leave_play(self, event: Event, card: Card) -> None:
+        """``card`` is leaving play: what was played on it is destroyed."""
+        if card.zone != PLAY:
+            return
+        attached = self.state.attachments(card.number)
+        if attached:
+            event.data["destroyed"] = attached
+        for number in reversed(attached):
+            self._move(event, number, *self._discard_key_for(self.state.cards[number]))
+
+
+def check_card_face(name: str, kind: str, text: str) -> tuple[str, str, str]:
+    """A card's name, type and text, trimmed; :class:`RuleViolation` if one is unusable."""
+    name, kind, text = name.strip(), kind.strip(), text.strip()
+    if not name:
+        raise RuleViolation("A card needs a name.")
+    if not kind:
+        raise RuleViolation("A card needs a type: A (Action), T (Thing), or any other word.")
+    if len(name) > NAME_MAX:
+        raise RuleViolation(f"A card name is at most {NAME_MAX} characters.")
+    if len(kind) > KIND_MAX:
+        raise RuleViolation(f"A card type is at most {KIND_MAX} characters.")
+    if len(text) > TEXT_MAX:
+        raise RuleViolation(f"A card's text is at most {TEXT_MAX} characters.")
+    return name, kind, text

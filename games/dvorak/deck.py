@@ -1,0 +1,194 @@
+"""Deck moves: loading approved cards and rules, clearing the deck, restoring a saved table.
+
+A saved table (:func:`snapshot`) is plain JSON-ready data: every card that is not
+removed, each pile in order, the seats, settings, turn and pending votes. Restoring it
+into a room gives its cards new numbers after the room's own (numbers are never reused
+within a room) and everything else back as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from games.dvorak.core import Event, RuleViolation, TableCore, check_card_face
+from games.dvorak.deckformat import CardDefinition, DeckCard
+from games.dvorak.state import (
+    DECK_ZONES,
+    DISCARD,
+    DRAW,
+    HAND,
+    NO_OWNER,
+    PLAY,
+    PLAYING,
+    REMOVED,
+    RULES,
+    WAITING,
+    Card,
+    Seat,
+    TableState,
+    Turn,
+    card_dict,
+    proposal_dict,
+    proposal_from_dict,
+    seat_dicts,
+)
+
+SNAPSHOT_FORMAT = 1
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    """Everything needed to restore the table later, as JSON-ready data."""
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "cards": [card_dict(card) for card in state.cards.values() if card.zone != REMOVED],
+        "piles": [[zone, owner, list(pile)] for (zone, owner), pile in state.piles.items() if zone != REMOVED],
+        "seats": seat_dicts(state.seats),
+        "settings": dict(state.settings),
+        "turn": asdict(state.turn),
+        "phase": state.phase,
+        "result": state.result,
+        "proposals": [proposal_dict(p) for p in state.proposals.values()],
+    }
+
+
+def deck_contents(state: TableState) -> tuple[list[DeckCard], list[DeckCard]]:
+    """The approved cards and the rules in force, in number order, as exports need them."""
+    cards = sorted(state.cards.values(), key=lambda c: c.number)
+    approved = [DeckCard(c.name, c.kind_label, c.text, c.colour, c.author_name) for c in cards if c.zone in DECK_ZONES]
+    rules = [DeckCard(c.name, "Rule", c.text, c.colour, c.author_name) for c in cards if c.zone == RULES]
+    return approved, rules
+
+
+class DeckMoves(TableCore):
+    """Moves that fill, empty and restore the deck."""
+
+    def load_card(self, actor: int, author_name: str, name: str, kind: str, text: str, colour: str = "") -> int:
+        """Add an approved card to the deck (shuffled in if a game is running); its number."""
+        self._seated(actor)
+        name, kind, text = check_card_face(name, kind, text)
+        number = self.state.next_number
+        owner = actor if self.settings["multideck"] else NO_OWNER
+        card = Card(number, name, kind, text, actor, author_name, DRAW, owner, deck_owner=owner, colour=colour)
+        event = self._event("load", actor, card=number)
+        self._change(event, ["add", card_dict(card)])
+        if self.state.phase == PLAYING:
+            pile = self.state.pile(DRAW, owner)
+            self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile) - 1))
+        return number
+
+    def load_rule(self, actor: int, author_name: str, name: str, text: str) -> int:
+        """Put a special rule in force without a vote, as deck imports do; its number."""
+        self._seated(actor)
+        name, kind, text = check_card_face(name, "Rule", text)
+        number = self.state.next_number
+        rule = Card(number, name, kind, text, actor, author_name, RULES, is_rule=True)
+        event = self._event("loadrule", actor, card=number)
+        self._change(event, ["add", card_dict(rule)])
+        return number
+
+    def import_cards(self, name: str, cards: list[CardDefinition], rules: list[CardDefinition], clear: bool) -> int:
+        """The operator's import (``dvorak-mush deck import``): approved cards and rules
+        loaded in one event, after clearing the deck if ``clear``. Returns how many."""
+        for definition in [*cards, *rules]:
+            check_card_face(definition.name, definition.kind, definition.text)
+        event = self._event("import", NO_OWNER, name=name, count=len(cards) + len(rules))
+        if clear:
+            self._clear(event)
+        for definition in cards:
+            number = self.state.next_number
+            owner = NO_OWNER
+            face = check_card_face(definition.name, definition.kind, definition.text)
+            card = Card(number, *face, NO_OWNER, definition.creator or name, DRAW, owner, colour=definition.colour)
+            self._change(event, ["add", card_dict(card)])
+            if self.state.phase == PLAYING:
+                self._move(event, number, DRAW, owner, self.rng.randint(0, len(self.state.pile(DRAW, owner)) - 1))
+        for definition in rules:
+            number = self.state.next_number
+            face = check_card_face(definition.name, "Rule", definition.text)
+            self._change(event, ["add", card_dict(Card(number, *face, NO_OWNER, name, RULES, is_rule=True))])
+        return len(cards) + len(rules)
+
+    def clear_deck(self, actor: int, forced: bool = False) -> None:
+        """Remove every card and rule, and call off every vote (host)."""
+        self._host(actor)
+        if self.state.phase == PLAYING and not forced:
+            raise RuleViolation("A game is running: end it first (endgame), or force cleardeck.")
+        event = self._event("cleardeck", actor, forced)
+        self._clear(event)
+
+    def _clear(self, event: Event) -> None:
+        gone = [card.number for card in self.state.cards.values() if card.zone != REMOVED]
+        event.data["count"] = len(gone)
+        for proposal_id in list(self.state.proposals):
+            self._change(event, ["decide", proposal_id, "withdrawn"])
+        for number in gone:
+            self._move(event, number, REMOVED, NO_OWNER)
+
+    def restore(self, actor: int, name: str, saved: dict[str, Any]) -> int:
+        """Replace the table with a saved one (host); returns how much its card numbers
+        were raised by (0 if they are unchanged).
+
+        Cards, piles in order, special rules, settings and pending votes always come back.
+        The game itself (hands, things in play, the turn) comes back only if the same
+        players are seated now as when it was saved; otherwise every card of the deck is
+        put in the draw pile, ready for a new game with the players who are here.
+        """
+        self._host(actor)
+        if saved.get("format") != SNAPSHOT_FORMAT:
+            raise RuleViolation(f"The saved deck {name} is in a format this server cannot read.")
+        saved_seats = [Seat(**seat) for seat in saved["seats"]]
+        resumed = {s.account_id for s in saved_seats} == {s.account_id for s in self.state.seats} and bool(saved_seats)
+        event = self._event("loaddeck", actor, name=name, resumed=resumed)
+        self._clear(event)
+        cards = {card["number"]: card for card in saved["cards"]}
+        offset = self.state.next_number - 1 if self.state.cards else 0
+        piles = saved["piles"] if resumed else _folded_into_draw_pile(saved["piles"])
+        for zone, owner, order in piles:
+            for number in order:
+                card = cards[number]
+                attached = card["attached_to"] if resumed else None
+                placed = {
+                    **card,
+                    "number": number + offset,
+                    "zone": zone,
+                    "owner": owner,
+                    "attached_to": attached + offset if attached is not None else None,
+                }
+                if not resumed:
+                    placed["deck_owner"] = NO_OWNER
+                self._change(event, ["add", placed])
+        for setting, value in saved["settings"].items():
+            if resumed or setting != "multideck":
+                self._change(event, ["setting", setting, value])
+        if resumed:
+            self._set_seats(event, saved_seats)
+            self._change(event, ["turn", saved["turn"]])
+            self._set(event, "phase", saved["phase"])
+            self._set(event, "result", saved["result"])
+        else:
+            self._change(event, ["turn", asdict(Turn())])
+            self._set(event, "phase", WAITING)
+        renumbered: dict[int, int] = {}
+        for data in sorted(saved["proposals"], key=lambda p: p["id"]):
+            proposal = proposal_from_dict(data)
+            renumbered[proposal.id] = self.state.next_proposal
+            proposal.id = self.state.next_proposal
+            proposal.subject += offset
+            proposal.bundle = renumbered.get(proposal.bundle) if proposal.bundle is not None else None
+            self._change(event, ["propose", proposal_dict(proposal)])
+        event.data["offset"] = offset
+        event.data["count"] = len(cards)
+        return offset
+
+
+def _folded_into_draw_pile(piles: list[list[Any]]) -> list[list[Any]]:
+    """The saved piles with every card of the deck (hands, play, discards, every player's
+    own piles) gathered into the one shared draw pile, draw pile first."""
+    deck_zones = (DRAW, DISCARD, HAND, PLAY)
+    ordered = sorted(
+        (pile for pile in piles if pile[0] in deck_zones), key=lambda pile: (deck_zones.index(pile[0]), pile[1])
+    )
+    gathered = [number for _, _, order in ordered for number in order]
+    others = [pile for pile in piles if pile[0] not in deck_zones]
+    return ([[DRAW, NO_OWNER, gathered]] if gathered else []) + others

@@ -1,0 +1,232 @@
+"""Making the deck by vote: new cards and special rules, edits and removals, and how the
+table decides them.
+
+Only seated players still in the game vote; whoever proposes counts as approving. The
+``vote`` setting is the policy: ``unanimous`` (everyone approves; any rejection decides
+against), ``majority`` (more than half approve, or enough reject that they cannot), or
+``any`` (the original engine: the first approve or repeal decides). Whenever the set of
+voters changes, every pending vote is counted again.
+"""
+
+from __future__ import annotations
+
+from games.dvorak.core import Event, RuleViolation, TableCore, check_card_face
+from games.dvorak.state import (
+    APPROVE,
+    DRAW,
+    EDIT,
+    NEW_CARD,
+    NEW_RULE,
+    NO_OWNER,
+    PENDING,
+    REJECT,
+    REJECTED,
+    REMOVAL,
+    REMOVED,
+    RULES,
+    Card,
+    Proposal,
+    Seat,
+    card_dict,
+    proposal_dict,
+)
+
+RULE_KIND = "Rule"
+
+
+class Voting(TableCore):
+    """The proposal and vote moves of a table."""
+
+    def voters(self) -> list[int]:
+        """Who votes: the seated players still in the game."""
+        return [seat.account_id for seat in self.state.active_seats()]
+
+    def _voter(self, actor: int) -> Seat:
+        seat = self.state.seat(actor)
+        if seat is None:
+            raise RuleViolation("Only players seated at this table vote and propose.")
+        if seat.out:
+            raise RuleViolation("You have been eliminated, so you no longer vote or propose.")
+        return seat
+
+    def _proposal_about(self, number: int) -> Proposal:
+        proposal = self.state.pending_for(number)
+        if proposal is None:
+            self.card(number)
+            raise RuleViolation(f"Nothing about #{number} is waiting for a vote (viewvote lists what is).")
+        return proposal
+
+    def _free_to_propose_about(self, number: int) -> Card:
+        card = self.card(number)
+        if card.zone == REMOVED:
+            raise RuleViolation(f"#{number} has been removed from the game.")
+        if self.state.pending_for(number) is not None:
+            raise RuleViolation(f"#{number} already has a proposal waiting for its vote (viewvote).")
+        return card
+
+    def _propose(self, event: Event, kind: str, subject: int, actor: int, face: dict[str, str] | None = None) -> None:
+        proposal = Proposal(
+            self.state.next_proposal, kind, subject, actor, self.name_of(actor), face, None, {actor: APPROVE}
+        )
+        self._change(event, ["propose", proposal_dict(proposal)])
+        self._count(event, self.state.proposals[proposal.id])
+
+    def propose_card(self, actor: int, name: str, kind: str, text: str, colour: str = "") -> int:
+        """Propose a new card; it waits, numbered, for the table's vote. Its number."""
+        self._voter(actor)
+        name, kind, text = check_card_face(name, kind, text)
+        number = self.state.next_number
+        event = self._event("newcard", actor, card=number)
+        card = Card(number, name, kind, text, actor, self.name_of(actor), PENDING, NO_OWNER, colour=colour)
+        self._change(event, ["add", card_dict(card)])
+        self._propose(event, NEW_CARD, number, actor)
+        return number
+
+    def propose_rule(self, actor: int, name: str, text: str) -> int:
+        """Propose a special rule: voted like a card, in force at once when accepted."""
+        self._voter(actor)
+        name, _, text = check_card_face(name, RULE_KIND, text)
+        number = self.state.next_number
+        event = self._event("newrule", actor, card=number)
+        rule = Card(number, name, RULE_KIND, text, actor, self.name_of(actor), PENDING, is_rule=True)
+        self._change(event, ["add", card_dict(rule)])
+        self._propose(event, NEW_RULE, number, actor)
+        return number
+
+    def propose_edit(self, actor: int, number: int, name: str, kind: str, text: str) -> None:
+        """Propose new words for a card or rule, wherever it is (rejected ones too)."""
+        self._voter(actor)
+        card = self._free_to_propose_about(number)
+        if card.zone == PENDING:
+            raise RuleViolation(f"#{number} is itself still being voted on.")
+        name, kind, text = check_card_face(name, RULE_KIND if card.is_rule else kind, text)
+        face = {"name": name, "kind": kind, "text": text}
+        event = self._event("editcard", actor, card=number, face=face)
+        self._propose(event, EDIT, number, actor, face)
+
+    def propose_removal(self, actor: int, number: int) -> None:
+        """Propose taking a card (or repealing a rule) out of the game."""
+        self._voter(actor)
+        card = self._free_to_propose_about(number)
+        if card.zone == PENDING:
+            raise RuleViolation(f"#{number} is still being voted on; its proposer can withdraw it.")
+        event = self._event("removecard", actor, card=number)
+        self._propose(event, REMOVAL, number, actor)
+
+    def vote(self, actor: int, number: int, choice: str) -> None:
+        """Approve or reject what is pending about card ``number`` (its whole bundle)."""
+        self._voter(actor)
+        proposal = self._proposal_about(number)
+        group = self.state.bundle_of(proposal)
+        event = self._event("vote", actor, card=number, choice=choice, cards=[p.subject for p in group])
+        for member in group:
+            self._change(event, ["vote", member.id, actor, choice])
+        if self.settings["vote"] == "any":
+            self._decide(event, group, choice == APPROVE)
+        else:
+            self._count(event, proposal)
+
+    def withdraw(self, actor: int, number: int) -> None:
+        """Call off a proposal (its proposer, or the host)."""
+        proposal = self._proposal_about(number)
+        if actor not in (proposal.proposer, self.state.host):
+            raise RuleViolation(f"Only {proposal.proposer_name}, who proposed it, or the host can withdraw it.")
+        event = self._event("withdraw", actor, card=number)
+        self._close(event, proposal, "withdrawn")
+
+    def revote(self, actor: int, number: int) -> None:
+        """Put a rejected card or rule to the vote again."""
+        self._voter(actor)
+        card = self.card(number)
+        if card.zone != REJECTED:
+            raise RuleViolation(f"#{number} was not rejected, so there is nothing to vote on again.")
+        event = self._event("revote", actor, card=number)
+        self._move(event, number, PENDING, NO_OWNER)
+        self._propose(event, NEW_RULE if card.is_rule else NEW_CARD, number, actor)
+
+    def bundle(self, actor: int, numbers: list[int]) -> None:
+        """Lump pending proposals into one vote that accepts or rejects them all."""
+        self._voter(actor)
+        if len(set(numbers)) < 2:
+            raise RuleViolation("A bundle needs at least two pending proposals.")
+        ids: set[int] = set()
+        for number in numbers:
+            ids.update(p.id for p in self.state.bundle_of(self._proposal_about(number)))
+        members = sorted(ids)
+        event = self._event("bundle", actor, cards=[self.state.proposals[i].subject for i in members])
+        self._change(event, ["bundle", members, members[0]])
+        for proposal_id in members:
+            self._change(event, ["vote", proposal_id, actor, APPROVE])
+        self._count(event, self.state.proposals[members[0]])
+
+    def recount_votes(self, event: Event) -> None:
+        """The voters changed: count every pending vote again."""
+        counted: set[int] = set()
+        for proposal in list(self.state.proposals.values()):
+            if proposal.id in counted or proposal.id not in self.state.proposals:
+                continue
+            counted.update(p.id for p in self.state.bundle_of(proposal))
+            self._count(event, proposal)
+
+    def _outcome(self, proposal: Proposal) -> bool | None:
+        """True: accepted; False: rejected; None: still open."""
+        policy = self.settings["vote"]
+        voters = set(self.voters())
+        if policy == "any" or not voters:
+            return None
+        votes = [choice for account, choice in proposal.votes.items() if account in voters]
+        approve, reject = votes.count(APPROVE), votes.count(REJECT)
+        if policy == "unanimous":
+            if reject:
+                return False
+            return True if approve == len(voters) else None
+        if approve * 2 > len(voters):
+            return True
+        if (len(voters) - reject) * 2 <= len(voters):
+            return False
+        return None
+
+    def _count(self, event: Event, proposal: Proposal) -> None:
+        outcome = self._outcome(proposal)
+        if outcome is not None:
+            self._decide(event, self.state.bundle_of(proposal), outcome)
+
+    def _decide(self, event: Event, group: list[Proposal], accepted: bool) -> None:
+        for proposal in group:
+            self._carry_out(event, proposal, accepted)
+            self._change(event, ["decide", proposal.id, "accepted" if accepted else "rejected"])
+        event.data.setdefault("decided", []).append(
+            {"proposals": [[p.subject, p.kind] for p in group], "accepted": accepted}
+        )
+
+    def _carry_out(self, event: Event, proposal: Proposal, accepted: bool) -> None:
+        card = self.state.cards[proposal.subject]
+        if proposal.kind in (NEW_CARD, NEW_RULE):
+            if not accepted:
+                self._move(event, card.number, REJECTED, NO_OWNER)
+            elif proposal.kind == NEW_RULE:
+                self._move(event, card.number, RULES, NO_OWNER)
+            else:
+                self._shuffle_in(event, card)
+        elif proposal.kind == EDIT and accepted:
+            assert proposal.face is not None
+            self._change(event, ["face", card.number, {**proposal.face, "version": card.version + 1}])
+        elif proposal.kind == REMOVAL and accepted:
+            self._leave_play(event, card)
+            self._move(event, card.number, REMOVED, NO_OWNER)
+
+    def _shuffle_in(self, event: Event, card: Card) -> None:
+        """An accepted card goes into the draw pile at a random place (in a multi-deck
+        game, its creator's own pile)."""
+        owner = NO_OWNER
+        if self.settings["multideck"] and self.state.seat(card.author) is not None:
+            owner = card.author
+            self._change(event, ["deck", card.number, owner])
+        pile = self.state.pile(DRAW, owner)
+        self._move(event, card.number, DRAW, owner, self.rng.randint(0, len(pile)))
+
+    def _close(self, event: Event, proposal: Proposal, outcome: str) -> None:
+        """End a proposal without a vote: a card or rule that was never accepted is removed."""
+        if proposal.kind in (NEW_CARD, NEW_RULE):
+            self._move(event, proposal.subject, REMOVED, NO_OWNER)
+        self._change(event, ["decide", proposal.id, outcome])

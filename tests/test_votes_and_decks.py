@@ -1,0 +1,222 @@
+"""Card votes and decks end to end: proposals over real connections, a restart mid-vote,
+archive pastes (line by line and flattened), exports, saved decks, the deck CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from sqlalchemy import select
+
+from persistence.models import ProposalRow, VoteRow
+from tests.players import ScriptedPlayer, flat, loosely
+from tests.server_process import PROGRAM, ROOT
+
+DATA = Path(__file__).parent / "data"
+ARCHIVE = (DATA / "basic_rules_deck.txt").read_text()
+
+
+async def table_of(server, names, room="Workshop"):
+    players = [await ScriptedPlayer.connect(server.port, name) for name in names]
+    await players[0].ask(f"newroom {room}")
+    for player in players[1:]:
+        await player.ask(f"join {room}")
+    return players
+
+
+async def test_a_new_card_is_shown_to_all_and_accepted_unanimously(server):
+    ann, bo, cy = await table_of(server, ["Ann", "Bo", "Cy"])
+    reply = flat(await ann.ask("newcard Armageddon/A/Destroy all Things."))
+    assert "You propose a new card: #1 Armageddon (Action): Destroy all Things." in reply
+    assert "Vote with: approve 1 or repeal 1" in reply
+    await cy.client.expect(loosely("Ann proposes a new card: #1 Armageddon (Action): Destroy all Things."))
+    votes = flat(await cy.ask("viewvote"))
+    assert "approve: Ann; repeal: -; yet to vote: Bo, Cy" in votes
+    assert "You approve #1." in flat(await bo.ask("approve 1"))
+    await ann.client.expect(r"Bo approves #1\.")
+    reply = flat(await cy.ask("approve #1"))
+    assert "*** The vote on #1 Armageddon (Action) is decided: accepted. It is shuffled into the draw pile." in reply
+    await ann.client.expect(loosely("*** The vote on #1 Armageddon (Action) is decided: accepted."))
+    assert "Nothing is waiting for a vote." in flat(await bo.ask("viewvote"))
+    assert "The draw pile holds 1 card." in flat(await bo.ask("countdraw"))
+
+
+async def test_one_repeal_rejects_and_revote_brings_it_back(server):
+    ann, bo, cy = await table_of(server, ["Ann", "Bo", "Cy"])
+    await ann.ask("newcard Nuke/A/Everyone loses.")
+    assert "is decided: rejected. It goes to the rejected pile." in flat(await bo.ask("repeal 1"))
+    assert "#1 Nuke (Action): Everyone loses." in flat(await cy.ask("viewrep"))
+    await cy.ask("revote 1")
+    await ann.ask("approve 1")
+    assert "decided: accepted" in flat(await bo.ask("approve 1"))
+
+
+async def test_majority_and_any_policies_with_four_voters(server):
+    ann, bo, cy, di = await table_of(server, ["Ann", "Bo", "Cy", "Di"])
+    assert "You set vote to majority." in flat(await ann.ask("set vote=majority"))
+    await bo.ask("newcard Popular/T/Most like it.")
+    await cy.ask("approve 1")
+    assert "decided: accepted" in flat(await di.ask("approve 1"))
+    await ann.ask("set vote=any")
+    await bo.ask("newcard Hasty/T/The first vote decides.")
+    assert "decided: rejected" in flat(await di.ask("repeal 2"))
+
+
+async def test_edits_keep_history_and_rules_bundles_and_removals_work(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    await ann.ask("loadcard Robot/T/Beep.")
+    await bo.ask("editcard 1/Robot Mk II/T/Beep beep.")
+    assert "It now reads: #1 Robot Mk II (Thing): Beep beep." in flat(await ann.ask("approve 1"))
+    history = flat(await bo.ask("cardhistory 1"))
+    assert re.search(r"version 1, .* UTC: #1 Robot \(Thing\): Beep\. version 2, .*: #1 Robot Mk II \(Thing\)", history)
+    await ann.ask("newrule Five Wheels/The first player to control five wheels wins.")
+    assert "The rule is in force." in flat(await bo.ask("approve 2"))
+    assert "#2 Five Wheels (rule): The first player to control five wheels wins." in flat(await ann.ask("rules"))
+    assert "Special rules: #2 Five Wheels (rule)" in flat(await ann.ask("look"))
+    await ann.ask("newcard Egg/T/Fragile.")
+    await bo.ask("newcard Flamethrower/T/Hot.")
+    assert "You lump #3, #4 into one vote" in flat(await ann.ask("bundle 3 4"))
+    assert "bundle of #3, #4" in flat(await bo.ask("viewvote"))
+    reply = flat(await bo.ask("approve 4"))
+    assert "The vote on #3 Egg (Thing) is decided: accepted." in reply
+    assert "The vote on #4 Flamethrower (Thing) is decided: accepted." in reply
+    await bo.ask("removecard 1")
+    assert "It is removed from the game." in flat(await ann.ask("approve 1"))
+    await ann.ask("newcard Oops/T/Never mind.")
+    assert "You withdraw the proposal about #5 Oops (Thing)." in flat(await ann.ask("withdraw 5"))
+    assert "Nothing about #5 is waiting for a vote" in flat(await bo.ask("approve 5"))
+
+
+async def test_spectators_cannot_vote_and_halt_holds_play(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    watcher = await ScriptedPlayer.connect(server.port, "Wes")
+    await watcher.ask("watch workshop")
+    for i in range(12):
+        await ann.ask(f"loadcard Card {i}/T/Plain.")
+    await ann.ask("set halt=on")
+    await ann.ask("start")
+    current, _ = await ann.table()
+    mover, other = (ann, bo) if current == "Ann" else (bo, ann)
+    await other.ask("newcard Pause/T/Wait.")
+    assert "Only players seated at this table vote" in flat(await watcher.ask("approve 13"))
+    assert "Play waits for the vote on #13 (halt is on)." in flat(await mover.ask("draw"))
+    await mover.ask("approve 13")
+    assert "You draw #" in flat(await mover.ask("draw"))
+
+
+async def test_a_restart_mid_vote_loses_nothing(start_server):
+    first = await start_server()
+    ann, bo, cy = await table_of(first, ["Ann", "Bo", "Cy"])
+    await ann.ask("newcard Durable/T/Survives restarts.")
+    await bo.ask("approve 1")
+    before = flat(await cy.ask("viewvote"))
+    for player in (ann, bo, cy):
+        await player.close()
+    await first.stop()
+    second = await start_server()
+    cy_again = await ScriptedPlayer.connect(second.port, "Cy", create=False)
+    assert flat(await cy_again.ask("viewvote")) == before
+    assert "decided: accepted" in flat(await cy_again.ask("approve 1"))
+    async with second.database.snapshot() as connection:
+        proposal = (await connection.execute(select(ProposalRow.status, ProposalRow.proposer_name))).one()
+        votes = (await connection.execute(select(VoteRow.account_id, VoteRow.choice))).all()
+    assert tuple(proposal) == ("accepted", "Ann")
+    assert sorted(choice for _, choice in votes) == ["approve"] * 3
+
+
+async def test_an_archive_deck_pasted_line_by_line_or_as_one_line(server):
+    ann = (await table_of(server, ["Ann"]))[0]
+    for line in ARCHIVE.splitlines():
+        ann.client.send(line)
+    await ann.client.expect(r"^The Basic Rules Deck \(5 cards\) has been loaded\.$")
+    line_by_line = await ann.ask("exportdeck")
+    await ann.ask("newroom Flat Room")
+    ann.client.send(" ".join(ARCHIVE.splitlines()))
+    await ann.client.expect(r"^The Basic Rules Deck \(5 cards\) has been loaded\.$")
+    flattened = await ann.ask("exportdeck")
+    assert flattened.replace("Flat Room", "Workshop") == line_by_line
+    assert "loadcard Vorpal Blade/T/Action: snicker-snack! Destroy a monster. %r Either/or: both/neither." in flattened
+
+
+async def test_export_then_paste_gives_the_same_deck_and_logcards_reads_back(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    for line in (DATA / "dvorax_deck.txt").read_text().splitlines():
+        await ann.ask(line)
+    await ann.ask("loadrule Short Game/First to three Developers wins.")
+    await ann.ask("newcard Pending/T/Still being voted on.")
+    for form in ("mush", "dvorax", "json", "tsv"):
+        assert (await ann.ask(f"exportdeck {form}")).strip()
+    exported = await ann.ask("exportdeck dvorax")
+    logged = await ann.ask("logcards")
+    assert "@@ #5 waiting for a vote: loadcard Pending/T/Still being voted on." in logged
+    await bo.ask("newroom Copy")
+    for line in logged.splitlines():
+        await bo.ask(line)
+    copy = await bo.ask("exportdeck dvorax")
+    assert copy.replace("Copy", "Workshop") == exported
+
+
+async def test_colour_codes_show_as_ansi_only_with_colour_on(server):
+    ann = (await table_of(server, ["Ann"]))[0]
+    plain = await ann.ask("loadcard hr/Crash/Action/Boom.")
+    assert "\x1b" not in plain and "Crash" in plain
+    assert "Colour is on" in await ann.ask("@color on")
+    coloured = await ann.ask("readcard 1") + await ann.ask("viewall")
+    assert "\x1b[1;31mCrash\x1b[0m" in coloured
+    await ann.ask("@color off")
+    assert "\x1b" not in await ann.ask("viewall")
+
+
+async def test_saved_decks_belong_to_whoever_saved_them(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    for i in range(10):
+        await ann.ask(f"loadcard Card {i}/T/Plain {i}.")
+    await ann.ask("newcard Pending Idea/A/Voted later.")
+    await ann.ask("start")
+    before_hands = {p.name: sorted(c.name for c in await p.hand()) for p in (ann, bo)}
+    assert "You saves" not in flat(await ann.ask("savedeck Friday Game"))
+    await bo.client.expect(r"Ann saves the room as deck Friday Game \(10 cards\)\.")
+    listing = flat(await bo.ask("listdecks"))
+    assert re.search(r"Friday Game Ann 10 \d{4}-\d\d-\d\d", listing)
+    assert "belongs to someone else" in flat(await bo.ask("savedeck friday game"))
+    assert "Only whoever saved that deck" in flat(await bo.ask("deletedeck Friday Game"))
+    await ann.ask("endgame")
+    await ann.ask("cleardeck")
+    reply = flat(await ann.ask("loaddeck friday game"))
+    assert "You load the saved deck Friday Game (11 cards). Its cards are numbered from #12 here." in reply
+    after_hands = {p.name: sorted(c.name for c in await p.hand()) for p in (ann, bo)}
+    assert after_hands == before_hands
+    assert "change to" not in (votes := flat(await bo.ask("viewvote"))) and "Pending Idea" in votes
+    assert "You delete the saved deck" not in flat(await ann.ask("deletedeck Friday Game"))
+    assert "No decks have been saved" in flat(await ann.ask("listdecks"))
+
+
+async def test_the_deck_command_line_imports_and_exports(server, database_url, tmp_path):
+    async def run(*args: str) -> str:
+        process = await asyncio.create_subprocess_exec(
+            *PROGRAM,
+            *args,
+            "--database-url",
+            database_url,
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await process.communicate()
+        assert process.returncode == 0, err.decode()
+        return out.decode()
+
+    one_line = tmp_path / "flattened.txt"
+    one_line.write_text(" ".join(ARCHIVE.splitlines()))
+    assert "5 cards and 0 rules" in await run("deck", "import", str(one_line), "--room", "Imported")
+    exported = await run("deck", "export", "--room", "imported", "--format", "json")
+    again = tmp_path / "again.json"
+    again.write_text(exported)
+    await run("deck", "import", str(again), "--room", "Second")
+    assert (await run("deck", "export", "--room", "Second", "--format", "json")).replace(
+        "Second", "Imported"
+    ) == exported
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    assert "Seats, in turn order" in flat(await ann.ask("join imported"))
+    assert "#5 Vorpal Blade (Thing)" in flat(await ann.ask("viewall"))
