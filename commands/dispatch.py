@@ -16,6 +16,7 @@ from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games.dvorak.deckformat import split_pasted_commands
+from persistence.database import DatabaseUnavailable
 from persistence.decks import DeckStore
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
@@ -50,6 +51,7 @@ IN_THE_LOBBY = (
     ACCOUNT_COMMANDS,
 )
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
+DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
@@ -108,6 +110,9 @@ class CommandProcessor:
             await command.run(ctx, args)
         except CommandError as refusal:
             ctx.reply(str(refusal))
+        except DatabaseUnavailable as outage:
+            log.warning("database unavailable during %s: %s", command.key, outage)
+            ctx.reply(DATABASE_DOWN)
         except Exception:
             shown = "(hidden)" if command.private_arguments else repr(args[:200])
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)

@@ -9,14 +9,16 @@ through. PostgreSQL is reached through asyncpg.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import event, make_url, text
 from sqlalchemy.engine import URL, Connection
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 import migrations
@@ -26,8 +28,15 @@ log = logging.getLogger(__name__)
 #: Key for the advisory lock that keeps two nodes from migrating one PostgreSQL at once.
 _MIGRATION_LOCK_KEY = 0x0D0A_4A6B
 
-#: Milliseconds a SQLite connection waits for another's write lock before failing.
-SQLITE_BUSY_TIMEOUT_MS = 10_000
+#: Seconds a statement may wait (for SQLite's write lock, for PostgreSQL's answer) before
+#: the database counts as not answering.
+DEFAULT_TIMEOUT = 10.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database did not answer (stopped, unreachable, locked, timed out). What was
+    being written was not stored, or its fate is unknown and the caller must reload."""
+
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 
@@ -54,20 +63,28 @@ class Database:
     rolls back on an exception); ``snapshot()`` opens a read-only one.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = normalize_url(url)
         self.backend = self.url.get_backend_name()
+        self.timeout = timeout
         if self.backend == "sqlite":
             self.engine = self._sqlite_engine()
         else:
-            self.engine = create_async_engine(self.url, pool_pre_ping=True, pool_size=10)
+            self.engine = create_async_engine(
+                self.url,
+                pool_pre_ping=True,
+                pool_size=10,
+                pool_timeout=timeout,
+                connect_args={"timeout": timeout, "command_timeout": timeout},
+            )
         self._reader = self.engine.execution_options(dvorak_read_only=True)
 
     def _sqlite_engine(self) -> AsyncEngine:
         database = self.url.database
         if database and database != ":memory:":
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(self.url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        busy_ms = int(self.timeout * 1000)
+        engine = create_async_engine(self.url, connect_args={"timeout": self.timeout})
 
         @event.listens_for(engine.sync_engine, "connect")
         def _configure(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -77,7 +94,7 @@ class Database:
             for pragma in (
                 "journal_mode=WAL",
                 "synchronous=FULL",
-                f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+                f"busy_timeout={busy_ms}",
                 "foreign_keys=ON",
             ):
                 cursor.execute(f"PRAGMA {pragma}")
@@ -94,15 +111,18 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed when the block exits without an exception."""
-        async with self.engine.begin() as connection:
-            yield connection
+        """A write transaction, committed when the block exits without an exception.
+        Raises :class:`DatabaseUnavailable` if the database does not answer."""
+        with _unavailable_as_such():
+            async with self.engine.begin() as connection:
+                yield connection
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[AsyncConnection]:
         """A read-only transaction: a consistent view that never blocks writers."""
-        async with self._reader.begin() as connection:
-            yield connection
+        with _unavailable_as_such():
+            async with self._reader.begin() as connection:
+                yield connection
 
     async def upgrade(self, revision: str = "head") -> None:
         """Apply Alembic migrations up to ``revision`` (all pending ones by default)."""
@@ -128,6 +148,18 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+
+
+@contextmanager
+def _unavailable_as_such() -> Iterator[None]:
+    """Turn the many ways a database can fail to answer into :class:`DatabaseUnavailable`;
+    let mistakes (a broken constraint, bad SQL) through as they are."""
+    try:
+        yield
+    except (IntegrityError, ProgrammingError, DataError):
+        raise
+    except (DBAPIError, SQLAlchemyTimeoutError, OSError, TimeoutError) as error:
+        raise DatabaseUnavailable(str(error).split("\n", 1)[0]) from error
 
 
 def alembic_config() -> AlembicConfig:

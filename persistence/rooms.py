@@ -483,6 +483,45 @@ class RoomStore:
                 moved,
             )
 
+    async def all_ids(self) -> list[tuple[int, str]]:
+        """Every room's id and name, by name."""
+        async with self._database.snapshot() as connection:
+            return [
+                tuple(row)
+                for row in await connection.execute(select(_rooms.c.id, _rooms.c.name).order_by(_rooms.c.name_key))
+            ]
+
+    async def row_problems(self, room_id: int) -> list[str]:
+        """What is wrong with the stored rows themselves: gaps or repeats in pile
+        positions, seat positions or the event log's numbering."""
+        problems: list[str] = []
+        async with self._database.snapshot() as connection:
+            seq = (await connection.execute(select(_rooms.c.seq).where(_rooms.c.id == room_id))).scalar_one()
+            cards = (
+                await connection.execute(
+                    select(_cards.c.zone, _cards.c.owner, _cards.c.position).where(_cards.c.room_id == room_id)
+                )
+            ).all()
+            seats = (await connection.execute(select(_seats.c.position).where(_seats.c.room_id == room_id))).scalars()
+            event_seqs = (
+                await connection.execute(
+                    select(_events.c.seq).where(_events.c.room_id == room_id).order_by(_events.c.seq)
+                )
+            ).scalars()
+            seat_positions = sorted(seats)
+            seqs = list(event_seqs)
+        piles: dict[tuple[str, int], list[int]] = {}
+        for zone, owner, position in cards:
+            piles.setdefault((zone, owner), []).append(position)
+        for (zone, owner), positions in sorted(piles.items()):
+            if sorted(positions) != list(range(len(positions))):
+                problems.append(f"pile {zone}/{owner} positions are not 0..{len(positions) - 1}: {sorted(positions)}")
+        if seat_positions != list(range(len(seat_positions))):
+            problems.append(f"seat positions are not 0..{len(seat_positions) - 1}: {seat_positions}")
+        if seqs != list(range(1, seq + 1)):
+            problems.append(f"the event log is not numbered 1..{seq} without gaps ({len(seqs)} events)")
+        return problems
+
     async def events(self, room_id: int, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's events after ``after_seq`` in order; only the ``last`` few if given."""
         query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)

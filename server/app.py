@@ -12,7 +12,7 @@ import telnetlib3
 from commands.dispatch import CommandProcessor
 from commands.dvorak.render import announce
 from persistence.accounts import AccountStore
-from persistence.database import Database, describe_url
+from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
 from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
@@ -31,7 +31,7 @@ class MushServer:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.database = Database(settings.resolved_database_url)
+        self.database = Database(settings.resolved_database_url, settings.database_timeout)
         self.hub = Hub()
         self.accounts = AccountService(
             AccountStore(self.database),
@@ -103,6 +103,8 @@ class MushServer:
             connection.close()
             try:
                 await self.processor.disconnected(connection)
+            except DatabaseUnavailable as outage:
+                log.warning("could not note that %r went away: %s", connection, outage)
             except Exception:
                 log.exception("error after %r disconnected", connection)
             self._sessions.discard(task)

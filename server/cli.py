@@ -1,5 +1,6 @@
 """The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema;
-``deck import|export`` moves decks in and out of rooms; ``admin`` grants rights."""
+``deck import|export`` moves decks in and out of rooms; ``check`` and ``replay`` audit the
+stored rooms; ``backup`` copies a SQLite database; ``admin`` grants rights."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -16,14 +18,15 @@ from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, 
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.settings import defaults as default_settings
 from persistence.accounts import AccountStore
-from persistence.database import Database, describe_url
+from persistence.database import Database, describe_url, normalize_url
 from persistence.rooms import RoomNameTaken, RoomStore
+from server.audit import UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings
 from server.rooms import check_room_name
 
 log = logging.getLogger("server")
 
-DATABASE_FLAGS = ("data_dir", "database_url", "log_level")
+DATABASE_FLAGS = ("data_dir", "database_url", "database_timeout", "log_level")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,6 +69,32 @@ def build_parser() -> argparse.ArgumentParser:
     deck_export.add_argument("--format", choices=sorted(EXPORTERS), default="mush", help="default: mush")
     Settings.add_arguments(deck_export, only=DATABASE_FLAGS)
 
+    check = commands.add_parser(
+        "check",
+        help="check every room's invariants",
+        description="Check that every card is in exactly one place, pile orders are dense, hands belong to "
+        "seated players, pending proposals match their votes, the turn is a seated player's, and the event log "
+        "has no gaps. Exit status 1 if anything is wrong.",
+    )
+    check.add_argument("--room", help="check only this room")
+    Settings.add_arguments(check, only=DATABASE_FLAGS)
+    replay_parser = commands.add_parser(
+        "replay",
+        help="rebuild rooms from their event logs and compare",
+        description="Rebuild each room (or the one named) from its append-only event log and report whether it is "
+        "exactly the room as stored, naming the fields that differ. Exit status 1 if any differs.",
+    )
+    replay_parser.add_argument("--room", help="replay only this room")
+    Settings.add_arguments(replay_parser, only=DATABASE_FLAGS)
+    backup = commands.add_parser(
+        "backup",
+        help="copy the SQLite database while the server runs",
+        description="Write a consistent copy of the SQLite database to FILE using SQLite's online backup, safe "
+        "while the server runs. (For PostgreSQL use pg_dump.)",
+    )
+    backup.add_argument("file", help="where to write the copy")
+    Settings.add_arguments(backup, only=DATABASE_FLAGS)
+
     admin = commands.add_parser(
         "admin", help="grant or revoke administrator rights", description="Administrators may delete any saved deck."
     )
@@ -101,7 +130,7 @@ async def serve(settings: Settings) -> None:
 
 
 async def migrate(settings: Settings) -> None:
-    database = Database(settings.resolved_database_url)
+    database = Database(settings.resolved_database_url, settings.database_timeout)
     try:
         await database.upgrade()
     finally:
@@ -111,7 +140,7 @@ async def migrate(settings: Settings) -> None:
 
 async def with_database(settings: Settings, work):  # type: ignore[no-untyped-def]
     """Run ``work(database)`` on an up-to-date database, then close it."""
-    database = Database(settings.resolved_database_url)
+    database = Database(settings.resolved_database_url, settings.database_timeout)
     try:
         await database.upgrade()
         return await work(database)
@@ -166,6 +195,39 @@ async def set_admin(database: Database, name: str, grant: bool) -> str:
     return f"{name} is {'now' if grant else 'no longer'} an administrator."
 
 
+async def audit(database: Database, room: str | None, auditor) -> tuple[str, bool]:  # type: ignore[no-untyped-def]
+    try:
+        reports = await auditor(database, room)
+    except UnknownRoom:
+        raise CommandLineError(f'There is no room called "{room}".') from None
+    lines = []
+    for report in reports:
+        lines.append(f"{report.name}: {'ok' if report.sound else 'PROBLEMS'}")
+        lines += [f"  {problem}" for problem in report.problems]
+    sound = all(report.sound for report in reports)
+    lines.append(f"{len(reports)} room{'s' if len(reports) != 1 else ''} {'sound' if sound else 'NOT sound'}.")
+    return "\n".join(lines), sound
+
+
+def backup_sqlite(settings: Settings, target: Path) -> str:
+    url = normalize_url(settings.resolved_database_url)
+    if url.get_backend_name() != "sqlite":
+        raise CommandLineError("backup copies SQLite databases; for PostgreSQL use pg_dump (see the README).")
+    source_path = Path(url.database or "")
+    if not source_path.exists():
+        raise CommandLineError(f"There is no database at {source_path}.")
+    source = sqlite3.connect(source_path)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    return f"Backed up {source_path} to {target}."
+
+
 class CommandLineError(Exception):
     """The command cannot be done; the message says why."""
 
@@ -187,7 +249,14 @@ def main(argv: list[str] | None = None) -> int:
         elif arguments.command == "admin":
             grant = arguments.action == "grant"
             print(asyncio.run(with_database(settings, lambda db: set_admin(db, arguments.name, grant))))
-    except (OSError, CommandLineError, DefinitionError) as error:
+        elif arguments.command in ("check", "replay"):
+            auditor = check_rooms if arguments.command == "check" else replay_rooms
+            report, sound = asyncio.run(with_database(settings, lambda db: audit(db, arguments.room, auditor)))
+            print(report)
+            return 0 if sound else 1
+        elif arguments.command == "backup":
+            print(backup_sqlite(settings, Path(arguments.file)))
+    except (OSError, CommandLineError, DefinitionError, sqlite3.Error) as error:
         log.error("%s", error)
         return 1
     return 0

@@ -31,6 +31,11 @@ class Settings:
         "DVORAK_DATABASE_URL",
         "SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: SQLite in the data dir)",
     )
+    database_timeout: float = _setting(
+        10.0,
+        "DVORAK_DATABASE_TIMEOUT",
+        "seconds to wait for the database (its lock, its answer) before a command fails",
+    )
     log_level: str = _setting("info", "DVORAK_LOG_LEVEL", "debug, info, warning or error")
     max_line_length: int = _setting(8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters")
     login_failure_limit: int = _setting(

@@ -105,10 +105,9 @@ class GameRoom(Place):
             raise StaleRoom(self.id)
 
     async def inspect(self, look: Callable[[Table], T]) -> T:
-        """Read the table between moves, never while one is being stored."""
+        """Read the table between moves, never while one is being stored. (After a failed
+        store this is the table as undone in memory; the next move reloads it.)"""
         async with self._lock:
-            if self._suspect:
-                await self._reload()
             return look(self.table)
 
     async def _reload(self) -> None:

@@ -1,0 +1,113 @@
+"""What must always be true of a table, and how two tables differ.
+
+:func:`table_problems` lists every broken invariant (an empty list: the table is sound);
+:func:`differences` names the fields in which two tables differ, which is how a room
+rebuilt from its event log is compared with the room as stored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+
+from games.dvorak.state import (
+    APPROVE,
+    HAND,
+    NEW_CARD,
+    NEW_RULE,
+    PENDING,
+    PLAY,
+    PLAYING,
+    REJECT,
+    REMOVED,
+    ZONES,
+    TableState,
+)
+
+
+def table_problems(state: TableState) -> list[str]:
+    """Every invariant ``state`` breaks, in words."""
+    problems: list[str] = []
+    places = Counter(number for pile in state.piles.values() for number in pile)
+    for number in state.cards:
+        if places[number] != 1:
+            problems.append(f"card #{number} is in {places[number]} places")
+    for number in places:
+        if number not in state.cards:
+            problems.append(f"a pile holds #{number}, which is no card")
+    seated = {seat.account_id for seat in state.seats}
+    for (zone, owner), pile in state.piles.items():
+        if zone not in ZONES:
+            problems.append(f"unknown zone {zone!r}")
+        if not pile:
+            problems.append(f"empty pile {zone}/{owner} kept")
+        for number in pile:
+            card = state.cards.get(number)
+            if card is not None and (card.zone, card.owner) != (zone, owner):
+                problems.append(f"card #{number} says it is in {card.zone}/{card.owner} but lies in {zone}/{owner}")
+        if zone in (HAND, PLAY) and pile and owner not in seated:
+            problems.append(f"{zone} of account {owner}, who is not seated, holds {len(pile)} cards")
+    for card in state.cards.values():
+        if card.attached_to is not None:
+            host = state.cards.get(card.attached_to)
+            if card.zone != PLAY or host is None or host.zone != PLAY:
+                problems.append(f"card #{card.number} is attached to #{card.attached_to} outside play")
+    if state.cards and state.next_number <= max(state.cards):
+        problems.append(f"next card number {state.next_number} is not above every card")
+    if state.phase == PLAYING and state.settings.get("turns", True):
+        active = {seat.account_id for seat in state.active_seats()}
+        if state.turn.player not in active:
+            problems.append(f"the turn belongs to account {state.turn.player}, who is not an active seat")
+    problems += _proposal_problems(state)
+    return problems
+
+
+def _proposal_problems(state: TableState) -> list[str]:
+    problems: list[str] = []
+    subjects = Counter(p.subject for p in state.proposals.values())
+    for subject, count in subjects.items():
+        if count > 1:
+            problems.append(f"#{subject} has {count} pending proposals")
+    new_subjects = {p.subject for p in state.proposals.values() if p.kind in (NEW_CARD, NEW_RULE)}
+    pending_cards = {n for n, card in state.cards.items() if card.zone == PENDING}
+    if new_subjects != pending_cards:
+        problems.append(
+            f"cards waiting for a vote {sorted(pending_cards)} do not match the proposals {sorted(new_subjects)}"
+        )
+    for proposal in state.proposals.values():
+        card = state.cards.get(proposal.subject)
+        if card is None or card.zone == REMOVED:
+            problems.append(f"proposal {proposal.id} is about #{proposal.subject}, which is gone")
+        if any(choice not in (APPROVE, REJECT) for choice in proposal.votes.values()):
+            problems.append(f"proposal {proposal.id} has a vote that is neither approve nor reject")
+        if proposal.bundle is not None and proposal.bundle not in state.proposals:
+            problems.append(f"proposal {proposal.id} is bundled with {proposal.bundle}, which is not pending")
+        if proposal.id >= state.next_proposal:
+            problems.append(f"proposal {proposal.id} is numbered at or above the next, {state.next_proposal}")
+    bundles: dict[int, set[frozenset[tuple[int, str]]]] = {}
+    for proposal in state.proposals.values():
+        if proposal.bundle is not None:
+            bundles.setdefault(proposal.bundle, set()).add(frozenset(proposal.votes.items()))
+    for bundle, variants in bundles.items():
+        if len(variants) > 1:
+            problems.append(f"the proposals bundled as {bundle} carry different votes")
+    return problems
+
+
+def differences(replayed: TableState, stored: TableState) -> list[str]:
+    """The fields in which two tables differ (empty when they are the same)."""
+    found: list[str] = []
+    for name in ("phase", "host", "result", "next_number", "next_proposal", "settings", "seats", "turn"):
+        if getattr(replayed, name) != getattr(stored, name):
+            found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
+    for number in sorted(set(replayed.cards) | set(stored.cards)):
+        a, b = replayed.cards.get(number), stored.cards.get(number)
+        if a != b:
+            fields = [k for k in asdict(a or b) if a is None or b is None or getattr(a, k) != getattr(b, k)]
+            found.append(f"card #{number}: {', '.join(fields)}")
+    for key in sorted(set(replayed.piles) | set(stored.piles)):
+        if replayed.piles.get(key, []) != stored.piles.get(key, []):
+            found.append(f"pile {key[0]}/{key[1]}: order differs")
+    if replayed.proposals != stored.proposals:
+        found.append("pending proposals differ")
+    return found
