@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 
+from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, find_command
 from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
 from commands.dvorak.manage import TABLE_COMMANDS
 from commands.dvorak.moves import MOVE_COMMANDS
 from commands.dvorak.views import VIEW_COMMANDS
 from commands.dvorak.votes import VOTE_COMMANDS
-from commands.login import LOGIN_COMMANDS, WELCOME, player_gone
+from commands.login import LOGIN_COMMANDS, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
@@ -72,15 +73,45 @@ class CommandProcessor:
         self.accounts = accounts
         self.rooms = rooms
         self.decks = decks
+        hub.on_move = gmcp.moved
 
     def welcome(self, connection: Connection) -> None:
-        connection.send(WELCOME)
+        connection.send(welcome_screen(connection.width))
+
+    def gmcp_ready(self, connection: Connection) -> None:
+        """The client has just agreed to GMCP: send it what it would have had."""
+        player = connection.player
+        if player is not None:
+            gmcp.send_identity(player)
+            gmcp.send_place(player)
 
     async def execute(self, connection: Connection, line: str) -> None:
-        """Run ``line`` for ``connection``: a deck pasted as one line is run command by
-        command. Every failure becomes a reply, never a crash."""
+        """Run ``line`` for ``connection``: the answer to a password prompt, or a command
+        (a deck pasted as one line is run command by command). Every failure becomes a
+        reply, never a crash."""
+        if connection.secret_prompt is not None:
+            await self._answer_prompt(connection, line)
+            return
         for command_line in split_pasted_commands(line):
             await self._execute_one(connection, command_line)
+
+    async def _answer_prompt(self, connection: Connection, secret: str) -> None:
+        answer, connection.secret_prompt = connection.secret_prompt, None
+        assert answer is not None
+        connection.hide_input(False)
+        token = CURRENT_CONNECTION.set(connection)
+        try:
+            connection.touch()
+            with connection.framed():
+                try:
+                    await answer(secret)
+                except CommandError as refusal:
+                    connection.send(str(refusal))
+                except DatabaseUnavailable as outage:
+                    log.warning("database unavailable during login: %s", outage)
+                    connection.send(DATABASE_DOWN)
+        finally:
+            CURRENT_CONNECTION.reset(token)
 
     async def _execute_one(self, connection: Connection, line: str) -> None:
         token = CURRENT_CONNECTION.set(connection)

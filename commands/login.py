@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
+from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.look import look_text
 from commands.rooms import welcome_back
@@ -15,10 +17,10 @@ from server.rooms import GameRoom
 
 log = logging.getLogger("server.login")
 
-WELCOME = """\
-============================================================================
+_WELCOME = """\
+{rule}
   D V O R A K   M U S H     the card game whose cards are written by you
-============================================================================
+{rule}
 Play Dvorak with other people over telnet: draw, play and destroy cards, and
 invent new ones mid-game. Propose a card, the table votes on it by number,
 and if it is accepted it is shuffled into the deck.
@@ -30,7 +32,12 @@ and if it is accepted it is shuffled into the deck.
   QUIT                         leave
 
 A name with spaces goes in double quotes:  create "Jo Smith" <password>
-============================================================================"""
+{rule}"""
+
+
+def welcome_screen(width: int) -> str:
+    """The screen a new connection sees, its rules no wider than the client's window."""
+    return _WELCOME.format(rule="=" * min(76, width))
 
 
 class Connect(Command):
@@ -43,8 +50,11 @@ class Connect(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         name, password = parse_quoted_word(args)
-        if not name or not password:
+        if not name:
             raise CommandError("Usage: connect <name> <password>")
+        if not password:
+            ask_password(ctx, f"Password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
+            return
         try:
             account = await ctx.accounts.authenticate(name, password, ctx.connection.address)
         except AccountError as error:
@@ -62,14 +72,25 @@ class Create(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         name, password = parse_quoted_word(args)
-        if not name or not password:
+        if not name:
             raise CommandError("Usage: create <name> <password>")
+        if not password:
+            ask_password(ctx, f"Choose a password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
+            return
         try:
             account = await ctx.accounts.create(name, password, ctx.connection.address)
         except AccountError as error:
             raise CommandError(str(error)) from None
         log.info("created player %s (#%d) from %s", account.name, account.id, ctx.connection.address)
         await enter(ctx, account, created=True)
+
+
+def ask_password(ctx: Context, prompt: str, answer: Callable[[str], Awaitable[None]]) -> None:
+    """Ask for a password on its own line, with the client's echo off where it allows."""
+    connection = ctx.connection
+    connection.send(prompt)
+    connection.hide_input(True)
+    connection.secret_prompt = answer
 
 
 async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
@@ -85,14 +106,17 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         connection.send(f"Welcome, {account.name}! Your player has been created.")
     else:
         connection.send(f"Welcome back, {account.name}.")
+    gmcp.send_identity(player)
     if not first:
         for other in player.connections:
             if other is not connection:
                 other.send(f"Your player has also logged in from {connection.address}.")
         connection.send(await look_text(ctx))
+        gmcp.send_place(player)
     elif not await welcome_back(ctx):
         player.place.broadcast(f"{player.name} has connected.", exclude=player)
         connection.send(await look_text(ctx))
+        gmcp.send_place(player)
 
 
 async def player_gone(player: OnlinePlayer) -> None:
@@ -101,6 +125,7 @@ async def player_gone(player: OnlinePlayer) -> None:
     place = player.place
     if isinstance(place, GameRoom) and place.is_seated(player.account_id):
         place.broadcast(f"{player.name} has disconnected; the seat is kept.")
+        gmcp.send_table(place)
         await place.set_away(player.account_id, True)
     else:
         place.broadcast(f"{player.name} has disconnected.")

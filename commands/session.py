@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.login import WELCOME, player_gone
+from commands.login import player_gone, welcome_screen
 from commands.text import coloured, format_duration, format_online_time, truncate
 from server.accounts import AccountError
 
@@ -173,7 +173,7 @@ class Logout(Command):
         player = ctx.hub.log_out(connection)
         if player is not None:
             await player_gone(player)
-        connection.send("You are logged out.\n" + WELCOME)
+        connection.send("You are logged out.\n" + welcome_screen(connection.width))
 
 
 class Password(Command):

@@ -74,18 +74,23 @@ def clean_text(text: str) -> str:
     return _CONTROL_CHARACTER.sub("", text)
 
 
+_SECOND_COLUMN = re.compile(r" *\S+ {2,}(?=\S)")
+
+
 def wrap_lines(text: str, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` columns, breaking at spaces.
 
     Lines that already fit are kept exactly (tables keep their alignment); longer lines
-    are word-wrapped, and continuation lines keep the original line's indentation.
+    are word-wrapped. Continuation lines keep the line's indentation, or hang under its
+    second column when it has one (``  say            Say something...``).
     """
     lines: list[str] = []
     for line in text.split("\n"):
         if len(line) <= width:
             lines.append(line)
             continue
-        indent = line[: len(line) - len(line.lstrip(" "))]
+        column = _SECOND_COLUMN.match(line)
+        indent = " " * len(column.group(0)) if column else line[: len(line) - len(line.lstrip(" "))]
         if len(indent) > width // 2:
             indent = ""
         lines.extend(

@@ -1,10 +1,13 @@
-"""The server process: database, hub and telnet listener wired together, started and stopped."""
+"""The server process: database, hub and telnet listeners wired together, started and stopped."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
+import ssl
+import time
+from collections import Counter
 from contextlib import aclosing
 
 import telnetlib3
@@ -19,11 +22,16 @@ from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
+from server.limits import CommandRate
 from server.rooms import RoomRegistry
+from server.telnet import MushTelnetServer
 
 log = logging.getLogger("server")
 
 SHUTDOWN_NOTICE = "*** The server is shutting down. Your game is saved; come back soon. ***"
+FLOOD_NOTICE = "*** You send commands far too fast, so you are disconnected. ***"
+LOGIN_TIMEOUT_NOTICE = "*** You did not log in in time. Goodbye. ***"
+CODEBASE = "dvorak-mush 0.1"
 
 
 class MushServer:
@@ -40,25 +48,44 @@ class MushServer:
         self.rooms = RoomRegistry(RoomStore(self.database), announce)
         self.decks = DeckStore(self.database)
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
-        self._listener: asyncio.Server | None = None
+        self._listeners: list[asyncio.Server] = []
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()
         self._running_commands = 0
         self._no_running_commands = asyncio.Event()
         self._no_running_commands.set()
+        self._started_at = time.time()
 
     @property
     def port(self) -> int:
-        """The port actually listened on (useful when started with port 0)."""
-        assert self._listener is not None
-        return self._listener.sockets[0].getsockname()[1]
+        """The telnet port actually listened on (useful when started with port 0)."""
+        return self._listeners[0].sockets[0].getsockname()[1]
+
+    @property
+    def tls_port(self) -> int:
+        """The TLS port actually listened on."""
+        return self._listeners[1].sockets[0].getsockname()[1]
 
     async def start(self) -> None:
         """Apply pending migrations, then start accepting telnet connections."""
         log.info("database %s", describe_url(self.database.url))
         await self.database.upgrade()
-        protocol = functools.partial(
-            telnetlib3.TelnetServer,
+        loop = asyncio.get_running_loop()
+        settings = self.settings
+        self._listeners.append(await loop.create_server(self._protocol(True), settings.host, settings.port))
+        log.info("listening for telnet on %s port %d", settings.host, self.port)
+        if settings.tls_cert and settings.tls_key:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(settings.tls_cert, settings.tls_key)
+            self._listeners.append(
+                await loop.create_server(self._protocol(False), settings.host, settings.tls_port, ssl=context)
+            )
+            log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
+
+    def _protocol(self, compression: bool) -> functools.partial[MushTelnetServer]:
+        return functools.partial(
+            MushTelnetServer,
+            mssp=self._mssp,
             shell=self._session,
             encoding="utf8",
             encoding_errors="replace",
@@ -66,11 +93,42 @@ class MushServer:
             line_mode=True,
             connect_maxwait=self.settings.negotiation_wait,
             timeout=0,
+            # MCCP2 is offered in the clear only: compressing before encrypting leaks.
+            compression=compression,
         )
-        self._listener = await asyncio.get_running_loop().create_server(
-            protocol, self.settings.host, self.settings.port
-        )
-        log.info("listening for telnet on %s port %d", self.settings.host, self.port)
+
+    def _mssp(self) -> dict[str, str | list[str]]:
+        """What MUD listing crawlers are told (MSSP)."""
+        return {
+            "NAME": self.settings.server_name,
+            "PLAYERS": str(len(self.hub.players)),
+            "UPTIME": str(int(self._started_at)),
+            "CODEBASE": CODEBASE,
+            "PORT": str(self.port),
+            "GAMESYSTEM": "Dvorak",
+            "GENRE": "Card game",
+            "GAMEPLAY": "Card game, Player-created content",
+            "FAMILY": "Custom",
+            "CHARSET": "UTF-8",
+            "ANSI": "1",
+            "GMCP": "1",
+            "MCCP": "1",
+            "UTF-8": "1",
+            "LANGUAGE": "English",
+        }
+
+    def _admit(self, connection: Connection) -> str | None:
+        """Why a new connection is turned away (too many), or None to let it in."""
+        connections = self.hub.connections
+        if len(connections) > self.settings.max_connections:
+            return "*** The server is full. Please try again later. ***"
+        from_address = Counter(c.address for c in connections)[connection.address]
+        if from_address > self.settings.max_connections_per_address:
+            return (
+                f"*** Too many connections from your address "
+                f"(the limit is {self.settings.max_connections_per_address}). ***"
+            )
+        return None
 
     async def _session(self, reader: telnetlib3.TelnetReaderUnicode, writer: telnetlib3.TelnetWriterUnicode) -> None:
         """Serve one connection from greeting to hang-up."""
@@ -78,18 +136,41 @@ class MushServer:
             writer.close()
             return
         peer = writer.get_extra_info("peername") or ("unknown",)
+        settings = self.settings
         connection = Connection(
-            self.hub.next_connection_number(), reader, writer, str(peer[0]), self.settings.max_line_length
+            self.hub.next_connection_number(),
+            reader,
+            writer,
+            str(peer[0]),
+            settings.max_line_length,
+            settings.output_limit,
         )
         task = asyncio.current_task()
         assert task is not None
         self._sessions.add(task)
         self.hub.add_connection(connection)
         log.info("connection %d from %s", connection.number, connection.address)
+        refusal = self._admit(connection)
+        login_deadline = asyncio.get_running_loop().call_later(settings.login_timeout, self._login_timeout, connection)
+        protocol = writer.protocol
+        if isinstance(protocol, MushTelnetServer):
+            protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
         try:
+            if refusal is not None:
+                log.info("connection %d refused: %s", connection.number, refusal.strip("* "))
+                connection.close(refusal)
+                return
             self.processor.welcome(connection)
+            rate = CommandRate(settings.command_rate, settings.command_burst, settings.flood_seconds)
             async with aclosing(connection.lines()) as lines:
                 async for line in lines:
+                    delay = rate.delay()
+                    if rate.flooding():
+                        log.warning("connection %d from %s flooded; cut off", connection.number, connection.address)
+                        connection.close(FLOOD_NOTICE)
+                        break
+                    if delay:
+                        await asyncio.sleep(delay)
                     if self._stopping:
                         break
                     await self._execute(connection, line)
@@ -100,6 +181,7 @@ class MushServer:
         except Exception:
             log.exception("error serving %r", connection)
         finally:
+            login_deadline.cancel()
             connection.close()
             try:
                 await self.processor.disconnected(connection)
@@ -109,6 +191,11 @@ class MushServer:
                 log.exception("error after %r disconnected", connection)
             self._sessions.discard(task)
             log.info("connection %d closed", connection.number)
+
+    def _login_timeout(self, connection: Connection) -> None:
+        if connection.player is None and not connection.closing:
+            log.info("connection %d did not log in in time", connection.number)
+            connection.close(LOGIN_TIMEOUT_NOTICE)
 
     async def _execute(self, connection: Connection, line: str) -> None:
         self._running_commands += 1
@@ -127,8 +214,8 @@ class MushServer:
             return
         self._stopping = True
         log.info("shutting down")
-        if self._listener is not None:
-            self._listener.close()
+        for listener in self._listeners:
+            listener.close()
         try:
             await asyncio.wait_for(self._no_running_commands.wait(), self.settings.shutdown_grace)
         except TimeoutError:

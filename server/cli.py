@@ -112,8 +112,11 @@ def configure_logging(level: str) -> None:
     )
     # Our own log has one line per connection, login and error; the libraries' chatter
     # about each connection would only repeat it.
-    for noisy in ("telnetlib3", "alembic", "aiosqlite", "asyncio"):
+    for noisy in ("alembic", "aiosqlite", "asyncio"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # telnetlib3 warns about every client that leaves a negotiation unanswered, which
+    # most do; what matters of a connection is in our own log.
+    logging.getLogger("telnetlib3").setLevel(logging.ERROR)
 
 
 async def serve(settings: Settings) -> None:

@@ -50,6 +50,29 @@ class Settings:
         "seconds to wait for telnet negotiation before greeting a client that does not negotiate",
     )
     shutdown_grace: float = _setting(5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown")
+    max_connections: int = _setting(5000, "DVORAK_MAX_CONNECTIONS", "most connections at once, in all")
+    max_connections_per_address: int = _setting(
+        20, "DVORAK_MAX_CONNECTIONS_PER_ADDRESS", "most connections at once from one address"
+    )
+    login_timeout: float = _setting(120.0, "DVORAK_LOGIN_TIMEOUT", "seconds a connection may stay without logging in")
+    command_rate: float = _setting(20.0, "DVORAK_COMMAND_RATE", "commands per second a connection may send, on average")
+    command_burst: int = _setting(
+        100, "DVORAK_COMMAND_BURST", "commands a connection may send at once before being paced"
+    )
+    flood_seconds: float = _setting(
+        30.0,
+        "DVORAK_FLOOD_SECONDS",
+        "seconds a connection may stay over the command rate without a pause before it is cut off",
+    )
+    output_limit: int = _setting(
+        1_048_576,
+        "DVORAK_OUTPUT_LIMIT",
+        "bytes of output a client may leave unread before it is cut off (its seat is kept)",
+    )
+    tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
+    tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
+    tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")
+    server_name: str = _setting("Dvorak MUSH", "DVORAK_SERVER_NAME", "the name MUD listings (MSSP) show")
 
     @property
     def resolved_database_url(self) -> str:

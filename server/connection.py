@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from commands.text import clean_text, render_colours, wrap_lines
+from server.telnet import gmcp_enabled, set_local_echo
 
 if TYPE_CHECKING:
     from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
@@ -49,6 +50,9 @@ def client_has_colour(writer: TelnetWriterUnicode) -> bool:
     return False
 
 
+SecretPrompt = Callable[[str], Awaitable[None]]
+
+
 class Connection:
     """A client connected over telnet, before or after logging in.
 
@@ -63,12 +67,15 @@ class Connection:
         writer: TelnetWriterUnicode,
         address: str,
         max_line_length: int,
+        output_limit: int,
     ) -> None:
         self.number = number
         self.address = address
         self.reader = reader
         self.writer = writer
         self.max_line_length = max_line_length
+        #: Bytes of output the client may leave unread before it is cut off.
+        self.output_limit = output_limit
         self.connected_at = time.monotonic()
         self.logged_in_at = self.connected_at
         self.last_command_at = self.connected_at
@@ -79,6 +86,8 @@ class Connection:
         self._in_framed_command = False
         self._held_back: list[tuple[str, bool]] = []
         self.closing = False
+        #: A secret the client is being asked for (a password): the next line answers it.
+        self.secret_prompt: SecretPrompt | None = None
 
     def __repr__(self) -> str:
         who = self.player.name if self.player else "not logged in"
@@ -134,6 +143,38 @@ class Connection:
             return
         lines = wrap_lines(text, self.width) if wrap else text.split("\n")
         self.writer.write(render_colours("\r\n".join(lines), self.colour) + "\r\n")
+        self._check_backlog()
+
+    def _check_backlog(self) -> None:
+        """A client that stops reading is cut off once its unread output passes the limit,
+        so it can neither make the server buffer without bound nor slow anyone else."""
+        transport = self.writer.transport
+        if transport is not None and transport.get_write_buffer_size() > self.output_limit:
+            log.warning(
+                "connection %d stopped reading (%d bytes unread); cutting it off",
+                self.number,
+                transport.get_write_buffer_size(),
+            )
+            self.closing = True
+            transport.abort()
+
+    @property
+    def gmcp(self) -> bool:
+        """Whether the client asked for GMCP."""
+        return not self.closing and gmcp_enabled(self.writer)
+
+    def send_gmcp(self, package: str, data: object) -> None:
+        """Send a GMCP message, if the client asked for GMCP."""
+        if self.gmcp:
+            self.writer.send_gmcp(package, data)
+            self._check_backlog()
+
+    def hide_input(self, hidden: bool) -> None:
+        """Turn the client's local echo off (for a password) or back on. Clients that do
+        not negotiate at all (``nc``) are not sent the request."""
+        protocol = self.writer.protocol
+        if getattr(protocol, "negotiates", False):
+            set_local_echo(self.writer, visible=not hidden)
 
     @contextmanager
     def framed(self) -> Iterator[None]:

@@ -8,6 +8,7 @@ The hub holds no rules and writes no SQL.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.connection import Connection
@@ -87,6 +88,8 @@ class Hub:
         self.connections: set[Connection] = set()
         self.players: dict[int, OnlinePlayer] = {}
         self._next_connection_number = 1
+        #: Told (player, origin, destination) after every move between places.
+        self.on_move: Callable[[OnlinePlayer, Place, Place], None] | None = None
 
     def next_connection_number(self) -> int:
         number = self._next_connection_number
@@ -130,8 +133,11 @@ class Hub:
 
     def move(self, player: OnlinePlayer, destination: Place) -> None:
         """Take ``player`` from where they are to ``destination``."""
-        player.place.leave(player)
+        origin = player.place
+        origin.leave(player)
         destination.enter(player)
+        if self.on_move is not None:
+            self.on_move(player, origin, destination)
 
     def match_online(self, name: str) -> list[OnlinePlayer]:
         """Online players called ``name`` (any case); failing that, those whose name starts with it."""

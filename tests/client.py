@@ -146,3 +146,13 @@ class MudClient:
             await self._writer.wait_closed()
         except (ConnectionError, OSError):
             pass
+
+
+def iac(command: int, option: int) -> bytes:
+    """``IAC <command> <option>``, e.g. ``iac(WILL, NAWS)``."""
+    return bytes([IAC, command, option])
+
+
+def subnegotiation(option: int, payload: bytes) -> bytes:
+    """``IAC SB <option> <payload> IAC SE``, with IAC bytes in the payload doubled."""
+    return bytes([IAC, SB, option]) + payload.replace(b"\xff", b"\xff\xff") + bytes([IAC, SE])

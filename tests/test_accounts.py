@@ -46,7 +46,7 @@ async def test_invalid_names_and_passwords_are_refused_with_the_rule(connect):
     await client.command("create Averyveryverylongname1 secret1", r"A name is 2-20 characters")
     await client.command("create me secret1", r"'me' is reserved")
     await client.command("create Bob abc", r"A password is 4-128 characters long")
-    await client.command("create Bob", r"Usage: create <name> <password>")
+    await client.command("create", r"Usage: create <name> <password>")
     await client.command("WHO", r"0 players connected")
 
 
@@ -172,3 +172,16 @@ async def test_password_hashing_does_not_block_other_players(server, connect, mo
     release.set()
     await newcomer.expect(r"Welcome, Carol!")
     await alice.expect(r"Carol has connected\.")
+
+
+async def test_a_password_asked_for_on_its_own_line_is_not_echoed_and_never_taken_as_a_command(connect):
+    client = await connect()
+    await client.command("create Alice", r"Choose a password for Alice:")
+    await client.command("s3cret-word", r"Welcome, Alice!")
+    await client.command("LOGOUT", WELCOME_END)
+    await client.command("connect Alice", r"Password for Alice:")
+    await client.command("wrong-guess", r"Either that player does not exist, or has a different password\.")
+    await client.command("connect alice", r"Password for alice:")
+    await client.command("s3cret-word", r"Welcome back, Alice\.")
+    # A raw client that never negotiated is not sent telnet echo commands.
+    assert b"\xff\xfb\x01" not in client.raw

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from commands import gmcp
 from commands.text import coloured, plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
@@ -237,6 +238,7 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     """Send a room's new events to everyone in it, each as they may see them."""
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
+    gmcp.send_table(room)
 
 
 def _how_to_vote(table: Table, number: int) -> str:

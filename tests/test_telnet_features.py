@@ -1,0 +1,235 @@
+"""Telnet for every client: NAWS and resizes, TTYPE/MTTS colour, CHARSET, MCCP2, GMCP,
+MSSP, hidden passwords, TLS; with telnetlib3's client, the telnet program and raw sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import ssl
+import struct
+import subprocess
+
+import pexpect
+import pytest
+import telnetlib3
+from telnetlib3.telopt import GMCP
+
+from tests.client import DO, IAC, WILL, MudClient, iac, subnegotiation
+from tests.conftest import IN_CI, WELCOME_END, log_in
+
+NAWS, TTYPE, CHARSET, MSSP_OPTION = 31, 24, 42, 70
+TTYPE_IS, TTYPE_SEND, CHARSET_ACCEPTED = 0, 1, 2
+
+
+def naws(cols: int, rows: int = 24) -> bytes:
+    return subnegotiation(NAWS, struct.pack(">HH", cols, rows))
+
+
+async def test_output_wraps_to_the_window_and_follows_resizes(server):
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, NAWS) + naws(40))
+    await client.expect(WELCOME_END)
+    await log_in(client, "Wendy")
+    reply = await client.command("help", r"Type \"help <command>\".*(?:\n.*)*?\n  @password")
+    assert max(len(line) for line in reply.group(0).splitlines()) <= 40
+    client.send(naws(100))
+    await asyncio.sleep(0.1)
+    client.send("help")
+    text = await client.quiet(0.3)
+    widths = [len(line) for line in text.splitlines()]
+    assert max(widths) <= 100 and max(widths) > 40
+
+
+class GmcpClient(telnetlib3.TelnetClient):
+    """telnetlib3's client, agreeing to GMCP and keeping every message it gets."""
+
+    def connection_made(self, transport):  # type: ignore[no-untyped-def]
+        super().connection_made(transport)
+        self.gmcp: list[tuple[str, object]] = []
+        self.writer.passive_do.add(GMCP)
+        self.writer.set_ext_callback(GMCP, lambda package, data: self.gmcp.append((package, data)))
+
+
+async def open_gmcp_client(port: int):  # type: ignore[no-untyped-def]
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", port, client_factory=GmcpClient, encoding="utf8", connect_minwait=0.05, connect_maxwait=1.0
+    )
+    return reader, writer
+
+
+async def read_until(reader, text: str, seen: list[str]) -> None:  # type: ignore[no-untyped-def]
+    while text not in seen[0]:
+        chunk = await asyncio.wait_for(reader.read(65536), 5)
+        assert chunk, f"closed before {text!r}"
+        seen[0] += chunk
+
+
+def latest(protocol: GmcpClient, package: str):  # type: ignore[no-untyped-def]
+    found = [data for name, data in protocol.gmcp if name == package]
+    assert found, f"no {package} among {[name for name, _ in protocol.gmcp]}"
+    return found[-1]
+
+
+async def test_mccp2_compression_and_gmcp_state_with_telnetlib3s_client(server, connect):
+    reader, writer = await open_gmcp_client(server.port)
+    protocol = writer.protocol
+    seen = [""]
+    try:
+        await read_until(reader, "QUIT", seen)
+        assert writer.mccp2_active, "the server did not start MCCP2 compression"
+        writer.write("create Gemma secret1\r\n")
+        await read_until(reader, "Players here: Gemma.", seen)
+        writer.write("newroom Gmcp Room\r\n")
+        for i in range(12):
+            writer.write(f"loadcard Card {i}/T/Text {i}.\r\n")
+        other = await connect()
+        await log_in(other, "Otto")
+        await other.command("join gmcp room", r"Seats, in turn order")
+        writer.write("start\r\n")
+        await read_until(reader, "each player is dealt", seen)
+        await asyncio.sleep(0.2)
+        assert latest(protocol, "Char.Name") == {"name": "Gemma", "fullname": "Gemma"}
+        assert latest(protocol, "Room.Info")["name"] == "Gmcp Room"
+        table = latest(protocol, "Dvorak.Table")
+        assert [seat["name"] for seat in table["seats"]] == ["Gemma", "Otto"]
+        assert [seat["cards"] for seat in table["seats"]] == [5, 5]
+        hand = latest(protocol, "Dvorak.Hand")["cards"]
+        assert len(hand) == 5 and all({"number", "name", "type", "text"} <= set(card) for card in hand)
+        assert latest(protocol, "Dvorak.Votes") == {"policy": "unanimous", "pending": []}
+        await other.command("newcard Idea/A/Made up.", r"Vote with")
+        await asyncio.sleep(0.2)
+        assert latest(protocol, "Dvorak.Votes")["pending"][0]["waiting"] == ["Gemma"]
+        # Nobody else's hand is ever in what this client is sent.
+        otto_hand = await other.command("hand", r"Your hand \(5 cards\):\n((?:  .*\n)+)")
+        everything = json.dumps(protocol.gmcp)
+        for line in otto_hand.group(1).splitlines():
+            assert line.strip() not in everything
+    finally:
+        writer.close()
+
+
+async def test_ttype_and_mtts_turn_colour_on_for_clients_that_have_it(server):
+    async def with_terminal(ttype: bytes) -> bytes:
+        client = await MudClient.open(server.port)
+        client.send(iac(WILL, TTYPE))
+        for _ in range(3):
+            await asyncio.sleep(0.05)
+            client.send(subnegotiation(TTYPE, bytes([TTYPE_IS]) + ttype))
+        await client.expect(WELCOME_END)
+        await client.command(f"create Term{len(ttype)} secret1", r"Players here")
+        await client.command(f"newroom Colours {len(ttype)}", r"host")
+        await client.command("loadcard hr/Crash/A/Boom.", r"Crash")
+        await client.close()
+        return bytes(client.raw)
+
+    assert b"\x1b[1;31mCrash\x1b[0m" in await with_terminal(b"XTERM-256COLOR")
+    assert b"\x1b[1;31mCrash\x1b[0m" in await with_terminal(b"MTTS 137")
+    assert b"\x1b[" not in await with_terminal(b"DUMB")
+
+
+async def test_a_client_that_chooses_latin1_gets_latin1_with_ascii_fallbacks(server, connect):
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, CHARSET))
+    await client.expect(WELCOME_END)
+    await asyncio.sleep(0.2)
+    client.send(subnegotiation(CHARSET, bytes([CHARSET_ACCEPTED]) + b"ISO-8859-1"))
+    await log_in(client, "Lat")
+    speaker = await connect()
+    await log_in(speaker, "Uni")
+    await speaker.command("say café ✓ 漢", r"You say")
+    await client.quiet(0.3)
+    assert b'Uni says, "caf\xe9 ? ?"' in client.raw
+
+
+async def test_mssp_tells_a_crawler_about_the_server(server, connect):
+    player = await connect()
+    await log_in(player, "Listed")
+    crawler = await MudClient.open(server.port)
+    crawler.send(iac(DO, MSSP_OPTION))
+    await crawler.expect(WELCOME_END)
+    await asyncio.sleep(0.3)
+    await crawler.quiet(0.2)
+    mssp = next(sb for sb in crawler._filter.subnegotiations if sb[:1] == bytes([MSSP_OPTION]))
+    fields = dict(part.split(b"\x02", 1) for part in mssp[1:].split(b"\x01") if part)
+    assert fields[b"NAME"] == b"Dvorak MUSH"
+    assert fields[b"PLAYERS"] == b"1"
+    assert fields[b"CODEBASE"].startswith(b"dvorak-mush")
+    assert fields[b"PORT"] == str(server.port).encode()
+    assert int(fields[b"UPTIME"]) > 1_700_000_000
+
+
+async def test_a_password_prompt_turns_the_clients_echo_off_and_on(server):
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, NAWS) + naws(80))
+    await client.expect(WELCOME_END)
+    await client.command("create Quiet", r"Choose a password for Quiet:")
+    assert bytes([IAC, WILL, 1]) in client.raw
+    client.send(iac(DO, 1))
+    await client.command("hushhush", r"Welcome, Quiet!")
+    assert client.raw.rfind(bytes([IAC, 252, 1])) > client.raw.rfind(bytes([IAC, WILL, 1]))
+
+
+@pytest.mark.skipif(shutil.which("telnet") is None and not IN_CI, reason="the telnet program is not installed")
+async def test_the_telnet_program_does_not_show_a_prompted_password(server):
+    def session() -> str:
+        child = pexpect.spawn("telnet", ["127.0.0.1", str(server.port)], encoding="utf-8", timeout=10)
+        try:
+            child.expect("create <name> <password>")
+            child.sendline("create Hidden")
+            child.expect("Choose a password for Hidden:")
+            child.sendline("invisible-ink")
+            child.expect("Welcome, Hidden!")
+            seen = child.before
+            child.sendline("QUIT")
+            child.expect(pexpect.EOF)
+            return seen
+        finally:
+            child.close(force=True)
+
+    seen = await asyncio.get_running_loop().run_in_executor(None, session)
+    assert "invisible-ink" not in seen
+
+
+@pytest.fixture(scope="session")
+def self_signed(tmp_path_factory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+async def test_telnet_over_tls(start_server, self_signed):
+    cert, key = self_signed
+    server = await start_server(tls_port=0, tls_cert=str(cert), tls_key=str(key))
+    context = ssl.create_default_context(cafile=str(cert))
+    context.check_hostname = False
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.tls_port, ssl=context)
+    client = MudClient(reader, writer)
+    try:
+        await client.expect(WELCOME_END)
+        await log_in(client, "Secure")
+        assert writer.get_extra_info("ssl_object") is not None
+        # No compression over TLS (compress-then-encrypt leaks).
+        assert bytes([IAC, WILL, 86]) not in client.raw
+    finally:
+        await client.close()
