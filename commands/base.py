@@ -8,6 +8,7 @@ docstring that *is* its help text (first line: the one-line summary shown by
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -108,16 +109,25 @@ def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Comma
     """The command ``line`` calls and its argument text, or None if it calls none.
 
     A leading ``"``, ``:`` or ``;`` is a command by itself (``"hello`` says hello);
-    otherwise the first word, in any letter case, names the command.
+    otherwise the first word, in any letter case, names the command. Earlier sets win.
     """
-    for command_set in command_sets:
-        command = command_set.prefixes.get(line[0])
-        if command is not None:
-            return command, line[1:].strip()
+    prefixes, by_name = _merged(command_sets)
+    command = prefixes.get(line[0])
+    if command is not None:
+        return command, line[1:].strip()
     word, _, rest = line.partition(" ")
-    word = word.lower()
-    for command_set in command_sets:
-        command = command_set.by_name.get(word)
-        if command is not None:
-            return command, rest.strip()
+    command = by_name.get(word.lower())
+    if command is not None:
+        return command, rest.strip()
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _merged(command_sets: tuple[CommandSet, ...]) -> tuple[dict[str, Command], dict[str, Command]]:
+    """One lookup table for a combination of command sets (there are only a few)."""
+    prefixes: dict[str, Command] = {}
+    by_name: dict[str, Command] = {}
+    for command_set in reversed(command_sets):
+        prefixes.update(command_set.prefixes)
+        by_name.update(command_set.by_name)
+    return prefixes, by_name

@@ -8,22 +8,27 @@ through. PostgreSQL is reached through asyncpg.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from pathlib import Path
+from typing import TypeVar
 
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import event, make_url, text
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy import create_engine, event, make_url, text
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.pool import SingletonThreadPool
 
 import migrations
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Key for the advisory lock that keeps two nodes from migrating one PostgreSQL at once.
 _MIGRATION_LOCK_KEY = 0x0D0A_4A6B
@@ -67,8 +72,24 @@ class Database:
         self.url = normalize_url(url)
         self.backend = self.url.get_backend_name()
         self.timeout = timeout
+        self._sqlite_writer: Engine | None = None
         if self.backend == "sqlite":
-            self.engine = self._sqlite_engine()
+            database = self.url.database
+            if database and database != ":memory:":
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            self.engine = create_async_engine(self.url, connect_args={"timeout": timeout})
+            self._configure_sqlite(self.engine.sync_engine)
+            # Batched writes run on a plain sqlite3 connection in the event loop's own
+            # thread: a batch is a few milliseconds of work, and a writer thread would
+            # spend far longer waiting for the GIL than writing. It never waits for the
+            # lock inside SQLite (that would stall every player): if another process
+            # holds it, the write is retried after a pause, until the timeout.
+            self._sqlite_writer = create_engine(
+                self.url.set(drivername="sqlite+pysqlite"),
+                poolclass=SingletonThreadPool,
+                connect_args={"timeout": 0, "check_same_thread": False},
+            )
+            self._configure_sqlite(self._sqlite_writer, busy_ms=0)
         else:
             self.engine = create_async_engine(
                 self.url,
@@ -78,15 +99,14 @@ class Database:
                 connect_args={"timeout": timeout, "command_timeout": timeout},
             )
         self._reader = self.engine.execution_options(dvorak_read_only=True)
+        #: SQLite allows one writer: this process's writers queue here rather than
+        #: sleeping in SQLite's busy handler (other processes still meet the busy timeout).
+        self._write_turn = asyncio.Lock() if self.backend == "sqlite" else None
 
-    def _sqlite_engine(self) -> AsyncEngine:
-        database = self.url.database
-        if database and database != ":memory:":
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        busy_ms = int(self.timeout * 1000)
-        engine = create_async_engine(self.url, connect_args={"timeout": self.timeout})
+    def _configure_sqlite(self, engine: Engine, busy_ms: int | None = None) -> None:
+        busy_ms = int(self.timeout * 1000) if busy_ms is None else busy_ms
 
-        @event.listens_for(engine.sync_engine, "connect")
+        @event.listens_for(engine, "connect")
         def _configure(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
             # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin.
             dbapi_connection.isolation_level = None
@@ -100,22 +120,42 @@ class Database:
                 cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
 
-        @event.listens_for(engine.sync_engine, "begin")
+        @event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
             if connection.get_execution_options().get("dvorak_read_only"):
                 connection.exec_driver_sql("BEGIN")
             else:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
 
-        return engine
-
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
         """A write transaction, committed when the block exits without an exception.
         Raises :class:`DatabaseUnavailable` if the database does not answer."""
-        with _unavailable_as_such():
-            async with self.engine.begin() as connection:
-                yield connection
+        async with self._write_turn if self._write_turn is not None else nullcontext():
+            with _unavailable_as_such():
+                async with self.engine.begin() as connection:
+                    yield connection
+
+    async def run_write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work(connection)`` in a write transaction and commit; its result. The
+        work is plain synchronous SQLAlchemy: with SQLite it runs right here on the
+        writer connection, with PostgreSQL on an async connection. Raises
+        :class:`DatabaseUnavailable`."""
+        if self._sqlite_writer is None:
+            async with self.transaction() as connection:
+                return await connection.run_sync(work)
+        assert self._write_turn is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        async with self._write_turn:
+            while True:
+                try:
+                    with _unavailable_as_such(), self._sqlite_writer.begin() as connection:
+                        return work(connection)
+                except DatabaseUnavailable as outage:
+                    if "locked" not in str(outage) or loop.time() >= deadline:
+                        raise
+                await asyncio.sleep(0.005)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[AsyncConnection]:
@@ -148,6 +188,8 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+        if self._sqlite_writer is not None:
+            self._sqlite_writer.dispose()
 
 
 @contextmanager

@@ -13,12 +13,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.dvorak.rules import Changes, Event
 from games.dvorak.state import OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
 from persistence.database import Database
+from persistence.group_commit import GroupCommit
 from persistence.models import Account, CardRow, CardVersion, EventRow, GameResult, ProposalRow, Room, VoteRow
 from persistence.models import Seat as SeatRow
 
@@ -107,6 +108,12 @@ class RoomStore:
 
     def __init__(self, database: Database) -> None:
         self._database = database
+        self._grouped: GroupCommit[Move, int] = GroupCommit(database, _write_batch)
+
+    async def store(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
+        """Store one move together with the other rooms' moves of the moment (see
+        :mod:`persistence.group_commit`); the room's new ``seq``, or :class:`StaleRoom`."""
+        return await self._grouped.store(Move(room_id, expected_seq, state, changes))
 
     async def create(self, name: str, game: str, password_hash: str | None, settings: dict[str, Any]) -> int:
         """Store a new, empty room; its id. Raises :class:`RoomNameTaken`."""
@@ -243,160 +250,13 @@ class RoomStore:
         return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, away)
 
     async def commit(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
-        """Store one move: the room row, touched cards and seats, and the events.
-
-        Returns the room's new ``seq``. Raises :class:`StaleRoom` (storing nothing) if the
-        stored ``seq`` is no longer ``expected_seq``.
-        """
-        new_seq = expected_seq + len(changes.events)
-        now = _now()
-        async with self._database.transaction() as connection:
-            result = await connection.execute(
-                update(_rooms)
-                .where(_rooms.c.id == room_id, _rooms.c.seq == expected_seq)
-                .values(
-                    seq=new_seq,
-                    phase=state.phase,
-                    host_account_id=state.host,
-                    settings=state.settings,
-                    turn=asdict(state.turn),
-                    result=state.result,
-                    next_card_number=state.next_number,
-                    next_proposal=state.next_proposal,
-                )
-            )
-            if result.rowcount != 1:
-                raise StaleRoom(room_id)
-            if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
-                await self._store_seats(connection, room_id, state.seats)
-            await self._store_cards(connection, room_id, state, changes)
-            await self._store_votes_and_versions(connection, room_id, expected_seq, state, changes, now)
-            await connection.execute(
-                insert(_events),
-                [
-                    {
-                        "room_id": room_id,
-                        "seq": expected_seq + offset,
-                        "created_at": now,
-                        "actor_account_id": event.actor,
-                        "actor_name": event.actor_name,
-                        "kind": event.kind,
-                        "forced": event.forced,
-                        "data": event.data,
-                        "deltas": event.deltas,
-                    }
-                    for offset, event in enumerate(changes.events, start=1)
-                ],
-            )
-            finished = [event for event in changes.events if event.data.get("result")]
-            if finished and state.phase == OVER:
-                await connection.execute(
-                    insert(_results).values(
-                        room_id=room_id,
-                        seq=new_seq,
-                        finished_at=now,
-                        result=state.result,
-                        players=[seat.name for seat in state.seats],
-                    )
-                )
-        return new_seq
-
-    async def _store_votes_and_versions(
-        self,
-        connection: AsyncConnection,
-        room_id: int,
-        expected_seq: int,
-        state: TableState,
-        changes: Changes,
-        now: datetime,
-    ) -> None:
-        """Write the proposals, votes and card versions the deltas made, in their order."""
-        for offset, event in enumerate(changes.events, start=1):
-            seq = expected_seq + offset
-            for delta in event.deltas:
-                kind = delta[0]
-                if kind == "propose":
-                    proposal = proposal_from_dict(delta[1])
-                    await connection.execute(
-                        insert(_proposals).values(
-                            room_id=room_id,
-                            id=proposal.id,
-                            kind=proposal.kind,
-                            subject=proposal.subject,
-                            proposer_account_id=proposal.proposer,
-                            proposer_name=proposal.proposer_name,
-                            face=proposal.face,
-                            bundle=proposal.bundle,
-                            status=PENDING_STATUS,
-                            created_at=now,
-                            created_seq=seq,
-                        )
-                    )
-                    for account, choice in proposal.votes.items():
-                        await self._store_vote(connection, room_id, proposal.id, account, choice, now, seq)
-                elif kind == "vote":
-                    _, proposal_id, account, choice = delta
-                    await self._store_vote(connection, room_id, proposal_id, account, choice, now, seq)
-                elif kind == "bundle":
-                    _, ids, bundle = delta
-                    await connection.execute(
-                        update(_proposals)
-                        .where(_proposals.c.room_id == room_id, _proposals.c.id.in_(ids))
-                        .values(bundle=bundle)
-                    )
-                    await connection.execute(
-                        delete(_votes).where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_(ids))
-                    )
-                elif kind == "decide":
-                    _, proposal_id, outcome = delta
-                    await connection.execute(
-                        update(_proposals)
-                        .where(_proposals.c.room_id == room_id, _proposals.c.id == proposal_id)
-                        .values(status=outcome, decided_at=now, decided_seq=seq)
-                    )
-                elif kind in ("add", "face"):
-                    number = delta[1]["number"] if kind == "add" else delta[1]
-                    face = delta[1] if kind == "add" else {**card_face(state.cards[number]), **delta[2]}
-                    await connection.execute(
-                        insert(_versions).values(
-                            room_id=room_id,
-                            number=number,
-                            version=face.get("version", 1),
-                            name=face["name"],
-                            kind=face["kind"],
-                            text=face["text"],
-                            colour=face.get("colour", ""),
-                            created_at=now,
-                            seq=seq,
-                        )
-                    )
-
-    async def _store_vote(
-        self,
-        connection: AsyncConnection,
-        room_id: int,
-        proposal_id: int,
-        account: int,
-        choice: str | None,
-        now: datetime,
-        seq: int,
-    ) -> None:
-        await connection.execute(
-            delete(_votes).where(
-                _votes.c.room_id == room_id, _votes.c.proposal_id == proposal_id, _votes.c.account_id == account
-            )
-        )
-        if choice is not None:
-            await connection.execute(
-                insert(_votes).values(
-                    room_id=room_id,
-                    proposal_id=proposal_id,
-                    account_id=account,
-                    choice=choice,
-                    voted_at=now,
-                    seq=seq,
-                )
-            )
+        """Store one move in a transaction of its own; the room's new ``seq``. Raises
+        :class:`StaleRoom` (storing nothing) if the stored ``seq`` is not ``expected_seq``."""
+        move = Move(room_id, expected_seq, state, changes)
+        stale = await self._database.run_write(lambda connection: write_moves(connection, [move]))
+        if stale:
+            raise StaleRoom(room_id)
+        return move.new_seq
 
     async def card_history(self, room_id: int, number: int) -> list[CardVersionRecord]:
         """Every version of card ``number``, oldest first."""
@@ -409,79 +269,6 @@ class RoomStore:
                 )
             ).all()
         return [CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at) for r in rows]
-
-    async def _store_seats(self, connection: AsyncConnection, room_id: int, seats: list[Seat]) -> None:
-        stored = set(
-            (await connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars()
-        )
-        current = {seat.account_id for seat in seats}
-        if stored - current:
-            await connection.execute(
-                delete(_seats).where(_seats.c.room_id == room_id, _seats.c.account_id.in_(stored - current))
-            )
-        rows = [
-            {"r": room_id, "a": seat.account_id, "position": index, "team": seat.team, "out": seat.out}
-            for index, seat in enumerate(seats)
-        ]
-        existing = [row for row in rows if row["a"] in stored]
-        if existing:
-            await connection.execute(
-                update(_seats)
-                .where(_seats.c.room_id == bindparam("r"), _seats.c.account_id == bindparam("a"))
-                .values(position=bindparam("position"), team=bindparam("team"), out=bindparam("out")),
-                existing,
-            )
-        new = [row for row in rows if row["a"] not in stored]
-        if new:
-            await connection.execute(
-                insert(_seats),
-                [
-                    {
-                        "room_id": r["r"],
-                        "account_id": r["a"],
-                        "position": r["position"],
-                        "team": r["team"],
-                        "out": r["out"],
-                    }
-                    for r in new
-                ],
-            )
-
-    async def _store_cards(
-        self, connection: AsyncConnection, room_id: int, state: TableState, changes: Changes
-    ) -> None:
-        touched = [n for n in changes.cards | changes.new_cards if n in state.cards]
-        if not touched:
-            return
-        positions = _positions(state, touched)
-        rows = [_card_row(room_id, state.cards[n], positions[n]) for n in touched]
-        new = [row for row in rows if row["number"] in changes.new_cards]
-        if new:
-            await connection.execute(insert(_cards), new)
-        moved_columns = (
-            "name",
-            "kind",
-            "text",
-            "zone",
-            "owner",
-            "position",
-            "attached_to",
-            "deck_owner",
-            "colour",
-            "version",
-        )
-        moved = [
-            {"r": room_id, "n": row["number"], **{column: row[column] for column in moved_columns}}
-            for row in rows
-            if row["number"] not in changes.new_cards
-        ]
-        if moved:
-            await connection.execute(
-                update(_cards)
-                .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
-                .values({column: bindparam(column) for column in moved_columns}),
-                moved,
-            )
 
     async def all_ids(self) -> list[tuple[int, str]]:
         """Every room's id and name, by name."""
@@ -582,3 +369,246 @@ def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
         "colour": card.colour,
         "version": card.version,
     }
+
+
+# -- storing moves, many at a time ------------------------------------------------------
+
+
+@dataclass
+class Move:
+    """One room's move waiting to be stored: the events and rows it changed."""
+
+    room_id: int
+    expected_seq: int
+    state: TableState
+    changes: Changes
+
+    @property
+    def new_seq(self) -> int:
+        return self.expected_seq + len(self.changes.events)
+
+
+_CARD_COLUMNS = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner", "colour", "version")
+_UPDATE_ROOM = (
+    update(_rooms)
+    .where(_rooms.c.id == bindparam("r"))
+    .values(
+        {
+            column: bindparam(column)
+            for column in (
+                "seq",
+                "phase",
+                "host_account_id",
+                "settings",
+                "turn",
+                "result",
+                "next_card_number",
+                "next_proposal",
+            )
+        }
+    )
+)
+_UPDATE_CARD = (
+    update(_cards)
+    .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
+    .values({column: bindparam(column) for column in _CARD_COLUMNS})
+)
+_INSERT_CARD = insert(_cards)
+_INSERT_EVENT = insert(_events)
+_INSERT_VERSION = insert(_versions)
+
+
+def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
+    """Write ``moves`` (of different rooms) in the caller's transaction, a few statements
+    for all of them together; returns the moves that are stale (their room's stored
+    ``seq`` was not what they expected), of which nothing is written."""
+    now = _now()
+    locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_([m.room_id for m in moves])).with_for_update()
+    stored = dict((connection.execute(locked)).all())
+    stale = [m for m in moves if stored.get(m.room_id) != m.expected_seq]
+    fresh = [m for m in moves if stored.get(m.room_id) == m.expected_seq]
+    if not fresh:
+        return stale
+    connection.execute(
+        _UPDATE_ROOM,
+        [
+            {
+                "r": m.room_id,
+                "seq": m.new_seq,
+                "phase": m.state.phase,
+                "host_account_id": m.state.host,
+                "settings": m.state.settings,
+                "turn": dict(vars(m.state.turn)),
+                "result": m.state.result,
+                "next_card_number": m.state.next_number,
+                "next_proposal": m.state.next_proposal,
+            }
+            for m in fresh
+        ],
+    )
+    new_cards: list[dict[str, Any]] = []
+    moved_cards: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
+    for move in fresh:
+        state, changes = move.state, move.changes
+        touched = [n for n in changes.cards | changes.new_cards if n in state.cards]
+        positions = _positions(state, touched)
+        for number in touched:
+            row = _card_row(move.room_id, state.cards[number], positions[number])
+            if number in changes.new_cards:
+                new_cards.append(row)
+            else:
+                moved_cards.append({"r": move.room_id, "n": number, **{c: row[c] for c in _CARD_COLUMNS}})
+        for offset, event in enumerate(changes.events, start=1):
+            seq = move.expected_seq + offset
+            events.append(
+                {
+                    "room_id": move.room_id,
+                    "seq": seq,
+                    "created_at": now,
+                    "actor_account_id": event.actor,
+                    "actor_name": event.actor_name,
+                    "kind": event.kind,
+                    "forced": event.forced,
+                    "data": event.data,
+                    "deltas": event.deltas,
+                }
+            )
+            for delta in event.deltas:
+                if delta[0] in ("add", "face"):
+                    number = delta[1]["number"] if delta[0] == "add" else delta[1]
+                    face = delta[1] if delta[0] == "add" else {**card_face(state.cards[number]), **delta[2]}
+                    versions.append(
+                        {
+                            "room_id": move.room_id,
+                            "number": number,
+                            "version": face.get("version", 1),
+                            "name": face["name"],
+                            "kind": face["kind"],
+                            "text": face["text"],
+                            "colour": face.get("colour", ""),
+                            "created_at": now,
+                            "seq": seq,
+                        }
+                    )
+                elif delta[0] in ("propose", "vote", "bundle", "decide"):
+                    _store_vote_delta(connection, move.room_id, delta, now, seq)
+        if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
+            _store_seats(connection, move.room_id, state.seats)
+        if state.phase == OVER and any(event.data.get("result") for event in changes.events):
+            connection.execute(
+                insert(_results).values(
+                    room_id=move.room_id,
+                    seq=move.new_seq,
+                    finished_at=now,
+                    result=state.result,
+                    players=[seat.name for seat in state.seats],
+                )
+            )
+    for statement, rows in (
+        (_INSERT_CARD, new_cards),
+        (_UPDATE_CARD, moved_cards),
+        (_INSERT_EVENT, events),
+        (_INSERT_VERSION, versions),
+    ):
+        if rows:
+            connection.execute(statement, rows)
+    return stale
+
+
+def _write_batch(connection: Connection, items: list[Move]) -> list[int | Exception]:
+    """For group commit: each move's new ``seq``, or :class:`StaleRoom`."""
+    stale = {id(move) for move in write_moves(connection, items)}
+    return [StaleRoom(move.room_id) if id(move) in stale else move.new_seq for move in items]
+
+
+def _store_vote_delta(connection: Connection, room_id: int, delta: list, now: datetime, seq: int) -> None:  # type: ignore[type-arg]
+    """Write what a proposal delta changed: a new proposal, a vote, a bundle, a decision."""
+    kind = delta[0]
+    if kind == "propose":
+        proposal = proposal_from_dict(delta[1])
+        connection.execute(
+            insert(_proposals).values(
+                room_id=room_id,
+                id=proposal.id,
+                kind=proposal.kind,
+                subject=proposal.subject,
+                proposer_account_id=proposal.proposer,
+                proposer_name=proposal.proposer_name,
+                face=proposal.face,
+                bundle=proposal.bundle,
+                status=PENDING_STATUS,
+                created_at=now,
+                created_seq=seq,
+            )
+        )
+        for account, choice in proposal.votes.items():
+            _store_vote(connection, room_id, proposal.id, account, choice, now, seq)
+    elif kind == "vote":
+        _, proposal_id, account, choice = delta
+        _store_vote(connection, room_id, proposal_id, account, choice, now, seq)
+    elif kind == "bundle":
+        _, ids, bundle = delta
+        connection.execute(
+            update(_proposals).where(_proposals.c.room_id == room_id, _proposals.c.id.in_(ids)).values(bundle=bundle)
+        )
+        connection.execute(delete(_votes).where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_(ids)))
+    elif kind == "decide":
+        _, proposal_id, outcome = delta
+        connection.execute(
+            update(_proposals)
+            .where(_proposals.c.room_id == room_id, _proposals.c.id == proposal_id)
+            .values(status=outcome, decided_at=now, decided_seq=seq)
+        )
+
+
+def _store_vote(
+    connection: Connection,
+    room_id: int,
+    proposal_id: int,
+    account: int,
+    choice: str | None,
+    now: datetime,
+    seq: int,
+) -> None:
+    connection.execute(
+        delete(_votes).where(
+            _votes.c.room_id == room_id, _votes.c.proposal_id == proposal_id, _votes.c.account_id == account
+        )
+    )
+    if choice is not None:
+        connection.execute(
+            insert(_votes).values(
+                room_id=room_id, proposal_id=proposal_id, account_id=account, choice=choice, voted_at=now, seq=seq
+            )
+        )
+
+
+def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> None:
+    """Make the room's seat rows what ``seats`` says, keeping each player's away mark."""
+    stored = set((connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars())
+    current = {seat.account_id for seat in seats}
+    if stored - current:
+        connection.execute(delete(_seats).where(_seats.c.room_id == room_id, _seats.c.account_id.in_(stored - current)))
+    rows = [
+        {"r": room_id, "a": seat.account_id, "position": index, "team": seat.team, "out": seat.out}
+        for index, seat in enumerate(seats)
+    ]
+    existing = [row for row in rows if row["a"] in stored]
+    if existing:
+        connection.execute(
+            update(_seats)
+            .where(_seats.c.room_id == bindparam("r"), _seats.c.account_id == bindparam("a"))
+            .values(position=bindparam("position"), team=bindparam("team"), out=bindparam("out")),
+            existing,
+        )
+    new = [row for row in rows if row["a"] not in stored]
+    if new:
+        connection.execute(
+            insert(_seats),
+            [
+                {"room_id": r["r"], "account_id": r["a"], "position": r["position"], "team": r["team"], "out": r["out"]}
+                for r in new
+            ],
+        )

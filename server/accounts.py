@@ -92,10 +92,19 @@ class LoginThrottle:
 class AccountService:
     """Creating accounts, checking passwords, changing them."""
 
-    def __init__(self, store: AccountStore, throttle: LoginThrottle, hashing_threads: int = 2) -> None:
+    def __init__(
+        self,
+        store: AccountStore,
+        throttle: LoginThrottle,
+        hashing_threads: int = 2,
+        time_cost: int = 2,
+        memory_kib: int = 19 * 1024,
+    ) -> None:
         self.store = store
         self.throttle = throttle
-        self._hasher = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1, type=argon2.Type.ID)
+        self._hasher = argon2.PasswordHasher(
+            time_cost=time_cost, memory_cost=memory_kib, parallelism=1, type=argon2.Type.ID
+        )
         self._threads = ThreadPoolExecutor(max_workers=hashing_threads, thread_name_prefix="argon2")
 
     def close(self) -> None:

@@ -7,7 +7,6 @@ import functools
 import logging
 import ssl
 import time
-from collections import Counter
 from contextlib import aclosing
 
 import telnetlib3
@@ -44,6 +43,8 @@ class MushServer:
         self.accounts = AccountService(
             AccountStore(self.database),
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
+            time_cost=settings.argon2_time_cost,
+            memory_kib=settings.argon2_memory_kib,
         )
         self.rooms = RoomRegistry(RoomStore(self.database), announce)
         self.decks = DeckStore(self.database)
@@ -119,11 +120,9 @@ class MushServer:
 
     def _admit(self, connection: Connection) -> str | None:
         """Why a new connection is turned away (too many), or None to let it in."""
-        connections = self.hub.connections
-        if len(connections) > self.settings.max_connections:
+        if len(self.hub.connections) > self.settings.max_connections:
             return "*** The server is full. Please try again later. ***"
-        from_address = Counter(c.address for c in connections)[connection.address]
-        if from_address > self.settings.max_connections_per_address:
+        if self.hub.per_address[connection.address] > self.settings.max_connections_per_address:
             return (
                 f"*** Too many connections from your address "
                 f"(the limit is {self.settings.max_connections_per_address}). ***"

@@ -37,6 +37,7 @@ class Settings:
         "seconds to wait for the database (its lock, its answer) before a command fails",
     )
     log_level: str = _setting("info", "DVORAK_LOG_LEVEL", "debug, info, warning or error")
+    event_loop: str = _setting("auto", "DVORAK_EVENT_LOOP", "asyncio, uvloop, or auto (uvloop where it is installed)")
     max_line_length: int = _setting(8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters")
     login_failure_limit: int = _setting(
         5, "DVORAK_LOGIN_FAILURE_LIMIT", "failed logins allowed per address within the window"
@@ -50,6 +51,12 @@ class Settings:
         "seconds to wait for telnet negotiation before greeting a client that does not negotiate",
     )
     shutdown_grace: float = _setting(5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown")
+    argon2_time_cost: int = _setting(
+        2, "DVORAK_ARGON2_TIME_COST", "argon2id passes per password hash (OWASP minimum: 2)"
+    )
+    argon2_memory_kib: int = _setting(
+        19456, "DVORAK_ARGON2_MEMORY_KIB", "argon2id memory per password hash, KiB (OWASP minimum: 19456)"
+    )
     max_connections: int = _setting(5000, "DVORAK_MAX_CONNECTIONS", "most connections at once, in all")
     max_connections_per_address: int = _setting(
         20, "DVORAK_MAX_CONNECTIONS_PER_ADDRESS", "most connections at once from one address"

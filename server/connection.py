@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -9,6 +10,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
+
+import telnetlib3
 
 from commands.text import clean_text, render_colours, wrap_lines
 from server.telnet import gmcp_enabled, set_local_echo
@@ -88,6 +91,8 @@ class Connection:
         self.closing = False
         #: A secret the client is being asked for (a password): the next line answers it.
         self.secret_prompt: SecretPrompt | None = None
+        self._outbox: list[str] = []
+        self._client_colour: tuple[int, bool] | None = None
 
     def __repr__(self) -> str:
         who = self.player.name if self.player else "not logged in"
@@ -96,11 +101,8 @@ class Connection:
     @property
     def width(self) -> int:
         """The client's window width (from NAWS), or 80 columns when unknown."""
-        cols = self.writer.get_extra_info("cols") or DEFAULT_WIDTH
-        try:
-            return min(MAX_WIDTH, max(MIN_WIDTH, int(cols)))
-        except (TypeError, ValueError):
-            return DEFAULT_WIDTH
+        cols = self.writer.protocol.cols
+        return min(MAX_WIDTH, max(MIN_WIDTH, cols)) if cols else DEFAULT_WIDTH
 
     @property
     def idle_seconds(self) -> float:
@@ -132,17 +134,36 @@ class Connection:
     @property
     def colour(self) -> bool:
         """Whether to send ANSI colour: the player's choice (@color), or, left on auto,
-        whether the client said it has colour."""
+        whether the client said it has colour (worked out again when it says more)."""
         mode = self.player.color if self.player is not None else "auto"
         if mode != "auto":
             return mode == "on"
-        return client_has_colour(self.writer)
+        version = getattr(self.writer.protocol, "terminal_version", 0)
+        if self._client_colour is None or self._client_colour[0] != version:
+            self._client_colour = (version, client_has_colour(self.writer))
+        return self._client_colour[1]
 
     def _write(self, text: str, wrap: bool = True) -> None:
-        if self.closing or self.writer.connection_closed:
+        """Queue ``text`` for the client: everything written in one turn of the event
+        loop goes out together, in one write."""
+        if self.closing:
             return
         lines = wrap_lines(text, self.width) if wrap else text.split("\n")
-        self.writer.write(render_colours("\r\n".join(lines), self.colour) + "\r\n")
+        self._outbox.append(render_colours("\r\n".join(lines), self.colour))
+        if len(self._outbox) == 1:
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write out everything queued (called by the event loop, or before hanging up)."""
+        if not self._outbox:
+            return
+        text = "\r\n".join(self._outbox) + "\r\n"
+        self._outbox.clear()
+        if self.writer.connection_closed:
+            return
+        data = text.encode(self.writer.protocol.output_encoding(), "replace")
+        # The bytes-level write of telnetlib3's writer: it doubles any IAC byte and sends.
+        telnetlib3.TelnetWriter.write(self.writer, data)
         self._check_backlog()
 
     def _check_backlog(self) -> None:
@@ -164,8 +185,9 @@ class Connection:
         return not self.closing and gmcp_enabled(self.writer)
 
     def send_gmcp(self, package: str, data: object) -> None:
-        """Send a GMCP message, if the client asked for GMCP."""
+        """Send a GMCP message, if the client asked for GMCP (after any queued text)."""
         if self.gmcp:
+            self.flush()
             self.writer.send_gmcp(package, data)
             self._check_backlog()
 
@@ -238,5 +260,6 @@ class Connection:
             return
         if message:
             self._write(message)
+        self.flush()
         self.closing = True
         self.writer.close()

@@ -8,6 +8,7 @@ The hub holds no rules and writes no SQL.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -86,6 +87,8 @@ class Hub:
     def __init__(self) -> None:
         self.lobby = Lobby()
         self.connections: set[Connection] = set()
+        #: How many connections each address has open.
+        self.per_address: Counter[str] = Counter()
         self.players: dict[int, OnlinePlayer] = {}
         self._next_connection_number = 1
         #: Told (player, origin, destination) after every move between places.
@@ -98,10 +101,15 @@ class Hub:
 
     def add_connection(self, connection: Connection) -> None:
         self.connections.add(connection)
+        self.per_address[connection.address] += 1
 
     def remove_connection(self, connection: Connection) -> OnlinePlayer | None:
         """Forget ``connection``; returns its player if that player has just gone offline."""
-        self.connections.discard(connection)
+        if connection in self.connections:
+            self.connections.discard(connection)
+            self.per_address[connection.address] -= 1
+            if not self.per_address[connection.address]:
+                del self.per_address[connection.address]
         return self.log_out(connection)
 
     def log_in(self, connection: Connection, account_id: int, name: str, is_admin: bool, color: str) -> bool:

@@ -89,7 +89,7 @@ class GameRoom(Place):
                 if not changes.events:
                     return result
                 try:
-                    self.seq = await self._store.commit(self.id, self.seq, self.table.state, changes)
+                    self.seq = await self._store.store(self.id, self.seq, self.table.state, changes)
                 except StaleRoom:
                     log.info("room %s changed elsewhere; reloading", self.name)
                     await self._reload()

@@ -9,6 +9,7 @@ that a password prompt turns the client's local echo off and on again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,21 @@ log = logging.getLogger(__name__)
 MsspProvider = Callable[[], dict[str, str | list[str]]]
 
 
+class ReplaceableWrite:
+    """A transport whose ``write`` may be replaced, as telnetlib3 does to compress output
+    (MCCP2). uvloop's transports do not allow that, so every transport is seen through
+    one of these; everything else is the transport's own."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+
+    def write(self, data: bytes) -> None:
+        self._transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class MushTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, offering GMCP and MSSP and reporting when a client
     turns them on."""
@@ -33,6 +49,42 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         self._gmcp_seen = False
         #: Called once when the client agrees to GMCP (set by the connection).
         self.on_gmcp: Callable[[], None] | None = None
+        #: Goes up whenever the client tells its terminal type, so that what depends on
+        #: it (colour) is worked out again.
+        self.terminal_version = 0
+
+    def on_ttype(self, ttype: str) -> None:
+        super().on_ttype(ttype)
+        self.terminal_version += 1
+
+    def on_environ(self, mapping: dict[str, str]) -> None:
+        super().on_environ(mapping)
+        self.terminal_version += 1
+
+    def on_charset(self, charset: str) -> None:
+        super().on_charset(charset)
+        self.terminal_version += 1
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        self.cols = cols
+
+    #: The window width the client reported (NAWS), if it did.
+    cols: int | None = None
+
+    def output_encoding(self) -> str:
+        """The character set to send the client text in (UTF-8 unless it chose another),
+        worked out again only when the client has said something new."""
+        if self._encoding_for != self.terminal_version:
+            self._encoding = str(self.encoding(outgoing=True))
+            self._encoding_for = self.terminal_version
+        return self._encoding
+
+    _encoding = "utf-8"
+    _encoding_for = -1
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(ReplaceableWrite(transport))  # type: ignore[arg-type]
 
     def begin_advanced_negotiation(self) -> None:
         # The base class offers MCCP3 (client-to-server compression) with MCCP2; with

@@ -205,9 +205,9 @@ class TableState:
         if kind == "setting":
             return [["setting", delta[1], self.settings.get(delta[1])]]
         if kind == "seats":
-            return [["seats", [asdict(seat) for seat in self.seats]]]
+            return [["seats", seat_dicts(self.seats)]]
         if kind == "turn":
-            return [["turn", asdict(self.turn)]]
+            return [["turn", dict(vars(self.turn))]]
         if kind == "set":
             return [["set", delta[1], getattr(self, delta[1])]]
         if kind == "propose":
@@ -350,8 +350,8 @@ def proposal_from_dict(data: dict[str, Any]) -> Proposal:
 
 
 def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [asdict(seat) for seat in seats]
+    return [dict(vars(seat)) for seat in seats]
 
 
 def card_dict(card: Card) -> dict[str, Any]:
-    return asdict(card)
+    return dict(vars(card))

@@ -1,0 +1,1 @@
+"""Benchmarks: a load generator on loopback and the scenarios it runs (python -m bench)."""

@@ -1,0 +1,67 @@
+"""Run benchmark scenarios and print their figures.
+
+.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from bench import scenarios
+from bench.processes import raise_open_file_limit
+
+SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling")
+
+
+def run(coroutine):  # type: ignore[no-untyped-def]
+    """Run a scenario on uvloop where it is installed (the load generator needs speed too)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("scenario", choices=(*SCENARIOS, "all"))
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
+    parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
+    parser.add_argument("--rooms", type=int, default=200, help="game: rooms of five players")
+    parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
+    parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
+    arguments = parser.parse_args(argv)
+    raise_open_file_limit()
+    backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    chosen = SCENARIOS if arguments.scenario == "all" else (arguments.scenario,)
+    for scenario in chosen:
+        if scenario == "ceiling":
+            # The bare telnetlib3 server under the game's and the chat's load: no backend.
+            game_load = run(
+                scenarios.echo_ceiling("echo", arguments.rooms * 5, arguments.rooms, arguments.rate, arguments.seconds)
+            )
+            print(json.dumps({"scenario": "ceiling-game", **game_load}), flush=True)
+            chat_load = run(scenarios.echo_ceiling("broadcast", 100, 100, arguments.chat_rate, arguments.seconds))
+            print(json.dumps({"scenario": "ceiling-chat", **chat_load}), flush=True)
+            continue
+        for backend in backends:
+            if scenario == "game":
+                result = run(scenarios.game(backend, arguments.rooms, arguments.rate, arguments.seconds))
+            elif scenario == "chat":
+                result = run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
+            elif scenario == "idle":
+                result = run(scenarios.idle(backend, arguments.connections))
+            elif scenario == "login":
+                result = run(scenarios.logins_during_game(backend, arguments.rooms, arguments.rate, arguments.seconds))
+            else:
+                result = run(scenarios.cold_start(backend))
+            print(json.dumps({"scenario": scenario, "backend": backend, **result}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The load generator: many telnet connections on loopback, scripted, timing every reply.
+
+Each connection frames its commands with OUTPUTPREFIX/OUTPUTSUFFIX, so a reply is known
+to be complete when its suffix arrives; the time from sending the command to that moment
+is the command's latency. Everything else the server sends (other players' moves, chat)
+is read and thrown away, as a real client would display it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+
+PREFIX, SUFFIX = "{{<", ">}}"
+_PREFIX_B, _SUFFIX_B = PREFIX.encode(), SUFFIX.encode()
+_IAC_COMMAND = re.compile(rb"\xff[\xfb-\xfe].|\xff[\xf0-\xfa]", re.DOTALL)
+WELCOME_END = b"<password>\r\n="
+
+
+class Latencies:
+    """Reply times of the commands of one run, in seconds."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+
+    def add(self, seconds: float) -> None:
+        self.samples.append(seconds)
+
+    def percentile(self, fraction: float) -> float:
+        if not self.samples:
+            return float("nan")
+        ordered = sorted(self.samples)
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+    def summary(self) -> dict[str, float]:
+        return {
+            "count": len(self.samples),
+            "p50_ms": self.percentile(0.50) * 1000,
+            "p99_ms": self.percentile(0.99) * 1000,
+            "max_ms": max(self.samples, default=float("nan")) * 1000,
+        }
+
+
+class BenchClient(asyncio.Protocol):
+    """One telnet connection that sends a command and waits for its framed reply."""
+
+    def __init__(self, latencies: Latencies | None = None) -> None:
+        self.latencies = latencies
+        self.transport: asyncio.Transport | None = None
+        self._buffer = bytearray()
+        self._waiter: asyncio.Future[str] | None = None
+        self._welcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sent_at = 0.0
+        self.received = 0
+
+    @classmethod
+    async def open(cls, port: int, latencies: Latencies | None = None, framed: bool = True) -> BenchClient:
+        loop = asyncio.get_running_loop()
+        _, client = await loop.create_connection(lambda: cls(latencies), "127.0.0.1", port)
+        await asyncio.wait_for(client._welcome, 30)
+        if framed:
+            client.transport.write(f"OUTPUTPREFIX {PREFIX}\r\nOUTPUTSUFFIX {SUFFIX}\r\n".encode())
+        return client
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._closed.done():
+            self._closed.set_result(None)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_exception(ConnectionError("connection lost"))
+
+    def data_received(self, data: bytes) -> None:
+        self.received += len(data)
+        if not self._welcome.done():
+            self._buffer += data
+            if WELCOME_END in self._buffer:
+                self._welcome.set_result(None)
+                self._buffer.clear()
+            return
+        if self._waiter is None:
+            return  # nobody is waiting: this is other players' news, read and dropped
+        self._buffer += data
+        end = self._buffer.find(_SUFFIX_B)
+        if end < 0:
+            return
+        start = self._buffer.rfind(_PREFIX_B, 0, end)
+        reply = bytes(self._buffer[start + len(_PREFIX_B) : end]) if start >= 0 else b""
+        del self._buffer[: end + len(_SUFFIX_B)]
+        waiter, self._waiter = self._waiter, None
+        if self.latencies is not None:
+            self.latencies.add(time.perf_counter() - self._sent_at)
+        if b"\xff" in reply:
+            reply = _IAC_COMMAND.sub(b"", reply)
+        waiter.set_result(reply.decode("utf-8", "replace"))
+
+    async def ask(self, command: str) -> str:
+        """Send ``command``; its whole reply."""
+        assert self._waiter is None, "one command at a time"
+        self._waiter = asyncio.get_running_loop().create_future()
+        self._buffer.clear()
+        self._sent_at = time.perf_counter()
+        assert self.transport is not None
+        self.transport.write(command.encode() + b"\r\n")
+        return await self._waiter
+
+    def send(self, command: str) -> None:
+        """Send without waiting for the reply (for setup)."""
+        assert self.transport is not None
+        self.transport.write(command.encode() + b"\r\n")
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+            await self._closed
+
+
+@dataclass
+class Counters:
+    """What a run did: commands answered, moves the server confirmed as committed."""
+
+    commands: int = 0
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)

@@ -1,0 +1,110 @@
+"""Servers under test as child processes: ours, and a bare telnetlib3 echo server for the
+ceiling; with the open-file limit raised for them (not in the product) and their CPU time
+and peak memory read from /proc."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = [str(Path(sys.executable).parent / "dvorak-mush"), "serve"]
+ECHO = [sys.executable, "-m", "bench.echo_server"]
+OPEN_FILES = 65536
+
+
+def raise_open_file_limit() -> None:
+    """Allow as many sockets as the machine lets a process have (for 10,000 connections)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(OPEN_FILES, hard) if hard != resource.RLIM_INFINITY else OPEN_FILES
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Usage:
+    cpu_seconds: float
+    rss_kib: int
+    peak_rss_kib: int
+
+
+def usage(pid: int) -> Usage:
+    """CPU time (user + system) and memory of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    status = Path(f"/proc/{pid}/status").read_text()
+    values = {
+        line.split(":")[0]: line.split()[1] for line in status.splitlines() if line.startswith(("VmRSS", "VmHWM"))
+    }
+    return Usage(cpu, int(values["VmRSS"]), int(values["VmHWM"]))
+
+
+class ChildServer:
+    """A server process listening on a free loopback port."""
+
+    def __init__(self, command: list[str], env: dict[str, str], ready: str) -> None:
+        self.port = free_port()
+        self.command = command
+        self.env = {**os.environ, **env, "DVORAK_PORT": str(self.port), "DVORAK_HOST": "127.0.0.1"}
+        self.ready = ready
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = ""
+
+    async def start(self, timeout: float = 120) -> float:
+        """Start it; the seconds until it was listening."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.process = await asyncio.create_subprocess_exec(
+            *self.command,
+            cwd=ROOT,
+            env=self.env,
+            stderr=asyncio.subprocess.PIPE,
+            preexec_fn=raise_open_file_limit,
+        )
+        assert self.process.stderr is not None
+        while self.ready not in self.log:
+            line = await asyncio.wait_for(self.process.stderr.readline(), timeout)
+            if not line:
+                raise RuntimeError(f"{self.command} exited:\n{self.log}")
+            self.log += line.decode()
+        asyncio.ensure_future(self._drain())
+        return loop.time() - started
+
+    async def _drain(self) -> None:
+        assert self.process is not None and self.process.stderr is not None
+        while line := await self.process.stderr.readline():
+            self.log += line.decode()
+
+    def usage(self) -> Usage:
+        assert self.process is not None
+        return usage(self.process.pid)
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def dvorak_server(database_url: str, **settings: str) -> ChildServer:
+    env = {"DVORAK_DATABASE_URL": database_url, "DVORAK_LOG_LEVEL": "info", **settings}
+    return ChildServer(SERVER, env, ready="listening for telnet")
+
+
+def echo_server(mode: str) -> ChildServer:
+    return ChildServer([*ECHO, mode], {}, ready="echo server listening")

@@ -1,0 +1,418 @@
+"""The benchmark scenarios. Each starts its own server on a fresh database, runs, and
+returns the figures it measured."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import resource
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bench.game import Room, bystander, play_room, set_up_room
+from bench.loadgen import BenchClient, Counters, Latencies
+from bench.processes import ROOT, SERVER, ChildServer, dvorak_server, echo_server
+
+POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+PASSWORD = "bench-password"
+#: Settings every benchmarked server gets: room for thousands of loopback connections.
+OPEN_LIMITS = {
+    "DVORAK_MAX_CONNECTIONS": "20000",
+    "DVORAK_MAX_CONNECTIONS_PER_ADDRESS": "20000",
+    "DVORAK_LOGIN_TIMEOUT": "3600",
+}
+
+
+@asynccontextmanager
+async def fresh_database(backend: str) -> AsyncIterator[str]:
+    """A URL to an empty database of ``backend``, removed afterwards."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="dvorak-bench-") as folder:
+            yield f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
+        return
+    name = f"dvorak_bench_{uuid.uuid4().hex[:10]}"
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    try:
+        yield POSTGRES.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + f"/{name}"
+    finally:
+        admin = await asyncpg.connect(POSTGRES)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def in_batches(factories: list, width: int) -> list:  # type: ignore[type-arg]
+    """Run coroutine factories ``width`` at a time; their results in order."""
+    results: list[Any] = [None] * len(factories)
+    semaphore = asyncio.Semaphore(width)
+
+    async def one(index: int) -> None:
+        async with semaphore:
+            results[index] = await factories[index]()
+
+    await asyncio.gather(*(one(i) for i in range(len(factories))))
+    return results
+
+
+def own_cpu() -> float:
+    """CPU seconds the load generator itself has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(
+    server: ChildServer,
+    start_cpu: float,
+    seconds: float,
+    counters: Counters,
+    latencies: Latencies,
+    loadgen_cpu: float,
+) -> dict[str, Any]:
+    use = server.usage()
+    return {
+        "commands_per_s": round(counters.commands / seconds),
+        "moves_per_s": round(counters.moves / seconds),
+        **{k: round(v, 1) for k, v in latencies.summary().items()},
+        "server_cpu_cores": round((use.cpu_seconds - start_cpu) / seconds, 2),
+        "server_peak_rss_mib": round(use.peak_rss_kib / 1024, 1),
+        "loadgen_cpu_cores": round((own_cpu() - loadgen_cpu) / seconds, 2),
+    }
+
+
+async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0) -> dict[str, Any]:
+    """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all."""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS)
+        await server.start()
+        try:
+            setup = Latencies()
+            room_list: list[Room] = await in_batches(
+                [lambda i=i: set_up_room(i, server.port, setup, PASSWORD, create=True) for i in range(rooms)], 40
+            )
+            latencies, counters = Latencies(), Counters()
+            for room in room_list:
+                for seat in room.seats:
+                    seat.client.latencies = latencies
+            stop = asyncio.Event()
+            rng = random.Random(7)
+            interval = rooms / rate
+            tasks = [
+                asyncio.create_task(play_room(room, interval, stop, counters, random.Random(rng.random())))
+                for room in room_list
+            ]
+            tasks += [
+                asyncio.create_task(bystander(seat, stop, counters, random.Random(rng.random()), every=5.0))
+                for room in room_list
+                for seat in room.seats
+            ]
+            await asyncio.sleep(2.0)  # warm up
+            latencies.samples.clear()
+            counters.commands = counters.moves = 0
+            start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+            await asyncio.sleep(seconds)
+            elapsed = time.perf_counter() - began
+            result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+            stop.set()
+            await asyncio.wait(tasks, timeout=10)
+            for room in room_list:
+                for seat in room.seats:
+                    await seat.client.close()
+            result["offered_moves_per_s"] = rate
+            return result
+        finally:
+            await server.stop()
+
+
+async def paced_talk(
+    client: BenchClient, every: float, stop: asyncio.Event, counters: Counters, rng: random.Random
+) -> None:
+    """A connection saying something every ``every`` seconds on average (open loop)."""
+    next_at = asyncio.get_running_loop().time() + rng.uniform(0, every)
+    while not stop.is_set():
+        delay = next_at - asyncio.get_running_loop().time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        next_at = max(next_at, asyncio.get_running_loop().time() - every) + rng.expovariate(1 / every)
+        await client.ask(f"say chatter {rng.randrange(10**6)}")
+        counters.commands += 1
+
+
+async def run_window(
+    server: ChildServer, tasks: list, stop: asyncio.Event, counters: Counters, latencies: Latencies, seconds: float
+) -> dict[str, Any]:  # type: ignore[type-arg]
+    """Warm up, measure for ``seconds``, stop the tasks; the figures."""
+    await asyncio.sleep(2.0)
+    latencies.samples.clear()
+    counters.commands = counters.moves = 0
+    start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    result = measured(server, start_cpu, time.perf_counter() - began, counters, latencies, loadgen_cpu)
+    stop.set()
+    await asyncio.wait(tasks, timeout=15)
+    return result
+
+
+async def chat(backend: str, players: int = 100, rate: float = 2000.0, seconds: float = 20.0) -> dict[str, Any]:
+    """``players`` seated in one room, all talking: ``rate`` says a second in all, each
+    heard by everyone else in the room."""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS, DVORAK_COMMAND_RATE="1000", DVORAK_COMMAND_BURST="1000")
+        await server.start()
+        try:
+            latencies, counters = Latencies(), Counters()
+            clients = []
+            for i in range(players):
+                client = await BenchClient.open(server.port, latencies)
+                await client.ask(f"create Talker{i} {PASSWORD}")
+                await client.ask("newroom Chatroom" if i == 0 else "join chatroom")
+                clients.append(client)
+            stop, rng = asyncio.Event(), random.Random(3)
+            tasks = [asyncio.create_task(paced_talk(c, players / rate, stop, counters, rng)) for c in clients]
+            result = await run_window(server, tasks, stop, counters, latencies, seconds)
+            result["offered_says_per_s"] = rate
+            result["bytes_received_by_listeners_per_s"] = round(sum(c.received for c in clients) / (seconds + 2))
+            for client in clients:
+                await client.close()
+            return result
+        finally:
+            await server.stop()
+
+
+async def echo_ceiling(mode: str, connections: int, active: int, rate: float, seconds: float) -> dict[str, Any]:
+    """The same number of connections against a bare telnetlib3 server that only answers
+    (``echo``) or also relays says to everyone (``broadcast``)."""
+    server = echo_server(mode)
+    await server.start()
+    try:
+        latencies, counters = Latencies(), Counters()
+        clients = [await BenchClient.open(server.port, latencies) for _ in range(connections)]
+        stop, rng = asyncio.Event(), random.Random(5)
+        tasks = [asyncio.create_task(paced_talk(c, active / rate, stop, counters, rng)) for c in clients[:active]]
+        result = await run_window(server, tasks, stop, counters, latencies, seconds)
+        for client in clients:
+            await client.close()
+        return result
+    finally:
+        await server.stop()
+
+
+async def idle(backend: str, connections: int = 10_000) -> dict[str, Any]:
+    """``connections`` players logged in and doing nothing: the server's memory for each.
+    (Password hashing is made cheap here: it costs time, not memory, and 10,000 logins at
+    the real cost would take minutes.)"""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS, DVORAK_ARGON2_TIME_COST="1", DVORAK_ARGON2_MEMORY_KIB="64")
+        await server.start()
+        try:
+            warm = [await BenchClient.open(server.port) for _ in range(10)]
+            for i, client in enumerate(warm):
+                await client.ask(f"create Warm{i} {PASSWORD}")
+            await asyncio.sleep(1)
+            before = server.usage()
+            clients = await in_batches([lambda i=i: idle_player(server.port, i) for i in range(connections)], 200)
+            await asyncio.sleep(3)
+            after = server.usage()
+            result = {
+                "connections": connections,
+                "rss_before_mib": round(before.rss_kib / 1024, 1),
+                "rss_after_mib": round(after.rss_kib / 1024, 1),
+                "kib_per_connection": round((after.rss_kib - before.rss_kib) / connections, 1),
+            }
+            for client in [*warm, *clients]:
+                await client.close()
+            return result
+        finally:
+            await server.stop()
+
+
+async def idle_player(port: int, index: int) -> BenchClient:
+    client = await BenchClient.open(port)
+    reply = await client.ask(f"create Idle{index} {PASSWORD}")
+    if "Players here" not in reply:
+        raise RuntimeError(f"could not log in: {reply!r}")
+    return client
+
+
+async def logins_during_game(
+    backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0, logins_per_s: float = 5.0
+) -> dict[str, Any]:
+    """The game scenario, with new players creating accounts and logging in meanwhile:
+    the time each create and each connect takes (argon2 at full cost)."""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS)
+        await server.start()
+        try:
+            setup = Latencies()
+            room_list: list[Room] = await in_batches(
+                [lambda i=i: set_up_room(i, server.port, setup, PASSWORD, create=True) for i in range(rooms)], 40
+            )
+            latencies, counters, login_times = Latencies(), Counters(), Latencies()
+            stop, rng = asyncio.Event(), random.Random(11)
+            tasks = [
+                asyncio.create_task(play_room(r, rooms / rate, stop, counters, random.Random(rng.random())))
+                for r in room_list
+            ]
+
+            async def newcomers() -> None:
+                number = 0
+                while not stop.is_set():
+                    await asyncio.sleep(rng.expovariate(logins_per_s))
+                    number += 1
+                    client = await BenchClient.open(server.port, login_times)
+                    await client.ask(f"create Newcomer{number} {PASSWORD}")
+                    await client.ask("LOGOUT")
+                    login_times.samples.pop()  # LOGOUT is not a login
+                    await client.ask(f"connect Newcomer{number} {PASSWORD}")
+                    await client.close()
+
+            tasks.append(asyncio.create_task(newcomers()))
+            for room in room_list:
+                for seat in room.seats:
+                    seat.client.latencies = latencies
+            result = await run_window(server, tasks, stop, counters, latencies, seconds)
+            logins = login_times.summary()
+            return {
+                "logins": logins["count"],
+                "login_p50_ms": round(logins["p50_ms"], 1),
+                "login_p99_ms": round(logins["p99_ms"], 1),
+                "game_moves_per_s": result["moves_per_s"],
+                "game_p99_ms": result["p99_ms"],
+            }
+        finally:
+            await server.stop()
+
+
+async def cold_start(backend: str, rooms: int = 10_000, events: int = 1_000_000) -> dict[str, Any]:
+    """A database with ``rooms`` rooms and ``events`` logged events: how long from
+    starting the server until a player's login is answered."""
+    async with fresh_database(backend) as url:
+        migrate = await asyncio.create_subprocess_exec(
+            *SERVER[:-1],
+            "migrate",
+            "--database-url",
+            url,
+            env={**os.environ},
+            cwd=ROOT,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await migrate.wait()
+        await fill_database(backend, url, rooms, events)
+        server = dvorak_server(url, **OPEN_LIMITS)
+        began = time.perf_counter()
+        listening = await server.start()
+        try:
+            client = await BenchClient.open(server.port)
+            reply = await client.ask(f"connect Veteran {PASSWORD}")
+            logged_in = time.perf_counter() - began
+            if "Welcome back" not in reply:
+                raise RuntimeError(f"login failed: {reply!r}")
+            await client.close()
+            return {
+                "rooms": rooms,
+                "events": events,
+                "seconds_to_listening": round(listening, 2),
+                "seconds_to_first_login": round(logged_in, 2),
+            }
+        finally:
+            await server.stop()
+
+
+async def fill_database(backend: str, url: str, rooms: int, events: int) -> None:
+    """Rooms and events straight into the tables (as years of play would leave them), and
+    one account, Veteran, to log in with."""
+    import json
+    from datetime import datetime
+
+    import argon2
+
+    from games.dvorak.settings import defaults
+
+    now = datetime.now(UTC)
+    password_hash = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1).hash(PASSWORD)
+    per_room = events // rooms
+    settings, turn = (
+        json.dumps(defaults()),
+        json.dumps({"player": 0, "number": 0, "drawn": 0, "things": 0, "actions": 0, "gives": 0}),
+    )
+    data, deltas = json.dumps({"name": "handsize", "value": "5"}), json.dumps([["setting", "handsize", 5]])
+    room_rows = [
+        (i, f"Archive {i}", f"archive {i}", "dvorak", None, "over", 0, settings, turn, "", 1, 1, per_room, now)
+        for i in range(1, rooms + 1)
+    ]
+    room_columns = (
+        "id, name, name_key, game, password_hash, phase, host_account_id, settings, turn, result, "
+        "next_card_number, next_proposal, seq, created_at"
+    )
+
+    def event_rows(start: int, stop: int):  # type: ignore[no-untyped-def]
+        for room in range(start, stop):
+            for seq in range(1, per_room + 1):
+                yield (room, seq, now, 0, "", "setting", False, data, deltas)
+
+    if backend == "sqlite":
+        import sqlite3
+
+        database = sqlite3.connect(url.split("///", 1)[1])
+        with database:
+            database.execute(
+                "INSERT INTO accounts (name, name_key, password_hash, is_admin, created_at, color) "
+                "VALUES (?, ?, ?, 0, ?, 'auto')",
+                ("Veteran", "veteran", password_hash, now.isoformat(" ")),
+            )
+            database.executemany(
+                f"INSERT INTO rooms ({room_columns}) VALUES ({', '.join('?' * 14)})",
+                [(*row[:13], row[13].isoformat(" ")) for row in room_rows],
+            )
+            for start in range(1, rooms + 1, 1000):
+                database.executemany(
+                    "INSERT INTO events (room_id, seq, created_at, actor_account_id, actor_name, kind, forced, "
+                    "data, deltas) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        (r, s, c.isoformat(" "), a, n, k, f, d, x)
+                        for r, s, c, a, n, k, f, d, x in event_rows(start, min(start + 1000, rooms + 1))
+                    ),
+                )
+        database.close()
+        return
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await connection.execute(
+            "INSERT INTO accounts (name, name_key, password_hash, is_admin, created_at, color) "
+            "VALUES ($1, $2, $3, false, $4, 'auto')",
+            "Veteran",
+            "veteran",
+            password_hash,
+            now,
+        )
+        await connection.copy_records_to_table(
+            "rooms", records=room_rows, columns=[c.strip() for c in room_columns.split(",")]
+        )
+        await connection.execute("SELECT setval(pg_get_serial_sequence('rooms', 'id'), $1)", rooms)
+        for start in range(1, rooms + 1, 1000):
+            await connection.copy_records_to_table(
+                "events",
+                records=list(event_rows(start, min(start + 1000, rooms + 1))),
+                columns=[
+                    "room_id",
+                    "seq",
+                    "created_at",
+                    "actor_account_id",
+                    "actor_name",
+                    "kind",
+                    "forced",
+                    "data",
+                    "deltas",
+                ],
+            )
+    finally:
+        await connection.close()

@@ -1,0 +1,74 @@
+"""Group commit: many writers' work stored in one transaction.
+
+Every caller waits for its own work to be stored before going on (a room tells no one of
+a move before it is stored), but callers do not wait for each other: the writer takes
+everything queued while the previous transaction was being written and writes it all in
+one, so a busy server makes one disk flush (and a handful of statements) for dozens of
+moves instead of one each, while a quiet one writes each move at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from sqlalchemy.engine import Connection
+
+from persistence.database import Database, DatabaseUnavailable
+
+Item = TypeVar("Item")
+Outcome = TypeVar("Outcome")
+
+#: Writes a batch in the given transaction (plain synchronous SQLAlchemy, see
+#: :meth:`Database.run_write`); for each item, its outcome, or the exception to raise for
+#: it (then nothing of that item may have been written).
+BatchWriter = Callable[[Connection, list[Item]], list[Outcome | Exception]]
+
+#: Most items written in one transaction.
+MAX_BATCH = 500
+
+
+class GroupCommit(Generic[Item, Outcome]):
+    """A queue of work and the task that writes it, batch after batch."""
+
+    def __init__(self, database: Database, write: BatchWriter[Item, Outcome]) -> None:
+        self._database = database
+        self._write = write
+        self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def store(self, item: Item) -> Outcome:
+        """Store ``item`` with whatever else is waiting; its outcome. Raises what the
+        writer said for it, or :class:`DatabaseUnavailable` if the batch failed."""
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        self._queue.append((item, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        return await future
+
+    async def _write_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            items = [item for item, _ in batch]
+            try:
+                outcomes = await self._database.run_write(
+                    lambda connection, items=items: self._write(connection, items)
+                )
+            except Exception as error:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            except BaseException:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(DatabaseUnavailable("the write was interrupted"))
+                raise
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, Exception):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
