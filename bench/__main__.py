@@ -41,11 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     for scenario in chosen:
         if scenario == "ceiling":
             # The bare telnetlib3 server under the game's and the chat's load: no backend.
-            game_load = run(
-                scenarios.echo_ceiling("echo", arguments.rooms * 5, arguments.rooms, arguments.rate, arguments.seconds)
-            )
+            game_load = run(scenarios.echo_ceiling("rooms", arguments.rooms * 5, 5, arguments.rate, arguments.seconds))
             print(json.dumps({"scenario": "ceiling-game", **game_load}), flush=True)
-            chat_load = run(scenarios.echo_ceiling("broadcast", 100, 100, arguments.chat_rate, arguments.seconds))
+            chat_load = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
             print(json.dumps({"scenario": "ceiling-chat", **chat_load}), flush=True)
             continue
         for backend in backends:

@@ -24,9 +24,24 @@ class Latencies:
 
     def __init__(self) -> None:
         self.samples: list[float] = []
+        #: The same samples by the command's first word.
+        self.by_command: dict[str, list[float]] = {}
 
-    def add(self, seconds: float) -> None:
+    def add(self, seconds: float, command: str = "") -> None:
         self.samples.append(seconds)
+        self.by_command.setdefault(command, []).append(seconds)
+
+    def clear(self) -> None:
+        self.samples.clear()
+        self.by_command.clear()
+
+    def slowest_commands(self) -> dict[str, float]:
+        """Each command's p99 in ms, slowest first (the tail's culprits)."""
+        p99 = {}
+        for command, samples in self.by_command.items():
+            ordered = sorted(samples)
+            p99[command] = round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000, 1)
+        return dict(sorted(p99.items(), key=lambda item: -item[1]))
 
     def percentile(self, fraction: float) -> float:
         if not self.samples:
@@ -54,6 +69,7 @@ class BenchClient(asyncio.Protocol):
         self._welcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._sent_at = 0.0
+        self._command = ""
         self.received = 0
 
     @classmethod
@@ -93,7 +109,7 @@ class BenchClient(asyncio.Protocol):
         del self._buffer[: end + len(_SUFFIX_B)]
         waiter, self._waiter = self._waiter, None
         if self.latencies is not None:
-            self.latencies.add(time.perf_counter() - self._sent_at)
+            self.latencies.add(time.perf_counter() - self._sent_at, self._command)
         if b"\xff" in reply:
             reply = _IAC_COMMAND.sub(b"", reply)
         waiter.set_result(reply.decode("utf-8", "replace"))
@@ -104,6 +120,7 @@ class BenchClient(asyncio.Protocol):
         self._waiter = asyncio.get_running_loop().create_future()
         self._buffer.clear()
         self._sent_at = time.perf_counter()
+        self._command = command.split(" ", 1)[0]
         assert self.transport is not None
         self.transport.write(command.encode() + b"\r\n")
         return await self._waiter

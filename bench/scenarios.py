@@ -86,6 +86,7 @@ def measured(
         "server_cpu_cores": round((use.cpu_seconds - start_cpu) / seconds, 2),
         "server_peak_rss_mib": round(use.peak_rss_kib / 1024, 1),
         "loadgen_cpu_cores": round((own_cpu() - loadgen_cpu) / seconds, 2),
+        "p99_ms_by_command": latencies.slowest_commands(),
     }
 
 
@@ -116,7 +117,7 @@ async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: fl
                 for seat in room.seats
             ]
             await asyncio.sleep(2.0)  # warm up
-            latencies.samples.clear()
+            latencies.clear()
             counters.commands = counters.moves = 0
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             await asyncio.sleep(seconds)
@@ -152,7 +153,7 @@ async def run_window(
 ) -> dict[str, Any]:  # type: ignore[type-arg]
     """Warm up, measure for ``seconds``, stop the tasks; the figures."""
     await asyncio.sleep(2.0)
-    latencies.samples.clear()
+    latencies.clear()
     counters.commands = counters.moves = 0
     start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
     await asyncio.sleep(seconds)
@@ -188,16 +189,18 @@ async def chat(backend: str, players: int = 100, rate: float = 2000.0, seconds: 
             await server.stop()
 
 
-async def echo_ceiling(mode: str, connections: int, active: int, rate: float, seconds: float) -> dict[str, Any]:
-    """The same number of connections against a bare telnetlib3 server that only answers
-    (``echo``) or also relays says to everyone (``broadcast``)."""
+async def echo_ceiling(mode: str, connections: int, every: int, rate: float, seconds: float) -> dict[str, Any]:
+    """The same load against a bare telnetlib3 server: ``connections`` connections, every
+    ``every``-th one sending, ``rate`` lines a second in all, each relayed as ``mode`` says
+    (see ``bench.echo_server``)."""
     server = echo_server(mode)
     await server.start()
     try:
         latencies, counters = Latencies(), Counters()
         clients = [await BenchClient.open(server.port, latencies) for _ in range(connections)]
         stop, rng = asyncio.Event(), random.Random(5)
-        tasks = [asyncio.create_task(paced_talk(c, active / rate, stop, counters, rng)) for c in clients[:active]]
+        senders = clients[::every]
+        tasks = [asyncio.create_task(paced_talk(c, len(senders) / rate, stop, counters, rng)) for c in senders]
         result = await run_window(server, tasks, stop, counters, latencies, seconds)
         for client in clients:
             await client.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TypeVar
@@ -36,6 +37,11 @@ _MIGRATION_LOCK_KEY = 0x0D0A_4A6B
 #: Seconds a statement may wait (for SQLite's write lock, for PostgreSQL's answer) before
 #: the database counts as not answering.
 DEFAULT_TIMEOUT = 10.0
+
+
+#: Key in a SQLite write connection's ``info`` of ``(sql, values)`` statements to run
+#: after the work, off the event loop, just before the commit.
+BULK_STATEMENTS = "dvorak_bulk_statements"
 
 
 class DatabaseUnavailable(Exception):
@@ -90,11 +96,13 @@ class Database:
                 connect_args={"timeout": 0, "check_same_thread": False},
             )
             self._configure_sqlite(self._sqlite_writer, busy_ms=0)
+            self._commit_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
         else:
             self.engine = create_async_engine(
                 self.url,
                 pool_pre_ping=True,
-                pool_size=10,
+                pool_size=20,
+                max_overflow=20,
                 pool_timeout=timeout,
                 connect_args={"timeout": timeout, "command_timeout": timeout},
             )
@@ -150,12 +158,35 @@ class Database:
         async with self._write_turn:
             while True:
                 try:
-                    with _unavailable_as_such(), self._sqlite_writer.begin() as connection:
-                        return work(connection)
+                    return await self._sqlite_write(work)
                 except DatabaseUnavailable as outage:
                     if "locked" not in str(outage) or loop.time() >= deadline:
                         raise
                 await asyncio.sleep(0.005)
+
+    async def _sqlite_write(self, work: Callable[[Connection], T]) -> T:
+        """The work here; the bulk statements it left in ``connection.info`` (see
+        :data:`BULK_STATEMENTS`) and the commit, which waits for the disk, in the commit
+        thread: SQLite lets go of the GIL meanwhile, so players are served."""
+        assert self._sqlite_writer is not None
+        with _unavailable_as_such(), self._sqlite_writer.connect() as connection:
+            transaction = connection.begin()
+            try:
+                result = work(connection)
+                bulk = connection.info.pop(BULK_STATEMENTS, [])
+                raw = connection.connection.dbapi_connection
+
+                def finish() -> None:
+                    for statement, values in bulk:
+                        raw.execute(statement, values)
+                    transaction.commit()
+
+                await asyncio.get_running_loop().run_in_executor(self._commit_thread, finish)
+            except BaseException:
+                if transaction.is_active:
+                    transaction.rollback()
+                raise
+            return result
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[AsyncConnection]:
@@ -190,6 +221,7 @@ class Database:
         await self.engine.dispose()
         if self._sqlite_writer is not None:
             self._sqlite_writer.dispose()
+            self._commit_thread.shutdown(wait=False)
 
 
 @contextmanager

@@ -7,6 +7,7 @@ the cards and seats it touched, and its events. Either all of it is stored or no
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -18,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from games.dvorak.rules import Changes, Event
 from games.dvorak.state import OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
-from persistence.database import Database
+from persistence.database import BULK_STATEMENTS, Database
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, CardRow, CardVersion, EventRow, GameResult, ProposalRow, Room, VoteRow
 from persistence.models import Seat as SeatRow
@@ -416,6 +417,12 @@ _UPDATE_CARD = (
 _INSERT_CARD = insert(_cards)
 _INSERT_EVENT = insert(_events)
 _INSERT_VERSION = insert(_versions)
+_STATEMENTS = {
+    "insert_card": _INSERT_CARD,
+    "update_card": _UPDATE_CARD,
+    "insert_event": _INSERT_EVENT,
+    "insert_version": _INSERT_VERSION,
+}
 
 
 def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
@@ -423,29 +430,25 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
     for all of them together; returns the moves that are stale (their room's stored
     ``seq`` was not what they expected), of which nothing is written."""
     now = _now()
-    locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_([m.room_id for m in moves])).with_for_update()
-    stored = dict((connection.execute(locked)).all())
-    stale = [m for m in moves if stored.get(m.room_id) != m.expected_seq]
-    fresh = [m for m in moves if stored.get(m.room_id) == m.expected_seq]
-    if not fresh:
-        return stale
-    connection.execute(
-        _UPDATE_ROOM,
-        [
-            {
-                "r": m.room_id,
-                "seq": m.new_seq,
-                "phase": m.state.phase,
-                "host_account_id": m.state.host,
-                "settings": m.state.settings,
-                "turn": dict(vars(m.state.turn)),
-                "result": m.state.result,
-                "next_card_number": m.state.next_number,
-                "next_proposal": m.state.next_proposal,
-            }
-            for m in fresh
-        ],
-    )
+    rows = _RowWriter.for_connection(connection)
+    room_rows = [
+        {
+            "r": m.room_id,
+            "expected": m.expected_seq,
+            "seq": m.new_seq,
+            "phase": m.state.phase,
+            "host_account_id": m.state.host,
+            "settings": m.state.settings,
+            "turn": dict(vars(m.state.turn)),
+            "result": m.state.result,
+            "next_card_number": m.state.next_number,
+            "next_proposal": m.state.next_proposal,
+        }
+        for m in moves
+    ]
+    stale_ids = rows.claim_rooms(room_rows)
+    stale = [m for m in moves if m.room_id in stale_ids]
+    fresh = [m for m in moves if m.room_id not in stale_ids]
     new_cards: list[dict[str, Any]] = []
     moved_cards: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
@@ -506,15 +509,130 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
                     players=[seat.name for seat in state.seats],
                 )
             )
-    for statement, rows in (
-        (_INSERT_CARD, new_cards),
-        (_UPDATE_CARD, moved_cards),
-        (_INSERT_EVENT, events),
-        (_INSERT_VERSION, versions),
-    ):
-        if rows:
-            connection.execute(statement, rows)
+    rows.write("insert_card", new_cards)
+    rows.write("update_card", moved_cards)
+    rows.write("insert_event", events)
+    rows.write("insert_version", versions)
     return stale
+
+
+class _RowWriter:
+    """The few statements every batch runs, each once for all its rows."""
+
+    @staticmethod
+    def for_connection(connection: Connection) -> _RowWriter:
+        if connection.dialect.name == "sqlite":
+            return _SqliteRowWriter(connection)
+        return _RowWriter(connection)
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
+        """Advance each room's row; the ids of the rooms whose ``seq`` was not the
+        expected one (left as they were). The rows stay locked until the commit."""
+        locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_([r["r"] for r in rows])).with_for_update()
+        stored = dict(self.connection.execute(locked).all())
+        stale = {r["r"] for r in rows if stored.get(r["r"]) != r["expected"]}
+        fresh = [{k: v for k, v in r.items() if k != "expected"} for r in rows if r["r"] not in stale]
+        if fresh:
+            self.connection.execute(_UPDATE_ROOM, fresh)
+        return stale
+
+    def write(self, statement: str, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.connection.execute(_STATEMENTS[statement], rows)
+
+
+class _SqliteRowWriter(_RowWriter):
+    """The same on SQLite, as a few multi-row statements that :meth:`Database.run_write`
+    runs, with the commit, away from the event loop (each is one step inside SQLite, so
+    that thread hardly needs the GIL). Values take the forms SQLAlchemy stores and reads:
+    JSON text, naive UTC timestamps, 0/1."""
+
+    def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
+        # BEGIN IMMEDIATE holds SQLite's write lock: nobody can change a room between
+        # this read and the update.
+        wanted = {row["r"]: row["expected"] for row in rows}
+        stored = dict(
+            self.connection.execute(select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_(list(wanted)))).all()
+        )
+        stale = {room for room, seq in wanted.items() if stored.get(room) != seq}
+        self.write("update_room", [row for row in rows if row["r"] not in stale])
+        return stale
+
+    def write(self, statement: str, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        shape, columns = _SQLITE[statement]
+        per_chunk = SQLITE_VARIABLES // len(columns)
+        for start in range(0, len(rows), per_chunk):
+            chunk = rows[start : start + per_chunk]
+            marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
+            values = [_sqlite_value(row[column]) for row in chunk for column in columns]
+            deferred_statements(self.connection).append((shape.format(values=marks), values))
+
+
+#: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
+SQLITE_VARIABLES = 30_000
+
+
+def deferred_statements(connection: Connection) -> list[tuple[str, list[Any]]]:
+    """Statements :meth:`Database.run_write` runs on the DB-API connection after the work,
+    just before committing (SQLite only)."""
+    return connection.info.setdefault(BULK_STATEMENTS, [])
+
+
+def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _update_from_values(table: str, keys: dict[str, str], columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """``UPDATE <table> SET ... FROM (VALUES {values}) AS v WHERE <keys match>``, and the
+    row fields to give for each row, in order. ``keys`` maps key columns to row fields."""
+    fields = tuple(keys.values()) + columns
+    match = " AND ".join(f"{table}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
+    assignments = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
+    return f"UPDATE {table} SET {assignments} FROM (VALUES {{values}}) AS v WHERE {match}", fields
+
+
+def _insert_values(table: str, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", columns
+
+
+_CARD_INSERT_COLUMNS = (
+    "room_id",
+    "number",
+    "name",
+    "kind",
+    "text",
+    "author_account_id",
+    "author_name",
+    "zone",
+    "owner",
+    "position",
+    "attached_to",
+    "deck_owner",
+    "is_rule",
+    "colour",
+    "version",
+)
+_EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_name", "kind", "forced", "data", "deltas")
+_VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
+_ROOM_COLUMNS = ("seq", "phase", "host_account_id", "settings", "turn", "result", "next_card_number", "next_proposal")
+_SQLITE = {
+    "update_room": _update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
+    "insert_card": _insert_values("cards", _CARD_INSERT_COLUMNS),
+    "update_card": _update_from_values("cards", {"room_id": "r", "number": "n"}, _CARD_COLUMNS),
+    "insert_event": _insert_values("events", _EVENT_COLUMNS),
+    "insert_version": _insert_values("card_versions", _VERSION_COLUMNS),
+}
 
 
 def _write_batch(connection: Connection, items: list[Move]) -> list[int | Exception]:
