@@ -11,7 +11,7 @@ from commands.dvorak.manage import TABLE_COMMANDS
 from commands.dvorak.moves import MOVE_COMMANDS
 from commands.dvorak.views import VIEW_COMMANDS
 from commands.dvorak.votes import VOTE_COMMANDS
-from commands.login import LOGIN_COMMANDS, player_gone, welcome_screen
+from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
@@ -21,7 +21,7 @@ from persistence.database import DatabaseUnavailable
 from persistence.decks import DeckStore
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
-from server.hub import Hub
+from server.hub import Hub, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,7 @@ class CommandProcessor:
         self.rooms = rooms
         self.decks = decks
         hub.on_move = gmcp.moved
+        hub.on_remote_change = gmcp.place_changed
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))
@@ -148,6 +149,10 @@ class CommandProcessor:
             shown = "(hidden)" if command.private_arguments else repr(args[:200])
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)
             ctx.reply(SERVER_ERROR)
+
+    async def remote_players_gone(self, players: list[RemotePlayer]) -> None:
+        """Players whose node died: tell who is here, as their node would have."""
+        await node_lost(self.hub, self.rooms, players)
 
     async def disconnected(self, connection: Connection) -> None:
         """Forget a closed connection, telling the room if its player is now offline."""

@@ -37,7 +37,7 @@ def room_info(place: Place) -> dict[str, Any]:
 
 def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
     state = table.state
-    present = set(room.occupants)
+    present = room.present()
     turn = state.turn
     multideck = bool(state.settings["multideck"])
     owners = [seat.account_id for seat in state.seats] if multideck else [0]
@@ -151,6 +151,13 @@ def send_table(room: GameRoom, players: list[OnlinePlayer] | None = None) -> Non
             connection.send_gmcp("Dvorak.Table", table)
             connection.send_gmcp("Dvorak.Hand", hand)
             connection.send_gmcp("Dvorak.Votes", votes)
+
+
+def place_changed(place: Place) -> None:
+    """Players on other nodes came, went or moved: the table (who is watching, who is
+    away) to those in the room."""
+    if isinstance(place, GameRoom):
+        send_table(place)
 
 
 def moved(player: OnlinePlayer, origin: Place, destination: Place) -> None:

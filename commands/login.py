@@ -12,8 +12,8 @@ from commands.rooms import welcome_back
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
 from server.accounts import AccountError
-from server.hub import OnlinePlayer
-from server.rooms import GameRoom
+from server.hub import Hub, OnlinePlayer, RemotePlayer
+from server.rooms import GameRoom, RoomRegistry, room_id_in
 
 log = logging.getLogger("server.login")
 
@@ -114,21 +114,42 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
     elif not await welcome_back(ctx):
-        player.place.broadcast(f"{player.name} has connected.", exclude=player)
+        player.place.notice(f"{player.name} has connected.", exclude=player)
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
 
 
+async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) -> None:
+    """These players' node went without a word (it died): say here what :func:`player_gone`
+    would have said there (each node to its own players), and note the seated ones as
+    away. Players already back, on another node, are left alone."""
+    for player in players:
+        if hub.is_online(player.account_id):
+            continue
+        place = hub.places.get(player.place)
+        room_id = room_id_in(player.place)
+        seated = isinstance(place, GameRoom) and place.is_seated(player.account_id)
+        if seated:
+            place.deliver(f"{player.name} has disconnected; the seat is kept.")
+        elif place is not None:
+            place.notice(f"{player.name} has disconnected.", everywhere=False)
+        if room_id is not None:
+            await rooms.store.mark_away(room_id, player.account_id)
+
+
 async def player_gone(player: OnlinePlayer) -> None:
     """The player's last connection has gone: tell the place they were in, and remember
-    when a seated player went away so they can catch up when they return."""
+    when a seated player went away so they can catch up when they return. (Not when they
+    went because they logged in on another node: they are still here, over there.)"""
     place = player.place
+    if player.taken_over:
+        return
     if isinstance(place, GameRoom) and place.is_seated(player.account_id):
         place.broadcast(f"{player.name} has disconnected; the seat is kept.")
         gmcp.send_table(place)
-        await place.set_away(player.account_id, True)
+        await place.went_away(player.account_id)
     else:
-        place.broadcast(f"{player.name} has disconnected.")
+        place.notice(f"{player.name} has disconnected.")
 
 
 LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create()])

@@ -6,6 +6,9 @@ from commands.base import Command, CommandSet, Context
 from commands.dvorak.render import render_table
 from server.rooms import GameRoom
 
+#: Names listed by ``look`` in a crowded place; WHO has the rest.
+NAMES_SHOWN = 40
+
 
 async def look_text(ctx: Context) -> str:
     """What ``look`` shows the player where they are now."""
@@ -14,12 +17,16 @@ async def look_text(ctx: Context) -> str:
     if isinstance(place, GameRoom):
 
         def draw(table):  # type: ignore[no-untyped-def]
-            away = {seat.account_id for seat in table.state.seats if seat.account_id not in place.occupants}
+            present = place.present()
+            away = {seat.account_id for seat in table.state.seats if seat.account_id not in present}
             return render_table(place.name, table, player.account_id, away, place.spectators())
 
         return await place.inspect(draw)
-    others = [p.name for p in place.occupants.values()]
-    return "\n".join([place.title, place.description, f"Players here: {', '.join(others)}."])
+    names = [p.name for p in place.everyone()]
+    shown = ", ".join(names[:NAMES_SHOWN])
+    if len(names) > NAMES_SHOWN:
+        shown += f" and {len(names) - NAMES_SHOWN} more (WHO lists everyone)"
+    return "\n".join([place.title, place.description, f"Players here: {shown}."])
 
 
 class Look(Command):

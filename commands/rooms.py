@@ -16,7 +16,7 @@ from games.dvorak.state import PLAYING
 from persistence.rooms import RoomNameTaken
 from server.accounts import AccountError
 from server.hub import Place
-from server.rooms import GameRoom, check_room_name
+from server.rooms import GameRoom, check_room_name, place_key
 
 LOG_DEFAULT, LOG_MAX = 20, 200
 #: Events shown at most when a player comes back; the rest are in ``log``.
@@ -99,7 +99,11 @@ class Rooms(Command):
             seated = live.table.state.seats if live else None
             names = [seat.name for seat in seated] if seated is not None else list(summary.seated)
             phase = live.table.state.phase if live else summary.phase
-            watching = len(live.spectators()) if live else 0
+            if live:
+                watching = len(live.spectators())
+            else:
+                elsewhere = ctx.hub.remote_in(place_key(summary.id)).values()
+                watching = sum(p.name not in summary.seated for p in elsewhere)
             row = (
                 f"{truncate(summary.name, 20):<20} {summary.game.capitalize():<7} {phase:<8} {watching:>5} "
                 f"{'yes' if summary.has_password else 'no':<3} {len(names)}: {', '.join(names) or '-'}"
@@ -221,15 +225,18 @@ class Kick(Command):
             await perform(ctx, lambda table: table.unseat(actor, seat.account_id))
             target_id = seat.account_id
         else:
-            matches = [p for p in room.occupants.values() if p.name.casefold().startswith(name.casefold())]
+            matches = [p for p in room.everyone() if p.name.casefold().startswith(name.casefold())]
             if len(matches) != 1:
                 raise CommandError(f'Nobody called "{name}" is here.')
             target_id = matches[0].account_id
             room.broadcast(f"{ctx.player.name} shows {matches[0].name} out of the room.")
+        notice = f"You have been removed from room {room.name} by {ctx.player.name}. You are in the lobby."
         target = room.occupants.get(target_id)
         if target is not None:
             ctx.hub.move(target, ctx.hub.lobby)
-            target.send(f"You have been removed from room {room.name} by {ctx.player.name}. You are in the lobby.")
+            target.send(notice)
+        elif target_id in room.remote:
+            ctx.hub.peers.evict(room.remote[target_id], notice)
 
 
 class Host(Command):
@@ -274,10 +281,9 @@ async def welcome_back(ctx: Context) -> bool:
     if room is None:
         return False
     player = ctx.player
-    away_since = room.away_since.get(player.account_id)
     ctx.hub.move(player, room)
     room.broadcast(f"{player.name} is back.", exclude=player)
-    await room.set_away(player.account_id, False)
+    away_since = await room.came_back(player.account_id)
     ctx.reply(f"You are back at your seat in room {room.name}.")
     ctx.reply(await look_text(ctx))
     if away_since is not None and away_since < room.seq:

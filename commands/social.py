@@ -116,7 +116,7 @@ class Doing(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         player = ctx.player
-        player.doing = truncate(args, DOING_MAX)
+        ctx.hub.set_doing(player, truncate(args, DOING_MAX))
         if not args:
             ctx.reply("Your @doing is cleared.")
         elif len(args) > DOING_MAX:

@@ -1,14 +1,16 @@
 """Reading and writing game rooms: the table as rows, and the append-only event log.
 
-A room's move is stored by :meth:`RoomStore.commit` in one transaction: the room row
-(guarded by its ``seq``, so a writer that loaded an older state loses and is told so),
-the cards and seats it touched, and its events. Either all of it is stored or none.
+A room's move is stored in one transaction: the room row (guarded by its ``seq``, so a
+writer that loaded an older state loses and is told so), the cards and seats it touched,
+and its events. Either all of it is stored or none. A writer that lost may claim the
+room's row (:meth:`RoomStore.claimed`) to catch up and store without losing again.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.dvorak.rules import Changes, Event
 from games.dvorak.state import OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
@@ -67,8 +70,6 @@ class StoredRoom:
     password_hash: str | None
     state: TableState
     seq: int
-    #: For each seated account: the room's seq when its player went away (None: not away).
-    away_since: dict[int, int | None]
 
 
 @dataclass(frozen=True)
@@ -247,8 +248,7 @@ class RoomStore:
             )
         for v in vote_rows:
             state.proposals[v.proposal_id].votes[v.account_id] = v.choice
-        away = {s.account_id: s.away_since_seq for s in seat_rows}
-        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, away)
+        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq)
 
     async def commit(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
         """Store one move in a transaction of its own; the room's new ``seq``. Raises
@@ -312,32 +312,53 @@ class RoomStore:
 
     async def events(self, room_id: int, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's events after ``after_seq`` in order; only the ``last`` few if given."""
-        query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)
-        if last is not None:
-            query = query.order_by(_events.c.seq.desc()).limit(last)
-        else:
-            query = query.order_by(_events.c.seq)
         async with self._database.snapshot() as connection:
-            rows = (await connection.execute(query)).all()
-        if last is not None:
-            rows.reverse()
-        return [
-            LoggedEvent(
-                row.seq,
-                row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC),
-                Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
-            )
-            for row in rows
-        ]
+            return await _read_events(connection, room_id, after_seq, last)
 
-    async def set_away(self, room_id: int, account_id: int, since_seq: int | None) -> None:
-        """Note that a seated player went away at ``since_seq`` (None: is back)."""
+    @asynccontextmanager
+    async def claimed(self, room_id: int) -> AsyncIterator[ClaimedRoom]:
+        """The room's row locked for the block (PostgreSQL's ``SELECT ... FOR UPDATE``):
+        no other node can store a move for the room until the block ends, so a move
+        stored inside it cannot be overtaken. What is stored inside is committed when
+        the block ends without an exception."""
+        async with self._database.transaction() as connection:
+            await connection.execute(select(_rooms.c.seq).where(_rooms.c.id == room_id).with_for_update())
+            yield ClaimedRoom(connection, room_id)
+
+    async def mark_away(self, room_id: int, account_id: int) -> None:
+        """Note that a seated player went away now (at the room's current seq), unless
+        they are already noted as away."""
+        room_seq = select(_rooms.c.seq).where(_rooms.c.id == room_id).scalar_subquery()
         async with self._database.transaction() as connection:
             await connection.execute(
                 update(_seats)
-                .where(_seats.c.room_id == room_id, _seats.c.account_id == account_id)
-                .values(away_since_seq=since_seq)
+                .where(
+                    _seats.c.room_id == room_id,
+                    _seats.c.account_id == account_id,
+                    _seats.c.away_since_seq.is_(None),
+                )
+                .values(away_since_seq=room_seq)
             )
+
+    async def clear_away(self, room_id: int, account_id: int) -> int | None:
+        """Note that a seated player is back; the seq at which they went, if noted."""
+        where = (_seats.c.room_id == room_id, _seats.c.account_id == account_id)
+        async with self._database.transaction() as connection:
+            since = (await connection.execute(select(_seats.c.away_since_seq).where(*where))).scalar()
+            if since is not None:
+                await connection.execute(update(_seats).where(*where).values(away_since_seq=None))
+        return since
+
+    async def seq(self, room_id: int) -> int | None:
+        """How far the room's event log goes (None if there is no such room)."""
+        async with self._database.snapshot() as connection:
+            return await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id))
+
+    async def seqs(self) -> dict[int, int]:
+        """Every room's id and how far its event log goes."""
+        async with self._database.snapshot() as connection:
+            rows = await connection.execute(select(_rooms.c.id, _rooms.c.seq))
+            return {room_id: seq for room_id, seq in rows}
 
 
 def _positions(state: TableState, numbers: Iterable[int]) -> dict[int, int]:
@@ -373,6 +394,47 @@ def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
 
 
 # -- storing moves, many at a time ------------------------------------------------------
+
+
+async def _read_events(
+    connection: AsyncConnection, room_id: int, after_seq: int, last: int | None
+) -> list[LoggedEvent]:
+    query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)
+    if last is not None:
+        query = query.order_by(_events.c.seq.desc()).limit(last)
+    else:
+        query = query.order_by(_events.c.seq)
+    rows = (await connection.execute(query)).all()
+    if last is not None:
+        rows.reverse()
+    return [
+        LoggedEvent(
+            row.seq,
+            row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC),
+            Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
+        )
+        for row in rows
+    ]
+
+
+class ClaimedRoom:
+    """A room whose row this node holds locked (see :meth:`RoomStore.claimed`)."""
+
+    def __init__(self, connection: AsyncConnection, room_id: int) -> None:
+        self._connection = connection
+        self.room_id = room_id
+
+    async def events(self, room_id: int, after_seq: int = 0) -> list[LoggedEvent]:
+        """The room's events after ``after_seq``: all there are, while the room is held."""
+        assert room_id == self.room_id
+        return await _read_events(self._connection, room_id, after_seq, None)
+
+    async def store(self, expected_seq: int, state: TableState, changes: Changes) -> int:
+        """Write one move, to be committed when the claim ends; the room's new ``seq``."""
+        move = Move(self.room_id, expected_seq, state, changes)
+        if await self._connection.run_sync(write_moves, [move]):
+            raise StaleRoom(self.room_id)
+        return move.new_seq
 
 
 @dataclass
@@ -531,7 +593,9 @@ class _RowWriter:
     def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
         """Advance each room's row; the ids of the rooms whose ``seq`` was not the
         expected one (left as they were). The rows stay locked until the commit."""
-        locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_([r["r"] for r in rows])).with_for_update()
+        # In the order of their ids, as every node locks them: two batches never deadlock.
+        ids = sorted({r["r"] for r in rows})
+        locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_(ids)).order_by(_rooms.c.id).with_for_update()
         stored = dict(self.connection.execute(locked).all())
         stale = {r["r"] for r in rows if stored.get(r["r"]) != r["expected"]}
         fresh = [{k: v for k, v in r.items() if k != "expected"} for r in rows if r["r"] not in stale]

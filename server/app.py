@@ -18,6 +18,7 @@ from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
 from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
+from server.cluster import Cluster
 from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
@@ -46,9 +47,20 @@ class MushServer:
             time_cost=settings.argon2_time_cost,
             memory_kib=settings.argon2_memory_kib,
         )
-        self.rooms = RoomRegistry(RoomStore(self.database), announce)
+        self.rooms = RoomRegistry(RoomStore(self.database), announce, self.hub)
         self.decks = DeckStore(self.database)
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
+        self.cluster: Cluster | None = None
+        if settings.mqtt_url:
+            self.cluster = Cluster(
+                self.hub,
+                self.rooms,
+                settings.mqtt_url,
+                settings.resolved_node_name,
+                settings.mqtt_prefix,
+                settings.cluster_heartbeat,
+                self.processor.remote_players_gone,
+            )
         self._listeners: list[asyncio.Server] = []
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()
@@ -71,6 +83,9 @@ class MushServer:
         """Apply pending migrations, then start accepting telnet connections."""
         log.info("database %s", describe_url(self.database.url))
         await self.database.upgrade()
+        if self.cluster is not None:
+            log.info("node %s, linked to the other nodes by MQTT broker %s", self.cluster.node, self.cluster.broker)
+            await self.cluster.start()
         loop = asyncio.get_running_loop()
         settings = self.settings
         self._listeners.append(await loop.create_server(self._protocol(True), settings.host, settings.port))
@@ -102,7 +117,7 @@ class MushServer:
         """What MUD listing crawlers are told (MSSP)."""
         return {
             "NAME": self.settings.server_name,
-            "PLAYERS": str(len(self.hub.players)),
+            "PLAYERS": str(len(self.hub.everyone())),
             "UPTIME": str(int(self._started_at)),
             "CODEBASE": CODEBASE,
             "PORT": str(self.port),
@@ -223,6 +238,8 @@ class MushServer:
             connection.close(notice)
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=self.settings.shutdown_grace)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.accounts.close()
         await self.database.dispose()
         log.info("stopped")

@@ -122,6 +122,13 @@ def configure_logging(level: str) -> None:
 
 async def serve(settings: Settings) -> None:
     from server.app import MushServer
+    from server.cluster import Broker
+
+    if settings.mqtt_url:
+        try:
+            Broker(settings.mqtt_url)
+        except ValueError as error:
+            raise CommandLineError(f"--mqtt-url: {error}") from None
 
     server = MushServer(settings)
     await server.start()
@@ -136,10 +143,6 @@ async def serve(settings: Settings) -> None:
 
 def run_server(settings: Settings) -> None:
     """Serve on the chosen event loop: uvloop (faster sockets) where it is installed."""
-    import os
-
-    if os.environ.get("SWITCH"):
-        sys.setswitchinterval(float(os.environ["SWITCH"]))
     if settings.event_loop not in ("auto", "asyncio", "uvloop"):
         raise CommandLineError("DVORAK_EVENT_LOOP is auto, asyncio or uvloop.")
     if settings.event_loop != "asyncio":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,24 @@ class Settings:
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")
     server_name: str = _setting("Dvorak MUSH", "DVORAK_SERVER_NAME", "the name MUD listings (MSSP) show")
+    mqtt_url: str = _setting(
+        "",
+        "DVORAK_MQTT_URL",
+        "MQTT broker linking this node to the others that share its database, e.g. mqtt://127.0.0.1:1883 "
+        "(default: none; the node runs alone)",
+    )
+    node_name: str = _setting(
+        "", "DVORAK_NODE_NAME", "this node's name among the nodes, unique to each (default: <hostname>-<port>)"
+    )
+    mqtt_prefix: str = _setting(
+        "dvorak", "DVORAK_MQTT_PREFIX", "MQTT topic prefix, so that several worlds can share one broker"
+    )
+    cluster_heartbeat: float = _setting(
+        2.0,
+        "DVORAK_CLUSTER_HEARTBEAT",
+        "seconds between a node's presence announcements and its check of its rooms against the database; "
+        "a node silent for three is taken to be gone",
+    )
 
     @property
     def resolved_database_url(self) -> str:
@@ -88,6 +107,11 @@ class Settings:
             return self.database_url
         path = Path(self.data_dir).expanduser().resolve() / "dvorak.sqlite3"
         return f"sqlite+aiosqlite:///{path}"
+
+    @property
+    def resolved_node_name(self) -> str:
+        """This node's name: the given one, or the host's name and the telnet port."""
+        return self.node_name or f"{socket.gethostname()}-{self.port}"
 
     @classmethod
     def from_sources(

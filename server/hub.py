@@ -3,21 +3,28 @@
 A logged-in player is always in exactly one :class:`Place`: the lobby, or a game room.
 Places deliver text to their occupants; the hub finds players and routes text to them.
 The hub holds no rules and writes no SQL.
+
+When several server nodes share one world (see :mod:`server.cluster`), the hub also
+knows the players online on the *other* nodes (:class:`RemotePlayer`), from what those
+nodes announce; text for them goes through :class:`Peers`.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.connection import Connection
+
+LOBBY_KEY = "lobby"
 
 
 @dataclass(eq=False)
 class OnlinePlayer:
-    """A logged-in account and every connection it is logged in on."""
+    """A logged-in account and every connection it has to this node."""
 
     account_id: int
     name: str
@@ -31,6 +38,9 @@ class OnlinePlayer:
     #: ANSI colour: "auto" (if the client has it), "on" or "off" (``@color``).
     color: str = "auto"
     online_since: float = field(default_factory=time.monotonic)
+    #: The player has logged in on another node, which took them over: this node lets
+    #: them go without telling anyone they left.
+    taken_over: bool = False
 
     def send(self, text: str, wrap: bool = True) -> None:
         """Write ``text`` to every connection of this player (see :meth:`Connection.send`)."""
@@ -48,14 +58,78 @@ class OnlinePlayer:
         return time.monotonic() - self.online_since
 
 
+@dataclass(eq=False)
+class RemotePlayer:
+    """A player online on another node, as that node last announced them."""
+
+    account_id: int
+    name: str
+    node: str
+    #: The key of the place they are in (see :attr:`Place.key`).
+    place: str
+    #: When they came online and when they last did something (Unix time).
+    since: float
+    active: float
+    doing: str = ""
+    peers: Peers = field(default_factory=lambda: Peers(), repr=False)
+
+    def send(self, text: str, wrap: bool = True) -> None:
+        """Have their node show them ``text``."""
+        self.peers.tell(self, text)
+
+    @property
+    def idle_seconds(self) -> float:
+        return max(0.0, time.time() - self.active)
+
+    @property
+    def online_seconds(self) -> float:
+        return max(0.0, time.time() - self.since)
+
+
+#: Anyone online, here or on another node: what WHO and page need of a player.
+Someone = OnlinePlayer | RemotePlayer
+
+
+class Peers:
+    """The other nodes that share this world. A node on its own has none, and what it
+    would tell them goes nowhere; :class:`server.cluster.Cluster` is a node's real peers."""
+
+    #: Whether other nodes may change rooms too (so this node's copy of one can be behind).
+    shared = False
+
+    def relay(self, place_key: str, text: str, exclude: int | None) -> None:
+        """Show ``text`` to the players of place ``place_key`` on the other nodes."""
+
+    def tell(self, player: RemotePlayer, text: str) -> None:
+        """Show ``text`` to ``player`` (on their node)."""
+
+    def evict(self, player: RemotePlayer, text: str) -> None:
+        """Send ``player`` from the place they are in to the lobby, telling them ``text``."""
+
+    def take_over(self, player: RemotePlayer) -> None:
+        """The account of ``player`` has logged in here: their node lets them go."""
+
+    def presence_changed(self, player: OnlinePlayer, online: bool) -> None:
+        """``player`` came online, moved, or (``online`` False) went offline here."""
+
+    def room_events(self, room_id: int, seq_before: int, events: list[Any]) -> None:
+        """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
+
+
 class Place:
-    """Somewhere players are: text said here reaches everyone here."""
+    """Somewhere players are: text said here reaches everyone here, on every node."""
 
     title = "Somewhere"
     description = ""
 
-    def __init__(self) -> None:
+    def __init__(self, key: str) -> None:
+        #: Names the place across nodes (and its MQTT topic): ``lobby``, or ``room/<id>``.
+        self.key = key
         self.occupants: dict[int, OnlinePlayer] = {}
+        #: Who is here on other nodes (kept up to date by the hub).
+        self.remote: dict[int, RemotePlayer] = {}
+        #: Passes what is said here on to the other nodes (set by the hub).
+        self.relay: Callable[[str, int | None], None] | None = None
 
     def enter(self, player: OnlinePlayer) -> None:
         self.occupants[player.account_id] = player
@@ -65,10 +139,33 @@ class Place:
         self.occupants.pop(player.account_id, None)
 
     def broadcast(self, text: str, exclude: OnlinePlayer | None = None) -> None:
-        """Send ``text`` to every occupant except ``exclude``."""
+        """Send ``text`` to everyone here, on every node, except ``exclude``."""
+        exclude_id = exclude.account_id if exclude is not None else None
+        self.deliver(text, exclude_id)
+        if self.relay is not None:
+            self.relay(text, exclude_id)
+
+    def deliver(self, text: str, exclude: int | None = None) -> None:
+        """Send ``text`` to the occupants on this node, except account ``exclude``."""
         for occupant in self.occupants.values():
-            if occupant is not exclude:
+            if occupant.account_id != exclude:
                 occupant.send(text)
+
+    def notice(self, text: str, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
+        """Announce a comer or goer (see :meth:`Lobby.notice`), on every node or (not
+        ``everywhere``) to the occupants on this one."""
+        if everywhere:
+            self.broadcast(text, exclude)
+        else:
+            self.deliver(text, exclude.account_id if exclude is not None else None)
+
+    def everyone(self) -> list[Someone]:
+        """Everyone here, on this node and the others."""
+        return [*self.occupants.values(), *self.remote.values()]
+
+    def present(self) -> set[int]:
+        """The accounts of everyone here, on every node."""
+        return set(self.occupants) | set(self.remote)
 
 
 class Lobby(Place):
@@ -79,20 +176,48 @@ class Lobby(Place):
         'Players meet here before they sit down at a game. Talk with say (or ") and '
         'pose (or :), page anyone online, and type "commands" to see everything you can do.'
     )
+    #: Above this many players, arrivals and departures are not announced (they would
+    #: drown the talk, and cost every login a message to everyone).
+    crowd = 50
+
+    def __init__(self) -> None:
+        super().__init__(LOBBY_KEY)
+
+    def notice(self, text: str, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
+        """Announce a comer or goer, unless the lobby is crowded."""
+        if len(self.occupants) + len(self.remote) <= self.crowd:
+            super().notice(text, exclude, everywhere)
 
 
 class Hub:
-    """Every connection and every online player of this server process."""
+    """Every connection and every online player of this server process, and the players
+    online on the other nodes."""
 
     def __init__(self) -> None:
-        self.lobby = Lobby()
+        self.peers = Peers()
         self.connections: set[Connection] = set()
         #: How many connections each address has open.
         self.per_address: Counter[str] = Counter()
         self.players: dict[int, OnlinePlayer] = {}
+        #: Players online on other nodes (never one who is online here too).
+        self.remote: dict[int, RemotePlayer] = {}
+        #: Remote players by the key of their place; a place's ``remote`` is its entry.
+        self._remote_by_place: dict[str, dict[int, RemotePlayer]] = {}
+        #: Places that exist on this node (the lobby, and the rooms loaded), by key.
+        self.places: dict[str, Place] = {}
         self._next_connection_number = 1
         #: Told (player, origin, destination) after every move between places.
         self.on_move: Callable[[OnlinePlayer, Place, Place], None] | None = None
+        #: Told about a place whose players on other nodes changed.
+        self.on_remote_change: Callable[[Place], None] | None = None
+        self.lobby = Lobby()
+        self.add_place(self.lobby)
+
+    def add_place(self, place: Place) -> None:
+        """Make ``place`` reachable from the other nodes (and know who is there)."""
+        self.places[place.key] = place
+        place.remote = self._remote_by_place.setdefault(place.key, {})
+        place.relay = lambda text, exclude: self.peers.relay(place.key, text, exclude)
 
     def next_connection_number(self) -> int:
         number = self._next_connection_number
@@ -113,13 +238,18 @@ class Hub:
         return self.log_out(connection)
 
     def log_in(self, connection: Connection, account_id: int, name: str, is_admin: bool, color: str) -> bool:
-        """Attach ``connection`` to the account; True if the player was not online before."""
+        """Attach ``connection`` to the account; True if the player was not online on
+        this node before. If they were online on another node, that node lets them go."""
         player = self.players.get(account_id)
         first = player is None
         if player is None:
             player = OnlinePlayer(account_id, name, is_admin, self.lobby, color=color)
             self.players[account_id] = player
             self.lobby.enter(player)
+            elsewhere = self._forget_remote(account_id)
+            if elsewhere is not None:
+                self.peers.take_over(elsewhere)
+            self.peers.presence_changed(player, True)
         player.connections.append(connection)
         connection.player = player
         connection.logged_in_at = time.monotonic()
@@ -137,6 +267,7 @@ class Hub:
             return None
         player.place.leave(player)
         del self.players[player.account_id]
+        self.peers.presence_changed(player, False)
         return player
 
     def move(self, player: OnlinePlayer, destination: Place) -> None:
@@ -144,16 +275,85 @@ class Hub:
         origin = player.place
         origin.leave(player)
         destination.enter(player)
+        self.peers.presence_changed(player, True)
         if self.on_move is not None:
             self.on_move(player, origin, destination)
 
-    def match_online(self, name: str) -> list[OnlinePlayer]:
-        """Online players called ``name`` (any case); failing that, those whose name starts with it."""
+    def set_doing(self, player: OnlinePlayer, doing: str) -> None:
+        """Set the text WHO shows beside ``player``."""
+        player.doing = doing
+        self.peers.presence_changed(player, True)
+
+    # -- players on other nodes --------------------------------------------------------
+
+    def update_remote(self, node: str, players: Iterable[RemotePlayer], replace: bool) -> list[RemotePlayer]:
+        """Take in what ``node`` says about its players: ``players`` come online or
+        move; with ``replace`` they are all it has, and the others it had are gone.
+        Returns those gone."""
+        changed: set[str] = set()
+        fresh = {p.account_id: p for p in players if p.account_id not in self.players}
+        gone = []
+        if replace:
+            gone = [p for p in self.remote.values() if p.node == node and p.account_id not in fresh]
+        for player in gone:
+            changed.add(player.place)
+            self._forget_remote(player.account_id)
+        for account_id, player in fresh.items():
+            old = self._forget_remote(account_id)
+            if old is None or old.place != player.place:
+                changed.add(player.place)
+                if old is not None:
+                    changed.add(old.place)
+            player.peers = self.peers
+            self.remote[account_id] = player
+            self._remote_by_place.setdefault(player.place, {})[account_id] = player
+        self._remote_changed(changed)
+        return gone
+
+    def remove_remote(self, node: str, account_ids: Iterable[int] | None = None) -> list[RemotePlayer]:
+        """``node`` says these players (all of its players, for None) went offline."""
+        wanted = set(account_ids) if account_ids is not None else None
+        gone = [p for p in self.remote.values() if p.node == node and (wanted is None or p.account_id in wanted)]
+        for player in gone:
+            self._forget_remote(player.account_id)
+        self._remote_changed({p.place for p in gone})
+        return gone
+
+    def remote_nodes(self) -> set[str]:
+        return {p.node for p in self.remote.values()}
+
+    def remote_in(self, place_key: str) -> dict[int, RemotePlayer]:
+        """The players on other nodes in the place with key ``place_key``."""
+        return self._remote_by_place.get(place_key, {})
+
+    def _forget_remote(self, account_id: int) -> RemotePlayer | None:
+        player = self.remote.pop(account_id, None)
+        if player is not None:
+            self._remote_by_place.get(player.place, {}).pop(account_id, None)
+        return player
+
+    def _remote_changed(self, place_keys: set[str]) -> None:
+        if self.on_remote_change is None:
+            return
+        for key in place_keys:
+            place = self.places.get(key)
+            if place is not None:
+                self.on_remote_change(place)
+
+    # -- finding players ---------------------------------------------------------------
+
+    def is_online(self, account_id: int) -> bool:
+        """Whether the account is logged in, on this node or another."""
+        return account_id in self.players or account_id in self.remote
+
+    def match_online(self, name: str) -> list[Someone]:
+        """Players online anywhere called ``name`` (any case); failing that, those whose
+        name starts with it."""
         key = name.casefold()
         if not key:
             return []
-        starts: list[OnlinePlayer] = []
-        for player in self.players.values():
+        starts: list[Someone] = []
+        for player in self.everyone():
             folded = player.name.casefold()
             if folded == key:
                 return [player]
@@ -161,6 +361,10 @@ class Hub:
                 starts.append(player)
         return starts
 
-    def players_by_login(self) -> list[OnlinePlayer]:
-        """Online players, longest-connected first (the order of WHO)."""
-        return sorted(self.players.values(), key=lambda p: p.online_since)
+    def everyone(self) -> list[Someone]:
+        """Every player online, on this node and the others."""
+        return [*self.players.values(), *self.remote.values()]
+
+    def players_by_login(self) -> list[Someone]:
+        """Players online anywhere, longest-connected first (the order of WHO)."""
+        return sorted(self.everyone(), key=lambda p: -p.online_seconds)

@@ -3,8 +3,10 @@
 A room changes only through :meth:`GameRoom.perform`: one move at a time (a lock per
 room), checked by the rules, stored in one transaction, and only then announced. If
 storing fails the move is undone in memory too, so the room always matches what the
-database holds; if another node changed the room first, it is reloaded and the move
-tried again on the fresh table.
+database holds; if another node changed the room first, the move is
+tried again after them: its moves are shown here first, from the database, in order.
+The other nodes hear of each stored move (see :mod:`server.cluster`) and make it on
+their copy of the room, or read it from the database if they missed one.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from games.dvorak.rules import Event, Table
+from games.dvorak.rules import Changes, Event, RuleViolation, Table
 from games.dvorak.settings import defaults as default_settings
 from persistence.rooms import CardVersionRecord, LoggedEvent, RoomStore, RoomSummary, StaleRoom, StoredRoom
-from server.hub import Place
+from server.hub import Hub, Place
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +29,23 @@ T = TypeVar("T")
 #: Renders and sends a room's new events to everyone in it.
 Announcer = Callable[["GameRoom", list[Event]], None]
 
-_STALE_RETRIES = 3
-
 ROOM_NAME_MAX = 30
 ROOM_NAME_RULE = (
     f"A room name is 2-{ROOM_NAME_MAX} characters: letters, digits, single spaces and - _ ' . ! ?, "
     "starting with a letter or digit."
 )
 _ROOM_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_'.!?-]| (?! ))*")
+
+
+def place_key(room_id: int) -> str:
+    """The key that names room ``room_id`` as a place, on every node."""
+    return f"room/{room_id}"
+
+
+def room_id_in(key: str) -> int | None:
+    """The id of the room a place key names (None for the lobby)."""
+    prefix, _, number = key.partition("/")
+    return int(number) if prefix == "room" and number.isdigit() else None
 
 
 def check_room_name(name: str) -> str | None:
@@ -47,39 +58,72 @@ def check_room_name(name: str) -> str | None:
 class GameRoom(Place):
     """A named room where a table of Dvorak is played; seated players and spectators."""
 
-    def __init__(self, stored: StoredRoom, store: RoomStore, announce: Announcer) -> None:
-        super().__init__()
+    def __init__(self, stored: StoredRoom, store: RoomStore, announce: Announcer, hub: Hub) -> None:
+        super().__init__(place_key(stored.id))
         self.id = stored.id
         self.name = stored.name
         self.game = stored.game
         self.password_hash = stored.password_hash
         self.table = Table(stored.state)
         self.seq = stored.seq
-        #: Seated accounts that are away, with the room's seq when they went.
-        self.away_since = stored.away_since
         self._store = store
         self._announce = announce
+        self._hub = hub
         self._lock = asyncio.Lock()
-        #: A store failed mid-move: reload before trusting the table again.
+        #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
 
     def is_seated(self, account_id: int) -> bool:
         return self.table.state.seat(account_id) is not None
 
     def spectators(self) -> list[str]:
-        """Names of the people here who are not seated."""
-        return [p.name for p in self.occupants.values() if not self.is_seated(p.account_id)]
+        """Names of the people here (on any node) who are not seated."""
+        return [p.name for p in self.everyone() if not self.is_seated(p.account_id)]
 
     async def perform(self, move: Callable[[Table], T]) -> T:
         """Make ``move`` on the table, store it, announce it; returns what the move returns.
 
         A :class:`~games.dvorak.rules.RuleViolation` from the move propagates with
-        nothing changed; so does any storage error (the move is undone).
+        nothing changed; so does any storage error (the move is undone). If another node
+        moved first, its moves are shown here and ``move`` is tried again after them,
+        this time with the room's row locked so that no node can overtake it again.
         """
         async with self._lock:
             if self._suspect:
-                await self._reload()
-            for _ in range(_STALE_RETRIES):
+                await self._catch_up(self._store.events)
+            try:
+                result = move(self.table)
+            except RuleViolation:
+                self.table.undo(self.table.take_changes())
+                if not await self._behind():
+                    raise
+                return await self._perform_claimed(move)  # refused by an old copy: try again
+            except BaseException:
+                self.table.undo(self.table.take_changes())
+                raise
+            changes = self.table.take_changes()
+            if not changes.events:
+                return result
+            seq_before = self.seq
+            try:
+                self.seq = await self._store.store(self.id, seq_before, self.table.state, changes)
+            except StaleRoom:
+                log.info("room %s changed on another node; catching up", self.name)
+                self.table.undo(changes)
+                return await self._perform_claimed(move)
+            except BaseException:
+                self._undo_unstored(changes)
+                raise
+            self._announce(self, changes.events)
+            self._publish(seq_before, changes.events)
+            return result
+
+    async def _perform_claimed(self, move: Callable[[Table], T]) -> T:
+        """:meth:`perform`'s second try, holding the room's row: catch up, move, store."""
+        changes = None
+        try:
+            async with self._store.claimed(self.id) as claim:
+                await self._catch_up(claim.events)
                 try:
                     result = move(self.table)
                 except BaseException:
@@ -88,36 +132,99 @@ class GameRoom(Place):
                 changes = self.table.take_changes()
                 if not changes.events:
                     return result
-                try:
-                    self.seq = await self._store.store(self.id, self.seq, self.table.state, changes)
-                except StaleRoom:
-                    log.info("room %s changed elsewhere; reloading", self.name)
-                    await self._reload()
-                    continue
-                except BaseException:
-                    # Most likely nothing was stored; but a commit interrupted at the wrong
-                    # moment may have been, so the next move first reloads the room.
-                    self.table.undo(changes)
-                    self._suspect = True
-                    raise
-                self._announce(self, changes.events)
-                return result
-            raise StaleRoom(self.id)
+                seq_before = self.seq
+                seq_after = await claim.store(seq_before, self.table.state, changes)
+        except BaseException:
+            if changes is not None:
+                self._undo_unstored(changes)
+            raise
+        self.seq = seq_after
+        self._announce(self, changes.events)
+        self._publish(seq_before, changes.events)
+        return result
+
+    async def _behind(self) -> bool:
+        """Whether another node has stored moves this node has not heard of yet."""
+        return self._hub.peers.shared and (await self._store.seq(self.id) or 0) > self.seq
+
+    def _publish(self, seq_before: int, events: list[Event]) -> None:
+        self._hub.peers.room_events(self.id, seq_before, events)
+
+    def _undo_unstored(self, changes: Changes) -> None:
+        # Most likely nothing was stored; but a commit interrupted at the wrong moment
+        # may have been, so the next move first catches up.
+        self.table.undo(changes)
+        self._suspect = True
 
     async def inspect(self, look: Callable[[Table], T]) -> T:
         """Read the table between moves, never while one is being stored. (After a failed
-        store this is the table as undone in memory; the next move reloads it.)"""
+        store this is the table as undone in memory; the next move catches up.)"""
         async with self._lock:
             return look(self.table)
 
-    async def _reload(self) -> None:
+    async def receive(self, seq_before: int, seq_after: int, events: list[Event] | None) -> None:
+        """Another node stored ``events``, taking the room from ``seq_before`` to
+        ``seq_after``: make them here and show them. Events this node already has are
+        ignored; if some before them are missing (or ``events`` is None: too many to
+        send), they all come from the database instead, in order."""
+        async with self._lock:
+            if seq_after <= self.seq:
+                return
+            if seq_before != self.seq or events is None or self._suspect:
+                await self._catch_up(self._store.events)
+                return
+            try:
+                for event in events:
+                    for delta in event.deltas:
+                        self.table.state.apply(delta)
+            except (KeyError, ValueError, IndexError, TypeError):
+                log.exception("room %s: events %d-%d do not apply; reloading", self.name, seq_before + 1, seq_after)
+                await self._reload_and_show(seq_before)
+                return
+            self.seq = seq_after
+            self._announce(self, events)
+
+    async def hear(self, text: str, exclude: int | None) -> None:
+        """Show what was said here on another node, in its place among the room's events."""
+        async with self._lock:
+            self.deliver(text, exclude)
+
+    async def catch_up(self) -> None:
+        """Make and show whatever the database holds past this node's copy of the room."""
+        async with self._lock:
+            await self._catch_up(self._store.events)
+
+    async def _catch_up(self, read_events: Callable[[int, int], Awaitable[list[LoggedEvent]]]) -> None:
+        seq_before = self.seq
+        missed = await read_events(self.id, seq_before)
+        if not missed:
+            self._suspect = False
+            return
+        try:
+            if [e.seq for e in missed] != list(range(seq_before + 1, seq_before + 1 + len(missed))):
+                raise ValueError("the stored events do not follow on")
+            for logged in missed:
+                for delta in logged.event.deltas:
+                    self.table.state.apply(delta)
+        except (KeyError, ValueError, IndexError, TypeError):
+            log.exception("room %s: the log from seq %d does not apply; reloading", self.name, seq_before + 1)
+            await self._reload_and_show(seq_before)
+            return
+        self.seq = missed[-1].seq
+        self._suspect = False
+        self._announce(self, [logged.event for logged in missed])
+
+    async def _reload_and_show(self, seq_before: int) -> None:
+        """Load the room afresh and show the events after ``seq_before`` (the last resort,
+        when the events cannot be made on the table in memory)."""
         stored = await self._store.load(self.id)
         if stored is None:
             raise StaleRoom(self.id)
+        missed = await self._store.events(self.id, after_seq=seq_before)
         self.table = Table(stored.state)
         self.seq = stored.seq
-        self.away_since = stored.away_since
         self._suspect = False
+        self._announce(self, [logged.event for logged in missed if logged.seq <= stored.seq])
 
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
@@ -127,18 +234,22 @@ class GameRoom(Place):
         """Every stored version of card ``number``, oldest first."""
         return await self._store.card_history(self.id, number)
 
-    async def set_away(self, account_id: int, away: bool) -> None:
-        """Record that a seated player's last connection went (or came back)."""
-        since = self.seq if away else None
-        self.away_since[account_id] = since
-        await self._store.set_away(self.id, account_id, since)
+    async def went_away(self, account_id: int) -> None:
+        """Record that a seated player's last connection went, to tell them later what
+        they missed."""
+        await self._store.mark_away(self.id, account_id)
+
+    async def came_back(self, account_id: int) -> int | None:
+        """Record that a seated player is back; the room's seq when they went, if known."""
+        return await self._store.clear_away(self.id, account_id)
 
 
 class RoomRegistry:
     """Every game room of this node, loaded from the database when first used."""
 
-    def __init__(self, store: RoomStore, announce: Announcer) -> None:
+    def __init__(self, store: RoomStore, announce: Announcer, hub: Hub) -> None:
         self.store = store
+        self.hub = hub
         self._announce = announce
         self._rooms: dict[int, GameRoom] = {}
         self._loading: dict[int, asyncio.Task[GameRoom | None]] = {}
@@ -164,9 +275,28 @@ class RoomRegistry:
         stored = await self.store.load(room_id)
         if stored is None:
             return None
-        room = GameRoom(stored, self.store, self._announce)
+        room = GameRoom(stored, self.store, self._announce, self.hub)
         self._rooms[room_id] = room
+        self.hub.add_place(room)
         return room
+
+    def loaded_room(self, room_id: int) -> GameRoom | None:
+        """The room with that id if this node has it loaded (no database access)."""
+        return self._rooms.get(room_id)
+
+    async def reconcile(self) -> int:
+        """Catch up every loaded room that the database shows has moved on without this
+        node hearing of it; how many had."""
+        if not self._rooms:
+            return 0
+        stored = await self.store.seqs()
+        behind = [room for room in list(self._rooms.values()) if stored.get(room.id, room.seq) > room.seq]
+        for room in behind:
+            log.info(
+                "room %s: the database is at seq %d, this node at %d; catching up", room.name, stored[room.id], room.seq
+            )
+            await room.catch_up()
+        return len(behind)
 
     async def find(self, name: str) -> GameRoom | None:
         """The room called ``name`` (any letter case), or None."""

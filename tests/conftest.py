@@ -14,6 +14,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import asyncpg
@@ -79,6 +80,13 @@ async def database_url(backend: str, tmp_path, request: pytest.FixtureRequest) -
         return
     if not request.getfixturevalue("postgres_available"):
         pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_ADMIN_URL}")
+    async with postgres_database() as url:
+        yield url
+
+
+@asynccontextmanager
+async def postgres_database() -> AsyncIterator[str]:
+    """A new, empty PostgreSQL database (its SQLAlchemy URL), dropped afterwards."""
     name = f"dvorak_test_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(_postgres_dsn())
     try:

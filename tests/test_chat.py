@@ -161,3 +161,19 @@ async def test_other_players_output_never_lands_inside_a_frame(connect):
         assert f'Bob says, "noise {i}"' in alice.transcript
     frames = re.findall(r"\[begin\]\n(.*?)\[end\]\n", alice.transcript, re.DOTALL)
     assert frames == ['There is no player called "nobody".\n'] * rounds
+
+
+async def test_a_crowded_lobby_lists_a_few_names_and_stops_announcing_arrivals(connect, monkeypatch):
+    monkeypatch.setattr("server.hub.Lobby.crowd", 2)
+    monkeypatch.setattr("commands.look.NAMES_SHOWN", 2)
+    alice, bob = await two_players(connect)
+    carol = await connect()
+    await log_in(carol, "Carol")
+    await alice.command("look", r"Players here: Alice, Bob and 1 more \(WHO lists everyone\)\.")
+    await alice.command("say the crowd is here", r"You say")
+    dave = await connect()
+    await log_in(dave, "Dave")
+    await carol.command("say hello all", r"You say")
+    await alice.expect(r'Carol says, "hello all"')
+    assert "Carol has connected" not in alice.transcript
+    assert "Dave has connected" not in alice.transcript

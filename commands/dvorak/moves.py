@@ -191,11 +191,10 @@ class Skip(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        present = {p.account_id for p in ctx.hub.players.values()}
 
         def move(table):  # type: ignore[no-untyped-def]
             target = seated_player(table, ctx, args)
-            table.skip(actor, target.account_id, target_present=target.account_id in present)
+            table.skip(actor, target.account_id, target_present=ctx.hub.is_online(target.account_id))
 
         await perform(ctx, move)
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Several Dvorak MUSH nodes on this machine, for trials: one PostgreSQL database, one
+# Mosquitto broker, N nodes on 127.0.0.1:6260.., and HAProxy on 127.0.0.1:6250 in front
+# of them (when haproxy is installed; otherwise connect to the nodes' own ports).
+#
+#   deploy/local-cluster.sh start [NODES]   start NODES nodes (default 2, at most 3)
+#   deploy/local-cluster.sh status          what is running
+#   deploy/local-cluster.sh kill NODE       SIGKILL node NODE (1, 2, ...), as a crash would
+#   deploy/local-cluster.sh stop            stop everything this script started
+#
+# Settings (environment): DVORAK_CLUSTER_DIR (logs and pid files, default
+# /tmp/dvorak-cluster), DVORAK_DATABASE_URL (default: database dvorak_cluster on the
+# PostgreSQL at 127.0.0.1:5432, created if missing), DVORAK_MQTT_URL (default
+# mqtt://127.0.0.1:1883; a broker is started there if none answers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUN=${DVORAK_CLUSTER_DIR:-/tmp/dvorak-cluster}
+DATABASE_URL=${DVORAK_DATABASE_URL:-postgresql+asyncpg://postgres@127.0.0.1:5432/dvorak_cluster}
+MQTT_URL=${DVORAK_MQTT_URL:-mqtt://127.0.0.1:1883}
+FIRST_NODE_PORT=6260
+BALANCER_PORT=6250
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_for_port() {
+    for _ in $(seq 100); do listening "$1" && return 0; sleep 0.1; done
+    echo "nothing listens on port $1; see $2" >&2
+    return 1
+}
+
+# The process in pid file $1 is alive (not gone, nor a zombie waiting for its parent).
+running() {
+    [ -f "$1" ] || return 1
+    local state
+    state=$(ps -o stat= -p "$(cat "$1")" 2>/dev/null) || return 1
+    [[ $state != Z* ]]
+}
+
+start() {
+    local nodes=${1:-2}
+    if ! [[ $nodes =~ ^[1-3]$ ]]; then
+        echo "NODES is 1, 2 or 3 (deploy/haproxy.cfg lists three)" >&2
+        exit 2
+    fi
+    mkdir -p "$RUN"
+    python3 run.py --help >/dev/null # makes .venv on first use
+
+    if [[ $DATABASE_URL == *"/dvorak_cluster" ]]; then
+        createdb -h 127.0.0.1 -U postgres dvorak_cluster 2>/dev/null || true
+    fi
+
+    local broker_port=${MQTT_URL##*:}
+    if ! listening "$broker_port"; then
+        printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$broker_port" >"$RUN/mosquitto.conf"
+        mosquitto -c "$RUN/mosquitto.conf" >"$RUN/mosquitto.log" 2>&1 &
+        echo $! >"$RUN/mosquitto.pid"
+        wait_for_port "$broker_port" "$RUN/mosquitto.log"
+        echo "broker:   $MQTT_URL (started, log $RUN/mosquitto.log)"
+    else
+        echo "broker:   $MQTT_URL (already running)"
+    fi
+
+    for node in $(seq "$nodes"); do
+        local port=$((FIRST_NODE_PORT + node - 1))
+        if running "$RUN/node$node.pid"; then
+            echo "node$node:    already running on port $port"
+            continue
+        fi
+        DVORAK_PORT=$port DVORAK_NODE_NAME=node$node DVORAK_DATABASE_URL=$DATABASE_URL \
+            DVORAK_MQTT_URL=$MQTT_URL DVORAK_DATA_DIR="$RUN/node$node" \
+            DVORAK_MAX_CONNECTIONS_PER_ADDRESS=${DVORAK_MAX_CONNECTIONS_PER_ADDRESS:-20000} \
+            .venv/bin/dvorak-mush serve >"$RUN/node$node.log" 2>&1 &
+        echo $! >"$RUN/node$node.pid"
+    done
+    for node in $(seq "$nodes"); do
+        local port=$((FIRST_NODE_PORT + node - 1))
+        wait_for_port "$port" "$RUN/node$node.log"
+        echo "node$node:    telnet 127.0.0.1 $port (log $RUN/node$node.log)"
+    done
+
+    if command -v haproxy >/dev/null 2>&1; then
+        if ! running "$RUN/haproxy.pid"; then
+            haproxy -f deploy/haproxy.cfg >"$RUN/haproxy.log" 2>&1 &
+            echo $! >"$RUN/haproxy.pid"
+            wait_for_port "$BALANCER_PORT" "$RUN/haproxy.log"
+        fi
+        echo "players:  telnet 127.0.0.1 $BALANCER_PORT (HAProxy, log $RUN/haproxy.log)"
+    else
+        echo "players:  haproxy is not installed; connect to the nodes' ports above"
+    fi
+}
+
+status() {
+    for pidfile in "$RUN"/*.pid; do
+        [ -e "$pidfile" ] || { echo "nothing started"; return; }
+        local name
+        name=$(basename "$pidfile" .pid)
+        if running "$pidfile"; then echo "$name: running (pid $(cat "$pidfile"))"; else echo "$name: stopped"; fi
+    done
+}
+
+kill_node() {
+    local pidfile="$RUN/node${1:?which node?}.pid"
+    running "$pidfile" || { echo "node$1 is not running" >&2; exit 1; }
+    kill -KILL "$(cat "$pidfile")"
+    echo "node$1 killed; its players reconnect through the balancer to the others"
+}
+
+stop() {
+    for pidfile in "$RUN"/haproxy.pid "$RUN"/node*.pid "$RUN"/mosquitto.pid; do
+        [ -e "$pidfile" ] || continue
+        if running "$pidfile"; then
+            local pid
+            pid=$(cat "$pidfile")
+            kill -TERM "$pid"
+            for _ in $(seq 100); do running "$pidfile" || break; sleep 0.1; done
+        fi
+        rm -f "$pidfile"
+    done
+    echo "stopped"
+}
+
+case ${1:-} in
+    start) start "${2:-2}" ;;
+    status) status ;;
+    kill) kill_node "${2:-}" ;;
+    stop) stop ;;
+    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

@@ -1,0 +1,386 @@
+"""Several nodes, one world: what this node tells the others through an MQTT broker, and
+what it makes of what they tell it.
+
+The database stays the source of truth; MQTT only carries the news, fast. Topics, under
+a prefix (``--mqtt-prefix``, ``dvorak`` by default), each payload one JSON object:
+
+``<prefix>/room/<id>``
+    ``{"node", "before", "after", "events"}``: a node stored ``events``, taking the
+    room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
+    read them from the database). Or ``{"node", "say", "exclude"}``: text said there.
+``<prefix>/lobby``
+    ``{"node", "say", "exclude"}``: text said in the lobby.
+``<prefix>/node/<name>``
+    For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
+    "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
+``<prefix>/presence/<name>``
+    Who is online on that node. Every heartbeat the whole list, retained
+    (``{"node", "full": true, "players": [...]}``); in between, changes (``"players"``
+    who came or moved, ``"gone"``: accounts that left). Empty when the node has gone:
+    its goodbye, or its last will when it dies.
+
+A node that misses news (the broker restarted, the connection dropped) finds out and
+catches up from the database: each room's events are numbered, so a gap shows at the
+next event; and at every heartbeat and every reconnection, each loaded room's number is
+compared with the database's. Messages are sent at QoS 0: over a live connection they
+arrive in order, and a lost one is found by those checks; acknowledgements would only
+add traffic and the broker's queue limits, and would not make chat survive a broker
+restart either (chat is not stored; what is said while the broker is down is lost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import ssl
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import aiomqtt
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from games.dvorak.rules import Event
+from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
+from server.rooms import RoomRegistry
+
+log = logging.getLogger(__name__)
+
+#: Events bigger than this (a whole deck loaded at once) are not sent: the others read them.
+MAX_EVENTS_BYTES = 256 * 1024
+#: Messages kept for the broker while it cannot be reached (older ones are dropped).
+BACKLOG = 10_000
+#: A node not heard from for this many heartbeats is taken to be gone.
+SILENT_HEARTBEATS = 3
+RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0
+TAKEN_OVER_NOTICE = "*** You have logged in from somewhere else; this connection is closed. ***"
+
+
+class Broker:
+    """Where the broker is, from an ``mqtt://[user:password@]host[:port]`` URL
+    (``mqtts://`` for TLS)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+            raise ValueError(f"{url!r} is not an mqtt://host:port URL")
+        self.tls = parts.scheme == "mqtts"
+        self.host = parts.hostname
+        self.port = parts.port or (8883 if self.tls else 1883)
+        self.username = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+
+    def __str__(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+class Cluster(Peers):
+    """This node's link to the other nodes: ``await start()``, then ``await stop()``."""
+
+    shared = True
+
+    def __init__(
+        self,
+        hub: Hub,
+        rooms: RoomRegistry,
+        url: str,
+        node: str,
+        prefix: str,
+        heartbeat: float,
+        on_gone: Callable[[list[RemotePlayer]], Any],
+    ) -> None:
+        self.hub = hub
+        self.rooms = rooms
+        self.broker = Broker(url)
+        self.node = node
+        self.prefix = prefix
+        self.heartbeat = heartbeat
+        #: Told about players whose node has gone (died, or went without saying so).
+        self._on_gone = on_gone
+        self._client: aiomqtt.Client | None = None
+        self._outbox: deque[tuple[str, bytes, bool]] = deque(maxlen=BACKLOG)
+        self._outbox_ready = asyncio.Event()
+        self._changed: dict[int, OnlinePlayer | None] = {}
+        self._last_heard: dict[str, float] = {}
+        self._connected_at = 0.0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._runner: asyncio.Task[None] | None = None
+        #: Set while connected to the broker (and subscribed).
+        self.connected = asyncio.Event()
+
+    # -- running -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start talking to the broker (in the background: a node whose broker is down
+        serves its own players and joins the others when the broker is back)."""
+        self.hub.peers = self
+        self._runner = asyncio.create_task(self._run(), name="cluster")
+
+    async def stop(self) -> None:
+        """Send what is queued, say goodbye (the others forget this node's players) and
+        disconnect."""
+        for _ in range(20):
+            if not self._outbox or self._client is None:
+                break
+            await asyncio.sleep(0.05)
+        client = self._client
+        if client is not None:
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                await client.publish(self._presence_topic(self.node), b"", qos=1, retain=True, timeout=2)
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _run(self) -> None:
+        delay = RECONNECT_MIN
+        beat = asyncio.create_task(self._heartbeats())
+        try:
+            while True:
+                try:
+                    await self._session()
+                except aiomqtt.MqttError as error:
+                    if self._connected_at:
+                        delay = RECONNECT_MIN  # it was up: start backing off afresh
+                    log.warning("MQTT broker %s: %s; trying again in %.1f s", self.broker, error, delay)
+                self._connected_at = 0.0
+                await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+                delay = min(delay * 2, RECONNECT_MAX)
+        finally:
+            beat.cancel()
+
+    async def _session(self) -> None:
+        """One connection to the broker, from connecting to losing it."""
+        will = aiomqtt.Will(self._presence_topic(self.node), b"", qos=1, retain=True)
+        async with aiomqtt.Client(
+            self.broker.host,
+            self.broker.port,
+            username=self.broker.username,
+            password=self.broker.password,
+            identifier=f"{self.prefix}-{self.node}-{random.getrandbits(32):08x}",
+            protocol=aiomqtt.ProtocolVersion.V5,
+            will=will,
+            keepalive=max(2, int(self.heartbeat * 2)),
+            tls_context=ssl.create_default_context() if self.broker.tls else None,
+            max_inflight_messages=1000,
+        ) as client:
+            client.pending_calls_threshold = BACKLOG
+            everything_else = SubscribeOptions(qos=0, noLocal=True)
+            topics = ("room/+", "lobby", f"node/{self.node}", "presence/+")
+            await client.subscribe([(f"{self.prefix}/{topic}", everything_else) for topic in topics])
+            self._client = client
+            self._connected_at = time.monotonic()
+            self.connected.set()
+            log.info("connected to MQTT broker %s as node %s", self.broker, self.node)
+            self._send_presence(full=True)
+            self._spawn(self._reconcile())
+            sender = asyncio.create_task(self._send_outbox(client))
+            try:
+                async for message in client.messages:
+                    self._receive(str(message.topic), message.payload)
+            finally:
+                sender.cancel()
+                self._client = None
+                self.connected.clear()
+                if not asyncio.current_task().cancelling():
+                    log.warning("lost the MQTT broker %s", self.broker)
+
+    async def _heartbeats(self) -> None:
+        """Every heartbeat: the full list of this node's players, forgetting nodes gone
+        silent, and checking the loaded rooms against the database."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            if self._client is None:
+                continue
+            self._send_presence(full=True)
+            self._forget_silent_nodes()
+            await self._reconcile()
+
+    async def _reconcile(self) -> None:
+        try:
+            await self.rooms.reconcile()
+        except Exception:
+            log.exception("could not check the rooms against the database")
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("cluster message failed", exc_info=task.exception())
+
+    # -- sending -----------------------------------------------------------------------
+
+    def _send(self, topic: str, message: dict[str, Any], retain: bool = False) -> None:
+        payload = json.dumps({"node": self.node, **message}, separators=(",", ":")).encode()
+        self._outbox.append((topic, payload, retain))
+        self._outbox_ready.set()
+
+    async def _send_outbox(self, client: aiomqtt.Client) -> None:
+        """Publish what is queued, in order, as fast as the broker takes it."""
+        while True:
+            await self._outbox_ready.wait()
+            self._outbox_ready.clear()
+            batch = list(self._outbox)
+            self._outbox.clear()
+            try:
+                await asyncio.gather(*(client.publish(t, p, qos=0, retain=r) for t, p, r in batch))
+            except aiomqtt.MqttError as error:
+                log.warning("could not publish to the MQTT broker: %s", error)
+                return
+
+    def relay(self, place_key: str, text: str, exclude: int | None) -> None:
+        self._send(f"{self.prefix}/{place_key}", {"say": text, "exclude": exclude})
+
+    def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
+        message: dict[str, Any] = {"before": seq_before, "after": seq_before + len(events), "events": None}
+        encoded = [
+            {
+                "kind": e.kind,
+                "actor": e.actor,
+                "actor_name": e.actor_name,
+                "data": e.data,
+                "deltas": e.deltas,
+                "forced": e.forced,
+            }
+            for e in events
+        ]
+        if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
+            message["events"] = encoded
+        self._send(f"{self.prefix}/room/{room_id}", message)
+
+    def tell(self, player: RemotePlayer, text: str) -> None:
+        self._send(self._node_topic(player.node), {"tell": True, "account": player.account_id, "text": text})
+
+    def evict(self, player: RemotePlayer, text: str) -> None:
+        message = {"evict": True, "account": player.account_id, "place": player.place, "text": text}
+        self._send(self._node_topic(player.node), message)
+
+    def take_over(self, player: RemotePlayer) -> None:
+        self._send(self._node_topic(player.node), {"takeover": True, "account": player.account_id})
+
+    def presence_changed(self, player: OnlinePlayer, online: bool) -> None:
+        if not self._changed:
+            asyncio.get_running_loop().call_soon(self._send_presence_changes)
+        self._changed[player.account_id] = player if online else None
+
+    def _send_presence_changes(self) -> None:
+        changed, self._changed = self._changed, {}
+        players = [_presence(p) for p in changed.values() if p is not None]
+        gone = [account for account, p in changed.items() if p is None]
+        self._send(self._presence_topic(self.node), {"full": False, "players": players, "gone": gone})
+
+    def _send_presence(self, full: bool) -> None:
+        players = [_presence(p) for p in self.hub.players.values()]
+        self._send(self._presence_topic(self.node), {"full": full, "players": players, "gone": []}, retain=True)
+
+    def _node_topic(self, node: str) -> str:
+        return f"{self.prefix}/node/{node}"
+
+    def _presence_topic(self, node: str) -> str:
+        return f"{self.prefix}/presence/{node}"
+
+    # -- receiving ---------------------------------------------------------------------
+
+    def _receive(self, topic: str, payload: Any) -> None:
+        """Act on one message from another node; a malformed one is logged and ignored."""
+        kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
+        try:
+            if kind == "room":
+                room = self.rooms.loaded_room(int(rest))
+                if room is None:
+                    return  # nobody here is in that room; it is read afresh when loaded
+                message = json.loads(payload)
+                self._heard(message["node"])
+                if "say" in message:
+                    self._spawn(room.hear(message["say"], message["exclude"]))
+                else:
+                    events = message["events"]
+                    if events is not None:
+                        events = [Event(**e) for e in events]
+                    self._spawn(room.receive(message["before"], message["after"], events))
+            elif kind == "lobby":
+                message = json.loads(payload)
+                self._heard(message["node"])
+                self.hub.lobby.deliver(message["say"], message["exclude"])
+            elif kind == "node":
+                message = json.loads(payload)
+                self._heard(message["node"])
+                self._for_this_node(message)
+            elif kind == "presence":
+                self._presence(rest, payload)
+        except Exception:
+            log.exception("ignored a malformed cluster message on %s", topic)
+
+    def _heard(self, node: str) -> None:
+        if node == self.node:
+            log.error("another node calls itself %r too: give every node its own --node-name", node)
+        self._last_heard[node] = time.monotonic()
+
+    def _for_this_node(self, message: dict[str, Any]) -> None:
+        player = self.hub.players.get(message["account"])
+        if player is None:
+            return
+        if message.get("tell"):
+            player.send(message["text"])
+        elif message.get("evict"):
+            if player.place.key == message["place"]:
+                self.hub.move(player, self.hub.lobby)
+                player.send(message["text"])
+        elif message.get("takeover"):
+            player.taken_over = True
+            for connection in list(player.connections):
+                connection.close(TAKEN_OVER_NOTICE)
+
+    def _presence(self, node: str, payload: bytes) -> None:
+        if node == self.node:
+            return
+        if not payload:
+            self._node_gone(node, "went away")
+            return
+        message = json.loads(payload)
+        self._heard(node)
+        players = [
+            RemotePlayer(p["account"], p["name"], node, p["place"], p["since"], p["active"], p["doing"])
+            for p in message["players"]
+        ]
+        self.hub.update_remote(node, players, replace=message["full"])
+        if message["gone"]:
+            self.hub.remove_remote(node, message["gone"])
+
+    def _forget_silent_nodes(self) -> None:
+        if time.monotonic() - self._connected_at < SILENT_HEARTBEATS * self.heartbeat:
+            return  # just (re)connected: give the others time to speak
+        deadline = time.monotonic() - SILENT_HEARTBEATS * self.heartbeat
+        for node in self.hub.remote_nodes():
+            if self._last_heard.get(node, 0.0) < deadline:
+                self._node_gone(node, "has been silent")
+
+    def _node_gone(self, node: str, why: str) -> None:
+        gone = self.hub.remove_remote(node)
+        self._last_heard.pop(node, None)
+        if gone:
+            log.info("node %s %s; the %d players it had are offline", node, why, len(gone))
+            self._spawn(self._on_gone(gone))
+
+
+def _presence(player: OnlinePlayer) -> dict[str, Any]:
+    now = time.time()
+    return {
+        "account": player.account_id,
+        "name": player.name,
+        "place": player.place.key,
+        "since": round(now - player.online_seconds, 3),
+        "active": round(now - player.idle_seconds, 3),
+        "doing": player.doing,
+    }
