@@ -365,6 +365,11 @@ class Cluster(Peers):
         for node in self.hub.remote_nodes():
             if self._last_heard.get(node, 0.0) < deadline:
                 self._node_gone(node, "has been silent")
+                # Its retained list would make every node that starts later think its
+                # players online until it, too, had waited: clear it (as its will would
+                # have, had the broker been up when it died).
+                self._outbox.append((self._presence_topic(node), b"", True))
+                self._outbox_ready.set()
 
     def _node_gone(self, node: str, why: str) -> None:
         gone = self.hub.remove_remote(node)

@@ -9,16 +9,19 @@ where they fail. Tests that stop the broker start a private Mosquitto of their o
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
 import signal
 import socket
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+import aiomqtt
 import pytest
 
 from games.dvorak.invariants import differences
@@ -452,6 +455,26 @@ async def test_a_node_started_while_the_broker_is_down_joins_when_it_comes_up(st
     ben = await player(south, "Ben")
     await eventually(ben, "WHO", "Ann")
     await eventually(ann, "WHO", "Ben")
+
+
+async def test_a_node_that_died_unseen_is_forgotten_and_its_retained_list_cleared(start_node, broker_url, prefix):
+    # A node that died while the broker was down left its list of players, and no will.
+    broker, topic = Broker(broker_url), f"{prefix}/presence/ghost"
+    now = time.time()
+    ghost = {"account": 999, "name": "Ghost", "place": "lobby", "since": now, "active": now, "doing": ""}
+    async with aiomqtt.Client(broker.host, broker.port) as client:
+        message = {"node": "ghost", "full": True, "players": [ghost], "gone": []}
+        await client.publish(topic, json.dumps(message), qos=1, retain=True)
+    ann = await player(await start_node("north"), "Ann")
+    await eventually(ann, "WHO", "Ghost")
+    await eventually(ann, "WHO", "1 player connected")
+    assert "Ghost has disconnected." in flat(ann.client.transcript)
+    async with aiomqtt.Client(broker.host, broker.port) as client:
+        await client.subscribe(topic)
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(1.0):
+                async for message in client.messages:
+                    raise AssertionError(f"still retained: {message.payload!r}")
 
 
 def test_serve_refuses_a_broker_url_it_cannot_use(tmp_path):
