@@ -61,6 +61,9 @@ start() {
         echo "broker:   $MQTT_URL (already running)"
     fi
 
+    # Behind HAProxy the nodes read the player's address from its PROXY header.
+    local proxy_protocol=off
+    command -v haproxy >/dev/null 2>&1 && proxy_protocol=on
     for node in $(seq "$nodes"); do
         local port=$((FIRST_NODE_PORT + node - 1))
         if running "$RUN/node$node.pid"; then
@@ -68,15 +71,18 @@ start() {
             continue
         fi
         DVORAK_PORT=$port DVORAK_NODE_NAME=node$node DVORAK_DATABASE_URL=$DATABASE_URL \
-            DVORAK_MQTT_URL=$MQTT_URL DVORAK_DATA_DIR="$RUN/node$node" \
-            DVORAK_MAX_CONNECTIONS_PER_ADDRESS=${DVORAK_MAX_CONNECTIONS_PER_ADDRESS:-20000} \
+            DVORAK_MQTT_URL=$MQTT_URL DVORAK_DATA_DIR="$RUN/node$node" DVORAK_PROXY_PROTOCOL=$proxy_protocol \
             .venv/bin/dvorak-mush serve >"$RUN/node$node.log" 2>&1 &
         echo $! >"$RUN/node$node.pid"
     done
     for node in $(seq "$nodes"); do
         local port=$((FIRST_NODE_PORT + node - 1))
         wait_for_port "$port" "$RUN/node$node.log"
-        echo "node$node:    telnet 127.0.0.1 $port (log $RUN/node$node.log)"
+        if [ "$proxy_protocol" = on ]; then
+            echo "node$node:    127.0.0.1:$port, for HAProxy only (log $RUN/node$node.log)"
+        else
+            echo "node$node:    telnet 127.0.0.1 $port (log $RUN/node$node.log)"
+        fi
     done
 
     if command -v haproxy >/dev/null 2>&1; then

@@ -32,6 +32,8 @@ SHUTDOWN_NOTICE = "*** The server is shutting down. Your game is saved; come bac
 FLOOD_NOTICE = "*** You send commands far too fast, so you are disconnected. ***"
 LOGIN_TIMEOUT_NOTICE = "*** You did not log in in time. Goodbye. ***"
 CODEBASE = "dvorak-mush 0.1"
+#: Seconds a connection has to send its PROXY header (a balancer sends it at once).
+PROXY_HEADER_WAIT = 10
 
 
 class MushServer:
@@ -98,10 +100,14 @@ class MushServer:
             )
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
 
-    def _protocol(self, compression: bool) -> functools.partial[MushTelnetServer]:
+    def _protocol(self, plain: bool) -> functools.partial[MushTelnetServer]:
+        """The protocol for the plain telnet listener, or (not ``plain``) the TLS one."""
         return functools.partial(
             MushTelnetServer,
             mssp=self._mssp,
+            # A balancer passing TLS through would put its header before the handshake:
+            # the PROXY protocol is spoken on the plain port only.
+            proxy_protocol=plain and self.settings.proxy_protocol,
             shell=self._session,
             encoding="utf8",
             encoding_errors="replace",
@@ -110,7 +116,7 @@ class MushServer:
             connect_maxwait=self.settings.negotiation_wait,
             timeout=0,
             # MCCP2 is offered in the clear only: compressing before encrypting leaks.
-            compression=compression,
+            compression=plain,
         )
 
     def _mssp(self) -> dict[str, str | list[str]]:
@@ -149,13 +155,16 @@ class MushServer:
         if self._stopping:
             writer.close()
             return
-        peer = writer.get_extra_info("peername") or ("unknown",)
+        address = await self._address_of(writer)
+        if address is None:
+            writer.close()
+            return
         settings = self.settings
         connection = Connection(
             self.hub.next_connection_number(),
             reader,
             writer,
-            str(peer[0]),
+            address,
             settings.max_line_length,
             settings.output_limit,
         )
@@ -205,6 +214,19 @@ class MushServer:
                 log.exception("error after %r disconnected", connection)
             self._sessions.discard(task)
             log.info("connection %d closed", connection.number)
+
+    async def _address_of(self, writer: telnetlib3.TelnetWriterUnicode) -> str | None:
+        """The player's address: the connection's own, or behind a balancer speaking the
+        PROXY protocol, the one its header gives (None if it sent none in time)."""
+        protocol = writer.protocol
+        if isinstance(protocol, MushTelnetServer) and protocol.proxied_address is not None:
+            try:
+                return await asyncio.wait_for(asyncio.shield(protocol.proxied_address), PROXY_HEADER_WAIT)
+            except TimeoutError:
+                log.warning("a connection sent no PROXY header in %d s; closed", PROXY_HEADER_WAIT)
+                return None
+        peer = writer.get_extra_info("peername") or ("unknown",)
+        return str(peer[0])
 
     def _login_timeout(self, connection: Connection) -> None:
         if connection.player is None and not connection.closing:

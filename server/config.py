@@ -11,13 +11,27 @@ import argparse
 import dataclasses
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 
 def _setting(default: Any, env: str, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"env": env, "help": help})
+
+
+def on_off(text: str) -> bool:
+    """A flag setting's value: on/off, yes/no, true/false, 1/0."""
+    word = text.strip().lower()
+    if word in ("1", "on", "yes", "true"):
+        return True
+    if word in ("0", "off", "no", "false", ""):
+        return False
+    raise ValueError(text)
+
+
+def _parser(kind: type) -> Callable[[str], Any]:
+    return on_off if kind is bool else kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,6 +107,12 @@ class Settings:
     mqtt_prefix: str = _setting(
         "dvorak", "DVORAK_MQTT_PREFIX", "MQTT topic prefix, so that several worlds can share one broker"
     )
+    proxy_protocol: bool = _setting(
+        False,
+        "DVORAK_PROXY_PROTOCOL",
+        "expect every connection to start with a PROXY protocol (v1) header giving the player's address, "
+        "as HAProxy's send-proxy sends; only behind such a balancer (on, off)",
+    )
     cluster_heartbeat: float = _setting(
         2.0,
         "DVORAK_CLUSTER_HEARTBEAT",
@@ -124,11 +144,11 @@ class Settings:
             kind = type(field.default)
             given = getattr(arguments, field.name, None) if arguments is not None else None
             if given is not None:
-                values[field.name] = kind(given)
+                values[field.name] = given
             elif field.metadata["env"] in environ:
                 raw = environ[field.metadata["env"]]
                 try:
-                    values[field.name] = kind(raw)
+                    values[field.name] = _parser(kind)(raw)
                 except ValueError:
                     raise SystemExit(f"{field.metadata['env']}={raw!r} is not a valid {kind.__name__}.") from None
         return cls(**values)
@@ -142,7 +162,7 @@ class Settings:
             flag = "--" + field.name.replace("_", "-")
             parser.add_argument(
                 flag,
-                type=type(field.default),
+                type=_parser(type(field.default)),
                 default=None,
                 metavar=field.name.upper() if field.name != "database_url" else "URL",
                 help=f"{field.metadata['help']} [env {field.metadata['env']}; default {field.default!r}]",

@@ -10,6 +10,7 @@ that a password prompt turns the client's local echo off and on again.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +22,28 @@ log = logging.getLogger(__name__)
 
 #: What MSSP sends a crawler: name, players online, uptime, codebase, port, ...
 MsspProvider = Callable[[], dict[str, str | list[str]]]
+
+
+#: The longest a PROXY protocol v1 header may be, its CRLF included.
+PROXY_HEADER_MAX = 107
+
+
+def proxied_address(header: bytes) -> str | None:
+    """The client's address in a PROXY protocol v1 header (``PROXY TCP4 <client>
+    <proxy> <client port> <proxy port>``, without its CRLF); None for ``PROXY UNKNOWN``
+    (the balancer's own connection, e.g. a health check). ValueError if it is not one."""
+    parts = header.decode("ascii").split(" ")
+    if parts[:2] == ["PROXY", "UNKNOWN"]:
+        return None
+    if len(parts) != 6 or parts[0] != "PROXY" or parts[1] not in ("TCP4", "TCP6"):
+        raise ValueError("not a PROXY header")
+    client, proxy = ipaddress.ip_address(parts[2]), ipaddress.ip_address(parts[3])
+    version = 4 if parts[1] == "TCP4" else 6
+    if client.version != version or proxy.version != version:
+        raise ValueError("the addresses are not of the kind the header says")
+    if not all(port.isdigit() and int(port) <= 65535 for port in parts[4:]):
+        raise ValueError("not a port number")
+    return str(client)
 
 
 class ReplaceableWrite:
@@ -42,8 +65,14 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, offering GMCP and MSSP and reporting when a client
     turns them on."""
 
-    def __init__(self, *args: Any, mssp: MsspProvider, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, mssp: MsspProvider, proxy_protocol: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: With the PROXY protocol: the player's address, once the balancer's header has
+        #: been read (None if the connection sent something else and is being closed).
+        self.proxied_address: asyncio.Future[str | None] | None = None
+        if proxy_protocol:
+            self.proxied_address = asyncio.get_running_loop().create_future()
+        self._proxy_header = b""
         self._mssp = mssp
         self._mssp_sent = False
         self._gmcp_seen = False
@@ -102,6 +131,10 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         writer.iac(WILL, MSSP)
 
     def data_received(self, data: bytes) -> None:
+        if self.proxied_address is not None and not self.proxied_address.done():
+            data = self._read_proxy_header(data)
+            if not data:
+                return
         super().data_received(data)
         writer = self.writer
         if writer is None or self._closing:
@@ -113,6 +146,38 @@ class MushTelnetServer(telnetlib3.TelnetServer):
             self._gmcp_seen = True
             if self.on_gmcp is not None:
                 self.on_gmcp()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.proxied_address is not None and not self.proxied_address.done():
+            self.proxied_address.set_result(None)
+        super().connection_lost(exc)
+
+    def _read_proxy_header(self, data: bytes) -> bytes:
+        """Take the PROXY header off the front of the stream; returns what follows it."""
+        assert self.proxied_address is not None
+        self._proxy_header += data
+        end = self._proxy_header.find(b"\r\n")
+        if end < 0 and len(self._proxy_header) < PROXY_HEADER_MAX:
+            return b""
+        header, rest = self._proxy_header[: max(end, 0)], self._proxy_header[end + 2 :]
+        self._proxy_header = b""
+        try:
+            address = proxied_address(header) if end >= 0 else None
+        except ValueError:
+            address = None
+        if address is None and not header.startswith(b"PROXY UNKNOWN"):
+            log.warning("connection from %s did not start with a PROXY header; closed", self._peer_address())
+            self.proxied_address.set_result(None)
+            assert self._transport is not None
+            self._transport.close()
+            return b""
+        self.proxied_address.set_result(address or self._peer_address())
+        return rest
+
+    def _peer_address(self) -> str:
+        assert self._transport is not None
+        peer = self._transport.get_extra_info("peername") or ("unknown",)
+        return str(peer[0])
 
     @property
     def negotiates(self) -> bool:

@@ -228,6 +228,44 @@ async def test_connection_limits_per_address_and_in_all(start_server):
     await third.wait_closed()
 
 
+async def proxied(port: int, header: bytes) -> MudClient:
+    """A connection through a balancer speaking the PROXY protocol, its header sent."""
+    client = await MudClient.open(port)
+    client.send(header)
+    return client
+
+
+async def test_behind_a_balancer_the_proxy_header_gives_each_player_s_own_address(start_server, caplog):
+    caplog.set_level(logging.INFO)
+    server = await start_server(proxy_protocol=True, max_connections_per_address=2, login_failure_limit=2)
+    ann = await proxied(server.port, b"PROXY TCP4 127.0.0.7 127.0.0.1 40001 6250\r\n")
+    await ann.expect(WELCOME_END)
+    await log_in(ann, "Ann")
+    assert "login Ann (#1) from 127.0.0.7" in caplog.text
+    # The limits count each player's address, not the balancer's.
+    guesser = await proxied(server.port, b"PROXY TCP4 127.0.0.8 127.0.0.1 40002 6250\r\n")
+    await guesser.expect(WELCOME_END)
+    for _ in range(2):
+        await guesser.command("connect Ann wrong", r"different password")
+    await guesser.command("connect Ann secret1", r"Too many failed logins from your address")
+    second = await proxied(server.port, b"PROXY TCP4 127.0.0.8 127.0.0.1 40003 6250\r\n")
+    await second.expect(WELCOME_END)
+    third = await proxied(server.port, b"PROXY TCP4 127.0.0.8 127.0.0.1 40004 6250\r\n")
+    await third.expect(r"Too many connections from your address \(the limit is 2\)")
+    again = await proxied(server.port, b"PROXY TCP6 ::1 ::1 40005 6250\r\nconnect Ann secret1\r\n")
+    await again.expect(r"Welcome back, Ann\.")
+    # A balancer's own check connection: its own address.
+    check = await proxied(server.port, b"PROXY UNKNOWN\r\n")
+    await check.expect(WELCOME_END)
+    # Anything else is not from the balancer: closed before a word is said.
+    for junk in (b"connect Ann secret1\r\n", b"PROXY TCP4 ::1 127.0.0.1 1 2\r\n", b"\xff" * 200):
+        stranger = await proxied(server.port, junk)
+        await stranger.wait_closed()
+        assert "Welcome" not in stranger.transcript
+    assert caplog.text.count("did not start with a PROXY header") == 3
+    await ann.command("WHO", r"Ann")
+
+
 async def test_connections_that_never_log_in_are_closed(start_server):
     server = await start_server(login_timeout=0.5)
     lingering = await MudClient.open(server.port)
