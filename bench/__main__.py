@@ -13,7 +13,7 @@ import sys
 from bench import scenarios
 from bench.processes import raise_open_file_limit
 
-SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling")
+SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
 
 
 def run(coroutine):  # type: ignore[no-untyped-def]
@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=200, help="game: rooms of five players")
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
+    parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
     arguments = parser.parse_args(argv)
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
@@ -45,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"scenario": "ceiling-game", **game_load}), flush=True)
             chat_load = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
             print(json.dumps({"scenario": "ceiling-chat", **chat_load}), flush=True)
+            continue
+        if scenario == "crossnode":
+            # Two nodes need a database both reach: PostgreSQL only.
+            result = run(scenarios.cross_node(rate=arguments.cross_rate, seconds=arguments.seconds))
+            print(json.dumps({"scenario": scenario, "backend": "postgresql", **result}), flush=True)
             continue
         for backend in backends:
             if scenario == "game":

@@ -136,6 +136,36 @@ class BenchClient(asyncio.Protocol):
             await self._closed
 
 
+#: A timestamp a sender puts in what it says: ``@<time.perf_counter_ns()>@``.
+_MARK = re.compile(rb"@(\d{6,})@")
+
+
+def mark() -> str:
+    """Text carrying the moment it was made, for a :class:`Listener` to time."""
+    return f"@{time.perf_counter_ns()}@"
+
+
+class Listener(BenchClient):
+    """A connection that times every :func:`mark` it is shown (sender and listener are in
+    this one process, so their clocks agree): how long the server took to deliver it."""
+
+    def __init__(self, latencies: Latencies | None = None) -> None:
+        super().__init__(latencies)
+        #: Where delivery times go, once set.
+        self.heard: Latencies | None = None
+        #: When each mark arrived (perf_counter_ns), by the moment it was made.
+        self.arrivals: dict[int, int] = {}
+
+    def data_received(self, data: bytes) -> None:
+        if self.heard is not None:
+            now = time.perf_counter_ns()
+            for found in _MARK.finditer(data):
+                made = int(found.group(1))
+                self.heard.add((now - made) / 1e9)
+                self.arrivals[made] = now
+        super().data_received(data)
+
+
 @dataclass
 class Counters:
     """What a run did: commands answered, moves the server confirmed as committed."""

@@ -7,14 +7,17 @@ from __future__ import annotations
 import asyncio
 import os
 import resource
+import shutil
 import socket
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = [str(Path(sys.executable).parent / "dvorak-mush"), "serve"]
 ECHO = [sys.executable, "-m", "bench.echo_server"]
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 OPEN_FILES = 65536
 
 
@@ -99,6 +102,16 @@ class ChildServer:
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+
+
+def mqtt_broker() -> ChildServer:
+    """Mosquitto configured as deploy/mosquitto.conf recommends, on a port of its own."""
+    server = ChildServer([MOSQUITTO, "-c"], {}, ready="running")
+    config = (ROOT / "deploy" / "mosquitto.conf").read_text().replace("listener 1883 ", f"listener {server.port} ")
+    path = Path(tempfile.mkdtemp(prefix="dvorak-bench-")) / "mosquitto.conf"
+    path.write_text(config)
+    server.command.append(str(path))
+    return server
 
 
 def dvorak_server(database_url: str, **settings: str) -> ChildServer:

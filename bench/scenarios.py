@@ -19,8 +19,8 @@ from typing import Any
 import asyncpg
 
 from bench.game import Room, bystander, play_room, set_up_room
-from bench.loadgen import BenchClient, Counters, Latencies
-from bench.processes import ROOT, SERVER, ChildServer, dvorak_server, echo_server
+from bench.loadgen import BenchClient, Counters, Latencies, Listener, mark
+from bench.processes import ROOT, SERVER, ChildServer, dvorak_server, echo_server, mqtt_broker
 
 POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PASSWORD = "bench-password"
@@ -419,3 +419,121 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
             )
     finally:
         await connection.close()
+
+
+async def cross_node(rooms: int = 50, rate: float = 200.0, seconds: float = 20.0) -> dict[str, Any]:
+    """Two nodes sharing one PostgreSQL database and one MQTT broker (configured as
+    deploy/mosquitto.conf). In each room one player talks and adds cards to the deck
+    (``rate`` lines a second in all: half chat, half committed moves that carry their
+    text), watched by four players on the other node and one on the player's own:
+    how long each takes to see it, and how much later the other node's watchers see it
+    than the sender's node's. Half the rooms talk from each node."""
+    broker = mqtt_broker()
+    await broker.start()
+    try:
+        async with fresh_database("postgresql") as url:
+            return await _cross_node(url, broker.port, rooms, rate, seconds)
+    finally:
+        await broker.stop()
+
+
+async def _cross_node(url: str, broker_port: int, rooms: int, rate: float, seconds: float) -> dict[str, Any]:
+    nodes = [
+        dvorak_server(
+            url,
+            **OPEN_LIMITS,
+            DVORAK_MQTT_URL=f"mqtt://127.0.0.1:{broker_port}",
+            DVORAK_NODE_NAME=f"bench{number}",
+            DVORAK_COMMAND_RATE="1000",
+            DVORAK_COMMAND_BURST="1000",
+            # 300 accounts are made first: cheap hashing (the login scenario times it).
+            DVORAK_ARGON2_TIME_COST="1",
+            DVORAK_ARGON2_MEMORY_KIB="64",
+        )
+        for number in (1, 2)
+    ]
+    try:
+        for node in nodes:
+            await node.start()
+            while "connected to MQTT broker" not in node.log:
+                await asyncio.sleep(0.05)
+        commands, elsewhere, here, counters = Latencies(), Latencies(), Latencies(), Counters()
+
+        async def set_up(number: int) -> tuple[BenchClient, list[Listener]]:
+            home, away = nodes[number % 2], nodes[1 - number % 2]
+            talker = await BenchClient.open(home.port, commands)
+            await talker.ask(f"create Talker{number} {PASSWORD}")
+            await talker.ask(f"newroom Room{number}")
+            watchers = []
+            for seat, node in enumerate([away] * 4 + [home]):
+                listener = await Listener.open(node.port)
+                await listener.ask(f"create Watcher{number}x{seat} {PASSWORD}")
+                await listener.ask(f"watch Room{number}")
+                listener.heard = here if node is home else elsewhere
+                watchers.append(listener)
+            return talker, watchers
+
+        rooms_set_up = await in_batches([lambda n=n: set_up(n) for n in range(rooms)], 25)
+        talkers = [talker for talker, _ in rooms_set_up]
+        listeners = [listener for _, watchers in rooms_set_up for listener in watchers]
+        stop, rng = asyncio.Event(), random.Random(13)
+
+        async def talk(number: int, talker: BenchClient) -> None:
+            every, next_at = rooms / rate, asyncio.get_running_loop().time()
+            made = 0
+            while not stop.is_set():
+                next_at += rng.expovariate(1 / every)
+                delay = next_at - asyncio.get_running_loop().time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                made += 1
+                if made % 2:
+                    await talker.ask(f"say {mark()}")
+                else:
+                    reply = await talker.ask(f"loadcard Card{number}x{made}/T/{mark()}")
+                    counters.moves += "You add a card to the deck" in reply
+                counters.commands += 1
+
+        tasks = [asyncio.create_task(talk(n, t)) for n, t in enumerate(talkers)]
+        await asyncio.sleep(2.0)
+        for latencies in (commands, elsewhere, here):
+            latencies.clear()
+        for listener in listeners:
+            listener.arrivals.clear()
+        counters.commands = counters.moves = 0
+        before = [node.usage().cpu_seconds for node in nodes]
+        began = time.perf_counter()
+        await asyncio.sleep(seconds)
+        elapsed = time.perf_counter() - began
+        after = [node.usage() for node in nodes]
+        cpu = [round((use.cpu_seconds - start) / elapsed, 2) for use, start in zip(after, before, strict=True)]
+        stop.set()
+        await asyncio.wait(tasks, timeout=15)
+        other_node, same_node = elsewhere.summary(), here.summary()
+        # What crossing nodes adds: when a watcher on the other node saw each line,
+        # after the watcher on the sender's node saw it.
+        crossing = Latencies()
+        for _, watchers in rooms_set_up:
+            *away, home = watchers
+            for listener in away:
+                for made, arrived in listener.arrivals.items():
+                    if made in home.arrivals:
+                        crossing.add((arrived - home.arrivals[made]) / 1e9)
+        crossed = crossing.summary()
+        result = {
+            "sent_per_s": round(counters.commands / elapsed),
+            "moves_per_s": round(counters.moves / elapsed),
+            "deliveries_per_s": round((other_node["count"] + same_node["count"]) / elapsed),
+            **{f"other_node_{k}": round(v, 1) for k, v in other_node.items() if k != "count"},
+            **{f"same_node_{k}": round(v, 1) for k, v in same_node.items() if k != "count"},
+            **{f"crossing_adds_{k}": round(v, 1) for k, v in crossed.items() if k != "count"},
+            "command_p99_ms": round(commands.summary()["p99_ms"], 1),
+            "server_cpu_cores": cpu,
+            "server_peak_rss_mib": [round(u.peak_rss_kib / 1024, 1) for u in after],
+        }
+        for client in [*talkers, *listeners]:
+            await client.close()
+        return result
+    finally:
+        for node in nodes:
+            await node.stop()

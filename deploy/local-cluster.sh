@@ -11,7 +11,8 @@
 # Settings (environment): DVORAK_CLUSTER_DIR (logs and pid files, default
 # /tmp/dvorak-cluster), DVORAK_DATABASE_URL (default: database dvorak_cluster on the
 # PostgreSQL at 127.0.0.1:5432, created if missing), DVORAK_MQTT_URL (default
-# mqtt://127.0.0.1:1883; a broker is started there if none answers).
+# mqtt://127.0.0.1:1883; a broker configured as deploy/mosquitto.conf is started there
+# if none answers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +53,7 @@ start() {
 
     local broker_port=${MQTT_URL##*:}
     if ! listening "$broker_port"; then
-        printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$broker_port" >"$RUN/mosquitto.conf"
+        sed "s/^listener 1883 /listener $broker_port /" deploy/mosquitto.conf >"$RUN/mosquitto.conf"
         mosquitto -c "$RUN/mosquitto.conf" >"$RUN/mosquitto.log" 2>&1 &
         echo $! >"$RUN/mosquitto.pid"
         wait_for_port "$broker_port" "$RUN/mosquitto.log"

@@ -4,12 +4,14 @@ what it makes of what they tell it.
 The database stays the source of truth; MQTT only carries the news, fast. Topics, under
 a prefix (``--mqtt-prefix``, ``dvorak`` by default), each payload one JSON object:
 
-``<prefix>/room/<id>``
-    ``{"node", "before", "after", "events"}``: a node stored ``events``, taking the
-    room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
-    read them from the database). Or ``{"node", "say", "exclude"}``: text said there.
-``<prefix>/lobby``
-    ``{"node", "say", "exclude"}``: text said in the lobby.
+``<prefix>/news/<name>``
+    What happened on that node, in order: a list of objects, as many as it had to tell
+    when it sent them (one MQTT message for many keeps a busy node's news flowing: the
+    receiving client reads one MQTT message per turn of the event loop). Each is
+    ``{"room": <id>, "before", "after", "events"}``: the node stored ``events``, taking
+    the room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
+    read them from the database); or ``{"room": <id>, "say", "exclude"}``: text said in
+    a room; or ``{"lobby": true, "say", "exclude"}``: in the lobby.
 ``<prefix>/node/<name>``
     For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
     "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
@@ -35,6 +37,7 @@ import contextlib
 import json
 import logging
 import random
+import socket
 import ssl
 import time
 from collections import deque
@@ -47,7 +50,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from games.dvorak.rules import Event
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
-from server.rooms import RoomRegistry
+from server.rooms import RoomRegistry, room_id_in
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,8 @@ log = logging.getLogger(__name__)
 MAX_EVENTS_BYTES = 256 * 1024
 #: Messages kept for the broker while it cannot be reached (older ones are dropped).
 BACKLOG = 10_000
+#: Most news items sent in one MQTT message.
+NEWS_PER_MESSAGE = 500
 #: A node not heard from for this many heartbeats is taken to be gone.
 SILENT_HEARTBEATS = 3
 RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0
@@ -103,7 +108,9 @@ class Cluster(Peers):
         #: Told about players whose node has gone (died, or went without saying so).
         self._on_gone = on_gone
         self._client: aiomqtt.Client | None = None
-        self._outbox: deque[tuple[str, bytes, bool]] = deque(maxlen=BACKLOG)
+        #: (topic, payload, retain); a news item's payload is left as a dict, to be sent
+        #: in one list with the news items next to it.
+        self._outbox: deque[tuple[str, bytes | dict[str, Any], bool]] = deque(maxlen=BACKLOG)
         self._outbox_ready = asyncio.Event()
         self._changed: dict[int, OnlinePlayer | None] = {}
         self._last_heard: dict[str, float] = {}
@@ -170,10 +177,13 @@ class Cluster(Peers):
             keepalive=max(2, int(self.heartbeat * 2)),
             tls_context=ssl.create_default_context() if self.broker.tls else None,
             max_inflight_messages=1000,
+            # Small messages, sent at once: without this, Nagle's algorithm holds each
+            # one until the broker acknowledges the last (up to 40 ms on Linux).
+            socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
         ) as client:
             client.pending_calls_threshold = BACKLOG
             everything_else = SubscribeOptions(qos=0, noLocal=True)
-            topics = ("room/+", "lobby", f"node/{self.node}", "presence/+")
+            topics = ("news/+", f"node/{self.node}", "presence/+")
             await client.subscribe([(f"{self.prefix}/{topic}", everything_else) for topic in topics])
             self._client = client
             self._connected_at = time.monotonic()
@@ -222,8 +232,11 @@ class Cluster(Peers):
     # -- sending -----------------------------------------------------------------------
 
     def _send(self, topic: str, message: dict[str, Any], retain: bool = False) -> None:
-        payload = json.dumps({"node": self.node, **message}, separators=(",", ":")).encode()
-        self._outbox.append((topic, payload, retain))
+        self._outbox.append((topic, _encoded({"node": self.node, **message}), retain))
+        self._outbox_ready.set()
+
+    def _send_news(self, item: dict[str, Any]) -> None:
+        self._outbox.append((self._news_topic, item, False))
         self._outbox_ready.set()
 
     async def _send_outbox(self, client: aiomqtt.Client) -> None:
@@ -231,7 +244,7 @@ class Cluster(Peers):
         while True:
             await self._outbox_ready.wait()
             self._outbox_ready.clear()
-            batch = list(self._outbox)
+            batch = self._packets(list(self._outbox))
             self._outbox.clear()
             try:
                 await asyncio.gather(*(client.publish(t, p, qos=0, retain=r) for t, p, r in batch))
@@ -239,11 +252,39 @@ class Cluster(Peers):
                 log.warning("could not publish to the MQTT broker: %s", error)
                 return
 
+    def _packets(self, queued: list[tuple[str, bytes | dict[str, Any], bool]]) -> list[tuple[str, bytes, bool]]:
+        """The queued messages as MQTT messages, in order: runs of news items as lists."""
+        packets: list[tuple[str, bytes, bool]] = []
+        news: list[dict[str, Any]] = []
+
+        def tell_news() -> None:
+            if news:
+                packets.append((self._news_topic, _encoded({"node": self.node, "news": news[:]}), False))
+                news.clear()
+
+        for topic, payload, retain in queued:
+            if isinstance(payload, dict):
+                news.append(payload)
+                if len(news) == NEWS_PER_MESSAGE:
+                    tell_news()
+            else:
+                tell_news()
+                packets.append((topic, payload, retain))
+        tell_news()
+        return packets
+
     def relay(self, place_key: str, text: str, exclude: int | None) -> None:
-        self._send(f"{self.prefix}/{place_key}", {"say": text, "exclude": exclude})
+        room_id = room_id_in(place_key)
+        where: dict[str, Any] = {"lobby": True} if room_id is None else {"room": room_id}
+        self._send_news({**where, "say": text, "exclude": exclude})
 
     def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
-        message: dict[str, Any] = {"before": seq_before, "after": seq_before + len(events), "events": None}
+        message: dict[str, Any] = {
+            "room": room_id,
+            "before": seq_before,
+            "after": seq_before + len(events),
+            "events": None,
+        }
         encoded = [
             {
                 "kind": e.kind,
@@ -257,7 +298,7 @@ class Cluster(Peers):
         ]
         if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
-        self._send(f"{self.prefix}/room/{room_id}", message)
+        self._send_news(message)
 
     def tell(self, player: RemotePlayer, text: str) -> None:
         self._send(self._node_topic(player.node), {"tell": True, "account": player.account_id, "text": text})
@@ -284,6 +325,10 @@ class Cluster(Peers):
         players = [_presence(p) for p in self.hub.players.values()]
         self._send(self._presence_topic(self.node), {"full": full, "players": players, "gone": []}, retain=True)
 
+    @property
+    def _news_topic(self) -> str:
+        return f"{self.prefix}/news/{self.node}"
+
     def _node_topic(self, node: str) -> str:
         return f"{self.prefix}/node/{node}"
 
@@ -296,23 +341,14 @@ class Cluster(Peers):
         """Act on one message from another node; a malformed one is logged and ignored."""
         kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
         try:
-            if kind == "room":
-                room = self.rooms.loaded_room(int(rest))
-                if room is None:
-                    return  # nobody here is in that room; it is read afresh when loaded
+            if kind == "news":
                 message = json.loads(payload)
                 self._heard(message["node"])
-                if "say" in message:
-                    self._spawn(room.hear(message["say"], message["exclude"]))
-                else:
-                    events = message["events"]
-                    if events is not None:
-                        events = [Event(**e) for e in events]
-                    self._spawn(room.receive(message["before"], message["after"], events))
-            elif kind == "lobby":
-                message = json.loads(payload)
-                self._heard(message["node"])
-                self.hub.lobby.deliver(message["say"], message["exclude"])
+                for item in message["news"]:
+                    try:
+                        self._news(item)
+                    except (KeyError, TypeError, ValueError):
+                        log.exception("ignored a malformed news item from node %s", message["node"])
             elif kind == "node":
                 message = json.loads(payload)
                 self._heard(message["node"])
@@ -321,6 +357,21 @@ class Cluster(Peers):
                 self._presence(rest, payload)
         except Exception:
             log.exception("ignored a malformed cluster message on %s", topic)
+
+    def _news(self, item: dict[str, Any]) -> None:
+        if item.get("lobby"):
+            self.hub.lobby.deliver(item["say"], item["exclude"])
+            return
+        room = self.rooms.loaded_room(item["room"])
+        if room is None:
+            return  # nobody here is in that room; it is read afresh when loaded
+        if "say" in item:
+            self._spawn(room.hear(item["say"], item["exclude"]))
+        else:
+            events = item["events"]
+            if events is not None:
+                events = [Event(**e) for e in events]
+            self._spawn(room.receive(item["before"], item["after"], events))
 
     def _heard(self, node: str) -> None:
         if node == self.node:
@@ -377,6 +428,10 @@ class Cluster(Peers):
         if gone:
             log.info("node %s %s; the %d players it had are offline", node, why, len(gone))
             self._spawn(self._on_gone(gone))
+
+
+def _encoded(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode()
 
 
 def _presence(player: OnlinePlayer) -> dict[str, Any]:

@@ -30,12 +30,13 @@ from persistence.database import Database
 from persistence.rooms import RoomStore
 from server.app import MushServer
 from server.audit import check_rooms
-from server.cluster import Broker
+from server.cluster import Broker, Cluster
 from server.config import Settings
+from server.hub import Hub, RemotePlayer
 from tests.client import MudClient
 from tests.conftest import IN_CI, WELCOME_END, log_in, postgres_database
 from tests.players import ScriptedPlayer, flat, loosely
-from tests.server_process import ServerProcess, free_port
+from tests.server_process import ROOT, ServerProcess, free_port
 from tests.test_cli import run
 
 MQTT_URL = os.environ.get("DVORAK_TEST_MQTT_URL", "mqtt://127.0.0.1:1883")
@@ -332,13 +333,15 @@ async def test_a_killed_node_s_players_sit_down_again_on_another_node(start_node
 
 
 class PrivateBroker:
-    """A Mosquitto of the test's own, on a free loopback port, that the test can stop."""
+    """A Mosquitto of the test's own (as deploy/mosquitto.conf has it), on a free
+    loopback port, that the test can stop."""
 
     def __init__(self, directory: Path) -> None:
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.config = directory / "mosquitto.conf"
-        self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        recommended = (ROOT / "deploy" / "mosquitto.conf").read_text()
+        self.config.write_text(recommended.replace("listener 1883 ", f"listener {self.port} "))
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -475,6 +478,27 @@ async def test_a_node_that_died_unseen_is_forgotten_and_its_retained_list_cleare
             async with asyncio.timeout(1.0):
                 async for message in client.messages:
                     raise AssertionError(f"still retained: {message.payload!r}")
+
+
+def test_news_goes_out_in_order_many_items_to_a_message(prefix):
+    cluster = Cluster(Hub(), None, "mqtt://127.0.0.1:1", "north", prefix, HEARTBEAT, lambda gone: None)  # type: ignore[arg-type]
+    for number in range(1200):
+        cluster.relay("room/7", f"line {number}", None)
+        if number == 600:
+            cluster.relay("lobby", "in the lobby", 3)
+            cluster.tell(RemotePlayer(5, "Ben", "south", "lobby", 0.0, 0.0, ""), "a page")
+    packets = cluster._packets(list(cluster._outbox))
+    topics = [topic for topic, _, _ in packets]
+    news = f"{prefix}/news/north"
+    assert topics == [news, news, f"{prefix}/node/south", news, news]
+    items = [item for topic, payload, _ in packets if topic == news for item in json.loads(payload)["news"]]
+    assert [item["say"] for item in items] == [
+        *(f"line {n}" for n in range(601)),
+        "in the lobby",
+        *(f"line {n}" for n in range(601, 1200)),
+    ]
+    assert items[601] == {"lobby": True, "say": "in the lobby", "exclude": 3}
+    assert all(len(json.loads(payload)["news"]) <= 500 for topic, payload, _ in packets if topic == news)
 
 
 def test_serve_refuses_a_broker_url_it_cannot_use(tmp_path):
