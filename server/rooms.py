@@ -92,17 +92,12 @@ class GameRoom(Place):
             if self._suspect:
                 await self._catch_up(self._store.events)
             try:
-                result = move(self.table)
+                result, changes = self._make(move)
             except RuleViolation:
-                self.table.undo(self.table.take_changes())
                 if not await self._behind():
                     raise
                 return await self._perform_claimed(move)  # refused by an old copy: try again
-            except BaseException:
-                self.table.undo(self.table.take_changes())
-                raise
-            changes = self.table.take_changes()
-            if not changes.events:
+            if changes is None:
                 return result
             seq_before = self.seq
             try:
@@ -114,8 +109,7 @@ class GameRoom(Place):
             except BaseException:
                 self._undo_unstored(changes)
                 raise
-            self._announce(self, changes.events)
-            self._publish(seq_before, changes.events)
+            self._tell(seq_before, changes.events)
             return result
 
     async def _perform_claimed(self, move: Callable[[Table], T]) -> T:
@@ -124,13 +118,8 @@ class GameRoom(Place):
         try:
             async with self._store.claimed(self.id) as claim:
                 await self._catch_up(claim.events)
-                try:
-                    result = move(self.table)
-                except BaseException:
-                    self.table.undo(self.table.take_changes())
-                    raise
-                changes = self.table.take_changes()
-                if not changes.events:
+                result, changes = self._make(move)
+                if changes is None:
                     return result
                 seq_before = self.seq
                 seq_after = await claim.store(seq_before, self.table.state, changes)
@@ -139,16 +128,28 @@ class GameRoom(Place):
                 self._undo_unstored(changes)
             raise
         self.seq = seq_after
-        self._announce(self, changes.events)
-        self._publish(seq_before, changes.events)
+        self._tell(seq_before, changes.events)
         return result
+
+    def _make(self, move: Callable[[Table], T]) -> tuple[T, Changes | None]:
+        """Make ``move`` on the table: what it returns, and what it changed (None if it
+        changed nothing). A move that raises is undone."""
+        try:
+            result = move(self.table)
+        except BaseException:
+            self.table.undo(self.table.take_changes())
+            raise
+        changes = self.table.take_changes()
+        return result, changes if changes.events else None
+
+    def _tell(self, seq_before: int, events: list[Event]) -> None:
+        """Show stored events here, and tell the other nodes."""
+        self._announce(self, events)
+        self._hub.peers.room_events(self.id, seq_before, events)
 
     async def _behind(self) -> bool:
         """Whether another node has stored moves this node has not heard of yet."""
         return self._hub.peers.shared and (await self._store.seq(self.id) or 0) > self.seq
-
-    def _publish(self, seq_before: int, events: list[Event]) -> None:
-        self._hub.peers.room_events(self.id, seq_before, events)
 
     def _undo_unstored(self, changes: Changes) -> None:
         # Most likely nothing was stored; but a commit interrupted at the wrong moment

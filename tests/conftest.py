@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -103,17 +105,23 @@ async def postgres_database() -> AsyncIterator[str]:
             await admin.close()
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path) -> Settings:
-    """Settings for a test server: loopback, a free port, the test's database."""
+def server_settings(database_url: str, data_dir: Path, **overrides: Any) -> Settings:
+    """Settings for a test server: loopback, a free port, quick to greet and to stop."""
     return Settings(
         host="127.0.0.1",
         port=0,
-        data_dir=str(tmp_path),
+        data_dir=str(data_dir),
         database_url=database_url,
         negotiation_wait=0.05,
         shutdown_grace=2.0,
+        **overrides,
     )
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    """Settings for a test server on the test's database."""
+    return server_settings(database_url, tmp_path)
 
 
 StartServer = Callable[..., Awaitable[MushServer]]

@@ -18,7 +18,6 @@ import socket
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import replace
 from pathlib import Path
 
 import aiomqtt
@@ -31,10 +30,9 @@ from persistence.rooms import RoomStore
 from server.app import MushServer
 from server.audit import check_rooms
 from server.cluster import Broker, Cluster
-from server.config import Settings
 from server.hub import Hub, RemotePlayer
 from tests.client import MudClient
-from tests.conftest import IN_CI, WELCOME_END, log_in, postgres_database
+from tests.conftest import IN_CI, WELCOME_END, log_in, postgres_database, server_settings
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.server_process import ROOT, ServerProcess, free_port
 from tests.test_cli import run
@@ -87,19 +85,8 @@ async def start_node(cluster_database: str, broker_url: str, prefix: str, tmp_pa
     started: list[MushServer] = []
 
     async def start(name: str, url: str = broker_url, connected: bool = True, **overrides: object) -> MushServer:
-        settings = Settings(
-            host="127.0.0.1",
-            port=0,
-            data_dir=str(tmp_path),
-            database_url=cluster_database,
-            negotiation_wait=0.05,
-            shutdown_grace=2.0,
-            mqtt_url=url,
-            node_name=name,
-            mqtt_prefix=prefix,
-            cluster_heartbeat=HEARTBEAT,
-        )
-        node = MushServer(replace(settings, **overrides))
+        overrides = {"mqtt_prefix": prefix, "cluster_heartbeat": HEARTBEAT, **overrides}
+        node = MushServer(server_settings(cluster_database, tmp_path, mqtt_url=url, node_name=name, **overrides))
         await node.start()
         started.append(node)
         if connected:
@@ -141,6 +128,15 @@ async def spectator(node: MushServer, name: str, room: str) -> MudClient:
 async def load_deck(host: ScriptedPlayer, size: int) -> None:
     for i in range(size):
         await host.ask(f"loadcard Card{i:02d}/{'A' if i % 2 else 'T'}/Text of card {i:02d}.")
+
+
+async def two_at_a_table(host: ScriptedPlayer, guest: ScriptedPlayer, room: str, deck: int) -> None:
+    """``host`` makes ``room`` with turns off and a deck of ``deck`` cards; ``guest``
+    (on another node) sits down."""
+    await host.ask(f"newroom {room}")
+    await host.ask("set turns=off")
+    await load_deck(host, deck)
+    assert "Seats, in turn order" in await guest.ask(f"join {room}")
 
 
 async def same_everywhere(nodes: list[MushServer], room_name: str, timeout: float = 10.0) -> None:
@@ -243,10 +239,7 @@ async def test_three_nodes_play_a_whole_game_with_new_cards_and_every_spectator_
 async def test_moves_made_at_once_on_two_nodes_are_all_kept(start_node):
     north, south = await start_node("north"), await start_node("south")
     ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await ann.ask("newroom Rush")
-    await ann.ask("set turns=off")
-    await load_deck(ann, 60)
-    assert "Seats, in turn order" in await ben.ask("join Rush")
+    await two_at_a_table(ann, ben, "Rush", 60)
     await ann.ask("start")
 
     async def draw(who: ScriptedPlayer, times: int) -> list[str]:
@@ -307,10 +300,7 @@ async def test_a_killed_node_s_players_sit_down_again_on_another_node(start_node
     survivor = await start_node("survivor")
     try:
         ann, ben = await player(doomed, "Ann"), await player(survivor, "Ben")
-        await ann.ask("newroom Den")
-        await ann.ask("set turns=off")
-        await load_deck(ann, 20)
-        assert "Seats, in turn order" in await ben.ask("join Den")
+        await two_at_a_table(ann, ben, "Den", 20)
         await ann.ask("start")
         drawn = re.search(r"You draw #(\d+)", flat(await ann.ask("draw"))).group(1)
         await ben.client.expect(loosely("Ann draws a card."))
@@ -377,10 +367,7 @@ async def test_play_goes_on_through_a_broker_restart_and_every_node_catches_up(s
     north = await start_node("north", url=private_broker.url)
     south = await start_node("south", url=private_broker.url)
     ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await ann.ask("newroom Den")
-    await ann.ask("set turns=off")
-    await load_deck(ann, 30)
-    assert "Seats, in turn order" in await ben.ask("join Den")
+    await two_at_a_table(ann, ben, "Den", 30)
     watchers = [await spectator(north, "Nia", "Den"), await spectator(south, "Sol", "Den")]
     await ann.ask("start")
     await ann.ask("draw")
@@ -418,12 +405,8 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
     # Slow heartbeats: only the numbering of the events can reveal the gap here.
     north = await start_node("north", cluster_heartbeat=60.0)
     south = await start_node("south", cluster_heartbeat=60.0)
-    ann = await player(north, "Ann")
-    await ann.ask("newroom Den")
-    await ann.ask("set turns=off")
-    await load_deck(ann, 20)
-    ben = await player(south, "Ben")
-    assert "Seats, in turn order" in await ben.ask("join Den")
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await two_at_a_table(ann, ben, "Den", 20)
     await ann.ask("start")
     await ben.client.quiet(0.5)
 
