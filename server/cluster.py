@@ -211,11 +211,11 @@ class Cluster(Peers):
                 continue
             self._send_presence(full=True)
             self._forget_silent_nodes()
-            await self._reconcile()
+            await self._reconcile(patient=True)
 
-    async def _reconcile(self) -> None:
+    async def _reconcile(self, patient: bool = False) -> None:
         try:
-            await self.rooms.reconcile()
+            await self.rooms.reconcile(patient)
         except Exception:
             log.exception("could not check the rooms against the database")
 

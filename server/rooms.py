@@ -254,6 +254,8 @@ class RoomRegistry:
         self._announce = announce
         self._rooms: dict[int, GameRoom] = {}
         self._loading: dict[int, asyncio.Task[GameRoom | None]] = {}
+        #: Each loaded room's seq in the database at the last patient reconcile.
+        self._seen_ahead: dict[int, int] = {}
 
     def loaded(self) -> list[GameRoom]:
         return list(self._rooms.values())
@@ -285,17 +287,23 @@ class RoomRegistry:
         """The room with that id if this node has it loaded (no database access)."""
         return self._rooms.get(room_id)
 
-    async def reconcile(self) -> int:
+    async def reconcile(self, patient: bool = False) -> int:
         """Catch up every loaded room that the database shows has moved on without this
-        node hearing of it; how many had."""
+        node hearing of it; how many had. ``patient``: only as far as the database was
+        at the last patient check, so that news still on its way (from moves stored a
+        moment ago) arrives as news, in its place among what was said, rather than
+        being read from the database first."""
         if not self._rooms:
             return 0
         stored = await self.store.seqs()
-        behind = [room for room in list(self._rooms.values()) if stored.get(room.id, room.seq) > room.seq]
+        rooms = list(self._rooms.values())
+        if patient:
+            due, self._seen_ahead = self._seen_ahead, {r.id: stored[r.id] for r in rooms if r.id in stored}
+        else:
+            due = stored
+        behind = [room for room in rooms if due.get(room.id, room.seq) > room.seq]
         for room in behind:
-            log.info(
-                "room %s: the database is at seq %d, this node at %d; catching up", room.name, stored[room.id], room.seq
-            )
+            log.info("room %s: seq %d in the database, %d here; catching up", room.name, due[room.id], room.seq)
             await room.catch_up()
         return len(behind)
 

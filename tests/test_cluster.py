@@ -430,6 +430,21 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
     await same_everywhere([north, south], "Den")
 
 
+async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_node, monkeypatch):
+    north, south = await start_node("north"), await start_node("south")
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await two_at_a_table(ann, ben, "Den", 20)
+    await ann.ask("start")
+    await ben.client.quiet(0.5)
+    lost: list[int] = []
+    monkeypatch.setattr(north.cluster, "room_events", lambda room_id, seq_before, events: lost.append(seq_before))
+    await ann.ask("draw")
+    # No move follows to reveal the gap: the heartbeats' check with the database does.
+    await ben.client.expect(loosely("Ann draws a card."), timeout=5 * HEARTBEAT + 5)
+    assert lost
+    await same_everywhere([north, south], "Den")
+
+
 async def test_a_node_started_while_the_broker_is_down_joins_when_it_comes_up(start_node, private_broker):
     north = await start_node("north", url=private_broker.url, connected=False)
     ann = await player(north, "Ann")
