@@ -157,6 +157,9 @@ class Cluster(Peers):
                     if self._connected_at:
                         delay = RECONNECT_MIN  # it was up: start backing off afresh
                     log.warning("MQTT broker %s: %s; trying again in %.1f s", self.broker, error, delay)
+                except Exception:
+                    # Whatever went wrong, the link must not die for good: start again.
+                    log.exception("the link to MQTT broker %s failed; trying again in %.1f s", self.broker, delay)
                 self._connected_at = 0.0
                 await asyncio.sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, RECONNECT_MAX)
@@ -185,14 +188,14 @@ class Cluster(Peers):
             everything_else = SubscribeOptions(qos=0, noLocal=True)
             topics = ("news/+", f"node/{self.node}", "presence/+")
             await client.subscribe([(f"{self.prefix}/{topic}", everything_else) for topic in topics])
-            self._client = client
-            self._connected_at = time.monotonic()
-            self.connected.set()
-            log.info("connected to MQTT broker %s as node %s", self.broker, self.node)
-            self._send_presence(full=True)
-            self._spawn(self._reconcile())
             sender = asyncio.create_task(self._send_outbox(client))
             try:
+                self._client = client
+                self._connected_at = time.monotonic()
+                self.connected.set()
+                log.info("connected to MQTT broker %s as node %s", self.broker, self.node)
+                self._send_presence(full=True)
+                self._spawn(self._reconcile())
                 async for message in client.messages:
                     self._receive(str(message.topic), message.payload)
             finally:

@@ -445,6 +445,26 @@ async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_no
     await same_everywhere([north, south], "Den")
 
 
+async def test_an_unexpected_error_in_the_link_is_logged_and_the_link_starts_again(start_node, caplog):
+    south = await start_node("south")
+    north = await start_node("north", connected=False)
+    assert north.cluster is not None
+    announce, failures = north.cluster._send_presence, []
+
+    def fail_once(full: bool) -> None:
+        if not failures:
+            failures.append(full)
+            raise RuntimeError("a bug in the link")
+        announce(full)
+
+    north.cluster._send_presence = fail_once  # type: ignore[method-assign]
+    await asyncio.wait_for(north.cluster.connected.wait(), 15)
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await eventually(ben, "WHO", "Ann")
+    await eventually(ann, "WHO", "Ben")
+    assert failures and "the link to MQTT broker" in caplog.text and "a bug in the link" in caplog.text
+
+
 async def test_a_node_started_while_the_broker_is_down_joins_when_it_comes_up(start_node, private_broker):
     north = await start_node("north", url=private_broker.url, connected=False)
     ann = await player(north, "Ann")
