@@ -11,6 +11,7 @@ from commands.look import look_text
 from commands.rooms import welcome_back
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
+from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
@@ -134,7 +135,10 @@ async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) 
         elif place is not None:
             place.notice(f"{player.name} has disconnected.", everywhere=False)
         if room_id is not None:
-            await rooms.store.mark_away(room_id, player.account_id)
+            try:
+                await rooms.store.mark_away(room_id, player.account_id)
+            except DatabaseUnavailable as outage:
+                log.warning("could not note that %s went away: %s", player.name, outage)
 
 
 async def player_gone(player: OnlinePlayer) -> None:

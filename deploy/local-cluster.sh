@@ -52,6 +52,10 @@ start() {
     fi
 
     local broker_port=${MQTT_URL##*:}
+    if ! [[ $MQTT_URL =~ ^mqtt://127\.0\.0\.1:[0-9]+$ ]]; then
+        echo "DVORAK_MQTT_URL is mqtt://127.0.0.1:<port> for local trials" >&2
+        exit 2
+    fi
     if ! listening "$broker_port"; then
         sed "s/^listener 1883 /listener $broker_port /" deploy/mosquitto.conf >"$RUN/mosquitto.conf"
         mosquitto -c "$RUN/mosquitto.conf" >"$RUN/mosquitto.log" 2>&1 &
@@ -122,6 +126,10 @@ stop() {
             pid=$(cat "$pidfile")
             kill -TERM "$pid"
             for _ in $(seq 100); do running "$pidfile" || break; sleep 0.1; done
+            if running "$pidfile"; then
+                echo "$(basename "$pidfile" .pid) did not stop in 10 s; killing it" >&2
+                kill -KILL "$pid"
+            fi
         fi
         rm -f "$pidfile"
     done

@@ -322,8 +322,8 @@ class RoomStore:
         stored inside it cannot be overtaken. What is stored inside is committed when
         the block ends without an exception."""
         async with self._database.transaction() as connection:
-            await connection.execute(select(_rooms.c.seq).where(_rooms.c.id == room_id).with_for_update())
-            yield ClaimedRoom(connection, room_id)
+            seq = await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id).with_for_update())
+            yield ClaimedRoom(connection, room_id, seq or 0)
 
     async def mark_away(self, room_id: int, account_id: int) -> None:
         """Note that a seated player went away now (at the room's current seq), unless
@@ -420,9 +420,11 @@ async def _read_events(
 class ClaimedRoom:
     """A room whose row this node holds locked (see :meth:`RoomStore.claimed`)."""
 
-    def __init__(self, connection: AsyncConnection, room_id: int) -> None:
+    def __init__(self, connection: AsyncConnection, room_id: int, seq: int) -> None:
         self._connection = connection
         self.room_id = room_id
+        #: How far the room's event log goes (it cannot change while the room is held).
+        self.seq = seq
 
     async def events(self, room_id: int, after_seq: int = 0) -> list[LoggedEvent]:
         """The room's events after ``after_seq``: all there are, while the room is held."""
@@ -432,9 +434,18 @@ class ClaimedRoom:
     async def store(self, expected_seq: int, state: TableState, changes: Changes) -> int:
         """Write one move, to be committed when the claim ends; the room's new ``seq``."""
         move = Move(self.room_id, expected_seq, state, changes)
-        if await self._connection.run_sync(write_moves, [move]):
+        if await self._connection.run_sync(_write_now, move):
             raise StaleRoom(self.room_id)
         return move.new_seq
+
+
+def _write_now(connection: Connection, move: Move) -> list[Move]:
+    """:func:`write_moves` for one move, with the statements it leaves for the commit
+    (SQLite's multi-row statements, see :func:`deferred_statements`) run here too."""
+    stale = write_moves(connection, [move])
+    for statement, values in connection.info.pop(BULK_STATEMENTS, []):
+        connection.exec_driver_sql(statement, tuple(values))
+    return stale
 
 
 @dataclass

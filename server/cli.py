@@ -122,13 +122,21 @@ def configure_logging(level: str) -> None:
 
 async def serve(settings: Settings) -> None:
     from server.app import MushServer
-    from server.cluster import Broker
+    from server.cluster import Broker, check_node_name
 
     if settings.mqtt_url:
         try:
             Broker(settings.mqtt_url)
         except ValueError as error:
             raise CommandLineError(f"--mqtt-url: {error}") from None
+        if not settings.resolved_database_url.startswith("postgresql"):
+            raise CommandLineError(
+                "--mqtt-url: the nodes of one world share one PostgreSQL database; "
+                "give it with --database-url postgresql+asyncpg://..."
+            )
+        problem = check_node_name(settings.resolved_node_name)
+        if problem:
+            raise CommandLineError(f"--node-name: {problem}")
 
     server = MushServer(settings)
     await server.start()

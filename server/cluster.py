@@ -19,15 +19,20 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default), each payload one JSON objec
     Who is online on that node. Every heartbeat the whole list, retained
     (``{"node", "full": true, "players": [...]}``); in between, changes (``"players"``
     who came or moved, ``"gone"``: accounts that left). Empty when the node has gone:
-    its goodbye, or its last will when it dies.
+    its goodbye, or its last will when its connection drops (a node that is still
+    alive answers its own will by announcing its players again).
 
 A node that misses news (the broker restarted, the connection dropped) finds out and
 catches up from the database: each room's events are numbered, so a gap shows at the
-next event; and at every heartbeat and every reconnection, each loaded room's number is
-compared with the database's. Messages are sent at QoS 0: over a live connection they
-arrive in order, and a lost one is found by those checks; acknowledgements would only
-add traffic and the broker's queue limits, and would not make chat survive a broker
-restart either (chat is not stored; what is said while the broker is down is lost).
+next event; and at every heartbeat (broker or no broker) and every reconnection, each
+loaded room's number is compared with the database's. Messages are sent at QoS 0: over
+a live connection they arrive in order, and a lost one is found by those checks;
+acknowledgements would only add traffic and the broker's queue limits, and would not
+make chat survive a broker restart either (chat is not stored: what is said while the
+broker is away waits in the outbox, and is lost if the node stops first).
+
+What other nodes send is checked before it is used: a malformed message is refused
+whole, and a room told of moves the database does not hold is reloaded from it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import socket
 import ssl
 import time
@@ -64,6 +70,16 @@ NEWS_PER_MESSAGE = 500
 SILENT_HEARTBEATS = 3
 RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0
 TAKEN_OVER_NOTICE = "*** You have logged in from somewhere else; this connection is closed. ***"
+
+
+_NODE_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def check_node_name(name: str) -> str | None:
+    """Why ``name`` cannot name a node (it is part of MQTT topics), or None if it can."""
+    if not _NODE_NAME.fullmatch(name):
+        return f"{name!r} is not a node name: 1-64 letters, digits and _ . : -"
+    return None
 
 
 class Broker:
@@ -210,11 +226,14 @@ class Cluster(Peers):
         silent, and checking the loaded rooms against the database."""
         while True:
             await asyncio.sleep(self.heartbeat)
-            if self._client is None:
-                continue
-            self._send_presence(full=True)
-            self._forget_silent_nodes()
-            await self._reconcile(patient=True)
+            try:
+                if self._client is not None:
+                    self._send_presence(full=True)
+                    self._forget_silent_nodes()
+                # Even with the broker away: moves stored by other nodes still show.
+                await self._reconcile(patient=True)
+            except Exception:
+                log.exception("heartbeat failed")
 
     async def _reconcile(self, patient: bool = False) -> None:
         try:
@@ -252,8 +271,10 @@ class Cluster(Peers):
             try:
                 await asyncio.gather(*(client.publish(t, p, qos=0, retain=r) for t, p, r in batch))
             except aiomqtt.MqttError as error:
+                # The connection is going: the session ends, and so does this task.
                 log.warning("could not publish to the MQTT broker: %s", error)
-                return
+            except Exception:
+                log.exception("could not publish %d messages; they are lost", len(batch))
 
     def _packets(self, queued: list[tuple[str, bytes | dict[str, Any], bool]]) -> list[tuple[str, bytes, bool]]:
         """The queued messages as MQTT messages, in order: runs of news items as lists."""
@@ -362,19 +383,24 @@ class Cluster(Peers):
             log.exception("ignored a malformed cluster message on %s", topic)
 
     def _news(self, item: dict[str, Any]) -> None:
-        if item.get("lobby"):
-            self.hub.lobby.deliver(item["say"], item["exclude"])
+        """Act on one news item; ValueError if it is not one (nothing is done then)."""
+        if item.get("lobby") is True:
+            self.hub.lobby.deliver(_text(item["say"]), _account(item["exclude"]))
             return
-        room = self.rooms.loaded_room(item["room"])
+        room = self.rooms.loaded_room(_number(item["room"]))
         if room is None:
             return  # nobody here is in that room; it is read afresh when loaded
         if "say" in item:
-            self._spawn(room.hear(item["say"], item["exclude"]))
-        else:
-            events = item["events"]
-            if events is not None:
-                events = [Event(**e) for e in events]
-            self._spawn(room.receive(item["before"], item["after"], events))
+            self._spawn(room.hear(_text(item["say"]), _account(item["exclude"])))
+            return
+        before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
+        if events is not None:
+            events = [_event(e) for e in events]
+            if after != before + len(events):
+                raise ValueError("the seq numbers do not count the events")
+        elif after <= before:
+            raise ValueError("the seq numbers go backwards")
+        self._spawn(room.receive(before, after, events))
 
     def _heard(self, node: str) -> None:
         if node == self.node:
@@ -398,6 +424,10 @@ class Cluster(Peers):
 
     def _presence(self, node: str, payload: bytes) -> None:
         if node == self.node:
+            if not payload and self._client is not None:
+                # Our own last will, from a connection that dropped a moment ago (or
+                # another node of our name): we are here, say so again.
+                self._send_presence(full=True)
             return
         if not payload:
             self._node_gone(node, "went away")
@@ -405,12 +435,21 @@ class Cluster(Peers):
         message = json.loads(payload)
         self._heard(node)
         players = [
-            RemotePlayer(p["account"], p["name"], node, p["place"], p["since"], p["active"], p["doing"])
+            RemotePlayer(
+                _number(p["account"]),
+                _text(p["name"]),
+                node,
+                _text(p["place"]),
+                _moment(p["since"]),
+                _moment(p["active"]),
+                _text(p["doing"]),
+            )
             for p in message["players"]
         ]
-        self.hub.update_remote(node, players, replace=message["full"])
-        if message["gone"]:
-            self.hub.remove_remote(node, message["gone"])
+        gone = [_number(account) for account in message["gone"]]
+        self.hub.update_remote(node, players, replace=message["full"] is True)
+        if gone:
+            self.hub.remove_remote(node, gone)
 
     def _forget_silent_nodes(self) -> None:
         if time.monotonic() - self._connected_at < SILENT_HEARTBEATS * self.heartbeat:
@@ -431,6 +470,47 @@ class Cluster(Peers):
         if gone:
             log.info("node %s %s; the %d players it had are offline", node, why, len(gone))
             self._spawn(self._on_gone(gone))
+
+
+# What other nodes send is checked before it is used: a malformed message (a bug, or
+# someone else publishing under the prefix) is refused whole, never half taken in.
+
+
+def _number(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{value!r} is not a number here")
+    return value
+
+
+def _account(value: Any) -> int | None:
+    return None if value is None else _number(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not text")
+    return value
+
+
+def _moment(value: Any) -> float:
+    if type(value) not in (int, float):
+        raise ValueError(f"{value!r} is not a time")
+    return float(value)
+
+
+def _event(value: Any) -> Event:
+    if not isinstance(value, dict) or set(value) != {"kind", "actor", "actor_name", "data", "deltas", "forced"}:
+        raise ValueError("not an event")
+    if not (isinstance(value["data"], dict) and isinstance(value["deltas"], list) and type(value["forced"]) is bool):
+        raise ValueError("not an event")
+    return Event(
+        _text(value["kind"]),
+        _account(value["actor"]),
+        _text(value["actor_name"]),
+        value["data"],
+        value["deltas"],
+        value["forced"],
+    )
 
 
 def _encoded(message: dict[str, Any]) -> bytes:

@@ -117,6 +117,8 @@ class GameRoom(Place):
         changes = None
         try:
             async with self._store.claimed(self.id) as claim:
+                if claim.seq < self.seq:
+                    await self._reload()  # told of moves that were never stored
                 await self._catch_up(claim.events)
                 result, changes = self._make(move)
                 if changes is None:
@@ -215,6 +217,17 @@ class GameRoom(Place):
         self._suspect = False
         self._announce(self, [logged.event for logged in missed])
 
+    async def reload(self) -> None:
+        """Load the room afresh from the database (its copy here cannot be trusted)."""
+        async with self._lock:
+            await self._reload()
+
+    async def _reload(self) -> None:
+        stored = await self._store.load(self.id)
+        if stored is not None:
+            log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
+            self.table, self.seq, self._suspect = Table(stored.state), stored.seq, False
+
     async def _reload_and_show(self, seq_before: int) -> None:
         """Load the room afresh and show the events after ``seq_before`` (the last resort,
         when the events cannot be made on the table in memory)."""
@@ -301,6 +314,11 @@ class RoomRegistry:
             due, self._seen_ahead = self._seen_ahead, {r.id: stored[r.id] for r in rooms if r.id in stored}
         else:
             due = stored
+        for room in rooms:
+            if stored.get(room.id, room.seq) < room.seq:
+                # Ahead of the database: told of events that were never stored (a bug, or
+                # someone else publishing as a node). The database is the truth.
+                await room.reload()
         behind = [room for room in rooms if due.get(room.id, room.seq) > room.seq]
         for room in behind:
             log.info("room %s: seq %d in the database, %d here; catching up", room.name, due[room.id], room.seq)

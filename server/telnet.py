@@ -37,13 +37,16 @@ def proxied_address(header: bytes) -> str | None:
         return None
     if len(parts) != 6 or parts[0] != "PROXY" or parts[1] not in ("TCP4", "TCP6"):
         raise ValueError("not a PROXY header")
+    if "%" in parts[2] + parts[3]:
+        raise ValueError("an address with a scope")
     client, proxy = ipaddress.ip_address(parts[2]), ipaddress.ip_address(parts[3])
     version = 4 if parts[1] == "TCP4" else 6
     if client.version != version or proxy.version != version:
         raise ValueError("the addresses are not of the kind the header says")
     if not all(port.isdigit() and int(port) <= 65535 for port in parts[4:]):
         raise ValueError("not a port number")
-    return str(client)
+    mapped = getattr(client, "ipv4_mapped", None)
+    return str(mapped or client)
 
 
 class ReplaceableWrite:
@@ -156,7 +159,7 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         """Take the PROXY header off the front of the stream; returns what follows it."""
         assert self.proxied_address is not None
         self._proxy_header += data
-        end = self._proxy_header.find(b"\r\n")
+        end = self._proxy_header.find(b"\r\n", 0, PROXY_HEADER_MAX)
         if end < 0 and len(self._proxy_header) < PROXY_HEADER_MAX:
             return b""
         header, rest = self._proxy_header[: max(end, 0)], self._proxy_header[end + 2 :]

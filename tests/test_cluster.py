@@ -382,6 +382,11 @@ async def test_play_goes_on_through_a_broker_restart_and_every_node_catches_up(s
     for _ in range(3):
         assert "You draw #" in flat(await ann.ask("draw"))
         assert "You draw #" in flat(await ben.ask("draw"))
+    # Still without a broker, the heartbeats' check with the database shows each node
+    # the other's moves, even when no move of its own reveals them.
+    assert "You draw #" in flat(await ann.ask("draw"))
+    for _ in range(4):
+        await watchers[1].expect(loosely("Ann draws a card."), timeout=5 * HEARTBEAT + 5)
     await private_broker.start()
     for node in (north, south):
         await asyncio.wait_for(node.cluster.connected.wait(), 15)
@@ -395,7 +400,7 @@ async def test_play_goes_on_through_a_broker_restart_and_every_node_catches_up(s
     # Every spectator saw every draw, in the order the database holds them.
     seen = [re.findall(r"(Ann|Ben) draws a card\.", flat(w.transcript)) for w in watchers]
     assert seen[0] == seen[1]
-    assert seen[0].count("Ann") == 4 and seen[0].count("Ben") == 4
+    assert seen[0].count("Ann") == 5 and seen[0].count("Ben") == 4
     room = await north.rooms.find("Den")
     stored = [e.event.actor_name for e in await room.events() if e.event.kind == "draw"]
     assert seen[0] == stored
@@ -498,6 +503,45 @@ async def test_a_node_that_died_unseen_is_forgotten_and_its_retained_list_cleare
                     raise AssertionError(f"still retained: {message.payload!r}")
 
 
+async def test_forged_messages_are_refused_or_undone(start_node, broker_url, prefix, caplog):
+    north = await start_node("north")
+    ann = await player(north, "Ann")
+    await ann.ask("newroom Den")
+    await ann.ask("set turns=off")
+    await load_deck(ann, 10)
+    await ann.ask("start")
+    room = await north.rooms.find("Den")
+    seq = room.seq
+    event = {"kind": "draw", "actor": 1, "actor_name": "Ann", "data": {}, "deltas": [], "forced": False}
+    forged = [
+        b"not json",
+        json.dumps({"node": "rogue", "news": [{"room": room.id, "before": seq, "after": 10**6, "events": []}]}),
+        json.dumps({"node": "rogue", "news": [{"room": room.id, "before": "1", "after": 2, "events": None}]}),
+        json.dumps({"node": "rogue", "news": [{"lobby": True, "say": 5, "exclude": None}, {"room": "x"}]}),
+        # Well formed, but never stored: the node believes it until it checks the database.
+        json.dumps({"node": "rogue", "news": [{"room": room.id, "before": seq, "after": seq + 1, "events": [event]}]}),
+    ]
+    bad_player = {"account": "x", "name": 5, "place": "lobby", "since": "now", "active": 0, "doing": ""}
+    broker = Broker(broker_url)
+    async with aiomqtt.Client(broker.host, broker.port) as client:
+        for payload in forged:
+            await client.publish(f"{prefix}/news/rogue", payload)
+        presence = {"node": "rogue", "full": True, "players": [bad_player], "gone": []}
+        await client.publish(f"{prefix}/presence/rogue", json.dumps(presence))
+    await eventually(ann, "look", "Draw pile")
+    assert "1 player connected" in flat(await ann.ask("WHO"))
+    for _ in range(100):
+        if room.seq == seq + 1:
+            break  # the forged move was taken in
+        await asyncio.sleep(0.05)
+    # A move made on the forged copy finds the database behind it, and reloads first.
+    assert "You draw #" in flat(await ann.ask("draw"))
+    assert room.seq == seq + 1
+    await same_everywhere([north], "Den")
+    assert caplog.text.count("ignored a malformed") >= 4
+    assert "reloading from the database" in caplog.text
+
+
 def test_news_goes_out_in_order_many_items_to_a_message(prefix):
     cluster = Cluster(Hub(), None, "mqtt://127.0.0.1:1", "north", prefix, HEARTBEAT, lambda gone: None)  # type: ignore[arg-type]
     for number in range(1200):
@@ -524,3 +568,9 @@ def test_serve_refuses_a_broker_url_it_cannot_use(tmp_path):
     assert result.returncode != 0
     assert "--mqtt-url: 'http://127.0.0.1:1883' is not an mqtt://host:port URL" in result.stderr
     assert "Traceback" not in result.stderr
+    # Nodes share one PostgreSQL database: a SQLite file each would be worlds apart.
+    result = run("serve", "--data-dir", str(tmp_path), "--mqtt-url", "mqtt://127.0.0.1:1883")
+    assert result.returncode != 0 and "share one PostgreSQL database" in result.stderr
+    postgres = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+    result = run("serve", "--database-url", postgres, "--mqtt-url", "mqtt://127.0.0.1:1883", "--node-name", "a/#")
+    assert result.returncode != 0 and "--node-name: 'a/#' is not a node name" in result.stderr

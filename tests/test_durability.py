@@ -121,6 +121,35 @@ async def test_many_connections_hammering_one_room_lose_and_repeat_nothing(serve
         assert player.hand == set(room.table.hand(player.account_id))
 
 
+async def test_two_servers_on_one_database_racing_for_one_room_store_every_move_whole(start_server, database_url):
+    # Without a broker, each server learns of the other's moves only when its own move
+    # finds the room changed: then it reads them and stores again, holding the room.
+    first, second = await start_server(), await start_server()
+    ann, ben = await ScriptedPlayer.connect(first.port, "Ann"), await ScriptedPlayer.connect(second.port, "Ben")
+    await ann.ask("newroom Race")
+    await ben.ask("join race")
+
+    async def proposals(player: ScriptedPlayer) -> list[str]:
+        return [await player.ask(f"newcard {player.name} {i}/T/Proposed by {player.name}.") for i in range(15)]
+
+    replies = await asyncio.gather(proposals(ann), proposals(ben))
+    assert all("You propose a new card" in reply for reply in replies[0] + replies[1])
+    problems, _ = await audit(database_url)
+    assert problems == []
+    database = Database(database_url)
+    try:
+        store = RoomStore(database)
+        stored = await store.load(await store.find_id("Race"))
+        events = await store.events(stored.id)
+    finally:
+        await database.dispose()
+    assert [e.seq for e in events] == list(range(1, stored.seq + 1))
+    assert sorted(e.event.actor_name for e in events if e.event.kind == "newcard") == ["Ann"] * 15 + ["Ben"] * 15
+    assert len(stored.state.proposals) == 30
+    numbers = [card.number for card in stored.state.cards.values()]
+    assert len(numbers) == len(set(numbers)) == 30
+
+
 async def test_every_room_replays_to_its_stored_state_after_a_long_random_game(server, database_url):
     for room, names in ROOMS:
         scripted = [await ScriptedPlayer.connect(server.port, name) for name in names]

@@ -258,11 +258,21 @@ async def test_behind_a_balancer_the_proxy_header_gives_each_player_s_own_addres
     check = await proxied(server.port, b"PROXY UNKNOWN\r\n")
     await check.expect(WELCOME_END)
     # Anything else is not from the balancer: closed before a word is said.
-    for junk in (b"connect Ann secret1\r\n", b"PROXY TCP4 ::1 127.0.0.1 1 2\r\n", b"\xff" * 200):
+    mapped = await proxied(server.port, b"PROXY TCP6 ::ffff:127.0.0.9 ::1 40006 6250\r\nconnect Ann secret1\r\n")
+    await mapped.expect(r"Welcome back, Ann\.")
+    assert "login Ann (#1) from 127.0.0.9" in caplog.text
+    junks = (
+        b"connect Ann secret1\r\n",
+        b"PROXY TCP4 ::1 127.0.0.1 1 2\r\n",
+        b"\xff" * 200,
+        b"PROXY TCP6 fe80::1%\x1b[31m ::1 1 2\r\n",
+        b"PROXY TCP4 127.0.0.1 127.0.0.1 1 2" + b" " * 100 + b"\r\n",
+    )
+    for junk in junks:
         stranger = await proxied(server.port, junk)
         await stranger.wait_closed()
         assert "Welcome" not in stranger.transcript
-    assert caplog.text.count("did not start with a PROXY header") == 3
+    assert caplog.text.count("did not start with a PROXY header") == len(junks)
     await ann.command("WHO", r"Ann")
 
 
