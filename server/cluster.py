@@ -54,6 +54,7 @@ from urllib.parse import unquote, urlsplit
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from commands.text import clean_text
 from games.dvorak.rules import Event
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in
@@ -385,13 +386,13 @@ class Cluster(Peers):
     def _news(self, item: dict[str, Any]) -> None:
         """Act on one news item; ValueError if it is not one (nothing is done then)."""
         if item.get("lobby") is True:
-            self.hub.lobby.deliver(_text(item["say"]), _account(item["exclude"]))
+            self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
             return
         room = self.rooms.loaded_room(_number(item["room"]))
         if room is None:
             return  # nobody here is in that room; it is read afresh when loaded
         if "say" in item:
-            self._spawn(room.hear(_text(item["say"]), _account(item["exclude"])))
+            self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
             return
         before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
         if events is not None:
@@ -408,16 +409,16 @@ class Cluster(Peers):
         self._last_heard[node] = time.monotonic()
 
     def _for_this_node(self, message: dict[str, Any]) -> None:
-        player = self.hub.players.get(message["account"])
+        player = self.hub.players.get(_number(message["account"]))
         if player is None:
             return
-        if message.get("tell"):
-            player.send(message["text"])
-        elif message.get("evict"):
-            if player.place.key == message["place"]:
+        if message.get("tell") is True:
+            player.send(_shown(message["text"]))
+        elif message.get("evict") is True:
+            if player.place.key == _text(message["place"]):
                 self.hub.move(player, self.hub.lobby)
-                player.send(message["text"])
-        elif message.get("takeover"):
+                player.send(_shown(message["text"]))
+        elif message.get("takeover") is True:
             player.taken_over = True
             for connection in list(player.connections):
                 connection.close(TAKEN_OVER_NOTICE)
@@ -437,12 +438,12 @@ class Cluster(Peers):
         players = [
             RemotePlayer(
                 _number(p["account"]),
-                _text(p["name"]),
+                _shown(p["name"]),
                 node,
                 _text(p["place"]),
                 _moment(p["since"]),
                 _moment(p["active"]),
-                _text(p["doing"]),
+                _shown(p["doing"]),
             )
             for p in message["players"]
         ]
@@ -492,6 +493,11 @@ def _text(value: Any) -> str:
     return value
 
 
+def _shown(value: Any) -> str:
+    """Text to show players: no escape sequence or control character gets through."""
+    return "\n".join(clean_text(line) for line in _text(value).split("\n"))
+
+
 def _moment(value: Any) -> float:
     if type(value) not in (int, float):
         raise ValueError(f"{value!r} is not a time")
@@ -506,7 +512,7 @@ def _event(value: Any) -> Event:
     return Event(
         _text(value["kind"]),
         _account(value["actor"]),
-        _text(value["actor_name"]),
+        _shown(value["actor_name"]),
         value["data"],
         value["deltas"],
         value["forced"],

@@ -505,7 +505,7 @@ async def test_a_node_that_died_unseen_is_forgotten_and_its_retained_list_cleare
 
 async def test_forged_messages_are_refused_or_undone(start_node, broker_url, prefix, caplog):
     north = await start_node("north")
-    ann = await player(north, "Ann")
+    ann, lou = await player(north, "Ann"), await player(north, "Lou")
     await ann.ask("newroom Den")
     await ann.ask("set turns=off")
     await load_deck(ann, 10)
@@ -518,6 +518,8 @@ async def test_forged_messages_are_refused_or_undone(start_node, broker_url, pre
         json.dumps({"node": "rogue", "news": [{"room": room.id, "before": seq, "after": 10**6, "events": []}]}),
         json.dumps({"node": "rogue", "news": [{"room": room.id, "before": "1", "after": 2, "events": None}]}),
         json.dumps({"node": "rogue", "news": [{"lobby": True, "say": 5, "exclude": None}, {"room": "x"}]}),
+        # Well formed, but with an escape sequence: shown without it.
+        json.dumps({"node": "rogue", "news": [{"lobby": True, "say": "Red \x1b[31malert\x07", "exclude": None}]}),
         # Well formed, but never stored: the node believes it until it checks the database.
         json.dumps({"node": "rogue", "news": [{"room": room.id, "before": seq, "after": seq + 1, "events": [event]}]}),
     ]
@@ -529,7 +531,7 @@ async def test_forged_messages_are_refused_or_undone(start_node, broker_url, pre
         presence = {"node": "rogue", "full": True, "players": [bad_player], "gone": []}
         await client.publish(f"{prefix}/presence/rogue", json.dumps(presence))
     await eventually(ann, "look", "Draw pile")
-    assert "1 player connected" in flat(await ann.ask("WHO"))
+    assert "2 players connected" in flat(await ann.ask("WHO"))
     for _ in range(100):
         if room.seq == seq + 1:
             break  # the forged move was taken in
@@ -539,6 +541,8 @@ async def test_forged_messages_are_refused_or_undone(start_node, broker_url, pre
     assert room.seq == seq + 1
     await same_everywhere([north], "Den")
     assert caplog.text.count("ignored a malformed") >= 4
+    await lou.client.expect("Red alert")
+    assert b"\x1b[31m" not in lou.client.raw and b"\x07" not in lou.client.raw
     assert "reloading from the database" in caplog.text
 
 
