@@ -150,6 +150,13 @@ class MushTelnetServer(telnetlib3.TelnetServer):
             if self.on_gmcp is not None:
                 self.on_gmcp()
 
+    def _check_negotiation_timer(self) -> None:
+        # telnetlib3 5.0 would set the result of a waiter that a connection closed
+        # during negotiation has already cancelled (an error logged per health check).
+        if self._waiter_connected.done():
+            return
+        super()._check_negotiation_timer()
+
     def connection_lost(self, exc: Exception | None) -> None:
         if self.proxied_address is not None and not self.proxied_address.done():
             self.proxied_address.set_result(None)

@@ -22,6 +22,7 @@ from server.audit import check_rooms
 from tests.client import IAC, SB, MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.players import ScriptedPlayer, flat
+from tests.server_process import ServerProcess
 
 
 def assert_no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
@@ -226,6 +227,24 @@ async def test_connection_limits_per_address_and_in_all(start_server):
     third = await MudClient.open(full.port)
     await third.expect(r"The server is full")
     await third.wait_closed()
+
+
+async def test_connections_closed_at_once_leave_no_error_in_the_log(database_url, tmp_path):
+    # What a load balancer's health check does, every second; on the server as operators
+    # run it (uvloop, where it is installed).
+    node = ServerProcess(database_url, tmp_path)
+    node.env["DVORAK_NEGOTIATION_WAIT"] = "0.5"
+    await node.start()
+    for _ in range(5):
+        _, writer = await asyncio.open_connection("127.0.0.1", node.port)
+        writer.close()
+        await writer.wait_closed()
+    await asyncio.sleep(1.0)
+    client = await MudClient.open(node.port)
+    await client.expect(WELCOME_END)
+    await client.close()
+    assert await node.stop() == 0
+    assert "Exception in callback" not in node.log and "Traceback" not in node.log
 
 
 async def proxied(port: int, header: bytes) -> MudClient:
