@@ -90,16 +90,19 @@ def measured(
     }
 
 
+async def seated_rooms(port: int, rooms: int) -> list[Room]:
+    """``rooms`` rooms of five new players each, made 40 at a time."""
+    setup = Latencies()
+    return await in_batches([lambda i=i: set_up_room(i, port, setup, PASSWORD, create=True) for i in range(rooms)], 40)
+
+
 async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0) -> dict[str, Any]:
     """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all."""
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS)
         await server.start()
         try:
-            setup = Latencies()
-            room_list: list[Room] = await in_batches(
-                [lambda i=i: set_up_room(i, server.port, setup, PASSWORD, create=True) for i in range(rooms)], 40
-            )
+            room_list = await seated_rooms(server.port, rooms)
             latencies, counters = Latencies(), Counters()
             for room in room_list:
                 for seat in room.seats:
@@ -255,10 +258,7 @@ async def logins_during_game(
         server = dvorak_server(url, **OPEN_LIMITS)
         await server.start()
         try:
-            setup = Latencies()
-            room_list: list[Room] = await in_batches(
-                [lambda i=i: set_up_room(i, server.port, setup, PASSWORD, create=True) for i in range(rooms)], 40
-            )
+            room_list = await seated_rooms(server.port, rooms)
             latencies, counters, login_times = Latencies(), Counters(), Latencies()
             stop, rng = asyncio.Event(), random.Random(11)
             tasks = [

@@ -224,21 +224,17 @@ class GameRoom(Place):
 
     async def _reload(self) -> None:
         stored = await self._store.load(self.id)
-        if stored is not None:
-            log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
-            self.table, self.seq, self._suspect = Table(stored.state), stored.seq, False
+        if stored is None:
+            raise StaleRoom(self.id)
+        log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
+        self.table, self.seq, self._suspect = Table(stored.state), stored.seq, False
 
     async def _reload_and_show(self, seq_before: int) -> None:
         """Load the room afresh and show the events after ``seq_before`` (the last resort,
         when the events cannot be made on the table in memory)."""
-        stored = await self._store.load(self.id)
-        if stored is None:
-            raise StaleRoom(self.id)
+        await self._reload()
         missed = await self._store.events(self.id, after_seq=seq_before)
-        self.table = Table(stored.state)
-        self.seq = stored.seq
-        self._suspect = False
-        self._announce(self, [logged.event for logged in missed if logged.seq <= stored.seq])
+        self._announce(self, [logged.event for logged in missed if logged.seq <= self.seq])
 
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
