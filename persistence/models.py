@@ -55,6 +55,11 @@ class Account(Base):
     last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     #: ANSI colour: "auto" (when the client says it has colour), "on" or "off".
     color: Mapped[str] = mapped_column(String(4), default="auto", server_default="auto")
+    #: The address the account was made from (None for accounts made before it was
+    #: kept): how many accounts one address may make in an hour is limited.
+    created_address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+    __table_args__ = (Index("ix_accounts_created_from", "created_address", "created_at"),)
 
 
 class Room(Base):
@@ -77,7 +82,14 @@ class Room(Base):
     next_card_number: Mapped[int] = mapped_column(Integer)
     next_proposal: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     seq: Mapped[int] = mapped_column(Integer)
+    #: A digest chaining the room's events (see :mod:`persistence.rooms`): a write that
+    #: expected another digest came from a copy of the room that the database does not
+    #: hold, and is refused like a stale ``seq``.
+    digest: Mapped[str] = mapped_column(String(64), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    #: The player who made the room (None for rooms made before it was kept): how many
+    #: rooms one player may host is limited.
+    created_by_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
 
 class Seat(Base):
@@ -214,3 +226,5 @@ class SavedDeck(Base):
     card_count: Mapped[int] = mapped_column(Integer)
     saved_at: Mapped[datetime] = mapped_column(UtcDateTime())
     data: Mapped[dict] = mapped_column(JSON)
+    #: The size of ``data`` as JSON, in bytes: what counts against the owner's quota.
+    size_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
