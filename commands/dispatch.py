@@ -51,6 +51,10 @@ IN_THE_LOBBY = (
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
 )
+PASTE_EMIT_SKIPPED = (
+    "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
+    "so its @emit was not: type @emit on a line of its own."
+)
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
 
@@ -86,15 +90,24 @@ class CommandProcessor:
             gmcp.send_identity(player)
             gmcp.send_place(player)
 
+    def commands_in(self, connection: Connection, line: str) -> list[str]:
+        """The commands one line holds, each to be run (and counted against the limits)
+        on its own: a deck pasted as one line is split back into its deck commands;
+        anything else is one command (or the answer to a password prompt)."""
+        if connection.secret_prompt is not None:
+            return [line]
+        commands, emits = split_pasted_commands(line)
+        if emits:
+            connection.send(PASTE_EMIT_SKIPPED)
+        return commands
+
     async def execute(self, connection: Connection, line: str) -> None:
-        """Run ``line`` for ``connection``: the answer to a password prompt, or a command
-        (a deck pasted as one line is run command by command). Every failure becomes a
-        reply, never a crash."""
+        """Run ``line`` for ``connection``: the answer to a password prompt, or one
+        command. Every failure becomes a reply, never a crash."""
         if connection.secret_prompt is not None:
             await self._answer_prompt(connection, line)
             return
-        for command_line in split_pasted_commands(line):
-            await self._execute_one(connection, command_line)
+        await self._execute_one(connection, line)
 
     async def _answer_prompt(self, connection: Connection, secret: str) -> None:
         answer, connection.secret_prompt = connection.secret_prompt, None

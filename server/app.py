@@ -108,6 +108,8 @@ class MushServer:
             # A balancer passing TLS through would put its header before the handshake:
             # the PROXY protocol is spoken on the plain port only.
             proxy_protocol=plain and self.settings.proxy_protocol,
+            input_rate=self.settings.input_rate,
+            input_burst=self.settings.input_burst,
             shell=self._session,
             encoding="utf8",
             encoding_errors="replace",
@@ -184,21 +186,7 @@ class MushServer:
                 connection.close(refusal)
                 return
             self.processor.welcome(connection)
-            rate = CommandRate(settings.command_rate, settings.command_burst, settings.flood_seconds)
-            async with aclosing(connection.lines()) as lines:
-                async for line in lines:
-                    delay = rate.delay()
-                    if rate.flooding():
-                        log.warning("connection %d from %s flooded; cut off", connection.number, connection.address)
-                        connection.close(FLOOD_NOTICE)
-                        break
-                    if delay:
-                        await asyncio.sleep(delay)
-                    if self._stopping:
-                        break
-                    await self._execute(connection, line)
-                    if connection.closing:
-                        break
+            await self._serve_lines(connection)
         except ConnectionError:
             pass
         except Exception:
@@ -214,6 +202,28 @@ class MushServer:
                 log.exception("error after %r disconnected", connection)
             self._sessions.discard(task)
             log.info("connection %d closed", connection.number)
+
+    async def _serve_lines(self, connection: Connection) -> None:
+        """Run what the connection sends, command by command, at the command rate: every
+        line counts (an empty one too), and so does every command of a pasted deck that
+        arrived as one line. Once the connection has gone, what it sent but was not run
+        yet is dropped."""
+        settings = self.settings
+        rate = CommandRate(settings.command_rate, settings.command_burst, settings.flood_seconds)
+        async with aclosing(connection.lines()) as lines:
+            async for line in lines:
+                for command in self.processor.commands_in(connection, line):
+                    delay = rate.delay()
+                    if rate.flooding():
+                        log.warning("connection %d from %s flooded; cut off", connection.number, connection.address)
+                        connection.close(FLOOD_NOTICE)
+                        return
+                    if delay:
+                        await asyncio.sleep(delay)
+                    if self._stopping or connection.gone:
+                        return
+                    if command:
+                        await self._execute(connection, command)
 
     async def _address_of(self, writer: telnetlib3.TelnetWriterUnicode) -> str | None:
         """The player's address: the connection's own, or behind a balancer speaking the

@@ -79,12 +79,24 @@ class Settings:
     login_timeout: float = _setting(120.0, "DVORAK_LOGIN_TIMEOUT", "seconds a connection may stay without logging in")
     command_rate: float = _setting(20.0, "DVORAK_COMMAND_RATE", "commands per second a connection may send, on average")
     command_burst: int = _setting(
-        100, "DVORAK_COMMAND_BURST", "commands a connection may send at once before being paced"
+        100,
+        "DVORAK_COMMAND_BURST",
+        "commands a connection may send at once before being paced (every line counts, empty or not, "
+        "and every command split out of a pasted line)",
     )
     flood_seconds: float = _setting(
         30.0,
         "DVORAK_FLOOD_SECONDS",
         "seconds a connection may stay over the command rate without a pause before it is cut off",
+    )
+    input_rate: float = _setting(
+        8192.0,
+        "DVORAK_INPUT_RATE",
+        "bytes a second a connection may send on average, telnet commands included; "
+        "past it, the server stops reading from it until the rate allows more",
+    )
+    input_burst: int = _setting(
+        65536, "DVORAK_INPUT_BURST", "bytes a connection may send at once before the input rate applies"
     )
     output_limit: int = _setting(
         1_048_576,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import telnetlib3
 
 from commands.text import clean_text, render_colours, wrap_lines
-from server.telnet import gmcp_enabled, set_local_echo
+from server.telnet import gmcp_enabled, read_text, set_local_echo
 
 if TYPE_CHECKING:
     from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
@@ -29,8 +29,55 @@ CURRENT_CONNECTION: ContextVar[Connection | None] = ContextVar("current_connecti
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH, MAX_WIDTH = 20, 250
-_READ_CHUNK = 65536
-_LINE_END = re.compile(r"[\r\n]")
+#: Bytes taken from the reader at a time.
+_READ_CHUNK = 16 * 1024
+#: What ends a line: telnet's CR LF (or CR NUL), or a bare LF or CR as some clients send.
+_LINE_END = re.compile(r"\r[\n\x00]?|\n")
+
+
+class LineSplitter:
+    """Splits what a client sends into lines, holding at most ``max_length`` characters
+    of an unfinished line.
+
+    :meth:`feed` yields each finished line (empty ones too), and None once for a line
+    that grows past ``max_length``; the rest of that line is dropped unread. A CR at the
+    end of one piece and LF (or NUL) at the start of the next end one line, not two.
+    """
+
+    def __init__(self, max_length: int) -> None:
+        self.max_length = max_length
+        self._partial: list[str] = []
+        self._partial_length = 0
+        self._too_long = False
+        self._after_cr = False
+
+    def feed(self, text: str) -> Iterator[str | None]:
+        start = 1 if self._after_cr and text[:1] in ("\n", "\x00") else 0
+        for end in _LINE_END.finditer(text, start):
+            refused = self._keep(text[start : end.start()])
+            start = end.end()
+            self._after_cr = end.group() == "\r"
+            if refused:
+                yield None
+            elif not self._too_long:
+                yield "".join(self._partial)
+            self._partial, self._partial_length, self._too_long = [], 0, False
+        if start < len(text):
+            self._after_cr = False
+            if self._keep(text[start:]):
+                yield None
+
+    def _keep(self, piece: str) -> bool:
+        """Hold ``piece`` of an unfinished line; True when that makes the line too long
+        (the first time only: it is then dropped, and so is the rest of it)."""
+        if self._too_long:
+            return False
+        self._partial_length += len(piece)
+        if self._partial_length <= self.max_length:
+            self._partial.append(piece)
+            return False
+        self._partial, self._too_long = [], True
+        return True
 
 
 #: Terminal types (from TTYPE) of clients known to show ANSI colour.
@@ -218,37 +265,32 @@ class Connection:
                     self._write(text, wrap)
 
     async def lines(self) -> AsyncIterator[str]:
-        """Yield each non-empty command line the client sends, cleaned, until it hangs up.
+        """Yield every line the client sends, cleaned, until it hangs up: empty lines too,
+        since every line counts against the limits. A line longer than
+        ``max_line_length`` is refused with a message, and an empty line stands for it.
 
-        A line longer than ``max_line_length`` is refused with a message and skipped;
-        the connection carries on with the next line.
+        What is read is taken from the reader a chunk at a time, as it is asked for: a
+        client that sends faster than its lines are run fills the reader, which then
+        stops reading from it (see :class:`server.telnet.ClientTransport`).
         """
-        pending = ""
-        skipping_long_line = False
+        splitter = LineSplitter(self.max_line_length)
         while not self.closing:
-            chunk = await self.reader.read(_READ_CHUNK)
+            chunk = await read_text(self.reader, _READ_CHUNK)
             if not chunk:
                 return
-            pending += chunk
-            while True:
-                end = _LINE_END.search(pending)
-                if end is None:
-                    if len(pending) > self.max_line_length:
-                        if not skipping_long_line:
-                            self._refuse_long_line()
-                        skipping_long_line = True
-                        pending = ""
-                    break
-                line, pending = pending[: end.start()], pending[end.end() :]
-                if skipping_long_line:
-                    skipping_long_line = False
-                    continue
-                if len(line) > self.max_line_length:
+            for line in splitter.feed(chunk):
+                if line is None:
                     self._refuse_long_line()
-                    continue
-                line = clean_text(line).strip()
-                if line:
-                    yield line
+                    yield ""
+                else:
+                    yield clean_text(line).strip()
+
+    @property
+    def gone(self) -> bool:
+        """Whether the connection is closed or closing, by either end: nothing more it
+        sent is run."""
+        transport = self.writer.transport
+        return self.closing or self.writer.connection_closed or transport is None or transport.is_closing()
 
     def _refuse_long_line(self) -> None:
         log.info("connection %d sent a line over %d characters", self.number, self.max_line_length)

@@ -1,37 +1,51 @@
-"""Limits that keep one client from hurting the others: a command rate per connection."""
+"""Limits that keep one client from hurting the others: rates of commands and of bytes."""
 
 from __future__ import annotations
 
 import time
 
 
-class CommandRate:
-    """A token bucket: ``burst`` commands at once, then ``rate`` per second.
+class TokenBucket:
+    """``burst`` units at once, then ``rate`` units per second on average."""
 
-    Commands over the rate are not dropped but delayed (a pasted deck arrives whole, just
-    paced). A client that keeps the bucket empty for ``flood_seconds`` on end is flooding.
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._updated = time.monotonic()
+
+    def take(self, amount: float = 1.0) -> float:
+        """Take ``amount`` units; the seconds until the bucket is no longer overdrawn
+        (0 when it is not)."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
+        self._updated = now
+        self._tokens -= amount
+        return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
+
+
+class CommandRate(TokenBucket):
+    """The commands of one connection: ``burst`` at once, then ``rate`` per second.
+
+    Every line counts, empty or not, and so does every command split out of one pasted
+    line. Commands over the rate are not dropped but delayed (a pasted deck arrives
+    whole, just paced). A client that keeps the bucket empty for ``flood_seconds`` on
+    end is flooding.
     """
 
     def __init__(self, rate: float, burst: int, flood_seconds: float) -> None:
-        self.rate = rate
-        self.burst = burst
+        super().__init__(rate, burst)
         self.flood_seconds = flood_seconds
-        self._tokens = float(burst)
-        self._updated = time.monotonic()
         self._throttled_since: float | None = None
 
     def delay(self) -> float:
         """Take a token for one command; the seconds to wait before running it."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
-        self._updated = now
-        self._tokens -= 1
-        if self._tokens >= 0:
+        wait = self.take()
+        if not wait:
             self._throttled_since = None
-            return 0.0
-        if self._throttled_since is None:
-            self._throttled_since = now
-        return -self._tokens / self.rate
+        elif self._throttled_since is None:
+            self._throttled_since = time.monotonic()
+        return wait
 
     def flooding(self) -> bool:
         """Whether the client has been over the rate for ``flood_seconds`` without a break."""

@@ -18,6 +18,8 @@ from typing import Any
 import telnetlib3
 from telnetlib3.telopt import ECHO, GMCP, MCCP2_COMPRESS, MSSP, WILL, WONT
 
+from server.limits import TokenBucket
+
 log = logging.getLogger(__name__)
 
 #: What MSSP sends a crawler: name, players online, uptime, codebase, port, ...
@@ -49,27 +51,91 @@ def proxied_address(header: bytes) -> str | None:
     return str(mapped or client)
 
 
-class ReplaceableWrite:
-    """A transport whose ``write`` may be replaced, as telnetlib3 does to compress output
-    (MCCP2). uvloop's transports do not allow that, so every transport is seen through
-    one of these; everything else is the transport's own."""
+class ClientTransport:
+    """A client's transport as the protocol and its reader see it.
+
+    Its ``write`` may be replaced, as telnetlib3 does to compress output (MCCP2; uvloop's
+    transports do not allow that). Reading from the client is paused while anything
+    holds it: the reader's buffer being full (telnetlib3's reader calls
+    ``pause_reading``/``resume_reading``), or what the client sent waiting to be parsed
+    (more than is parsed at once, or more than its input rate allows). The kernel's
+    buffers then fill and TCP slows the client down, so what one connection makes the
+    server hold is bounded. Everything else is the transport's own.
+    """
 
     def __init__(self, transport: asyncio.Transport) -> None:
         self._transport = transport
+        self._holds: set[str] = set()
 
     def write(self, data: bytes) -> None:
         self._transport.write(data)
 
+    def hold(self, reason: str) -> None:
+        """Stop reading from the client until ``release(reason)``."""
+        if not self._holds and not self._transport.is_closing():
+            self._transport.pause_reading()
+        self._holds.add(reason)
+
+    def release(self, reason: str) -> None:
+        """Let go of the hold ``reason``; reading resumes when nothing else holds it."""
+        if reason not in self._holds:
+            return
+        self._holds.discard(reason)
+        if not self._holds and not self._transport.is_closing():
+            self._transport.resume_reading()
+
+    def pause_reading(self) -> None:
+        self.hold("buffer full")
+
+    def resume_reading(self) -> None:
+        self.release("buffer full")
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
+
+
+#: Bytes of what a client sends parsed in one go (see MushTelnetServer._take_in_some).
+PARSE_SLICE = 4096
+
+#: Bytes the reader holds for the connection before it stops reading from the client
+#: (telnetlib3 pauses at twice this), so that what one connection makes the server
+#: buffer is bounded by TCP back-pressure rather than by the client's patience.
+READER_LIMIT = 16 * 1024
+
+
+async def read_text(reader: telnetlib3.TelnetReaderUnicode, most: int) -> str:
+    """Up to ``most`` bytes the client sent, decoded; "" once it has hung up.
+
+    telnetlib3 5.0.1's ``TelnetReaderUnicode.read(n)`` decodes its whole buffer and,
+    when that is longer than ``n`` characters, starts again one byte at a time with
+    ``bytearray.pop(0)``: quadratic in what is buffered (see docs/telnetlib3.md). The
+    bytes are taken here with the byte reader's ``read``, which is linear, and decoded
+    by the reader's own incremental decoder.
+    """
+    data = await telnetlib3.TelnetReader.read(reader, most)
+    return reader.decode(data) if data else ""
 
 
 class MushTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, offering GMCP and MSSP and reporting when a client
     turns them on."""
 
-    def __init__(self, *args: Any, mssp: MsspProvider, proxy_protocol: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        *args: Any,
+        mssp: MsspProvider,
+        input_rate: float,
+        input_burst: int,
+        proxy_protocol: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, limit=READER_LIMIT, **kwargs)
+        #: Bytes the client may send: reading pauses while it is overdrawn.
+        self._input = TokenBucket(input_rate, input_burst)
+        self._flow: ClientTransport | None = None
+        #: What the client sent that is not parsed yet, and the call that goes on with it.
+        self._unparsed = bytearray()
+        self._resume_parsing: asyncio.TimerHandle | None = None
         #: With the PROXY protocol: the player's address, once the balancer's header has
         #: been read (None if the connection sent something else and is being closed).
         self.proxied_address: asyncio.Future[str | None] | None = None
@@ -116,7 +182,16 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     _encoding_for = -1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(ReplaceableWrite(transport))  # type: ignore[arg-type]
+        self._flow = ClientTransport(transport)  # type: ignore[arg-type]
+        super().connection_made(self._flow)  # type: ignore[arg-type]
+        # telnetlib3's server never gives its reader the transport, so the reader's
+        # buffer would grow without bound (docs/telnetlib3.md): give it ours.
+        assert self.reader is not None and self.writer is not None
+        self.reader.set_transport(self._flow)
+        # Special line characters are only simulated for remote line editing, which
+        # this server never asks for; left on, every byte the client sends is examined
+        # in Python before the reader gets it, instead of by one bytes.find for IAC.
+        self.writer.slc_simulated = False
 
     def begin_advanced_negotiation(self) -> None:
         # The base class offers MCCP3 (client-to-server compression) with MCCP2; with
@@ -134,6 +209,36 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         writer.iac(WILL, MSSP)
 
     def data_received(self, data: bytes) -> None:
+        """Take in what the client sent, a slice at a time within its input rate (see
+        :meth:`_take_in_some`)."""
+        self._unparsed += data
+        if self._resume_parsing is None:
+            self._take_in_some()
+
+    def _take_in_some(self) -> None:
+        """Parse what the client sent, :data:`PARSE_SLICE` bytes at a time: telnetlib3
+        spends about a microsecond on each byte of telnet commands, so a big read parsed
+        at once would stall every player. Between slices, and while the client is over
+        its input rate, the event loop serves the others and reading from this client
+        stays paused. Every byte counts against the rate, telnet commands included."""
+        self._resume_parsing = None
+        assert self._flow is not None
+        while self._unparsed:
+            if self._flow.is_closing():
+                self._unparsed.clear()
+                return
+            data = bytes(self._unparsed[:PARSE_SLICE])
+            del self._unparsed[:PARSE_SLICE]
+            wait = self._input.take(len(data))
+            self._take_in(data)
+            if wait or self._unparsed:
+                self._flow.hold("parsing")
+                self._resume_parsing = asyncio.get_running_loop().call_later(wait, self._take_in_some)
+                return
+        self._flow.release("parsing")
+
+    def _take_in(self, data: bytes) -> None:
+        """One slice of what the client sent: the PROXY header first, then telnet."""
         if self.proxied_address is not None and not self.proxied_address.done():
             data = self._read_proxy_header(data)
             if not data:
@@ -158,6 +263,10 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         super()._check_negotiation_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._resume_parsing is not None:
+            self._resume_parsing.cancel()
+            self._resume_parsing = None
+        self._unparsed.clear()
         if self.proxied_address is not None and not self.proxied_address.done():
             self.proxied_address.set_result(None)
         super().connection_lost(exc)

@@ -50,16 +50,26 @@ def test_the_archive_paste_line_by_line():
 
 def test_the_archive_paste_flattened_into_one_line_recovers_every_card():
     one_line = " ".join(line for line in ARCHIVE_PASTE.splitlines())
-    pieces = split_pasted_commands(one_line)
+    pieces, emits = split_pasted_commands(one_line)
     assert pieces[0] == "cleardeck"
-    assert pieces[-1] == "@emit The Basic Rules Deck (5 cards) has been loaded."
-    assert len(pieces) == 7
+    # The closing @emit is split off (so it is not in the last card's text), not run.
+    assert emits and not any("@emit" in piece for piece in pieces)
+    assert len(pieces) == 6
     assert parse_deck(one_line).cards == parse_deck(ARCHIVE_PASTE).cards
+
+
+def test_only_deck_commands_are_split_out_of_a_pasted_line():
+    assert split_pasted_commands("cleardeck @emit x @emit y say hi") == (["cleardeck"], True)
+    assert split_pasted_commands("loadrule R/text @@ note loadcard A/T/b") == (
+        ["loadrule R/text", "@@ note", "loadcard A/T/b"],
+        False,
+    )
 
 
 def test_ordinary_lines_are_never_split():
     line = "say I will loadcard later and cleardeck after"
-    assert split_pasted_commands(line) == [line]
+    assert split_pasted_commands(line) == ([line], False)
+    assert split_pasted_commands("@emit loadcard x/T/y") == (["@emit loadcard x/T/y"], False)
 
 
 def test_the_dvorax_colour_form():

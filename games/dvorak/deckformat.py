@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 #: colours x r g y b m c w (upper case: background).
 COLOUR_CODE = re.compile(r"[hufinxrgybmcwXRGYBMCW]{1,4}")
 TSV_COLUMNS = ("Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator")
-#: Commands a pasted deck is made of, used to split a paste that arrived as one line.
-DECK_COMMANDS = ("cleardeck", "loadcard", "loadrule", "@emit", "@@")
+#: The deck commands a pasted line may hold, each run on its own.
+PASTE_COMMANDS = ("cleardeck", "loadcard", "loadrule", "@@")
 _PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE)
+#: Where a pasted line is split: before each deck command, and before the archive's
+#: closing ``@emit`` (so that it does not end up in the last card's text).
 _PASTE_SPLIT = re.compile(r"\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
 _FLAVOUR = re.compile(r'\s*\("(.*)"\)\s*$', re.DOTALL)
 JSON_FORMAT = "dvorak-deck"
@@ -92,16 +94,19 @@ def parse_rule_definition(definition: str) -> CardDefinition:
     return CardDefinition(name.strip(), "Rule", text.strip())
 
 
-def split_pasted_commands(line: str) -> list[str]:
-    """A pasted deck that arrived as one line, split back into its commands.
+def split_pasted_commands(line: str) -> tuple[list[str], bool]:
+    """A pasted deck that arrived as one line, split back into its deck commands; and
+    whether it held an ``@emit``, which is split off but not among them.
 
     Only lines that start like a deck (``cleardeck``, ``loadcard``, ``loadrule``) are
-    split, before each later ``cleardeck``, ``loadcard``, ``loadrule``, ``@emit`` or
-    ``@@``; any other line comes back as it is.
+    split, before each later ``cleardeck``, ``loadcard``, ``loadrule``, ``@@`` or
+    ``@emit``; any other line comes back as it is, one command.
     """
     if not _PASTE_START.match(line):
-        return [line]
-    return [piece.strip() for piece in _PASTE_SPLIT.split(line) if piece.strip()]
+        return [line], False
+    pieces = [piece.strip() for piece in _PASTE_SPLIT.split(line) if piece.strip()]
+    commands = [piece for piece in pieces if piece.split(" ", 1)[0].lower() in PASTE_COMMANDS]
+    return commands, len(commands) < len(pieces)
 
 
 def parse_deck(text: str) -> ParsedDeck:
@@ -114,7 +119,7 @@ def parse_deck(text: str) -> ParsedDeck:
         return _parse_tsv(stripped)
     deck = ParsedDeck()
     for raw_line in stripped.splitlines():
-        for command in split_pasted_commands(raw_line.strip()):
+        for command in split_pasted_commands(raw_line.strip())[0]:
             word, _, rest = command.partition(" ")
             word = word.lower()
             if word == "cleardeck":
