@@ -24,10 +24,12 @@ from bench.processes import ROOT, SERVER, ChildServer, dvorak_server, echo_serve
 
 POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PASSWORD = "bench-password"
-#: Settings every benchmarked server gets: room for thousands of loopback connections.
+#: Settings every benchmarked server gets: room for thousands of players, all made and
+#: connected from loopback.
 OPEN_LIMITS = {
     "DVORAK_MAX_CONNECTIONS": "20000",
     "DVORAK_MAX_CONNECTIONS_PER_ADDRESS": "20000",
+    "DVORAK_ACCOUNTS_PER_ADDRESS": "100000",
     "DVORAK_LOGIN_TIMEOUT": "3600",
 }
 

@@ -17,7 +17,7 @@ from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games.dvorak.deckformat import split_pasted_commands
-from persistence.database import DatabaseUnavailable
+from persistence.database import DatabaseFull, DatabaseUnavailable
 from persistence.decks import DeckStore
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
@@ -57,6 +57,20 @@ PASTE_EMIT_SKIPPED = (
 )
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
+DATABASE_FULL = (
+    "The server has no room left to store anything (its disk is full), so nothing was changed. "
+    "Its operators have been told; please try again later."
+)
+
+
+def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
+    """Log that the database failed a command (a full disk as an error: the operators
+    must act), and say so to the player."""
+    if isinstance(outage, DatabaseFull):
+        log.error("the database is full (during %s): %s", during, outage)
+        return DATABASE_FULL
+    log.warning("database unavailable during %s: %s", during, outage)
+    return DATABASE_DOWN
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
@@ -122,8 +136,7 @@ class CommandProcessor:
                 except CommandError as refusal:
                     connection.send(str(refusal))
                 except DatabaseUnavailable as outage:
-                    log.warning("database unavailable during login: %s", outage)
-                    connection.send(DATABASE_DOWN)
+                    connection.send(_database_trouble(outage, "login"))
         finally:
             CURRENT_CONNECTION.reset(token)
 
@@ -156,8 +169,7 @@ class CommandProcessor:
         except CommandError as refusal:
             ctx.reply(str(refusal))
         except DatabaseUnavailable as outage:
-            log.warning("database unavailable during %s: %s", command.key, outage)
-            ctx.reply(DATABASE_DOWN)
+            ctx.reply(_database_trouble(outage, command.key))
         except Exception:
             shown = "(hidden)" if command.private_arguments else repr(args[:200])
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)

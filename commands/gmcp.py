@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.dvorak.deckformat import colour_code
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, DISCARD, DRAW, REJECT, RULES, Card
 from server.hub import OnlinePlayer, Place
@@ -24,7 +25,7 @@ def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"number": card.number, "name": card.name, "type": card.kind_label}
     if with_text:
         data["text"] = card.text
-    if card.colour:
+    if colour_code(card.colour):
         data["colour"] = card.colour
     return data
 

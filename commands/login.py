@@ -8,11 +8,11 @@ from collections.abc import Awaitable, Callable
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.look import look_text
-from commands.rooms import welcome_back
+from commands.rooms import seat_to_return_to, welcome_back
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
-from server.accounts import AccountError
+from server.accounts import AccountError, LoginFailed
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
 
@@ -56,10 +56,15 @@ class Connect(Command):
         if not password:
             ask_password(ctx, f"Password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
             return
+        connection = ctx.connection
         try:
-            account = await ctx.accounts.authenticate(name, password, ctx.connection.address)
+            account = await ctx.accounts.authenticate(name, password, connection.address)
+        except LoginFailed as failure:
+            # A name that is no player's may be a password typed in its place: not logged.
+            tried = repr(name) if failure.known else "a name that is no player's"
+            log.info("failed login as %s from %s (connection %d)", tried, connection.address, connection.number)
+            raise CommandError(str(failure)) from None
         except AccountError as error:
-            log.info("failed login as %r from %s (connection %d)", name, ctx.connection.address, ctx.connection.number)
             raise CommandError(str(error)) from None
         await enter(ctx, account, created=False)
 
@@ -100,6 +105,9 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     connection = ctx.connection
     if connection.closing:
         return
+    # What the database must read or store for the player to come in is done first: if
+    # it fails, they are told so and are still at the welcome screen, not half inside.
+    back = await seat_to_return_to(ctx, account.id) if account.id not in ctx.hub.players else None
     first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin, account.color)
     player = ctx.player
     log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
@@ -114,7 +122,9 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
                 other.send(f"Your player has also logged in from {connection.address}.")
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
-    elif not await welcome_back(ctx):
+    elif back is not None:
+        await welcome_back(ctx, back)
+    else:
         player.place.notice(f"{player.name} has connected.", exclude=player)
         connection.send(await look_text(ctx))
         gmcp.send_place(player)

@@ -7,13 +7,15 @@ table with what happened while they were away.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.dvorak.base import current_room, find_seat, inspect, perform, seated_player
 from commands.dvorak.render import render_log_entry
 from commands.look import look_text
 from commands.text import truncate
 from games.dvorak.state import PLAYING
-from persistence.rooms import RoomNameTaken
+from persistence.rooms import LoggedEvent, RoomNameTaken, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place
 from server.rooms import GameRoom, check_room_name, place_key
@@ -129,9 +131,14 @@ class NewRoom(Command):
         _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
         password_hash = await ctx.accounts.hash_secret(password) if password else None
         try:
-            room = await ctx.rooms.create(name, password_hash)
+            room = await ctx.rooms.create(name, password_hash, maker=ctx.player.account_id)
         except RoomNameTaken:
             raise CommandError(f'A room called "{name}" already exists. Join it with: join {name}') from None
+        except TooManyRooms as quota:
+            raise CommandError(
+                f"You already host {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)}. "
+                "Play in one of them (join <room>), or hand one over there (host <player>)."
+            ) from None
         await go_to(ctx, room, f"{ctx.player.name} arrives.")
         actor, player_name = ctx.player.account_id, ctx.player.name
         await perform(ctx, lambda table: table.sit(actor, player_name))
@@ -275,26 +282,39 @@ class Log(Command):
         ctx.reply("\n".join(lines))
 
 
-async def welcome_back(ctx: Context) -> bool:
-    """Put a player who has a seat back at their table; True if they had one."""
-    room = await ctx.rooms.with_seat_for(ctx.player.account_id)
+@dataclass
+class Return:
+    """A seated player coming back to their table: the room, how many events they
+    missed, and the last few of those."""
+
+    room: GameRoom
+    missed: int
+    shown: list[LoggedEvent]
+
+
+async def seat_to_return_to(ctx: Context, account_id: int) -> Return | None:
+    """The table a player with a seat comes back to, and what they missed there; their
+    return stored. Everything the database must do for it, before they are let in."""
+    room = await ctx.rooms.with_seat_for(account_id)
     if room is None:
-        return False
-    player = ctx.player
+        return None
+    missed, shown = await room.came_back(account_id, last=CATCH_UP_MAX)
+    return Return(room, missed, shown)
+
+
+async def welcome_back(ctx: Context, back: Return) -> None:
+    """Put a player back at their table and tell them what they missed."""
+    player, room = ctx.player, back.room
     ctx.hub.move(player, room)
     room.broadcast(f"{player.name} is back.", exclude=player)
-    away_since = await room.came_back(player.account_id)
     ctx.reply(f"You are back at your seat in room {room.name}.")
     ctx.reply(await look_text(ctx))
-    if away_since is not None and away_since < room.seq:
-        missed = await room.events(after_seq=away_since)
-        shown = missed[-CATCH_UP_MAX:]
+    if back.shown:
         lines = ["While you were away:"]
-        if len(missed) > len(shown):
-            lines.append(f"  ({len(missed) - len(shown)} earlier events: see log)")
-        lines += [render_log_entry(room.table, e.created_at, e.event, player.account_id) for e in shown]
+        if back.missed > len(back.shown):
+            lines.append(f"  ({back.missed - len(back.shown)} earlier events: see log)")
+        lines += [render_log_entry(room.table, e.created_at, e.event, player.account_id) for e in back.shown]
         ctx.reply("\n".join(lines))
-    return True
 
 
 LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch()])

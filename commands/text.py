@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 
 #: ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), the
 #: string commands DCS/SOS/PM/APC (ESC P/X/^/_ ... ST), and two-byte ESC sequences.
@@ -42,8 +43,11 @@ _SGR.update({letter.upper(): 40 + index for index, letter in enumerate("xrgybmcw
 
 def coloured(text: str, code: str) -> str:
     """``text`` marked to be shown in MUSH colour ``code`` (``hw``, ``r``, ...) where the
-    client has colour, and plain elsewhere."""
-    return f"{COLOUR_START}{code}{COLOUR_SEPARATOR}{text}{COLOUR_END}" if code else text
+    client has colour, and plain elsewhere. A code that is not one (whatever a database
+    may hold) is ignored."""
+    if not code or len(code) > 4 or not all(letter in _SGR for letter in code):
+        return text
+    return f"{COLOUR_START}{code}{COLOUR_SEPARATOR}{text}{COLOUR_END}"
 
 
 def render_colours(text: str, ansi: bool) -> str:
@@ -61,17 +65,60 @@ def render_colours(text: str, ansi: bool) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Return ``text`` with escape sequences and control characters removed.
+    """Return ``text`` with escape sequences, control and invisible characters removed.
 
     Tabs and line breaks become single spaces (a command is one line); other control
-    characters, ANSI/VT escape sequences and bidirectional-override characters are
-    dropped. Printable Unicode (accents, CJK, emoji) is kept as sent.
+    characters, ANSI/VT escape sequences, bidirectional controls, Unicode's line and
+    paragraph separators (which some clients show as line breaks: fake server lines) and
+    invisible formatting characters (zero-width spaces, word joiners, byte order marks)
+    are dropped. Printable Unicode (accents, every script, emoji) is kept as sent, with
+    the joiners that emoji and some scripts need (see :func:`_needed_joiner`).
     """
     if text.isprintable():
         return text
     text = _ESCAPE_SEQUENCE.sub("", text)
     text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
-    return _CONTROL_CHARACTER.sub("", text)
+    text = _CONTROL_CHARACTER.sub("", text)
+    if text.isprintable():
+        return text
+    return "".join(
+        ch for i, ch in enumerate(text) if unicodedata.category(ch) not in _INVISIBLE or _needed_joiner(text, i)
+    )
+
+
+#: Unicode categories of characters with no glyph of their own: format characters, and
+#: the line and paragraph separators.
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+ZWNJ, ZWJ = "\u200c", "\u200d"
+#: Scripts that write with the zero-width non-joiner: Arabic (and Persian), the Indic ones.
+_JOINING_SCRIPTS = ((0x0600, 0x08FF), (0x0900, 0x0DFF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
+
+
+def _needed_joiner(text: str, i: int) -> bool:
+    """Whether the invisible character at ``text[i]`` is part of how something is
+    written: a zero-width joiner inside an emoji sequence (👨‍👩‍👧) or after an Indic
+    letter, a non-joiner between two letters of a script that uses it, or a tag of an
+    emoji flag (🏴 + tags)."""
+    ch = text[i]
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if ch == ZWJ:
+        return bool(before and after) and ((_emoji_part(before) and _emoji_part(after)) or _in_joining_script(before))
+    if ch == ZWNJ:
+        return before.isalpha() and after.isalpha() and _in_joining_script(before) and _in_joining_script(after)
+    if 0xE0020 <= ord(ch) <= 0xE007F:
+        return before == "\U0001f3f4" or 0xE0020 <= ord(before or "\0") <= 0xE007F
+    return False
+
+
+def _emoji_part(ch: str) -> bool:
+    """Whether ``ch`` can be a part of an emoji sequence: a pictograph, a skin tone, the
+    emoji variation selector."""
+    return ord(ch) >= 0x2600 and (unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f")
+
+
+def _in_joining_script(ch: str) -> bool:
+    return any(low <= ord(ch) <= high for low, high in _JOINING_SCRIPTS)
 
 
 _SECOND_COLUMN = re.compile(r" *\S+ {2,}(?=\S)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from persistence.database import Database
@@ -53,8 +53,9 @@ class AccountStore:
             row = (await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))).first()
         return _record(row) if row is not None else None
 
-    async def create(self, name: str, password_hash: str) -> AccountRecord:
-        """Store a new account; raises :class:`NameTaken` if the name is in use."""
+    async def create(self, name: str, password_hash: str, address: str | None = None) -> AccountRecord:
+        """Store a new account, made from ``address``; raises :class:`NameTaken` if the
+        name is in use."""
         created = _now()
         try:
             async with self._database.transaction() as connection:
@@ -68,6 +69,7 @@ class AccountStore:
                         created_at=created,
                         last_login_at=created,
                         color="auto",
+                        created_address=address,
                     )
                     .returning(_accounts.c.id)
                 )
@@ -75,6 +77,16 @@ class AccountStore:
         except IntegrityError:
             raise NameTaken(name) from None
         return AccountRecord(account_id, name, password_hash, False, created, created, "auto")
+
+    async def made_from(self, address: str, since: datetime) -> int:
+        """How many accounts were made from ``address`` since ``since``."""
+        async with self._database.snapshot() as connection:
+            return int(
+                await connection.scalar(
+                    select(func.count()).where(_accounts.c.created_address == address, _accounts.c.created_at > since)
+                )
+                or 0
+            )
 
     async def record_login(self, account_id: int, password_hash: str | None = None) -> None:
         """Note a successful login, replacing the stored hash when ``password_hash`` is given."""

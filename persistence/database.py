@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, nullcontext
@@ -48,6 +49,13 @@ class DatabaseUnavailable(Exception):
     """The database did not answer (stopped, unreachable, locked, timed out). What was
     being written was not stored, or its fate is unknown and the caller must reload."""
 
+
+class DatabaseFull(DatabaseUnavailable):
+    """The database answered, but has no room left to store anything (a full disk)."""
+
+
+#: How SQLite and PostgreSQL say that the disk is full.
+_FULL = ("database or disk is full", "No space left on device", "DiskFullError")
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 
@@ -232,8 +240,12 @@ def _unavailable_as_such() -> Iterator[None]:
         yield
     except (IntegrityError, ProgrammingError, DataError):
         raise
-    except (DBAPIError, SQLAlchemyTimeoutError, OSError, TimeoutError) as error:
-        raise DatabaseUnavailable(str(error).split("\n", 1)[0]) from error
+    # sqlite3's own OperationalError comes from the statements run on the raw connection
+    # (the bulk statements and the commit of a batch): locked, full, read-only, I/O.
+    except (DBAPIError, SQLAlchemyTimeoutError, OSError, TimeoutError, sqlite3.OperationalError) as error:
+        said = str(error).split("\n", 1)[0]
+        full = any(sign in said for sign in _FULL) or getattr(getattr(error, "orig", None), "sqlstate", None) == "53100"
+        raise (DatabaseFull if full else DatabaseUnavailable)(said) from error
 
 
 def alembic_config() -> AlembicConfig:

@@ -15,13 +15,13 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.dvorak.rules import Changes, Event
-from games.dvorak.state import OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
+from games.dvorak.state import NO_OWNER, OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
 from persistence.database import BULK_STATEMENTS, Database
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, CardRow, CardVersion, EventRow, GameResult, ProposalRow, Room, VoteRow
@@ -42,6 +42,14 @@ PENDING_STATUS = "pending"
 
 class RoomNameTaken(Exception):
     """A room with that name (in any letter case) already exists."""
+
+
+class TooManyRooms(Exception):
+    """The player hosts as many rooms as a player may (``names``: those rooms)."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
 
 
 class StaleRoom(Exception):
@@ -117,10 +125,26 @@ class RoomStore:
         :mod:`persistence.group_commit`); the room's new ``seq``, or :class:`StaleRoom`."""
         return await self._grouped.store(Move(room_id, expected_seq, state, changes))
 
-    async def create(self, name: str, game: str, password_hash: str | None, settings: dict[str, Any]) -> int:
-        """Store a new, empty room; its id. Raises :class:`RoomNameTaken`."""
+    async def create(
+        self,
+        name: str,
+        game: str,
+        password_hash: str | None,
+        settings: dict[str, Any],
+        maker: int | None = None,
+        rooms_per_player: int | None = None,
+    ) -> int:
+        """Store a new, empty room made by account ``maker``; its id. Raises
+        :class:`RoomNameTaken`, or :class:`TooManyRooms` if the maker already hosts
+        ``rooms_per_player`` rooms: those they host, and those they made that nobody
+        hosts (an empty room keeps counting against its maker until someone else
+        takes it over)."""
         try:
             async with self._database.transaction() as connection:
+                if maker is not None and rooms_per_player is not None:
+                    hosted = await _hosted_by(connection, maker)
+                    if len(hosted) >= rooms_per_player:
+                        raise TooManyRooms(hosted)
                 result = await connection.execute(
                     insert(_rooms)
                     .values(
@@ -136,6 +160,7 @@ class RoomStore:
                         next_card_number=1,
                         seq=0,
                         created_at=_now(),
+                        created_by_account_id=maker,
                     )
                     .returning(_rooms.c.id)
                 )
@@ -340,14 +365,19 @@ class RoomStore:
                 .values(away_since_seq=room_seq)
             )
 
-    async def clear_away(self, room_id: int, account_id: int) -> int | None:
-        """Note that a seated player is back; the seq at which they went, if noted."""
+    async def clear_away(self, room_id: int, account_id: int, last: int) -> tuple[int, list[LoggedEvent]]:
+        """Note that a seated player is back: how many events they missed while away
+        (0 if they were not noted as away), and the ``last`` few of them. One
+        transaction: if it fails, they are still noted as away."""
         where = (_seats.c.room_id == room_id, _seats.c.account_id == account_id)
         async with self._database.transaction() as connection:
             since = (await connection.execute(select(_seats.c.away_since_seq).where(*where))).scalar()
-            if since is not None:
-                await connection.execute(update(_seats).where(*where).values(away_since_seq=None))
-        return since
+            if since is None:
+                return 0, []
+            seq = await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id))
+            missed = await _read_events(connection, room_id, since, last)
+            await connection.execute(update(_seats).where(*where).values(away_since_seq=None))
+        return (seq or since) - since, missed
 
     async def seq(self, room_id: int) -> int | None:
         """How far the room's event log goes (None if there is no such room)."""
@@ -708,6 +738,17 @@ _SQLITE = {
     "insert_event": _insert_values("events", _EVENT_COLUMNS),
     "insert_version": _insert_values("card_versions", _VERSION_COLUMNS),
 }
+
+
+async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
+    """The names of the rooms that count against ``account_id``'s quota, holding the
+    account's row so that one player's rooms are made one at a time."""
+    await connection.execute(select(_accounts.c.id).where(_accounts.c.id == account_id).with_for_update())
+    counted = or_(
+        _rooms.c.host_account_id == account_id,
+        and_(_rooms.c.created_by_account_id == account_id, _rooms.c.host_account_id == NO_OWNER),
+    )
+    return list((await connection.execute(select(_rooms.c.name).where(counted).order_by(_rooms.c.name_key))).scalars())
 
 
 def _write_batch(connection: Connection, items: list[Move]) -> list[int | Exception]:

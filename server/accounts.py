@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 
 import argon2
 
@@ -28,11 +30,23 @@ NAME_RULE = (
     'quotes: create "Jo Smith" <password>'
 )
 _NAME_PATTERN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_'.-]| (?! ))*")
+#: How far back players made from one address are counted.
+MAKING_WINDOW = timedelta(hours=1)
 _RESERVED_NAMES = frozenset({"me", "here", "all", "everyone", "nobody", "lobby"})
 
 
 class AccountError(Exception):
     """A request about an account was refused; the message says why, for the player."""
+
+
+class LoginFailed(AccountError):
+    """A name and password that do not match. ``known`` says whether the name is a
+    player's (when it is not, what was typed may be a password typed in its place, and
+    is not logged)."""
+
+    def __init__(self, known: bool) -> None:
+        super().__init__("Either that player does not exist, or has a different password.")
+        self.known = known
 
 
 def check_name(name: str) -> str | None:
@@ -52,11 +66,13 @@ def check_password(password: str) -> str | None:
 
 
 class LoginThrottle:
-    """Counts failed logins per address and refuses more once the limit is reached.
+    """Counts login attempts per address and refuses more once the limit is reached.
 
     At most ``limit`` failures are allowed from one address within ``window`` seconds;
     after that, attempts from the address are refused until the oldest failure leaves
-    the window.
+    the window. An attempt counts as a failure from the moment it is made (before its
+    password is hashed), and is forgiven once it turns out right: so attempts made at
+    the same moment cannot all slip in before the first one fails.
     """
 
     def __init__(self, limit: int, window: float) -> None:
@@ -82,11 +98,27 @@ class LoginThrottle:
             return 0.0
         return failures[0] + self.window - now
 
+    def attempt(self, address: str) -> float:
+        """Count an attempt from ``address`` as a failure, unless it must wait: then the
+        seconds to wait, and nothing is counted."""
+        wait = self.wait_time(address)
+        if not wait:
+            self.record_failure(address)
+        return wait
+
     def record_failure(self, address: str) -> None:
         """Count one failed attempt from ``address``."""
         now = time.monotonic()
         self._recent(address, now)
         self._failures.setdefault(address, deque()).append(now)
+
+    def forgive(self, address: str) -> None:
+        """An attempt counted by :meth:`attempt` turned out right: it is not a failure."""
+        failures = self._failures.get(address)
+        if failures:
+            failures.pop()
+            if not failures:
+                del self._failures[address]
 
 
 class AccountService:
@@ -99,13 +131,21 @@ class AccountService:
         hashing_threads: int = 2,
         time_cost: int = 2,
         memory_kib: int = 19 * 1024,
+        accounts_per_address: int | None = None,
     ) -> None:
         self.store = store
         self.throttle = throttle
+        #: Players that may be made from one address in an hour (None: any number).
+        self.accounts_per_address = accounts_per_address
+        #: Addresses making a player right now, each waiting its turn (see :meth:`create`).
+        self._making: dict[str, asyncio.Lock] = {}
         self._hasher = argon2.PasswordHasher(
             time_cost=time_cost, memory_cost=memory_kib, parallelism=1, type=argon2.Type.ID
         )
         self._threads = ThreadPoolExecutor(max_workers=hashing_threads, thread_name_prefix="argon2")
+        #: A hash of nothing anybody knows, checked when a name is not a player's, so
+        #: that a wrong name takes as long to refuse as a wrong password.
+        self._decoy_hash = self._hasher.hash(secrets.token_hex(16))
 
     def close(self) -> None:
         """Stop the hashing threads."""
@@ -129,39 +169,71 @@ class AccountService:
     async def check_secret(self, secret_hash: str, secret: str, address: str) -> bool:
         """Whether ``secret`` matches ``secret_hash``; a wrong guess counts against ``address``
         exactly like a failed login, and guessing is refused while throttled."""
-        self._refuse_if_throttled(address)
+        self._count_attempt(address)
         if await self._verify(secret_hash, secret):
+            self.throttle.forgive(address)
             return True
-        self.throttle.record_failure(address)
         return False
 
     def _refuse_if_throttled(self, address: str) -> None:
-        wait = self.throttle.wait_time(address)
+        self._refuse_to_wait(self.throttle.wait_time(address))
+
+    def _count_attempt(self, address: str) -> None:
+        """Count a guess at a password from ``address`` (as a failure until it is found
+        right), or refuse it while the address must wait."""
+        self._refuse_to_wait(self.throttle.attempt(address))
+
+    @staticmethod
+    def _refuse_to_wait(wait: float) -> None:
         if wait > 0:
             raise AccountError(f"Too many failed logins from your address. Try again in {int(wait) + 1} seconds.")
 
     async def create(self, name: str, password: str, address: str) -> AccountRecord:
-        """Make a new account; raises :class:`AccountError` with the reason if refused."""
+        """Make a new account; raises :class:`AccountError` with the reason if refused.
+        One address makes its players one at a time, and at most
+        ``accounts_per_address`` in an hour."""
         self._refuse_if_throttled(address)
         problem = check_name(name) or check_password(password)
         if problem:
             raise AccountError(problem)
-        if await self.store.find(name) is not None:
-            raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
-        password_hash = await self._in_thread(self._hasher.hash, password)
+        lock = self._making.setdefault(address, asyncio.Lock())
         try:
-            return await self.store.create(name, password_hash)
-        except NameTaken:
-            raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.") from None
+            async with lock:
+                await self._refuse_if_made_enough(address)
+                if await self.store.find(name) is not None:
+                    raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
+                password_hash = await self._in_thread(self._hasher.hash, password)
+                try:
+                    return await self.store.create(name, password_hash, address)
+                except NameTaken:
+                    raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.") from None
+        finally:
+            if not lock.locked() and self._making.get(address) is lock:
+                del self._making[address]
+
+    async def _refuse_if_made_enough(self, address: str) -> None:
+        limit = self.accounts_per_address
+        if limit is None:
+            return
+        made = await self.store.made_from(address, datetime.now(UTC) - MAKING_WINDOW)
+        if made >= limit:
+            raise AccountError(
+                f"{made} players have been made from your address in the last hour, the most there may be. "
+                "Connect to one of them, or try again later."
+            )
 
     async def authenticate(self, name: str, password: str, address: str) -> AccountRecord:
-        """The account if ``password`` is right; otherwise :class:`AccountError` (and a
-        failure counted against ``address``)."""
-        self._refuse_if_throttled(address)
+        """The account if ``password`` is right; otherwise :class:`LoginFailed` (and a
+        failure counted against ``address``). A name that is no player's is checked
+        against a decoy hash, so that it takes as long to refuse as a wrong password."""
+        self._count_attempt(address)
         account = await self.store.find(name)
-        if account is None or not await self._verify(account.password_hash, password):
-            self.throttle.record_failure(address)
-            raise AccountError("Either that player does not exist, or has a different password.")
+        if account is None:
+            await self._verify(self._decoy_hash, password)
+            raise LoginFailed(known=False)
+        if not await self._verify(account.password_hash, password):
+            raise LoginFailed(known=True)
+        self.throttle.forgive(address)
         new_hash = None
         if self._hasher.check_needs_rehash(account.password_hash):
             new_hash = await self._in_thread(self._hasher.hash, password)
@@ -170,11 +242,11 @@ class AccountService:
 
     async def change_password(self, account_id: int, name: str, old: str, new: str, address: str) -> None:
         """Replace the password after checking the old one; :class:`AccountError` if refused."""
-        self._refuse_if_throttled(address)
+        self._count_attempt(address)
         account = await self.store.find(name)
         if account is None or account.id != account_id or not await self._verify(account.password_hash, old):
-            self.throttle.record_failure(address)
             raise AccountError("That is not your current password; it is unchanged.")
+        self.throttle.forgive(address)
         problem = check_password(new)
         if problem:
             raise AccountError(problem)

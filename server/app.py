@@ -24,7 +24,7 @@ from server.connection import Connection
 from server.hub import Hub
 from server.limits import CommandRate
 from server.rooms import RoomRegistry
-from server.telnet import MushTelnetServer
+from server.telnet import MushTelnetServer, parse_networks
 
 log = logging.getLogger("server")
 
@@ -48,9 +48,16 @@ class MushServer:
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
             time_cost=settings.argon2_time_cost,
             memory_kib=settings.argon2_memory_kib,
+            accounts_per_address=settings.accounts_per_address,
         )
-        self.rooms = RoomRegistry(RoomStore(self.database), announce, self.hub)
-        self.decks = DeckStore(self.database)
+        self.rooms = RoomRegistry(
+            RoomStore(self.database),
+            announce,
+            self.hub,
+            card_limit=settings.max_cards_per_room,
+            rooms_per_player=settings.max_rooms_per_player,
+        )
+        self.decks = DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes)
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
         self.cluster: Cluster | None = None
         if settings.mqtt_url:
@@ -63,7 +70,10 @@ class MushServer:
                 settings.cluster_heartbeat,
                 self.processor.remote_players_gone,
             )
+        #: The balancers trusted to say, in a PROXY header, whose connection it is.
+        self._proxy_from = parse_networks(settings.proxy_from)
         self._listeners: list[asyncio.Server] = []
+        self._unloader: asyncio.Task[None] | None = None
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()
         self._running_commands = 0
@@ -99,6 +109,15 @@ class MushServer:
                 await loop.create_server(self._protocol(False), settings.host, settings.tls_port, ssl=context)
             )
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
+        self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
+
+    async def _unload_idle_rooms(self) -> None:
+        """Let go of rooms nobody here uses, so that memory holds the rooms in use only."""
+        idle = self.settings.room_unload_seconds
+        while True:
+            await asyncio.sleep(idle / 2)
+            for room in self.rooms.unload_idle(idle):
+                log.debug("room %s let go: nobody here has used it for %.0f s", room.name, idle)
 
     def _protocol(self, plain: bool) -> functools.partial[MushTelnetServer]:
         """The protocol for the plain telnet listener, or (not ``plain``) the TLS one."""
@@ -107,7 +126,7 @@ class MushServer:
             mssp=self._mssp,
             # A balancer passing TLS through would put its header before the handshake:
             # the PROXY protocol is spoken on the plain port only.
-            proxy_protocol=plain and self.settings.proxy_protocol,
+            proxy_from=self._proxy_from if plain and self.settings.proxy_protocol else (),
             input_rate=self.settings.input_rate,
             input_burst=self.settings.input_burst,
             shell=self._session,
@@ -260,6 +279,8 @@ class MushServer:
             return
         self._stopping = True
         log.info("shutting down")
+        if self._unloader is not None:
+            self._unloader.cancel()
         for listener in self._listeners:
             listener.close()
         try:

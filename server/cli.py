@@ -15,7 +15,7 @@ from pathlib import Path
 
 from commands.text import clean_text
 from games.dvorak.deck import deck_contents
-from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, parse_deck
+from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.settings import defaults as default_settings
 from persistence.accounts import AccountStore
@@ -123,6 +123,7 @@ def configure_logging(level: str) -> None:
 async def serve(settings: Settings) -> None:
     from server.app import MushServer
     from server.cluster import Broker, check_node_name
+    from server.telnet import parse_networks
 
     if settings.mqtt_url:
         try:
@@ -138,6 +139,10 @@ async def serve(settings: Settings) -> None:
         if problem:
             raise CommandLineError(f"--node-name: {problem}")
 
+    try:
+        parse_networks(settings.proxy_from)
+    except ValueError as error:
+        raise CommandLineError(f"--proxy-from: {error}") from None
     server = MushServer(settings)
     await server.start()
     tune_garbage_collector()
@@ -221,8 +226,14 @@ async def import_deck(database: Database, path: Path, room_name: str) -> str:
 
 
 def _cleaned(card: CardDefinition) -> CardDefinition:
+    """A card from a file as players' own input is: every field cleaned of escape
+    sequences and control characters, and a colour only if it is a colour code."""
     return CardDefinition(
-        clean_text(card.name), clean_text(card.kind), clean_text(card.text), card.colour, clean_text(card.creator)
+        clean_text(card.name),
+        clean_text(card.kind),
+        clean_text(card.text),
+        colour_code(clean_text(card.colour).strip()),
+        clean_text(card.creator),
     )
 
 

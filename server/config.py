@@ -103,6 +103,28 @@ class Settings:
         "DVORAK_OUTPUT_LIMIT",
         "bytes of output a client may leave unread before it is cut off (its seat is kept)",
     )
+    max_cards_per_room: int = _setting(
+        2000,
+        "DVORAK_MAX_CARDS_PER_ROOM",
+        "cards and special rules a room may hold, pending and rejected ones included (removed ones are not counted)",
+    )
+    max_rooms_per_player: int = _setting(
+        5,
+        "DVORAK_MAX_ROOMS_PER_PLAYER",
+        "rooms a player may host at once (a room the player made counts until someone else hosts it)",
+    )
+    max_saved_decks: int = _setting(20, "DVORAK_MAX_SAVED_DECKS", "saved decks a player may keep")
+    max_saved_deck_bytes: int = _setting(
+        8 * 1024 * 1024, "DVORAK_MAX_SAVED_DECK_BYTES", "bytes the saved decks of one player may take up in all"
+    )
+    accounts_per_address: int = _setting(
+        10, "DVORAK_ACCOUNTS_PER_ADDRESS", "players that may be made from one address in an hour"
+    )
+    room_unload_seconds: float = _setting(
+        60.0,
+        "DVORAK_ROOM_UNLOAD_SECONDS",
+        "seconds a room nobody on this node is in stays in memory (it is read from the database when next used)",
+    )
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")
@@ -124,6 +146,12 @@ class Settings:
         "DVORAK_PROXY_PROTOCOL",
         "expect every connection to start with a PROXY protocol (v1) header giving the player's address, "
         "as HAProxy's send-proxy sends; only behind such a balancer (on, off)",
+    )
+    proxy_from: str = _setting(
+        "127.0.0.1,::1",
+        "DVORAK_PROXY_FROM",
+        "with the PROXY protocol on: addresses or networks (comma-separated) of the balancers whose PROXY "
+        "headers are believed; anyone else connecting is served at their own address",
     )
     cluster_heartbeat: float = _setting(
         2.0,

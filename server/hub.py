@@ -115,6 +115,12 @@ class Peers:
     def room_events(self, room_id: int, seq_before: int, events: list[Any]) -> None:
         """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
 
+    def room_loaded(self, room_id: int) -> None:
+        """This node has loaded room ``room_id``: it wants the room's news."""
+
+    def room_unloaded(self, room_id: int) -> None:
+        """This node has let room ``room_id`` go: it no longer needs the room's news."""
+
 
 class Place:
     """Somewhere players are: text said here reaches everyone here, on every node."""
@@ -218,6 +224,11 @@ class Hub:
         self.places[place.key] = place
         place.remote = self._remote_by_place.setdefault(place.key, {})
         place.relay = lambda text, exclude: self.peers.relay(place.key, text, exclude)
+
+    def remove_place(self, place: Place) -> None:
+        """Forget ``place`` (a room let go): what is said there no longer reaches here."""
+        if self.places.get(place.key) is place:
+            del self.places[place.key]
 
     def next_connection_number(self) -> int:
         number = self._next_connection_number

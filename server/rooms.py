@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -58,14 +59,20 @@ def check_room_name(name: str) -> str | None:
 class GameRoom(Place):
     """A named room where a table of Dvorak is played; seated players and spectators."""
 
-    def __init__(self, stored: StoredRoom, store: RoomStore, announce: Announcer, hub: Hub) -> None:
+    def __init__(
+        self, stored: StoredRoom, store: RoomStore, announce: Announcer, hub: Hub, card_limit: int | None = None
+    ) -> None:
         super().__init__(place_key(stored.id))
         self.id = stored.id
         self.name = stored.name
         self.game = stored.game
         self.password_hash = stored.password_hash
-        self.table = Table(stored.state)
+        #: Cards and rules the room may hold (removed ones not counted).
+        self.card_limit = card_limit
+        self.table = Table(stored.state, card_limit=card_limit)
         self.seq = stored.seq
+        #: When a command last found the room (see :meth:`RoomRegistry.unload_idle`).
+        self.used_at = time.monotonic()
         self._store = store
         self._announce = announce
         self._hub = hub
@@ -159,6 +166,11 @@ class GameRoom(Place):
         self.table.undo(changes)
         self._suspect = True
 
+    @property
+    def busy(self) -> bool:
+        """Whether a move is being made or stored (or news taken in) right now."""
+        return self._lock.locked()
+
     async def inspect(self, look: Callable[[Table], T]) -> T:
         """Read the table between moves, never while one is being stored. (After a failed
         store this is the table as undone in memory; the next move catches up.)"""
@@ -227,7 +239,7 @@ class GameRoom(Place):
         if stored is None:
             raise StaleRoom(self.id)
         log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
-        self.table, self.seq, self._suspect = Table(stored.state), stored.seq, False
+        self.table, self.seq, self._suspect = Table(stored.state, card_limit=self.card_limit), stored.seq, False
 
     async def _reload_and_show(self, seq_before: int) -> None:
         """Load the room afresh and show the events after ``seq_before`` (the last resort,
@@ -249,18 +261,30 @@ class GameRoom(Place):
         they missed."""
         await self._store.mark_away(self.id, account_id)
 
-    async def came_back(self, account_id: int) -> int | None:
-        """Record that a seated player is back; the room's seq when they went, if known."""
-        return await self._store.clear_away(self.id, account_id)
+    async def came_back(self, account_id: int, last: int) -> tuple[int, list[LoggedEvent]]:
+        """Record that a seated player is back: how many events they missed, and the
+        ``last`` few of them (none if they were not noted as away)."""
+        return await self._store.clear_away(self.id, account_id, last)
 
 
 class RoomRegistry:
-    """Every game room of this node, loaded from the database when first used."""
+    """Every game room of this node, loaded from the database when first used and let go
+    again when nobody here has used it for a while (:meth:`unload_idle`)."""
 
-    def __init__(self, store: RoomStore, announce: Announcer, hub: Hub) -> None:
+    def __init__(
+        self,
+        store: RoomStore,
+        announce: Announcer,
+        hub: Hub,
+        card_limit: int | None = None,
+        rooms_per_player: int | None = None,
+    ) -> None:
         self.store = store
         self.hub = hub
         self._announce = announce
+        #: Cards and rules a room may hold, and rooms a player may host (None: no limit).
+        self.card_limit = card_limit
+        self.rooms_per_player = rooms_per_player
         self._rooms: dict[int, GameRoom] = {}
         self._loading: dict[int, asyncio.Task[GameRoom | None]] = {}
         #: Each loaded room's seq in the database at the last patient reconcile.
@@ -273,6 +297,7 @@ class RoomRegistry:
         """The room with that id, loading it if this node has not yet."""
         room = self._rooms.get(room_id)
         if room is not None:
+            room.used_at = time.monotonic()
             return room
         task = self._loading.get(room_id)
         if task is None:
@@ -287,9 +312,10 @@ class RoomRegistry:
         stored = await self.store.load(room_id)
         if stored is None:
             return None
-        room = GameRoom(stored, self.store, self._announce, self.hub)
+        room = GameRoom(stored, self.store, self._announce, self.hub, self.card_limit)
         self._rooms[room_id] = room
         self.hub.add_place(room)
+        self.hub.peers.room_loaded(room_id)
         return room
 
     def loaded_room(self, room_id: int) -> GameRoom | None:
@@ -321,18 +347,39 @@ class RoomRegistry:
             await room.catch_up()
         return len(behind)
 
+    def unload_idle(self, idle_seconds: float) -> list[GameRoom]:
+        """Let go of the rooms nobody on this node is in and no command has found for
+        ``idle_seconds`` (nor is using now): the database holds them, and they are read
+        afresh when next used. Returns those let go."""
+        deadline = time.monotonic() - idle_seconds
+        idle = [
+            room
+            for room in self._rooms.values()
+            if not room.occupants and room.used_at < deadline and not room.busy and room.id not in self._loading
+        ]
+        for room in idle:
+            del self._rooms[room.id]
+            self._seen_ahead.pop(room.id, None)
+            self.hub.remove_place(room)
+            self.hub.peers.room_unloaded(room.id)
+        return idle
+
     async def find(self, name: str) -> GameRoom | None:
         """The room called ``name`` (any letter case), or None."""
         key = name.casefold()
         for room in self._rooms.values():
             if room.name.casefold() == key:
+                room.used_at = time.monotonic()
                 return room
         room_id = await self.store.find_id(name)
         return await self.get(room_id) if room_id is not None else None
 
-    async def create(self, name: str, password_hash: str | None) -> GameRoom:
-        """Store a new Dvorak room and load it; raises RoomNameTaken."""
-        room_id = await self.store.create(name, "dvorak", password_hash, default_settings())
+    async def create(self, name: str, password_hash: str | None, maker: int) -> GameRoom:
+        """Store a new Dvorak room made by account ``maker`` and load it; raises
+        RoomNameTaken, or TooManyRooms when the maker hosts as many as a player may."""
+        room_id = await self.store.create(
+            name, "dvorak", password_hash, default_settings(), maker=maker, rooms_per_player=self.rooms_per_player
+        )
         room = await self.get(room_id)
         assert room is not None
         return room
@@ -341,6 +388,7 @@ class RoomRegistry:
         """The room where ``account_id`` is seated, if any."""
         for room in self._rooms.values():
             if room.is_seated(account_id):
+                room.used_at = time.monotonic()
                 return room
         room_id = await self.store.room_with_seat(account_id)
         return await self.get(room_id) if room_id is not None else None

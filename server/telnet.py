@@ -30,6 +30,25 @@ MsspProvider = Callable[[], dict[str, str | list[str]]]
 PROXY_HEADER_MAX = 107
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated addresses or networks (``10.0.0.5, 10.1.0.0/16, ::1``); ValueError
+    if one is neither."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
+
+
+def in_networks(address: str, networks: tuple[Network, ...]) -> bool:
+    """Whether ``address`` (an IPv4-mapped IPv6 one as its IPv4 self) is in one of ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    ip = getattr(ip, "ipv4_mapped", None) or ip
+    return any(ip in network for network in networks)
+
+
 def proxied_address(header: bytes) -> str | None:
     """The client's address in a PROXY protocol v1 header (``PROXY TCP4 <client>
     <proxy> <client port> <proxy port>``, without its CRLF); None for ``PROXY UNKNOWN``
@@ -126,7 +145,7 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         mssp: MsspProvider,
         input_rate: float,
         input_burst: int,
-        proxy_protocol: bool = False,
+        proxy_from: tuple[Network, ...] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, limit=READER_LIMIT, **kwargs)
@@ -139,8 +158,8 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         #: With the PROXY protocol: the player's address, once the balancer's header has
         #: been read (None if the connection sent something else and is being closed).
         self.proxied_address: asyncio.Future[str | None] | None = None
-        if proxy_protocol:
-            self.proxied_address = asyncio.get_running_loop().create_future()
+        #: The balancers whose connections start with a PROXY header (PROXY protocol on).
+        self._proxy_from = proxy_from
         self._proxy_header = b""
         self._mssp = mssp
         self._mssp_sent = False
@@ -184,6 +203,10 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._flow = ClientTransport(transport)  # type: ignore[arg-type]
         super().connection_made(self._flow)  # type: ignore[arg-type]
+        if self._proxy_from and in_networks(self._peer_address(), self._proxy_from):
+            # From a balancer: the player's address is in the header it sends first.
+            # Anyone else is a player connecting directly, at their own address.
+            self.proxied_address = asyncio.get_running_loop().create_future()
         # telnetlib3's server never gives its reader the transport, so the reader's
         # buffer would grow without bound (docs/telnetlib3.md): give it ours.
         assert self.reader is not None and self.writer is not None

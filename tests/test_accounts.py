@@ -185,3 +185,89 @@ async def test_a_password_asked_for_on_its_own_line_is_not_echoed_and_never_take
     await client.command("s3cret-word", r"Welcome back, Alice\.")
     # A raw client that never negotiated is not sent telnet echo commands.
     assert b"\xff\xfb\x01" not in client.raw
+
+
+class CountingHasher:
+    """The real hasher, noting every hash a password is checked against."""
+
+    def __init__(self, real):  # type: ignore[no-untyped-def]
+        self.real = real
+        self.checked: list[str] = []
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        self.checked.append(password_hash)
+        return self.real.verify(password_hash, password)
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self.real, name)
+
+
+async def test_simultaneous_wrong_passwords_are_counted_before_any_is_checked(start_server, connect, monkeypatch):
+    # 19 guesses sent at once from one address: only as many as the limit are ever
+    # checked against the hash; the others are refused without hashing.
+    server = await start_server(login_failure_limit=5, login_failure_window=60.0)
+    owner = await connect(server)
+    await log_in(owner, "Alice")
+    hasher = CountingHasher(server.accounts._hasher)
+    monkeypatch.setattr(server.accounts, "_hasher", hasher)
+    guessers = [await connect(server) for _ in range(19)]
+    for guesser in guessers:
+        guesser.send("connect Alice guess")
+    replies = [await guesser.expect(r"different password|Too many failed logins") for guesser in guessers]
+    assert sum("Too many" in reply.group() for reply in replies) == 14
+    assert len(hasher.checked) == 5
+
+
+async def test_a_right_password_is_not_counted_as_a_failure(start_server, connect):
+    server = await start_server(login_failure_limit=2, login_failure_window=60.0)
+    alice = await connect(server)
+    await log_in(alice, "Alice")
+    for _ in range(4):
+        await alice.command("LOGOUT", WELCOME_END)
+        await alice.command("connect Alice secret1", r"Welcome back, Alice\.")
+
+
+async def test_a_missing_name_takes_as_long_to_refuse_as_a_wrong_password(server, connect, monkeypatch):
+    # Both are checked against an argon2 hash: the name's own, or a decoy.
+    owner = await connect()
+    await log_in(owner, "Alice")
+    hasher = CountingHasher(server.accounts._hasher)
+    monkeypatch.setattr(server.accounts, "_hasher", hasher)
+    guesser = await connect()
+    await guesser.command("connect Alice wrong1", r"different password")
+    await guesser.command("connect Nobody wrong1", r"different password")
+    checked = hasher.checked
+    assert len(checked) == 2 and all(h.startswith("$argon2id$") for h in checked) and checked[0] != checked[1]
+
+
+async def test_a_password_typed_where_the_name_goes_is_not_logged(connect, caplog):
+    caplog.set_level(logging.INFO)
+    alice = await connect()
+    await log_in(alice, "Alice")
+    mistaken = await connect()
+    await mistaken.command("connect hunter22", r"Password for hunter22:")
+    await mistaken.command("Alice", r"different password")
+    await mistaken.command("connect Alice hunter33", r"different password")
+    assert "hunter22" not in caplog.text
+    assert "failed login as a name that is no player's" in caplog.text
+    assert "failed login as 'Alice'" in caplog.text
+
+
+async def test_one_address_makes_only_so_many_players_an_hour(start_server, connect):
+    server = await start_server(accounts_per_address=3)
+    maker = await connect(server)
+    for name in ("Ann", "Bea", "Cid"):
+        await maker.command(f"create {name} secret1", rf"Welcome, {name}!")
+        await maker.command("LOGOUT", WELCOME_END)
+    await maker.command(
+        "create Dot secret1", r"3 players have been made from your address in the last hour, the most there\s+may\s+be"
+    )
+    # Made at once from several connections: still no more than that.
+    others = [await connect(server) for _ in range(4)]
+    for i, other in enumerate(others):
+        other.send(f"create Extra{i} secret1")
+    for other in others:
+        await other.expect(r"the most there\s+may\s+be")
+    await maker.command("connect Ann secret1", r"Welcome back, Ann\.")
+    async with server.database.snapshot() as connection:
+        assert len((await connection.execute(select(Account.id))).all()) == 3

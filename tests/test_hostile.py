@@ -4,6 +4,7 @@ commands, floods, connection limits, logins that never come, clients that stop r
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -15,14 +16,16 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 
 from commands.dispatch import IN_A_ROOM
+from persistence.models import CardRow
 from server.app import FLOOD_NOTICE, LOGIN_TIMEOUT_NOTICE, MushServer
 from server.audit import check_rooms
 from tests.client import IAC, SB, MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.players import ScriptedPlayer, flat
-from tests.server_process import ServerProcess
+from tests.server_process import PROGRAM, ROOT, ServerProcess
 
 
 def assert_no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
@@ -334,3 +337,125 @@ async def test_escape_sequences_in_cards_never_reach_another_terminal(server):
     assert "Wiper" in watcher.client.transcript
     for forbidden in (b"\x1b", b"\x07", b"\x9b"):
         assert forbidden not in bytes(watcher.client.raw)
+
+
+#: What a hostile deck file puts in every field: an OSC title change, a screen clear,
+#: the server's own colour markup, an 8-bit CSI, a Unicode line separator, a bidi override.
+HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x02\x01\x03\x9b31m\u2028fake\u202e"
+FORBIDDEN = ("\x1b", "\x07", "\x9b", "\x01", "\x02", "\x03", "\u2028", "\u202e")
+
+
+async def run_cli(database_url: str, *args: str) -> str:
+    process = await asyncio.create_subprocess_exec(
+        *PROGRAM,
+        *args,
+        "--database-url",
+        database_url,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    return out.decode()
+
+
+def hostile_decks(directory) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """One deck file per import form, with the hostile text in every field it has."""
+    h = HOSTILE
+    json_deck = directory / "hostile.json"
+    json_deck.write_text(
+        json.dumps(
+            {
+                "format": "dvorak-deck",
+                "cards": [
+                    {
+                        "name": f"J{h}name",
+                        "type": f"T{h}",
+                        "text": f"J{h}text",
+                        "colour": f"hw{h}",
+                        "creator": f"J{h}creator",
+                    }
+                ],
+                "rules": [{"name": f"J{h}rule", "text": f"J{h}rule text"}],
+            }
+        )
+    )
+    tsv_deck = directory / "hostile.tsv"
+    tsv_deck.write_text(
+        "Name\tSet\tImageFile\tType\tCornerValue\tText\tFlavorText\tCreator\n"
+        f"S{h}name\tset\t\tThing{h}\t\tS{h}text\tS{h}flavour\tS{h}creator\n"
+    )
+    paste_deck = directory / "hostile.txt"
+    paste_deck.write_text(f"loadcard hw/P{h}name/Thing{h}/P{h}text\nloadrule P{h}rule/P{h}rule text\n")
+    return {"json": json_deck, "tsv": tsv_deck, "paste": paste_deck}
+
+
+async def test_every_field_of_every_imported_deck_is_cleaned(start_server, database_url, tmp_path):
+    for form, path in hostile_decks(tmp_path).items():
+        assert "cards and" in await run_cli(database_url, "deck", "import", str(path), "--room", f"Room {form}")
+    for form in ("mush", "dvorax", "json", "tsv"):
+        exported = await run_cli(database_url, "deck", "export", "--room", "Room json", "--format", form)
+        assert not any(bad in exported for bad in FORBIDDEN), form
+    server = await start_server()
+    viewer = await ScriptedPlayer.connect(server.port, "Viewer")
+    await viewer.ask("@color on")
+    for form in ("json", "tsv", "paste"):
+        await viewer.ask(f"join room {form}")
+        for command in ("viewall", "logcards", "rules", "look", "readcard 1", "readcard 2", "log"):
+            await viewer.ask(command)
+        for export in ("mush", "dvorax", "json", "tsv"):
+            await viewer.ask(f"exportdeck {export}")
+        await viewer.ask("leave")
+    text = bytes(viewer.client.raw).decode("utf-8", errors="replace")
+    assert "Jfakename" in text and "Sfakename" in text and "Pfakename" in text
+    # Colour is on: the server's own colour (SGR) sequences are all the escapes there are.
+    leaked = [repr(bad) for bad in FORBIDDEN if bad in re.sub(r"\x1b\[[0-9;]*m", "", text)]
+    assert leaked == []
+
+
+async def test_a_colour_stored_before_cleaning_existed_never_reaches_a_terminal(server):
+    host = await ScriptedPlayer.connect(server.port, "Host")
+    await host.ask("newroom Old")
+    await host.ask("loadcard Old card/T/From an old import.")
+    room = await server.rooms.find("old")
+    assert room is not None
+    bad = "hw\x02\x1b]0;x\x07\x1b[2J"
+    room.table.state.cards[1].colour = bad
+    async with server.database.transaction() as connection:
+        await connection.execute(update(CardRow).where(CardRow.number == 1).values(colour=bad[:8]))
+    for colour in ("on", "off"):
+        await host.ask(f"@color {colour}")
+        for command in ("viewall", "logcards", "exportdeck dvorax", "exportdeck json", "readcard 1"):
+            await host.ask(command)
+    raw = bytes(host.client.raw).decode("utf-8", errors="replace")
+    assert "]0;x" not in raw and "\x1b[2J" not in raw and "\x02" not in raw
+
+
+async def test_a_proxy_header_is_believed_only_from_a_configured_balancer(start_server, caplog):
+    caplog.set_level(logging.INFO)
+    server = await start_server(proxy_protocol=True, proxy_from="127.0.0.2", login_failure_limit=3)
+    owner = await MudClient.open(server.port)
+    owner.send(b"PROXY TCP4 127.0.0.50 127.0.0.1 40000 6250\r\n")
+    await owner.expect(WELCOME_END)
+    await log_in(owner, "Ann")
+    # Connecting straight to the node, not through the balancer: a header is just a line,
+    # and every guess counts against the guesser's own address, whatever it claims.
+    replies = []
+    for i in range(6):
+        guesser = await MudClient.open(server.port)
+        guesser.send(f"PROXY TCP4 10.0.0.{i} 127.0.0.1 4000{i} 6250\r\n".encode())
+        await guesser.expect(WELCOME_END)
+        replies.append((await guesser.command("connect Ann guess", r"different password|Too many failed")).group())
+        await guesser.close()
+    assert replies.count("different password") == 3
+    assert "10.0.0." not in caplog.text and "127.0.0.50" not in caplog.text
+    # Through the balancer (from its address), the header gives the player's address.
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0))
+    balanced = MudClient(reader, writer)
+    balanced.send(b"PROXY TCP4 127.0.0.9 127.0.0.1 40009 6250\r\n")
+    await balanced.expect(WELCOME_END)
+    await balanced.command("connect Ann secret1", r"Welcome back, Ann\.")
+    assert "login Ann (#1) from 127.0.0.9" in caplog.text
+    await balanced.close()
+    await owner.close()

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Protocol
 
 import pytest
-from sqlalchemy import make_url
+from sqlalchemy import event, make_url
 
+from persistence.database import DatabaseFull
 from tests.client import MudClient
 from tests.conftest import IN_CI, WELCOME_END
-from tests.players import ScriptedPlayer, flat
+from tests.players import ScriptedPlayer, flat, loosely
 from tests.tcp_proxy import CuttableProxy
 from tests.test_durability import audit
 
@@ -140,3 +141,55 @@ async def test_postgresql_stopped_and_started_under_a_running_server(start_serve
             break
         await asyncio.sleep(0.5)
     assert "You draw #" in await ann.ask("draw")
+
+
+FULL = "The server has no room left to store anything (its disk is full), so nothing was changed."
+
+
+async def test_logging_in_when_the_disk_is_full_leaves_nobody_half_inside(start_server, monkeypatch):
+    # Seen: "Welcome back", then "The database is not answering", and the player half in
+    # the room. Now everything the database must do comes first.
+    server = await start_server()
+    ann, bo = await room_in_play(server.port)
+    await ann.close()
+    await bo.client.expect(r"Ann has disconnected; the seat is kept\.")
+    await bo.ask("draw")
+
+    async def full(*args: object) -> object:
+        raise DatabaseFull("(sqlite3.OperationalError) database or disk is full")
+
+    monkeypatch.setattr(server.rooms.store, "clear_away", full)
+    again = await MudClient.open(server.port)
+    await again.expect(WELCOME_END)
+    await again.command("connect Ann secret1", loosely(FULL))
+    assert "Welcome back" not in again.transcript
+    assert "Ann" not in flat(await bo.ask("WHO")).split("Doing", 1)[1].split("connected")[0].replace("Bo", "")
+    assert "Ann is back" not in bo.client.transcript
+    await again.command("look", r"Huh\?")
+
+    monkeypatch.undo()
+    await again.command("connect Ann secret1", r"You are back at your seat in room Fragile\.")
+    await again.expect(r"While you were away:")
+    await again.expect(r"Bo draws a card\.")
+    await bo.client.expect(r"Ann is back\.")
+
+
+async def test_a_full_sqlite_database_refuses_a_move_and_says_why(start_server, backend):
+    if backend != "sqlite":
+        pytest.skip("SQLite's page limit stands in for a full disk")
+    server = await start_server()
+    ann, _ = await room_in_play(server.port)
+    pages = sqlite3.connect(make_url(server.database.url).database).execute("PRAGMA page_count").fetchone()[0]
+
+    @event.listens_for(server.database.engine.sync_engine, "connect")
+    @event.listens_for(server.database._sqlite_writer, "connect")
+    def _no_room_to_grow(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+    await server.database.engine.dispose()
+    server.database._sqlite_writer.dispose()
+    reply = flat(await ann.ask("force loadcard Huge/T/" + "words " * 330))
+    assert reply.startswith(FULL)
+    assert "Huge" not in flat(await ann.ask("viewall"))
+    problems, _ = await audit(str(server.database.url))
+    assert problems == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 
 import pexpect
@@ -129,3 +130,17 @@ async def test_garbage_before_login_does_no_harm(connect):
     client.send(b"\x00\x00\r\n\r\n\n\n")
     await client.command("WHO", r"0 players connected\.")
     await log_in(client, "Alice")
+
+
+async def test_every_script_reaches_other_players_intact_and_invisible_tricks_do_not(connect):
+    from tests.test_text_and_rules import ORDINARY
+
+    alice, bob = await connect(), await connect()
+    await log_in(alice, "Alice")
+    await log_in(bob, "Bob")
+    for text in ORDINARY:
+        await alice.command(f"say {text}", r"You say")
+        await bob.expect(re.escape(f'Alice says, "{text}"'))
+    alice.send("say real line\u2028Server: the server is shutting down\u200b")
+    await bob.expect(r'Alice says, "real lineServer: the server is shutting down"')
+    assert "\u2028" not in bob.transcript and "\u200b" not in bob.transcript

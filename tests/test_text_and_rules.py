@@ -88,3 +88,41 @@ def test_every_command_has_help_text_and_one_meaning_per_name():
     in_a_room = dispatch.IN_A_ROOM
     names = [name.lower() for command_set in in_a_room for c in command_set.commands for name in (c.key, *c.aliases)]
     assert len(names) == len(set(names)), [n for n in names if names.count(n) > 1]
+
+
+#: Ordinary text in the languages of the seeds and beyond: kept exactly as typed.
+ORDINARY = (
+    "Příliš žluťoučký kůň úpěl ďábelské ódy",
+    "Ďateľ ľúbi čučoriedky, ôsmy deň",
+    "Съешь же ещё этих мягких французских булок",
+    "¿Qué tal? ¡Año nuevo, pingüino, señor!",
+    "漢字とかなカナ、한국어",
+    "🎲🃏 👍🏽 🇨🇿 👨\u200d👩\u200d👧\u200d👦 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f ❤\ufe0f",
+    "می\u200cخواهم",
+    "क्\u200dष",
+    "a\u00a0b",
+)
+
+
+def test_ordinary_text_in_every_script_is_kept():
+    for text in ORDINARY:
+        assert clean_text(text) == text
+
+
+def test_invisible_characters_and_line_separators_are_removed():
+    assert clean_text("Al\u200bice") == "Alice"
+    assert clean_text("\ufeffhello\u2060") == "hello"
+    assert clean_text("one\u2028Server: fake line\u2029two") == "oneServer: fake linetwo"
+    assert clean_text("x\u061cy\u180ez") == "xyz"
+    assert clean_text("Bo\u200cb and \u200d👍") == "Bob and 👍"
+
+
+@given(st.text())
+def test_clean_text_leaves_nothing_invisible_but_the_joiners_writing_needs(text):
+    cleaned = clean_text(text)
+    for i, ch in enumerate(cleaned):
+        if unicodedata.category(ch) in ("Zl", "Zp"):
+            raise AssertionError(f"line separator left in {cleaned!r}")
+        if unicodedata.category(ch) == "Cf":
+            assert ch in ("\u200c", "\u200d") or 0xE0020 <= ord(ch) <= 0xE007F, repr(cleaned)
+            assert 0 < i < len(cleaned) - 1 or 0xE0020 <= ord(ch) <= 0xE007F, repr(cleaned)

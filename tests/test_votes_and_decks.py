@@ -222,3 +222,34 @@ async def test_the_deck_command_line_imports_and_exports(server, database_url, t
     ann = await ScriptedPlayer.connect(server.port, "Ann")
     assert "Seats, in turn order" in flat(await ann.ask("join imported"))
     assert "#5 Vorpal Blade (Thing)" in flat(await ann.ask("viewall"))
+
+
+async def test_only_the_host_loads_cards_without_a_vote_and_mid_game_only_forced(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    assert "Only the host (Ann) can do that." in flat(await bo.ask("loadcard I Win/A/Play this: you win the game."))
+    assert "Only the host (Ann) can do that." in flat(await bo.ask("loadrule Bo Wins/Bo wins at once."))
+    await ann.ask("set turns=off")
+    for i in range(12):
+        await ann.ask(f"loadcard Card {i}/T/Text {i}.")
+    await ann.ask("start")
+    refusal = flat(await ann.ask("loadcard Late/T/Sneaked in."))
+    assert "A game is running: new cards are proposed and voted on now (newcard, newrule)" in refusal
+    assert "force loadcard" in refusal
+    assert "A game is running" in flat(await ann.ask("loadrule Late Rule/Sneaked in."))
+    assert "Only the host (Ann) can do that." in flat(await bo.ask("force loadcard I Win/A/You win."))
+    # Forced by the host, because a card allows it: the table is told it was forced.
+    assert "forced" in flat(await ann.ask("force loadcard Allowed/T/A card said so."))
+    await bo.client.expect(loosely("Ann adds a card to the deck: #13 Allowed (Thing): A card said so. [forced"))
+    assert "I Win" not in flat(await ann.ask("logcards"))
+
+
+async def test_a_refusal_that_suggests_force_is_taken_at_its_word(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    for i in range(12):
+        await ann.ask(f"loadcard Card {i}/T/Text {i}.")
+    await ann.ask("start")
+    refusal = flat(await ann.ask("cleardeck"))
+    assert "or force cleardeck" in refusal
+    assert "You clear the deck: 12 cards and rules are gone." in flat(await ann.ask("force cleardeck"))
+    usage = flat(await bo.ask("force nonsense"))
+    assert "cleardeck" in usage and "loadcard" in usage and "draw" in usage

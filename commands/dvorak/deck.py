@@ -13,12 +13,13 @@ from games.dvorak.deck import deck_contents, snapshot
 from games.dvorak.deckformat import (
     EXPORTERS,
     DefinitionError,
+    colour_code,
     parse_card_definition,
     parse_rule_definition,
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import DECK_ZONES, PENDING, REJECTED, REMOVED, RULES, Card
-from persistence.decks import DeckOwnedByOther
+from persistence.decks import DeckOwnedByOther, DecksTooBig, TooManyDecks
 from server.rooms import check_room_name
 
 
@@ -26,8 +27,12 @@ def _definition_line(card: Card) -> str:
     """The ``loadcard``/``loadrule`` line that makes ``card`` again."""
     if card.is_rule:
         return f"loadrule {card.name}/{card.text}"
-    colour = f"{card.colour}/" if card.colour else ""
+    colour = f"{colour_code(card.colour)}/" if colour_code(card.colour) else ""
     return f"loadcard {colour}{card.name}/{card.kind}/{card.text}"
+
+
+def _kib(size: int) -> str:
+    return f"{max(1, round(size / 1024)):,} KiB"
 
 
 class ClearDeck(GameCommand):
@@ -43,12 +48,14 @@ class ClearDeck(GameCommand):
 
 
 class LoadCard(GameCommand):
-    """Add a card to the deck without a vote, as deck imports do. Type A is an Action, T a
-    Thing; any other word is shown as written and played like a Thing. Split at the first
-    two slashes: the text may contain more. %r in the text is a line break. The Dvorax
-    form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>."""
+    """Add a card to the deck without a vote, as deck imports do (the host; in a multi-deck
+    game, each player to their own deck; while a game is running, only forced). Type A is
+    an Action, T a Thing; any other word is shown as written and played like a Thing.
+    Split at the first two slashes: the text may contain more. %r in the text is a line
+    break. The Dvorax form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>."""
 
     key = "loadcard"
+    forceable = True
     usage = ("loadcard <name>/<A|T|type>/<text>", "loadcard <colour>/<name>/<type>/<text>")
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -57,13 +64,20 @@ class LoadCard(GameCommand):
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
         actor, author = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.load_card(actor, author, card.name, card.kind, card.text, card.colour))
+        await perform(
+            ctx,
+            lambda table: table.load_card(
+                actor, author, card.name, card.kind, card.text, card.colour, forced=ctx.forced
+            ),
+        )
 
 
 class LoadRule(GameCommand):
-    """Put a special rule in force without a vote, as deck imports do."""
+    """Put a special rule in force without a vote, as deck imports do (host; while a game
+    is running, only forced)."""
 
     key = "loadrule"
+    forceable = True
     usage = ("loadrule <name>/<text>",)
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -72,7 +86,7 @@ class LoadRule(GameCommand):
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
         actor, author = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text))
+        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text, forced=ctx.forced))
 
 
 class LogCards(GameCommand):
@@ -131,6 +145,16 @@ class SaveDeck(GameCommand):
             replaced = await ctx.decks.save(name, ctx.player.account_id, count, {**data, "room": room.name})
         except DeckOwnedByOther:
             raise CommandError(f'The deck name "{name}" belongs to someone else. Choose another.') from None
+        except TooManyDecks as quota:
+            raise CommandError(
+                f"You have {quota.limit} saved decks, the most a player may keep. Save over one of them, "
+                'or delete one first (type "listdecks", then "deletedeck <name>").'
+            ) from None
+        except DecksTooBig as quota:
+            raise CommandError(
+                f"This room saved is {_kib(quota.size)}, and your other saved decks take {_kib(quota.others)} of the "
+                f'{_kib(quota.limit)} a player may keep. Delete one first (type "listdecks", then "deletedeck <name>").'
+            ) from None
         verb = "saves the room again as" if replaced else "saves the room as"
         room.broadcast(f"{ctx.player.name} {verb} deck {name} ({plural(count, 'card')}).")
 
@@ -168,6 +192,13 @@ class ListDecks(Command):
         lines = [f"{'Deck':<30} {'Saved by':<20} {'Cards':>5}  Saved (UTC)"]
         for deck in decks:
             lines.append(f"{deck.name:<30} {deck.owner_name:<20} {deck.card_count:>5}  {deck.saved_at:%Y-%m-%d %H:%M}")
+        count, used = await ctx.decks.usage(ctx.player.account_id)
+        if count:
+            limits = ctx.decks
+            lines.append(
+                f"Yours: {count}{f' of {limits.max_decks}' if limits.max_decks else ''} decks, "
+                f"{_kib(used)}{f' of {_kib(limits.max_bytes)}' if limits.max_bytes else ''}."
+            )
         ctx.reply("\n".join(lines))
 
 

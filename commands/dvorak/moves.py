@@ -208,9 +208,10 @@ class Force(GameCommand):
     usage = ("force <command>",)
 
     async def run(self, ctx: Context, args: str) -> None:
-        found = find_command((MOVE_COMMANDS,), args.strip()) if args.strip() else None
+        found = find_command(ctx.command_sets, args.strip()) if args.strip() else None
         if found is None or not isinstance(found[0], GameCommand) or not found[0].forceable:
-            names = ", ".join(c.key for c in MOVE_COMMANDS.commands if isinstance(c, GameCommand) and c.forceable)
+            forceable = {c.key for s in ctx.command_sets for c in s.commands if getattr(c, "forceable", False)}
+            names = ", ".join(sorted(forceable))
             raise CommandError(f"Usage: force <command>, where the command is one of: {names}.")
         command, inner = found
         await command.run(replace(ctx, forced=True), inner)

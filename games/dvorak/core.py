@@ -21,6 +21,7 @@ from games.dvorak.state import (
     NO_OWNER,
     PLAY,
     PLAYING,
+    REMOVED,
     Card,
     Delta,
     PileKey,
@@ -67,8 +68,12 @@ class TableCore:
     """A Dvorak table's state, the bookkeeping of its changes, and the checks every
     move shares. The moves themselves are in the subclasses."""
 
-    def __init__(self, state: TableState | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, state: TableState | None = None, rng: random.Random | None = None, card_limit: int | None = None
+    ) -> None:
         self.state = state if state is not None else TableState(settings=table_settings.defaults())
+        #: Cards and rules the table may hold, removed ones not counted (None: any number).
+        self.card_limit = card_limit
         for name, value in table_settings.defaults().items():
             self.state.settings.setdefault(name, value)
         self.rng = rng or random.SystemRandom()
@@ -97,11 +102,22 @@ class TableCore:
         return event
 
     def _change(self, event: Event, delta: Delta) -> None:
+        if delta[0] == "add":
+            self._make_room_for_a_card()
         self._undo.extend(reversed(self.state.inverse(delta)))
         self._cards |= self.state.apply(delta)
         event.deltas.append(delta)
         if delta[0] == "add":
             self._new_cards.add(delta[1]["number"])
+
+    def _make_room_for_a_card(self) -> None:
+        """Refuse a new card or rule once the table holds as many as it may."""
+        limit = self.card_limit
+        if limit is not None and len(self.state.cards) - len(self.state.pile(REMOVED, NO_OWNER)) >= limit:
+            raise RuleViolation(
+                f"This room already holds {limit} cards and rules, the most a room may. Removed cards do not "
+                "count: take some out first (removecard, or cleardeck between games)."
+            )
 
     def _move(self, event: Event, number: int, zone: str, owner: int, index: int = -1) -> None:
         self._change(event, ["move", number, zone, owner, index])

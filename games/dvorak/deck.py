@@ -63,29 +63,48 @@ def deck_contents(state: TableState) -> tuple[list[DeckCard], list[DeckCard]]:
 class DeckMoves(TableCore):
     """Moves that fill, empty and restore the deck."""
 
-    def load_card(self, actor: int, author_name: str, name: str, kind: str, text: str, colour: str = "") -> int:
-        """Add an approved card to the deck (shuffled in if a game is running); its number."""
-        self._seated(actor)
+    def load_card(
+        self, actor: int, author_name: str, name: str, kind: str, text: str, colour: str = "", forced: bool = False
+    ) -> int:
+        """Add an approved card to the deck without a vote (the host; in a multi-deck game,
+        any seated player to their own deck; while a game is running, only forced, and
+        then it is shuffled in); its number."""
+        multideck = bool(self.settings["multideck"])
+        self._may_load(actor, "loadcard", forced, own_deck=multideck)
         name, kind, text = check_card_face(name, kind, text)
         number = self.state.next_number
-        owner = actor if self.settings["multideck"] else NO_OWNER
+        owner = actor if multideck else NO_OWNER
         card = Card(number, name, kind, text, actor, author_name, DRAW, owner, deck_owner=owner, colour=colour)
-        event = self._event("load", actor, card=number)
+        event = self._event("load", actor, forced, card=number)
         self._change(event, ["add", card_dict(card)])
         if self.state.phase == PLAYING:
             pile = self.state.pile(DRAW, owner)
             self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile) - 1))
         return number
 
-    def load_rule(self, actor: int, author_name: str, name: str, text: str) -> int:
-        """Put a special rule in force without a vote, as deck imports do; its number."""
-        self._seated(actor)
+    def load_rule(self, actor: int, author_name: str, name: str, text: str, forced: bool = False) -> int:
+        """Put a special rule in force without a vote, as deck imports do (host; while a
+        game is running, only forced); its number."""
+        self._may_load(actor, "loadrule", forced)
         name, kind, text = check_card_face(name, "Rule", text)
         number = self.state.next_number
         rule = Card(number, name, kind, text, actor, author_name, RULES, is_rule=True)
-        event = self._event("loadrule", actor, card=number)
+        event = self._event("loadrule", actor, forced, card=number)
         self._change(event, ["add", card_dict(rule)])
         return number
+
+    def _may_load(self, actor: int, command: str, forced: bool, own_deck: bool = False) -> None:
+        """Cards and rules come in without a vote only from the host (or, into their own
+        deck in a multi-deck game, from any seated player), and during a game only when
+        forced (a card allows it; the table is told)."""
+        self._seated(actor)
+        if not own_deck:
+            self._host(actor)
+        if self.state.phase == PLAYING and not forced:
+            raise RuleViolation(
+                f"A game is running: new cards are proposed and voted on now (newcard, newrule), "
+                f"or, if a card allows it, the host types force {command} ..."
+            )
 
     def import_cards(self, name: str, cards: list[CardDefinition], rules: list[CardDefinition], clear: bool) -> int:
         """The operator's import (``dvorak-mush deck import``): approved cards and rules

@@ -33,8 +33,15 @@ _PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE
 #: Where a pasted line is split: before each deck command, and before the archive's
 #: closing ``@emit`` (so that it does not end up in the last card's text).
 _PASTE_SPLIT = re.compile(r"\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FLAVOUR = re.compile(r'\s*\("(.*)"\)\s*$', re.DOTALL)
 JSON_FORMAT = "dvorak-deck"
+
+
+def colour_code(code: str) -> str:
+    """``code`` if it is a MUSH colour code, else "": a colour from a file or a database
+    is never sent to anyone as it is."""
+    return code if COLOUR_CODE.fullmatch(code) else ""
 
 
 class DefinitionError(ValueError):
@@ -118,7 +125,9 @@ def parse_deck(text: str) -> ParsedDeck:
     if first_line.split("\t")[: len(TSV_COLUMNS)] == list(TSV_COLUMNS):
         return _parse_tsv(stripped)
     deck = ParsedDeck()
-    for raw_line in stripped.splitlines():
+    # Lines end at CR and LF only: what else str.splitlines() breaks at (U+2028, form
+    # feeds, ...) is inside a line, for cleaning, not between lines.
+    for raw_line in _LINE_BREAK.split(stripped):
         for command in split_pasted_commands(raw_line.strip())[0]:
             word, _, rest = command.partition(" ")
             word = word.lower()
@@ -155,15 +164,36 @@ def _parse_json(text: str) -> ParsedDeck:
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
         raise DefinitionError(f'A JSON deck has "format": "{JSON_FORMAT}".')
     deck = ParsedDeck(clears=True)
-    for card in data.get("cards", []):
+    for index, card in enumerate(_json_list(data, "cards"), start=1):
+        fields = _json_fields(card, f"card {index}", ("name", "type"), ("text", "colour", "creator"))
         deck.cards.append(
-            CardDefinition(
-                card["name"], card["type"], card.get("text", ""), card.get("colour", ""), card.get("creator", "")
-            )
+            CardDefinition(fields["name"], fields["type"], fields["text"], fields["colour"], fields["creator"])
         )
-    for rule in data.get("rules", []):
-        deck.rules.append(CardDefinition(rule["name"], "Rule", rule.get("text", "")))
+    for index, rule in enumerate(_json_list(data, "rules"), start=1):
+        fields = _json_fields(rule, f"rule {index}", ("name",), ("text",))
+        deck.rules.append(CardDefinition(fields["name"], "Rule", fields["text"]))
     return deck
+
+
+def _json_list(data: dict[str, object], key: str) -> list[object]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise DefinitionError(f'In a JSON deck, "{key}" is a list.')
+    return value
+
+
+def _json_fields(item: object, what: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, str]:
+    """The text fields of one card or rule of a JSON deck ("" for optional ones left out);
+    :class:`DefinitionError` naming the item if one is missing or is not text."""
+    if not isinstance(item, dict):
+        raise DefinitionError(f"In the JSON deck, {what} is not an object.")
+    fields: dict[str, str] = {}
+    for key in (*required, *optional):
+        value = item.get(key, None if key in required else "")
+        if not isinstance(value, str):
+            raise DefinitionError(f'In the JSON deck, {what} has no "{key}" text.')
+        fields[key] = value
+    return fields
 
 
 # -- writing decks -------------------------------------------------------------------
@@ -205,7 +235,7 @@ def export_mush(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) ->
 def export_dvorax(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
     """The Dvorax engine's form: colour code and full type text on every card."""
     lines = ["cleardeck"]
-    lines += [f"loadcard {c.colour or 'n'}/{c.name}/{c.kind_label}/{c.text}" for c in cards]
+    lines += [f"loadcard {colour_code(c.colour) or 'n'}/{c.name}/{c.kind_label}/{c.text}" for c in cards]
     lines += [f"loadrule {r.name}/{r.text}" for r in rules]
     lines.append(f"@emit The deck {deck_name} ({len(cards)} cards) has been loaded.")
     return "\n".join(lines)
@@ -218,7 +248,13 @@ def export_json(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) ->
             "version": 1,
             "name": deck_name,
             "cards": [
-                {"name": c.name, "type": c.kind_label, "text": c.text, "colour": c.colour, "creator": c.creator}
+                {
+                    "name": c.name,
+                    "type": c.kind_label,
+                    "text": c.text,
+                    "colour": colour_code(c.colour),
+                    "creator": c.creator,
+                }
                 for c in cards
             ],
             "rules": [{"name": r.name, "text": r.text} for r in rules],
