@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 import argon2
 
 from persistence.accounts import AccountRecord, AccountStore, NameTaken
+from server.limits import OneAtATime
 
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 4, 128
@@ -137,8 +138,8 @@ class AccountService:
         self.throttle = throttle
         #: Players that may be made from one address in an hour (None: any number).
         self.accounts_per_address = accounts_per_address
-        #: Addresses making a player right now, each waiting its turn (see :meth:`create`).
-        self._making: dict[str, asyncio.Lock] = {}
+        #: Each address makes its players one at a time (see :meth:`create`).
+        self._making = OneAtATime()
         self._hasher = argon2.PasswordHasher(
             time_cost=time_cost, memory_cost=memory_kib, parallelism=1, type=argon2.Type.ID
         )
@@ -196,20 +197,15 @@ class AccountService:
         problem = check_name(name) or check_password(password)
         if problem:
             raise AccountError(problem)
-        lock = self._making.setdefault(address, asyncio.Lock())
-        try:
-            async with lock:
-                await self._refuse_if_made_enough(address)
-                if await self.store.find(name) is not None:
-                    raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
-                password_hash = await self._in_thread(self._hasher.hash, password)
-                try:
-                    return await self.store.create(name, password_hash, address)
-                except NameTaken:
-                    raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.") from None
-        finally:
-            if not lock.locked() and self._making.get(address) is lock:
-                del self._making[address]
+        async with self._making.turn(address):
+            await self._refuse_if_made_enough(address)
+            if await self.store.find(name) is not None:
+                raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
+            password_hash = await self._in_thread(self._hasher.hash, password)
+            try:
+                return await self.store.create(name, password_hash, address)
+            except NameTaken:
+                raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.") from None
 
     async def _refuse_if_made_enough(self, address: str) -> None:
         limit = self.accounts_per_address

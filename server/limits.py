@@ -1,8 +1,12 @@
-"""Limits that keep one client from hurting the others: rates of commands and of bytes."""
+"""Limits that keep one client from hurting the others: rates of commands and of bytes,
+and work done one at a time per address."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 
 class TokenBucket:
@@ -50,3 +54,25 @@ class CommandRate(TokenBucket):
     def flooding(self) -> bool:
         """Whether the client has been over the rate for ``flood_seconds`` without a break."""
         return self._throttled_since is not None and time.monotonic() - self._throttled_since >= self.flood_seconds
+
+
+class OneAtATime:
+    """Work done for one key (an address) at a time: callers with the same key wait their
+    turn. A key is forgotten once nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def turn(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)

@@ -27,8 +27,8 @@ def _definition_line(card: Card) -> str:
     """The ``loadcard``/``loadrule`` line that makes ``card`` again."""
     if card.is_rule:
         return f"loadrule {card.name}/{card.text}"
-    colour = f"{colour_code(card.colour)}/" if colour_code(card.colour) else ""
-    return f"loadcard {colour}{card.name}/{card.kind}/{card.text}"
+    colour = colour_code(card.colour)
+    return f"loadcard {colour}{'/' if colour else ''}{card.name}/{card.kind}/{card.text}"
 
 
 def _kib(size: int) -> str:
