@@ -1,6 +1,7 @@
 """Run benchmark scenarios and print their figures.
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] ...
+.venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import json
 import sys
 
-from bench import scenarios
+from bench import attacks, scenarios
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
@@ -27,7 +28,7 @@ def run(coroutine):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("scenario", choices=(*SCENARIOS, "all"))
+    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "all"))
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
@@ -35,9 +36,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
+    parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     arguments = parser.parse_args(argv)
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.scenario == "attacks":
+        # One line per attack, each against a server of its own, printed as it ends.
+        for backend in backends:
+            for attack in attacks.ATTACKS:
+                result = run(attacks.run_attack(backend, attack, arguments.attack_seconds))
+                print(json.dumps({"scenario": "attacks", "backend": backend, **result}), flush=True)
+        return 0
     chosen = SCENARIOS if arguments.scenario == "all" else (arguments.scenario,)
     for scenario in chosen:
         if scenario == "ceiling":

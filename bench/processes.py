@@ -94,14 +94,19 @@ class ChildServer:
         assert self.process is not None
         return usage(self.process.pid)
 
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
+    async def stop(self, timeout: float = 30) -> int | None:
+        """SIGTERM, and SIGKILL if it has not exited ``timeout`` seconds later; its exit
+        status (negative: the signal that ended it), None if it never started."""
+        if self.process is None:
+            return None
+        if self.process.returncode is None:
             self.process.terminate()
             try:
-                await asyncio.wait_for(self.process.wait(), 30)
+                await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+        return self.process.returncode
 
 
 def mqtt_broker() -> ChildServer:
