@@ -39,7 +39,9 @@ def upgrade() -> None:
     with op.batch_alter_table("saved_decks", schema=None) as batch_op:
         batch_op.add_column(sa.Column("size_bytes", sa.Integer(), server_default="0", nullable=False))
 
-    decks = sa.table("saved_decks", sa.column("id", sa.Integer()), sa.column("data", sa.JSON()), sa.column("size_bytes"))
+    decks = sa.table(
+        "saved_decks", sa.column("id", sa.Integer()), sa.column("data", sa.JSON()), sa.column("size_bytes")
+    )
     connection = op.get_bind()
     for deck_id, data in connection.execute(sa.select(decks.c.id, decks.c.data)).all():
         size = len(json.dumps(data, separators=(",", ":")).encode())
