@@ -72,10 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check",
-        help="check every room's invariants",
+        help="check every room's invariants, and that its event log rebuilds it",
         description="Check that every card is in exactly one place, pile orders are dense, hands belong to "
-        "seated players, pending proposals match their votes, the turn is a seated player's, and the event log "
-        "has no gaps. Exit status 1 if anything is wrong.",
+        "seated players, pending proposals match their votes, the turn is a seated player's, the event log "
+        "has no gaps, and the room rebuilt from its event log is exactly the room as stored (as replay "
+        "does). Exit status 1 if anything is wrong.",
     )
     check.add_argument("--room", help="check only this room")
     Settings.add_arguments(check, only=DATABASE_FLAGS)
@@ -215,7 +216,7 @@ async def import_deck(database: Database, path: Path, room_name: str) -> str:
         count = table.import_cards(path.stem, cards, rules, clear=deck.clears)
     except RuleViolation as error:
         raise CommandLineError(str(error)) from None
-    await store.commit(room_id, stored.seq, table.state, table.take_changes())
+    await store.commit(room_id, stored.head, table.state, table.take_changes())
     verb = "replaced the deck of" if deck.clears else "added to"
     return f"{path.name}: {len(cards)} cards and {len(rules)} rules ({count} in all) {verb} room {stored.name}."
 
