@@ -115,6 +115,13 @@ class Peers:
     def room_events(self, room_id: int, seq_before: int, events: list[Any]) -> None:
         """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
 
+    def room_loaded(self, room_id: int) -> None:
+        """This node has loaded room ``room_id``: it wants the other nodes' news of it."""
+
+    def room_unloaded(self, room_id: int) -> None:
+        """This node has unloaded room ``room_id``: it no longer wants news of it (if it
+        loads the room again, it reads it afresh and is told :meth:`room_loaded`)."""
+
 
 class Place:
     """Somewhere players are: text said here reaches everyone here, on every node."""

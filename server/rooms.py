@@ -317,6 +317,7 @@ class RoomRegistry:
         room = GameRoom(stored, self.store, self._announce, self.hub)
         self._rooms[room_id] = room
         self.hub.add_place(room)
+        self.hub.peers.room_loaded(room_id)
         return room
 
     def loaded_room(self, room_id: int) -> GameRoom | None:
