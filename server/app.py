@@ -61,6 +61,7 @@ class MushServer:
                 settings.resolved_node_name,
                 settings.mqtt_prefix,
                 settings.cluster_heartbeat,
+                settings.resolved_cluster_secret,
                 self.processor.remote_players_gone,
             )
         self._listeners: list[asyncio.Server] = []

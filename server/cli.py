@@ -124,6 +124,7 @@ def configure_logging(level: str) -> None:
 async def serve(settings: Settings) -> None:
     from server.app import MushServer
     from server.cluster import Broker, check_node_name
+    from server.envelopes import check_cluster_secret
 
     if settings.mqtt_url:
         try:
@@ -138,6 +139,22 @@ async def serve(settings: Settings) -> None:
         problem = check_node_name(settings.resolved_node_name)
         if problem:
             raise CommandLineError(f"--node-name: {problem}")
+        if settings.cluster_secret and settings.cluster_secret_file:
+            raise CommandLineError(
+                "--mqtt-url: give the cluster secret once, in DVORAK_CLUSTER_SECRET_FILE or DVORAK_CLUSTER_SECRET"
+            )
+        try:
+            secret = settings.resolved_cluster_secret
+        except OSError as error:
+            raise CommandLineError(
+                f"--cluster-secret-file: cannot read {settings.cluster_secret_file}: {error}"
+            ) from None
+        problem = check_cluster_secret(secret)
+        if problem:
+            raise CommandLineError(
+                f"--mqtt-url: {problem}. Put it in a file only the server can read and give its path in "
+                "DVORAK_CLUSTER_SECRET_FILE (or --cluster-secret-file), or the secret in DVORAK_CLUSTER_SECRET"
+            )
 
     server = MushServer(settings)
     await server.start()

@@ -2,37 +2,49 @@
 what it makes of what they tell it.
 
 The database stays the source of truth; MQTT only carries the news, fast. Topics, under
-a prefix (``--mqtt-prefix``, ``dvorak`` by default), each payload one JSON object:
+a prefix (``--mqtt-prefix``, ``dvorak`` by default):
 
-``<prefix>/news/<name>``
-    What happened on that node, in order: a list of objects, as many as it had to tell
-    when it sent them (one MQTT message for many keeps a busy node's news flowing: the
-    receiving client reads one MQTT message per turn of the event loop). Each is
-    ``{"room": <id>, "before", "after", "events"}``: the node stored ``events``, taking
+``<prefix>/room/<id>/<name>``
+    What happened in room ``<id>`` on node ``<name>``, in order, for the nodes that have
+    the room loaded (a node subscribes to a room's topics when it loads the room and
+    unsubscribes when it unloads it: hidden cards travel in the events' deltas, and go
+    nowhere they are not needed). ``{"news": [...]}``: as many items as the node had
+    to tell when it sent them (one MQTT message for many keeps a busy node's news
+    flowing: the receiving client reads one MQTT message per turn of the event loop).
+    Each item is ``{"before", "after", "events"}``: the node stored ``events``, taking
     the room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
-    read them from the database); or ``{"room": <id>, "say", "exclude"}``: text said in
-    a room; or ``{"lobby": true, "say", "exclude"}``: in the lobby.
+    read them from the database); or ``{"say", "exclude"}``: text said in the room.
+``<prefix>/lobby/<name>``
+    ``{"news": [{"say", "exclude"}, ...]}``: what was said in the lobby on that node.
 ``<prefix>/node/<name>``
     For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
     "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
 ``<prefix>/presence/<name>``
     Who is online on that node. Every heartbeat the whole list, retained
-    (``{"node", "full": true, "players": [...]}``); in between, changes (``"players"``
-    who came or moved, ``"gone"``: accounts that left). Empty when the node has gone:
-    its goodbye, or its last will when its connection drops (a node that is still
-    alive answers its own will by announcing its players again).
+    (``{"full": true, "players": [...], "gone": []}``); in between, changes (``"players"``
+    who came or moved, ``"gone"``: accounts that left). ``{"bye": true}`` when the node
+    has gone, retained: its goodbye, or its last will when its connection drops (a node
+    that is still alive answers its own will by announcing its players again). An empty
+    payload only clears what the broker retains there (for a node found silent).
+
+Every payload is sealed with the cluster's secret (see :mod:`server.envelopes`, which
+also adds the sender's name, its run, a number and the time to each body): a message
+that is not sealed for its topic, is too old, or was received before is refused whole.
 
 A node that misses news (the broker restarted, the connection dropped) finds out and
 catches up from the database: each room's events are numbered, so a gap shows at the
-next event; and at every heartbeat (broker or no broker) and every reconnection, each
-loaded room's number is compared with the database's. Messages are sent at QoS 0: over
-a live connection they arrive in order, and a lost one is found by those checks;
-acknowledgements would only add traffic and the broker's queue limits, and would not
-make chat survive a broker restart either (chat is not stored: what is said while the
-broker is away waits in the outbox, and is lost if the node stops first).
+next event; and at every heartbeat (broker or no broker), every reconnection and every
+subscription to a room's topics, each loaded room's number is compared with the
+database's. Messages are sent at QoS 0: over a live connection they arrive in order,
+and a lost one is found by those checks; acknowledgements would only add traffic and the
+broker's queue limits, and would not make chat survive a broker restart either (chat is
+not stored: what is said while the broker is away waits in the outbox, and is lost if
+the node stops first).
 
 What other nodes send is checked before it is used: a malformed message is refused
-whole, and a room told of moves the database does not hold is reloaded from it.
+whole, text is cleaned as players' own input is, and news never decides what this node
+writes: a room told of moves the database does not hold (seq and digest, see
+:mod:`server.rooms`) is reloaded from it.
 """
 
 from __future__ import annotations
@@ -48,7 +60,7 @@ import ssl
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
@@ -56,6 +68,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from commands.text import clean_text
 from games.dvorak.rules import Event
+from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in
 
@@ -101,6 +114,17 @@ class Broker:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
 
+class Outgoing(NamedTuple):
+    """A message waiting in the outbox: sealed when it is published."""
+
+    topic: str
+    #: What it says; None for an empty payload (which only clears what the broker retains).
+    content: dict[str, Any] | None
+    retain: bool = False
+    #: A news item: sent in one list with the items next to it for the same topic.
+    news: bool = False
+
+
 class Cluster(Peers):
     """This node's link to the other nodes: ``await start()``, then ``await stop()``."""
 
@@ -114,6 +138,7 @@ class Cluster(Peers):
         node: str,
         prefix: str,
         heartbeat: float,
+        secret: str,
         on_gone: Callable[[list[RemotePlayer]], Any],
     ) -> None:
         self.hub = hub
@@ -122,13 +147,16 @@ class Cluster(Peers):
         self.node = node
         self.prefix = prefix
         self.heartbeat = heartbeat
+        # A retained list is up to a heartbeat old when a node starts and reads it.
+        self._envelopes = Envelopes(secret, node, window=max(MESSAGE_WINDOW, SILENT_HEARTBEATS * heartbeat))
         #: Told about players whose node has gone (died, or went without saying so).
         self._on_gone = on_gone
         self._client: aiomqtt.Client | None = None
-        #: (topic, payload, retain); a news item's payload is left as a dict, to be sent
-        #: in one list with the news items next to it.
-        self._outbox: deque[tuple[str, bytes | dict[str, Any], bool]] = deque(maxlen=BACKLOG)
+        self._outbox: deque[Outgoing] = deque(maxlen=BACKLOG)
         self._outbox_ready = asyncio.Event()
+        #: The rooms loaded here, whose topics this node follows.
+        self._rooms_followed: set[int] = set()
+        self._rooms_changed = asyncio.Event()
         self._changed: dict[int, OnlinePlayer | None] = {}
         self._last_heard: dict[str, float] = {}
         self._connected_at = 0.0
@@ -154,8 +182,9 @@ class Cluster(Peers):
             await asyncio.sleep(0.05)
         client = self._client
         if client is not None:
+            topic = self._presence_topic(self.node)
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
-                await client.publish(self._presence_topic(self.node), b"", qos=1, retain=True, timeout=2)
+                await client.publish(topic, self._envelopes.seal(topic, {"bye": True}), qos=1, retain=True, timeout=2)
         if self._runner is not None:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -185,7 +214,9 @@ class Cluster(Peers):
 
     async def _session(self) -> None:
         """One connection to the broker, from connecting to losing it."""
-        will = aiomqtt.Will(self._presence_topic(self.node), b"", qos=1, retain=True)
+        self._envelopes.new_session()
+        presence = self._presence_topic(self.node)
+        will = aiomqtt.Will(presence, self._envelopes.will(presence, {"bye": True}), qos=1, retain=True)
         async with aiomqtt.Client(
             self.broker.host,
             self.broker.port,
@@ -202,10 +233,14 @@ class Cluster(Peers):
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
         ) as client:
             client.pending_calls_threshold = BACKLOG
-            everything_else = SubscribeOptions(qos=0, noLocal=True)
-            topics = ("news/+", f"node/{self.node}", "presence/+")
-            await client.subscribe([(f"{self.prefix}/{topic}", everything_else) for topic in topics])
+            rooms = set(self._rooms_followed)
+            topics = ["lobby/+", f"node/{self.node}", "presence/+"]
+            await client.subscribe(
+                [(f"{self.prefix}/{topic}", _NOT_OWN) for topic in topics]
+                + [(self._room_filter(room_id), _NOT_OWN) for room_id in sorted(rooms)]
+            )
             sender = asyncio.create_task(self._send_outbox(client))
+            follower = asyncio.create_task(self._follow_rooms(client, rooms))
             try:
                 self._client = client
                 self._connected_at = time.monotonic()
@@ -214,9 +249,10 @@ class Cluster(Peers):
                 self._send_presence(full=True)
                 self._spawn(self._reconcile())
                 async for message in client.messages:
-                    self._receive(str(message.topic), message.payload)
+                    self._receive(str(message.topic), message.payload, message.retain)
             finally:
                 sender.cancel()
+                follower.cancel()
                 self._client = None
                 self.connected.clear()
                 if not asyncio.current_task().cancelling():
@@ -236,6 +272,31 @@ class Cluster(Peers):
             except Exception:
                 log.exception("heartbeat failed")
 
+    async def _follow_rooms(self, client: aiomqtt.Client, followed: set[int]) -> None:
+        """Keep this connection subscribed to the topics of the rooms loaded here
+        (``followed`` are those it is subscribed to already). A room just followed is
+        caught up from the database: what was stored before its subscription took hold
+        came as no news."""
+        while True:
+            await self._rooms_changed.wait()
+            self._rooms_changed.clear()
+            wanted = set(self._rooms_followed)
+            new, old = sorted(wanted - followed), sorted(followed - wanted)
+            try:
+                if new:
+                    await client.subscribe([(self._room_filter(room_id), _NOT_OWN) for room_id in new])
+                if old:
+                    await client.unsubscribe([self._room_filter(room_id) for room_id in old])
+            except aiomqtt.MqttError as error:
+                # The connection is going: the next one subscribes to what is loaded then.
+                log.warning("could not follow the rooms loaded here: %s", error)
+                return
+            followed = wanted
+            for room_id in new:
+                room = self.rooms.loaded_room(room_id)
+                if room is not None:
+                    self._spawn(room.catch_up())
+
     async def _reconcile(self, patient: bool = False) -> None:
         try:
             await self.rooms.reconcile(patient)
@@ -254,12 +315,8 @@ class Cluster(Peers):
 
     # -- sending -----------------------------------------------------------------------
 
-    def _send(self, topic: str, message: dict[str, Any], retain: bool = False) -> None:
-        self._outbox.append((topic, _encoded({"node": self.node, **message}), retain))
-        self._outbox_ready.set()
-
-    def _send_news(self, item: dict[str, Any]) -> None:
-        self._outbox.append((self._news_topic, item, False))
+    def _send(self, message: Outgoing) -> None:
+        self._outbox.append(message)
         self._outbox_ready.set()
 
     async def _send_outbox(self, client: aiomqtt.Client) -> None:
@@ -277,35 +334,37 @@ class Cluster(Peers):
             except Exception:
                 log.exception("could not publish %d messages; they are lost", len(batch))
 
-    def _packets(self, queued: list[tuple[str, bytes | dict[str, Any], bool]]) -> list[tuple[str, bytes, bool]]:
-        """The queued messages as MQTT messages, in order: runs of news items as lists."""
+    def _packets(self, queued: list[Outgoing]) -> list[tuple[str, bytes, bool]]:
+        """The queued messages as sealed MQTT messages, in order: the news items queued
+        between two other messages as one list per topic (in the order of their first
+        item; each topic's items keep theirs)."""
         packets: list[tuple[str, bytes, bool]] = []
-        news: list[dict[str, Any]] = []
+        news: dict[str, list[dict[str, Any]]] = {}
 
         def tell_news() -> None:
-            if news:
-                packets.append((self._news_topic, _encoded({"node": self.node, "news": news[:]}), False))
-                news.clear()
+            for topic, items in news.items():
+                for start in range(0, len(items), NEWS_PER_MESSAGE):
+                    chunk = items[start : start + NEWS_PER_MESSAGE]
+                    packets.append((topic, self._envelopes.seal(topic, {"news": chunk}), False))
+            news.clear()
 
-        for topic, payload, retain in queued:
-            if isinstance(payload, dict):
-                news.append(payload)
-                if len(news) == NEWS_PER_MESSAGE:
-                    tell_news()
+        for message in queued:
+            if message.news:
+                news.setdefault(message.topic, []).append(message.content)
             else:
                 tell_news()
-                packets.append((topic, payload, retain))
+                payload = b"" if message.content is None else self._envelopes.seal(message.topic, message.content)
+                packets.append((message.topic, payload, message.retain))
         tell_news()
         return packets
 
     def relay(self, place_key: str, text: str, exclude: int | None) -> None:
         room_id = room_id_in(place_key)
-        where: dict[str, Any] = {"lobby": True} if room_id is None else {"room": room_id}
-        self._send_news({**where, "say": text, "exclude": exclude})
+        topic = self._lobby_topic if room_id is None else self._room_topic(room_id)
+        self._send(Outgoing(topic, {"say": text, "exclude": exclude}, news=True))
 
     def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
         message: dict[str, Any] = {
-            "room": room_id,
             "before": seq_before,
             "after": seq_before + len(events),
             "events": None,
@@ -323,17 +382,26 @@ class Cluster(Peers):
         ]
         if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
-        self._send_news(message)
+        self._send(Outgoing(self._room_topic(room_id), message, news=True))
 
     def tell(self, player: RemotePlayer, text: str) -> None:
-        self._send(self._node_topic(player.node), {"tell": True, "account": player.account_id, "text": text})
+        message = {"tell": True, "account": player.account_id, "text": text}
+        self._send(Outgoing(self._node_topic(player.node), message))
 
     def evict(self, player: RemotePlayer, text: str) -> None:
         message = {"evict": True, "account": player.account_id, "place": player.place, "text": text}
-        self._send(self._node_topic(player.node), message)
+        self._send(Outgoing(self._node_topic(player.node), message))
 
     def take_over(self, player: RemotePlayer) -> None:
-        self._send(self._node_topic(player.node), {"takeover": True, "account": player.account_id})
+        self._send(Outgoing(self._node_topic(player.node), {"takeover": True, "account": player.account_id}))
+
+    def room_loaded(self, room_id: int) -> None:
+        self._rooms_followed.add(room_id)
+        self._rooms_changed.set()
+
+    def room_unloaded(self, room_id: int) -> None:
+        self._rooms_followed.discard(room_id)
+        self._rooms_changed.set()
 
     def presence_changed(self, player: OnlinePlayer, online: bool) -> None:
         if not self._changed:
@@ -344,15 +412,23 @@ class Cluster(Peers):
         changed, self._changed = self._changed, {}
         players = [_presence(p) for p in changed.values() if p is not None]
         gone = [account for account, p in changed.items() if p is None]
-        self._send(self._presence_topic(self.node), {"full": False, "players": players, "gone": gone})
+        self._send(Outgoing(self._presence_topic(self.node), {"full": False, "players": players, "gone": gone}))
 
     def _send_presence(self, full: bool) -> None:
         players = [_presence(p) for p in self.hub.players.values()]
-        self._send(self._presence_topic(self.node), {"full": full, "players": players, "gone": []}, retain=True)
+        message = {"full": full, "players": players, "gone": []}
+        self._send(Outgoing(self._presence_topic(self.node), message, retain=True))
 
     @property
-    def _news_topic(self) -> str:
-        return f"{self.prefix}/news/{self.node}"
+    def _lobby_topic(self) -> str:
+        return f"{self.prefix}/lobby/{self.node}"
+
+    def _room_topic(self, room_id: int) -> str:
+        return f"{self.prefix}/room/{room_id}/{self.node}"
+
+    def _room_filter(self, room_id: int) -> str:
+        """What every node says about room ``room_id``."""
+        return f"{self.prefix}/room/{room_id}/+"
 
     def _node_topic(self, node: str) -> str:
         return f"{self.prefix}/node/{node}"
@@ -362,46 +438,74 @@ class Cluster(Peers):
 
     # -- receiving ---------------------------------------------------------------------
 
-    def _receive(self, topic: str, payload: Any) -> None:
-        """Act on one message from another node; a malformed one is logged and ignored."""
-        kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
+    def _receive(self, topic: str, payload: Any, retained: bool = False) -> None:
+        """Act on one message from another node; one that is not sealed, stale, a replay
+        or malformed is logged and ignored."""
+        if not payload:
+            return  # it only clears what the broker retains (see _forget_silent_nodes)
+        if not isinstance(payload, (bytes, bytearray)):
+            log.warning("refused a message on %s: not bytes", topic)
+            return
         try:
-            if kind == "news":
-                message = json.loads(payload)
-                self._heard(message["node"])
-                for item in message["news"]:
-                    try:
-                        self._news(item)
-                    except (KeyError, TypeError, ValueError):
-                        log.exception("ignored a malformed news item from node %s", message["node"])
-            elif kind == "node":
-                message = json.loads(payload)
-                self._heard(message["node"])
-                self._for_this_node(message)
-            elif kind == "presence":
-                self._presence(rest, payload)
+            message = self._envelopes.open(topic, payload)
+        except Refused as refusal:
+            # The broker hands every new subscription what it retains: messages this node
+            # has taken already, or a node's list from long ago. Nothing to warn about.
+            (log.info if retained else log.warning)("refused a message on %s: %s", topic, refusal)
+            return
+        try:
+            self._take(topic, message)
         except Exception:
             log.exception("ignored a malformed cluster message on %s", topic)
 
-    def _news(self, item: dict[str, Any]) -> None:
-        """Act on one news item; ValueError if it is not one (nothing is done then)."""
-        if item.get("lobby") is True:
-            self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
-            return
-        room = self.rooms.loaded_room(_number(item["room"]))
+    def _take(self, topic: str, message: dict[str, Any]) -> None:
+        """Act on an opened message. A malformed one raises, having done nothing (a
+        malformed news item is logged and skipped, the others are taken)."""
+        kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
+        sender = message["node"]
+        if kind == "room":
+            room_id, _, node = rest.partition("/")
+            if not room_id.isdigit() or node != sender:
+                raise ValueError("not a room's topic, or not the sender's")
+            self._heard(sender)
+            self._room_news(int(room_id), sender, message["news"])
+        elif kind == "lobby":
+            if rest != sender:
+                raise ValueError("not the sender's lobby topic")
+            self._heard(sender)
+            for item in _items(message["news"]):
+                try:
+                    self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
+                except (KeyError, TypeError, ValueError):
+                    log.exception("ignored a malformed news item from node %s", sender)
+        elif kind == "node":
+            self._heard(sender)
+            self._for_this_node(message)
+        elif kind == "presence":
+            if rest != sender:
+                raise ValueError("not the sender's presence topic")
+            self._presence(sender, message)
+
+    def _room_news(self, room_id: int, sender: str, news: Any) -> None:
+        """Act on each news item about a room; a malformed one is logged and skipped."""
+        room = self.rooms.loaded_room(room_id)
         if room is None:
-            return  # nobody here is in that room; it is read afresh when loaded
-        if "say" in item:
-            self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
-            return
-        before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
-        if events is not None:
-            events = [_event(e) for e in events]
-            if after != before + len(events):
-                raise ValueError("the seq numbers do not count the events")
-        elif after <= before:
-            raise ValueError("the seq numbers go backwards")
-        self._spawn(room.receive(before, after, events))
+            return  # unloaded here a moment ago; it is read afresh when loaded again
+        for item in _items(news):
+            try:
+                if "say" in item:
+                    self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
+                    continue
+                before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
+                if events is not None:
+                    events = [_event(e) for e in events]
+                    if after != before + len(events):
+                        raise ValueError("the seq numbers do not count the events")
+                elif after <= before:
+                    raise ValueError("the seq numbers go backwards")
+                self._spawn(room.receive(before, after, events))
+            except (KeyError, TypeError, ValueError):
+                log.exception("ignored a malformed news item from node %s", sender)
 
     def _heard(self, node: str) -> None:
         if node == self.node:
@@ -423,17 +527,17 @@ class Cluster(Peers):
             for connection in list(player.connections):
                 connection.close(TAKEN_OVER_NOTICE)
 
-    def _presence(self, node: str, payload: bytes) -> None:
+    def _presence(self, node: str, message: dict[str, Any]) -> None:
+        gone_whole = message.get("bye") is True
         if node == self.node:
-            if not payload and self._client is not None:
+            if gone_whole and self._client is not None:
                 # Our own last will, from a connection that dropped a moment ago (or
                 # another node of our name): we are here, say so again.
                 self._send_presence(full=True)
             return
-        if not payload:
+        if gone_whole:
             self._node_gone(node, "went away")
             return
-        message = json.loads(payload)
         self._heard(node)
         players = [
             RemotePlayer(
@@ -462,8 +566,7 @@ class Cluster(Peers):
                 # Its retained list would make every node that starts later think its
                 # players online until it, too, had waited: clear it (as its will would
                 # have, had the broker been up when it died).
-                self._outbox.append((self._presence_topic(node), b"", True))
-                self._outbox_ready.set()
+                self._send(Outgoing(self._presence_topic(node), None, retain=True))
 
     def _node_gone(self, node: str, why: str) -> None:
         gone = self.hub.remove_remote(node)
@@ -475,6 +578,16 @@ class Cluster(Peers):
 
 # What other nodes send is checked before it is used: a malformed message (a bug, or
 # someone else publishing under the prefix) is refused whole, never half taken in.
+
+
+#: Subscriptions: this node's own messages are not sent back to it (MQTT 5's no-local).
+_NOT_OWN = SubscribeOptions(qos=0, noLocal=True)
+
+
+def _items(news: Any) -> list[dict[str, Any]]:
+    if not isinstance(news, list) or not all(isinstance(item, dict) for item in news):
+        raise ValueError("not a list of news items")
+    return news
 
 
 def _number(value: Any) -> int:
@@ -517,10 +630,6 @@ def _event(value: Any) -> Event:
         value["deltas"],
         value["forced"],
     )
-
-
-def _encoded(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode()
 
 
 def _presence(player: OnlinePlayer) -> dict[str, Any]:
