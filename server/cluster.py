@@ -4,25 +4,29 @@ what it makes of what they tell it.
 The database stays the source of truth; MQTT only carries the news, fast. Topics, under
 a prefix (``--mqtt-prefix``, ``dvorak`` by default):
 
-``<prefix>/room/<id>/<name>``
-    What happened in room ``<id>`` on node ``<name>``, in order, for the nodes that have
-    the room loaded (a node subscribes to a room's topics when it loads the room and
-    unsubscribes when it unloads it: hidden cards travel in the events' deltas, and go
-    nowhere they are not needed). ``{"news": [...]}``: as many items as the node had
-    to tell when it sent them (one MQTT message for many keeps a busy node's news
-    flowing: the receiving client reads one MQTT message per turn of the event loop).
-    Each item is ``{"before", "after", "events"}``: the node stored ``events``, taking
-    the room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
-    read them from the database); or ``{"say", "exclude"}``: text said in the room.
-``<prefix>/lobby/<name>``
+``<prefix>/news/<to>/<from>``
+    What happened on node ``<from>`` in the rooms that node ``<to>`` has loaded, in
+    order, and nothing of other rooms: hidden cards travel in the events' deltas, and go
+    nowhere they are not needed (each node announces the rooms it has loaded with its
+    presence, below). ``{"news": [...]}``: as many items as the node had to tell that
+    node when it sent them (one MQTT message for many keeps a busy node's news flowing:
+    the receiving client reads one MQTT message per turn of the event loop, so one
+    topic per receiving node, not per room). Each item is ``{"room": <id>, "before",
+    "after", "events"}``: the node stored ``events``, taking the room's seq from
+    ``before`` to ``after`` (``events`` is null when too big to send: read them from the
+    database; empty, with ``before`` equal to ``after``, when the node has just heard
+    that the receiver loaded the room: how far it goes here); or ``{"room": <id>,
+    "say", "exclude"}``: text said in the room.
+``<prefix>/lobby/<from>``
     ``{"news": [{"say", "exclude"}, ...]}``: what was said in the lobby on that node.
 ``<prefix>/node/<name>``
     For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
     "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
 ``<prefix>/presence/<name>``
-    Who is online on that node. Every heartbeat the whole list, retained
-    (``{"full": true, "players": [...], "gone": []}``); in between, changes (``"players"``
-    who came or moved, ``"gone"``: accounts that left). ``{"bye": true}`` when the node
+    Who is online on that node, and which rooms it has loaded. Every heartbeat the whole
+    of it, retained (``{"full": true, "players": [...], "gone": [], "rooms": [...]}``); in
+    between, changes (``"players"`` who came or moved, ``"gone"``: accounts that left,
+    ``"loaded"`` and ``"unloaded"``: rooms). ``{"bye": true}`` when the node
     has gone, retained: its goodbye, or its last will when its connection drops (a node
     that is still alive answers its own will by announcing its players again). An empty
     payload only clears what the broker retains there (for a node found silent).
@@ -31,11 +35,11 @@ Every payload is sealed with the cluster's secret (see :mod:`server.envelopes`, 
 also adds the sender's name, its run, a number and the time to each body): a message
 that is not sealed for its topic, is too old, or was received before is refused whole.
 
-A node that misses news (the broker restarted, the connection dropped) finds out and
-catches up from the database: each room's events are numbered, so a gap shows at the
-next event; and at every heartbeat (broker or no broker), every reconnection and every
-subscription to a room's topics, each loaded room's number is compared with the
-database's. Messages are sent at QoS 0: over a live connection they arrive in order,
+A node that misses news (the broker restarted, the connection dropped, another node
+had not yet heard that it loaded a room) finds out and catches up from the database:
+each room's events are numbered, so a gap shows at the next event; and at every
+heartbeat (broker or no broker) and every reconnection, each loaded room's number is
+compared with the database's. Messages are sent at QoS 0: over a live connection they arrive in order,
 and a lost one is found by those checks; acknowledgements would only add traffic and the
 broker's queue limits, and would not make chat survive a broker restart either (chat is
 not stored: what is said while the broker is away waits in the outbox, and is lost if
@@ -154,10 +158,13 @@ class Cluster(Peers):
         self._client: aiomqtt.Client | None = None
         self._outbox: deque[Outgoing] = deque(maxlen=BACKLOG)
         self._outbox_ready = asyncio.Event()
-        #: The rooms loaded here, whose topics this node follows.
-        self._rooms_followed: set[int] = set()
-        self._rooms_changed = asyncio.Event()
+        #: The rooms loaded here (announced with this node's presence), and each other
+        #: node's, as it announced them: a room's news goes to the nodes that have it.
+        self._rooms_loaded: set[int] = set()
+        self._rooms_of: dict[str, set[int]] = {}
+        #: Presence changes not yet sent: players (None: gone) and rooms (False: unloaded).
         self._changed: dict[int, OnlinePlayer | None] = {}
+        self._rooms_changed: dict[int, bool] = {}
         self._last_heard: dict[str, float] = {}
         self._connected_at = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -233,14 +240,10 @@ class Cluster(Peers):
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
         ) as client:
             client.pending_calls_threshold = BACKLOG
-            rooms = set(self._rooms_followed)
-            topics = ["lobby/+", f"node/{self.node}", "presence/+"]
-            await client.subscribe(
-                [(f"{self.prefix}/{topic}", _NOT_OWN) for topic in topics]
-                + [(self._room_filter(room_id), _NOT_OWN) for room_id in sorted(rooms)]
-            )
+            not_own = SubscribeOptions(qos=0, noLocal=True)
+            topics = (f"news/{self.node}/+", "lobby/+", f"node/{self.node}", "presence/+")
+            await client.subscribe([(f"{self.prefix}/{topic}", not_own) for topic in topics])
             sender = asyncio.create_task(self._send_outbox(client))
-            follower = asyncio.create_task(self._follow_rooms(client, rooms))
             try:
                 self._client = client
                 self._connected_at = time.monotonic()
@@ -252,7 +255,6 @@ class Cluster(Peers):
                     self._receive(str(message.topic), message.payload, message.retain)
             finally:
                 sender.cancel()
-                follower.cancel()
                 self._client = None
                 self.connected.clear()
                 if not asyncio.current_task().cancelling():
@@ -271,31 +273,6 @@ class Cluster(Peers):
                 await self._reconcile(patient=True)
             except Exception:
                 log.exception("heartbeat failed")
-
-    async def _follow_rooms(self, client: aiomqtt.Client, followed: set[int]) -> None:
-        """Keep this connection subscribed to the topics of the rooms loaded here
-        (``followed`` are those it is subscribed to already). A room just followed is
-        caught up from the database: what was stored before its subscription took hold
-        came as no news."""
-        while True:
-            await self._rooms_changed.wait()
-            self._rooms_changed.clear()
-            wanted = set(self._rooms_followed)
-            new, old = sorted(wanted - followed), sorted(followed - wanted)
-            try:
-                if new:
-                    await client.subscribe([(self._room_filter(room_id), _NOT_OWN) for room_id in new])
-                if old:
-                    await client.unsubscribe([self._room_filter(room_id) for room_id in old])
-            except aiomqtt.MqttError as error:
-                # The connection is going: the next one subscribes to what is loaded then.
-                log.warning("could not follow the rooms loaded here: %s", error)
-                return
-            followed = wanted
-            for room_id in new:
-                room = self.rooms.loaded_room(room_id)
-                if room is not None:
-                    self._spawn(room.catch_up())
 
     async def _reconcile(self, patient: bool = False) -> None:
         try:
@@ -360,11 +337,17 @@ class Cluster(Peers):
 
     def relay(self, place_key: str, text: str, exclude: int | None) -> None:
         room_id = room_id_in(place_key)
-        topic = self._lobby_topic if room_id is None else self._room_topic(room_id)
-        self._send(Outgoing(topic, {"say": text, "exclude": exclude}, news=True))
+        if room_id is None:
+            self._send(Outgoing(f"{self.prefix}/lobby/{self.node}", {"say": text, "exclude": exclude}, news=True))
+        else:
+            self._send_room_news(self._nodes_with(room_id), {"room": room_id, "say": text, "exclude": exclude})
 
     def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
+        nodes = self._nodes_with(room_id)
+        if not nodes:
+            return
         message: dict[str, Any] = {
+            "room": room_id,
             "before": seq_before,
             "after": seq_before + len(events),
             "events": None,
@@ -382,7 +365,15 @@ class Cluster(Peers):
         ]
         if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
-        self._send(Outgoing(self._room_topic(room_id), message, news=True))
+        self._send_room_news(nodes, message)
+
+    def _nodes_with(self, room_id: int) -> list[str]:
+        """The other nodes that have room ``room_id`` loaded (as they last said)."""
+        return [node for node, rooms in self._rooms_of.items() if room_id in rooms]
+
+    def _send_room_news(self, nodes: list[str], item: dict[str, Any]) -> None:
+        for node in nodes:
+            self._send(Outgoing(self._news_topic(node), item, news=True))
 
     def tell(self, player: RemotePlayer, text: str) -> None:
         message = {"tell": True, "account": player.account_id, "text": text}
@@ -396,39 +387,44 @@ class Cluster(Peers):
         self._send(Outgoing(self._node_topic(player.node), {"takeover": True, "account": player.account_id}))
 
     def room_loaded(self, room_id: int) -> None:
-        self._rooms_followed.add(room_id)
-        self._rooms_changed.set()
+        self._rooms_loaded.add(room_id)
+        self._presence_soon()
+        self._rooms_changed[room_id] = True
 
     def room_unloaded(self, room_id: int) -> None:
-        self._rooms_followed.discard(room_id)
-        self._rooms_changed.set()
+        self._rooms_loaded.discard(room_id)
+        self._presence_soon()
+        self._rooms_changed[room_id] = False
 
     def presence_changed(self, player: OnlinePlayer, online: bool) -> None:
-        if not self._changed:
-            asyncio.get_running_loop().call_soon(self._send_presence_changes)
+        self._presence_soon()
         self._changed[player.account_id] = player if online else None
+
+    def _presence_soon(self) -> None:
+        """Send the presence changes of this turn of the event loop, all in one message."""
+        if not self._changed and not self._rooms_changed:
+            asyncio.get_running_loop().call_soon(self._send_presence_changes)
 
     def _send_presence_changes(self) -> None:
         changed, self._changed = self._changed, {}
-        players = [_presence(p) for p in changed.values() if p is not None]
-        gone = [account for account, p in changed.items() if p is None]
-        self._send(Outgoing(self._presence_topic(self.node), {"full": False, "players": players, "gone": gone}))
+        rooms, self._rooms_changed = self._rooms_changed, {}
+        message = {
+            "full": False,
+            "players": [_presence(p) for p in changed.values() if p is not None],
+            "gone": [account for account, p in changed.items() if p is None],
+            "loaded": [room_id for room_id, loaded in rooms.items() if loaded],
+            "unloaded": [room_id for room_id, loaded in rooms.items() if not loaded],
+        }
+        self._send(Outgoing(self._presence_topic(self.node), message))
 
     def _send_presence(self, full: bool) -> None:
         players = [_presence(p) for p in self.hub.players.values()]
-        message = {"full": full, "players": players, "gone": []}
+        message = {"full": full, "players": players, "gone": [], "rooms": sorted(self._rooms_loaded)}
         self._send(Outgoing(self._presence_topic(self.node), message, retain=True))
 
-    @property
-    def _lobby_topic(self) -> str:
-        return f"{self.prefix}/lobby/{self.node}"
-
-    def _room_topic(self, room_id: int) -> str:
-        return f"{self.prefix}/room/{room_id}/{self.node}"
-
-    def _room_filter(self, room_id: int) -> str:
-        """What every node says about room ``room_id``."""
-        return f"{self.prefix}/room/{room_id}/+"
+    def _news_topic(self, node: str) -> str:
+        """Where this node tells node ``node`` what happened in the rooms it has loaded."""
+        return f"{self.prefix}/news/{node}/{self.node}"
 
     def _node_topic(self, node: str) -> str:
         return f"{self.prefix}/node/{node}"
@@ -463,12 +459,11 @@ class Cluster(Peers):
         malformed news item is logged and skipped, the others are taken)."""
         kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
         sender = message["node"]
-        if kind == "room":
-            room_id, _, node = rest.partition("/")
-            if not room_id.isdigit() or node != sender:
-                raise ValueError("not a room's topic, or not the sender's")
+        if kind == "news":
+            if rest != f"{self.node}/{sender}":
+                raise ValueError("not the sender's news topic for this node")
             self._heard(sender)
-            self._room_news(int(room_id), sender, message["news"])
+            self._room_news(sender, message["news"])
         elif kind == "lobby":
             if rest != sender:
                 raise ValueError("not the sender's lobby topic")
@@ -486,13 +481,13 @@ class Cluster(Peers):
                 raise ValueError("not the sender's presence topic")
             self._presence(sender, message)
 
-    def _room_news(self, room_id: int, sender: str, news: Any) -> None:
+    def _room_news(self, sender: str, news: Any) -> None:
         """Act on each news item about a room; a malformed one is logged and skipped."""
-        room = self.rooms.loaded_room(room_id)
-        if room is None:
-            return  # unloaded here a moment ago; it is read afresh when loaded again
         for item in _items(news):
             try:
+                room = self.rooms.loaded_room(_number(item["room"]))
+                if room is None:
+                    continue  # unloaded here a moment ago; it is read afresh when loaded again
                 if "say" in item:
                     self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
                     continue
@@ -552,9 +547,27 @@ class Cluster(Peers):
             for p in message["players"]
         ]
         gone = [_number(account) for account in message["gone"]]
-        self.hub.update_remote(node, players, replace=message["full"] is True)
+        full = message["full"] is True
+        had = self._rooms_of.get(node, set())
+        if full:
+            rooms = {_number(room_id) for room_id in message["rooms"]}
+        else:
+            loaded = {_number(room_id) for room_id in message["loaded"]}
+            rooms = (had | loaded) - {_number(room_id) for room_id in message["unloaded"]}
+        self.hub.update_remote(node, players, replace=full)
         if gone:
             self.hub.remove_remote(node, gone)
+        self._rooms_of[node] = rooms
+        self._tell_how_far(node, rooms - had)
+
+    def _tell_how_far(self, node: str, room_ids: set[int]) -> None:
+        """Node ``node`` has just loaded these rooms: tell it how far each goes here, so
+        that it catches up at once with any move of this node it loaded too early to see
+        and heard of too late to be sent."""
+        for room_id in sorted(room_ids):
+            room = self.rooms.loaded_room(room_id)
+            if room is not None:
+                self._send_room_news([node], {"room": room_id, "before": room.seq, "after": room.seq, "events": []})
 
     def _forget_silent_nodes(self) -> None:
         if time.monotonic() - self._connected_at < SILENT_HEARTBEATS * self.heartbeat:
@@ -571,6 +584,7 @@ class Cluster(Peers):
     def _node_gone(self, node: str, why: str) -> None:
         gone = self.hub.remove_remote(node)
         self._last_heard.pop(node, None)
+        self._rooms_of.pop(node, None)
         if gone:
             log.info("node %s %s; the %d players it had are offline", node, why, len(gone))
             self._spawn(self._on_gone(gone))
@@ -578,10 +592,6 @@ class Cluster(Peers):
 
 # What other nodes send is checked before it is used: a malformed message (a bug, or
 # someone else publishing under the prefix) is refused whole, never half taken in.
-
-
-#: Subscriptions: this node's own messages are not sent back to it (MQTT 5's no-local).
-_NOT_OWN = SubscribeOptions(qos=0, noLocal=True)
 
 
 def _items(news: Any) -> list[dict[str, Any]]:

@@ -28,7 +28,11 @@ before:
   the broker whenever that connection dies, perhaps days later: it has no ``n`` and no
   window. It is taken once, and only while its run and its connection are the sender's
   newest: the will of a connection that the sender has since replaced (it reconnected,
-  or restarted) is refused.
+  or restarted), once the receiver has heard from the new one, is refused. (Heard the
+  other way round, the will makes the sender's players go offline for a moment, until
+  the new connection announces them again.) A node's own will, from a connection it has replaced, is
+  taken once too (the node answers it by announcing its players again); anything else
+  of its own run that comes back to it is refused.
 
 What this protects: nobody without the secret can say anything to the nodes, and nothing
 said can be said again. What it does not: the broker and anyone who can read its traffic
@@ -107,6 +111,8 @@ class Envelopes:
         self.boot = time.time_ns()
         self._count = 0
         self._session = 0
+        #: The newest of this run's connections whose last will has come back.
+        self._own_will = 0
         self._runs: dict[str, _Run] = {}
 
     # -- sealing -----------------------------------------------------------------------
@@ -157,7 +163,9 @@ class Envelopes:
             and type(message.get("t")) in (int, float)
         ):
             raise Refused("signed, but without the envelope's fields")
-        if message.get("will") is True:
+        if message["node"] == self.node and message["boot"] == self.boot:
+            self._take_own(message)
+        elif message.get("will") is True:
             self._take_will(message["node"], message["boot"], message["session"])
         elif _count(message.get("n")):
             self._take(message["node"], message["boot"], message["session"], message["n"], message["t"])
@@ -193,6 +201,15 @@ class Envelopes:
             run.taken |= 1 << behind
         run.session = max(run.session, session)
         run.heard_at = now
+
+    def _take_own(self, message: dict[str, Any]) -> None:
+        """A message of this very run of this node, come back: the last will of one of
+        its connections that has been replaced (once; the node then says it is here), or
+        what it said before on a topic the broker retains; anything else is a replay."""
+        session = message["session"]
+        if message.get("will") is not True or not self._own_will < session < self._session:
+            raise Refused("sent by this node itself before")
+        self._own_will = session
 
     def _take_will(self, node: str, boot: int, session: int) -> None:
         run = self._runs.get(node)

@@ -39,6 +39,7 @@ from server.audit import check_rooms, replay_rooms
 from server.cluster import Broker, Cluster
 from server.envelopes import Envelopes, Refused
 from server.hub import Hub, RemotePlayer
+from server.rooms import RoomRegistry
 from tests.client import MudClient
 from tests.conftest import IN_CI, WELCOME_END, log_in, postgres_database, server_settings
 from tests.players import ScriptedPlayer, flat, loosely
@@ -524,7 +525,7 @@ async def test_a_node_that_died_unseen_is_forgotten_and_its_retained_list_cleare
     now = time.time()
     ghost = {"account": 999, "name": "Ghost", "place": "lobby", "since": now, "active": now, "doing": ""}
     async with aiomqtt.Client(broker.host, broker.port) as client:
-        message = {"full": True, "players": [ghost], "gone": []}
+        message = {"full": True, "players": [ghost], "gone": [], "rooms": []}
         await client.publish(topic, Envelopes(SECRET, "ghost").seal(topic, message), qos=1, retain=True)
     ann = await player(await start_node("north"), "Ann")
     await eventually(ann, "WHO", "Ghost")
@@ -551,25 +552,26 @@ async def test_malformed_or_unstored_news_from_a_node_is_refused_or_undone(start
     seq = room.seq
     event = {"kind": "draw", "actor": 1, "actor_name": "Ann", "data": {}, "deltas": [], "forced": False}
     rogue = Envelopes(SECRET, "rogue")
-    in_room, lobby = f"{prefix}/room/{room.id}/rogue", f"{prefix}/lobby/rogue"
+    news, lobby = f"{prefix}/news/north/rogue", f"{prefix}/lobby/rogue"
     forged = [
-        (in_room, {"news": [{"before": seq, "after": 10**6, "events": []}]}),
-        (in_room, {"news": [{"before": "1", "after": 2, "events": None}]}),
+        (news, {"news": [{"room": room.id, "before": seq, "after": 10**6, "events": []}]}),
+        (news, {"news": [{"room": room.id, "before": "1", "after": 2, "events": None}]}),
         (lobby, {"news": [{"say": 5, "exclude": None}]}),
-        (f"{prefix}/room/x/rogue", {"news": []}),
+        (news, {"news": [{"room": "x"}]}),
         # Well formed, but with an escape sequence: shown without it.
         (lobby, {"news": [{"say": "Red \x1b[31malert\x07", "exclude": None}]}),
         # Well formed, but never stored: the node believes it until it checks the database.
-        (in_room, {"news": [{"before": seq, "after": seq + 1, "events": [event]}]}),
+        (news, {"news": [{"room": room.id, "before": seq, "after": seq + 1, "events": [event]}]}),
     ]
     bad_player = {"account": "x", "name": 5, "place": "lobby", "since": "now", "active": 0, "doing": ""}
     broker = Broker(broker_url)
     async with aiomqtt.Client(broker.host, broker.port) as client:
-        await client.publish(in_room, b"not json")
+        await client.publish(news, b"not json")
         for topic, message in forged:
             await client.publish(topic, rogue.seal(topic, message))
         presence = f"{prefix}/presence/rogue"
-        await client.publish(presence, rogue.seal(presence, {"full": True, "players": [bad_player], "gone": []}))
+        message = {"full": True, "players": [bad_player], "gone": [], "rooms": []}
+        await client.publish(presence, rogue.seal(presence, message))
     await eventually(ann, "look", "Draw pile")
     assert "2 players connected" in flat(await ann.ask("WHO"))
     for _ in range(100):
@@ -588,7 +590,11 @@ async def test_malformed_or_unstored_news_from_a_node_is_refused_or_undone(start
 
 
 def test_news_goes_out_in_order_many_items_to_a_message(prefix):
-    cluster = Cluster(Hub(), None, "mqtt://127.0.0.1:1", "north", prefix, HEARTBEAT, SECRET, lambda gone: None)  # type: ignore[arg-type]
+    hub = Hub()
+    rooms = RoomRegistry(None, lambda room, events: None, hub)  # type: ignore[arg-type]
+    cluster = Cluster(hub, rooms, "mqtt://127.0.0.1:1", "north", prefix, HEARTBEAT, SECRET, lambda gone: None)
+    cluster._presence("south", {"full": True, "players": [], "gone": [], "rooms": [7]})
+    cluster._presence("east", {"full": True, "players": [], "gone": [], "rooms": [8]})
     for number in range(1200):
         cluster.relay("room/7", f"line {number}", None)
         if number == 600:
@@ -596,8 +602,8 @@ def test_news_goes_out_in_order_many_items_to_a_message(prefix):
             cluster.tell(RemotePlayer(5, "Ben", "south", "lobby", 0.0, 0.0, ""), "a page")
     packets = cluster._packets(list(cluster._outbox))
     topics = [topic for topic, _, _ in packets]
-    room, lobby = f"{prefix}/room/7/north", f"{prefix}/lobby/north"
-    assert topics == [room, room, lobby, f"{prefix}/node/south", room, room]
+    room, lobby = f"{prefix}/news/south/north", f"{prefix}/lobby/north"
+    assert topics == [room, room, lobby, f"{prefix}/node/south", room, room]  # nothing for east
     south = Envelopes(SECRET, "south")
     news = [(topic, south.open(topic, payload)["news"]) for topic, payload, _ in packets if topic != topics[3]]
     assert [item["say"] for topic, items in news if topic == room for item in items] == [
@@ -674,12 +680,13 @@ async def test_an_outside_client_of_the_broker_cannot_speak_as_a_node(start_node
     ben_on_rogue = {"account": ben_id, "name": "Ben", "place": "lobby", "since": now, "active": now, "doing": ""}
     forgeries = {
         # Ben is on node rogue now: his pages would go there.
-        f"{prefix}/presence/rogue": {"full": True, "players": [ben_on_rogue], "gone": []},
+        f"{prefix}/presence/rogue": {"full": True, "players": [ben_on_rogue], "gone": [], "rooms": []},
         f"{prefix}/node/north": {"tell": True, "account": ann_id, "text": "Forged page"},
         f"{prefix}/node/south": {"takeover": True, "account": ben_id},
-        f"{prefix}/room/{room.id}/rogue": {
+        f"{prefix}/news/north/rogue": {
             "news": [
                 {
+                    "room": room.id,
                     "before": seq,
                     "after": seq + 1,
                     "events": [
@@ -693,7 +700,7 @@ async def test_an_outside_client_of_the_broker_cannot_speak_as_a_node(start_node
                         }
                     ],
                 },
-                {"say": "Forged room chat", "exclude": None},
+                {"room": room.id, "say": "Forged room chat", "exclude": None},
             ]
         },
         f"{prefix}/lobby/rogue": {"news": [{"say": "Forged lobby chat", "exclude": None}]},
@@ -717,8 +724,8 @@ async def test_an_outside_client_of_the_broker_cannot_speak_as_a_node(start_node
     assert room.seq == seq and [card.number for card in await ann.hand()] == hand and drawn not in hand
     assert "Forged" not in flat(ann.client.transcript) + flat(ben.client.transcript)
     assert "2 players connected" in flat(await ann.ask("WHO"))
-    # Each node follows four of the topics (not the other's node topic); two forgeries each.
-    assert caplog.text.count("not signed with the cluster's secret") == 2 * 2 * 4
+    # North hears four of the five topics, south three (not north's); two forgeries each.
+    assert caplog.text.count("not signed with the cluster's secret") == 2 * (4 + 3)
     await same_everywhere([north, south], "Den")
 
 
@@ -757,7 +764,11 @@ async def test_a_captured_message_said_again_is_refused(start_node, broker_url, 
     assert "Hello, once." not in flat(cy.client.transcript)
     assert next(iter(p for p in north.hub.players.values() if p.name == "Ann")).connections
     assert "You have logged in from somewhere else" not in flat(ann.client.transcript)
+    # North has had both; south hears its own chat come back, and knows it for its own.
+    assert b"Hello, once." in captured[f"{prefix}/lobby/south"]
     assert caplog.text.count("already received") == 2
+    assert caplog.text.count("sent by this node itself before") == 1
+    assert flat(ben.client.transcript).count("Hello, once.") == 1
 
 
 def test_envelopes_take_each_message_once_and_only_from_the_current_connection_and_run(monkeypatch):
@@ -782,11 +793,18 @@ def test_envelopes_take_each_message_once_and_only_from_the_current_connection_a
     north.new_session()
     current_will = north.will(topic, {"bye": True})
     assert south.open(topic, north.seal(topic, {"full": True}))
+    north.new_session()  # and it reconnects once more
     with pytest.raises(Refused, match="since replaced"):
         south.open(topic, will)
     assert south.open(topic, current_will)["bye"] is True
     with pytest.raises(Refused, match="already received"):
         south.open(topic, current_will)
+
+    # North hears its own will, from the connection it replaced, once; nothing else of its own.
+    assert north.open(topic, current_will)["bye"] is True
+    for own in (current_will, will, second):
+        with pytest.raises(Refused, match="this node itself"):
+            north.open(topic, own)
 
     # A restarted north is a new run: the old run's messages are refused from then on.
     old = north.seal(topic, {"full": True})
@@ -895,7 +913,7 @@ async def test_a_node_hears_a_room_s_news_only_while_it_has_the_room_loaded(star
     await ann.ask("say Still nobody.")
     await eventually(ben, "rooms", "Den")
     room = await north.rooms.find("Den")
-    in_den = f"{south.settings.mqtt_prefix}/room/{room.id}/"
+    in_den = f"{south.settings.mqtt_prefix}/news/south/"  # news of Den, the only room
     assert not [topic for topic, _ in heard if topic.startswith(in_den)]
     assert not [payload for _, payload in heard if b"Card0" in payload or b"Nobody" in payload]
 
