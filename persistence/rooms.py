@@ -81,18 +81,20 @@ class LogHead:
 EMPTY_LOG = LogHead(0, "")
 
 
-def _json(value: Any) -> str:
-    """JSON as it is stored and digested: compact, keys in the order they were made
-    (which JSON columns keep, and ``json.loads`` gives back)."""
-    return json.dumps(value, separators=(",", ":"))
+#: JSON as it is stored and digested: compact, keys in the order they were made (which
+#: JSON columns keep, and ``json.loads`` gives back). One encoder, made once.
+_json = json.JSONEncoder(separators=(",", ":")).encode
+_text = json.encoder.encode_basestring_ascii
 
 
 def _link(digest: str, event: Event, data: str, deltas: str) -> str:
     """The digest after ``event``, from ``digest`` before it; ``data`` and ``deltas`` are
-    the event's as :func:`_json` writes them."""
+    the event's as :func:`_json` writes them. (The JSON of the whole event, written out
+    here for speed: what ``_json`` would make of it.)"""
+    actor = "null" if event.actor is None else str(event.actor)
     logged = (
-        f'{{"kind":{_json(event.kind)},"actor":{_json(event.actor)},"actor_name":{_json(event.actor_name)},'
-        f'"data":{data},"deltas":{deltas},"forced":{_json(event.forced)}}}'
+        f'{{"kind":{_text(event.kind)},"actor":{actor},"actor_name":{_text(event.actor_name)},'
+        f'"data":{data},"deltas":{deltas},"forced":{"true" if event.forced else "false"}}}'
     )
     return hashlib.sha256((digest + logged).encode()).hexdigest()
 

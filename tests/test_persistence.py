@@ -3,6 +3,8 @@ and the guard on each room's row (its log's head)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 
 import pytest
@@ -147,3 +149,12 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
         with pytest.raises(StaleRoom):
             await claim.store(forged_head, forged.state, changes)
     assert (await store.load(room_id)).head == head
+
+
+def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json():
+    event = Event("say", 7, 'Zoë "Z"', {"text": "✓\n"}, [["setting", "handsize", 6]], forced=True)
+    stored = {"kind": "say", "actor": 7, "actor_name": 'Zoë "Z"', "data": event.data, "deltas": event.deltas}
+    text = json.dumps({**stored, "forced": True}, separators=(",", ":"))
+    first = hashlib.sha256(text.encode()).hexdigest()
+    assert chain("", [event]) == first
+    assert chain("", [event, event]) == hashlib.sha256((first + text).encode()).hexdigest()
