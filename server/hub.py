@@ -130,7 +130,7 @@ class Place:
     description = ""
 
     def __init__(self, key: str) -> None:
-        #: Names the place across nodes (and its MQTT topic): ``lobby``, or ``room/<id>``.
+        #: Names the place across nodes: ``lobby``, or ``room/<id>``.
         self.key = key
         self.occupants: dict[int, OnlinePlayer] = {}
         #: Who is here on other nodes (kept up to date by the hub).
