@@ -5,10 +5,14 @@ and peak memory read from /proc."""
 from __future__ import annotations
 
 import asyncio
+import getpass
 import os
+import re
 import resource
+import secrets
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -18,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = [str(Path(sys.executable).parent / "dvorak-mush"), "serve"]
 ECHO = [sys.executable, "-m", "bench.echo_server"]
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 OPEN_FILES = 65536
 
 
@@ -109,14 +114,28 @@ class ChildServer:
         return self.process.returncode
 
 
-def mqtt_broker() -> ChildServer:
-    """Mosquitto configured as deploy/mosquitto.conf recommends, on a port of its own."""
-    server = ChildServer([MOSQUITTO, "-c"], {}, ready="running")
-    config = (ROOT / "deploy" / "mosquitto.conf").read_text().replace("listener 1883 ", f"listener {server.port} ")
-    path = Path(tempfile.mkdtemp(prefix="dvorak-bench-")) / "mosquitto.conf"
-    path.write_text(config)
-    server.command.append(str(path))
-    return server
+class MqttBroker(ChildServer):
+    """Mosquitto configured as deploy/mosquitto.conf and deploy/mosquitto.acl recommend,
+    on a port of its own, with a password file of its own for the nodes' user ``url``
+    carries (running as the user who starts it, who owns those files)."""
+
+    def __init__(self) -> None:
+        super().__init__([MOSQUITTO, "-c"], {}, ready="running")
+        directory = Path(tempfile.mkdtemp(prefix="dvorak-bench-"))
+        passwords, acl, config = (
+            directory / "mosquitto.passwd",
+            directory / "mosquitto.acl",
+            directory / "mosquitto.conf",
+        )
+        password = secrets.token_hex(16)
+        subprocess.run([MOSQUITTO_PASSWD, "-b", "-c", str(passwords), "dvorak", password], check=True)
+        shutil.copy(ROOT / "deploy" / "mosquitto.acl", acl)
+        text = (ROOT / "deploy" / "mosquitto.conf").read_text()
+        for option, value in (("listener", f"{self.port} 127.0.0.1"), ("password_file", passwords), ("acl_file", acl)):
+            text = re.sub(rf"^{option} .*$", f"{option} {value}", text, flags=re.MULTILINE)
+        config.write_text(text + f"user {getpass.getuser()}\n")
+        self.command.append(str(config))
+        self.url = f"mqtt://dvorak:{password}@127.0.0.1:{self.port}"
 
 
 def dvorak_server(database_url: str, **settings: str) -> ChildServer:

@@ -7,6 +7,7 @@ import asyncio
 import os
 import random
 import resource
+import secrets
 import tempfile
 import time
 import uuid
@@ -20,7 +21,7 @@ import asyncpg
 
 from bench.game import Room, bystander, play_room, set_up_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, mark
-from bench.processes import ROOT, SERVER, ChildServer, dvorak_server, echo_server, mqtt_broker
+from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
 
 POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PASSWORD = "bench-password"
@@ -425,26 +426,29 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
 
 async def cross_node(rooms: int = 50, rate: float = 200.0, seconds: float = 20.0) -> dict[str, Any]:
     """Two nodes sharing one PostgreSQL database and one MQTT broker (configured as
-    deploy/mosquitto.conf). In each room one player talks and adds cards to the deck
-    (``rate`` lines a second in all: half chat, half committed moves that carry their
-    text), watched by four players on the other node and one on the player's own:
+    deploy/mosquitto.conf, the nodes with its credentials and a cluster secret). In each
+    room one player talks and adds cards to the deck (``rate`` lines a second in all:
+    half chat, half committed moves that carry their text), watched by four players on
+    the other node and one on the player's own:
     how long each takes to see it, and how much later the other node's watchers see it
     than the sender's node's. Half the rooms talk from each node."""
-    broker = mqtt_broker()
+    broker = MqttBroker()
     await broker.start()
     try:
         async with fresh_database("postgresql") as url:
-            return await _cross_node(url, broker.port, rooms, rate, seconds)
+            return await _cross_node(url, broker.url, rooms, rate, seconds)
     finally:
         await broker.stop()
 
 
-async def _cross_node(url: str, broker_port: int, rooms: int, rate: float, seconds: float) -> dict[str, Any]:
+async def _cross_node(url: str, broker_url: str, rooms: int, rate: float, seconds: float) -> dict[str, Any]:
+    secret = secrets.token_hex(32)
     nodes = [
         dvorak_server(
             url,
             **OPEN_LIMITS,
-            DVORAK_MQTT_URL=f"mqtt://127.0.0.1:{broker_port}",
+            DVORAK_MQTT_URL=broker_url,
+            DVORAK_CLUSTER_SECRET=secret,
             DVORAK_NODE_NAME=f"bench{number}",
             DVORAK_COMMAND_RATE="1000",
             DVORAK_COMMAND_BURST="1000",

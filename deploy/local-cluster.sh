@@ -8,11 +8,13 @@
 #   deploy/local-cluster.sh kill NODE       SIGKILL node NODE (1, 2, ...), as a crash would
 #   deploy/local-cluster.sh stop            stop everything this script started
 #
-# Settings (environment): DVORAK_CLUSTER_DIR (logs and pid files, default
-# /tmp/dvorak-cluster), DVORAK_DATABASE_URL (default: database dvorak_cluster on the
-# PostgreSQL at 127.0.0.1:5432, created if missing), DVORAK_MQTT_URL (default
-# mqtt://127.0.0.1:1883; a broker configured as deploy/mosquitto.conf is started there
-# if none answers).
+# Settings (environment): DVORAK_CLUSTER_DIR (logs, pid files and the trial's secrets,
+# default /tmp/dvorak-cluster), DVORAK_DATABASE_URL (default: database dvorak_cluster
+# on the PostgreSQL at 127.0.0.1:5432, created if missing), DVORAK_MQTT_URL (default
+# mqtt://127.0.0.1:1883; a broker configured as deploy/mosquitto.conf and
+# deploy/mosquitto.acl is started there if none answers, with a password file made for
+# the nodes' user). The nodes get the broker's credentials and a cluster secret made
+# for the trial (in DVORAK_CLUSTER_DIR, readable by you alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +47,11 @@ start() {
         exit 2
     fi
     mkdir -p "$RUN"
+    chmod 700 "$RUN"
     python3 run.py --help >/dev/null # makes .venv on first use
+    # The trial's secrets, made once: the nodes' broker password and the cluster secret.
+    [ -s "$RUN/mqtt.password" ] || (umask 077 && openssl rand -hex 16 >"$RUN/mqtt.password")
+    [ -s "$RUN/cluster.secret" ] || (umask 077 && openssl rand -hex 32 >"$RUN/cluster.secret")
 
     if [[ $DATABASE_URL == *"/dvorak_cluster" ]]; then
         createdb -h 127.0.0.1 -U postgres dvorak_cluster 2>/dev/null || true
@@ -57,7 +63,14 @@ start() {
         exit 2
     fi
     if ! listening "$broker_port"; then
-        sed "s/^listener 1883 /listener $broker_port /" deploy/mosquitto.conf >"$RUN/mosquitto.conf"
+        mosquitto_passwd -b -c "$RUN/mosquitto.passwd" dvorak "$(cat "$RUN/mqtt.password")"
+        cp deploy/mosquitto.acl "$RUN/mosquitto.acl"
+        # As deploy/mosquitto.conf, on this port, with this trial's files, run as you.
+        sed -e "s|^listener 1883 |listener $broker_port |" \
+            -e "s|^password_file .*|password_file $RUN/mosquitto.passwd|" \
+            -e "s|^acl_file .*|acl_file $RUN/mosquitto.acl|" \
+            deploy/mosquitto.conf >"$RUN/mosquitto.conf"
+        echo "user $(id -un)" >>"$RUN/mosquitto.conf"
         mosquitto -c "$RUN/mosquitto.conf" >"$RUN/mosquitto.log" 2>&1 &
         echo $! >"$RUN/mosquitto.pid"
         wait_for_port "$broker_port" "$RUN/mosquitto.log"
@@ -75,8 +88,12 @@ start() {
             echo "node$node:    already running on port $port"
             continue
         fi
+        # The broker's password goes in the environment, the secret in a file: neither
+        # on a command line, where every user of the host could read it.
         DVORAK_PORT=$port DVORAK_NODE_NAME=node$node DVORAK_DATABASE_URL=$DATABASE_URL \
-            DVORAK_MQTT_URL=$MQTT_URL DVORAK_DATA_DIR="$RUN/node$node" DVORAK_PROXY_PROTOCOL=$proxy_protocol \
+            DVORAK_MQTT_URL="mqtt://dvorak:$(cat "$RUN/mqtt.password")@${MQTT_URL#mqtt://}" \
+            DVORAK_CLUSTER_SECRET_FILE="$RUN/cluster.secret" \
+            DVORAK_DATA_DIR="$RUN/node$node" DVORAK_PROXY_PROTOCOL=$proxy_protocol \
             .venv/bin/dvorak-mush serve >"$RUN/node$node.log" 2>&1 &
         echo $! >"$RUN/node$node.pid"
     done
@@ -141,5 +158,5 @@ case ${1:-} in
     status) status ;;
     kill) kill_node "${2:-}" ;;
     stop) stop ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

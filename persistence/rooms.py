@@ -1,13 +1,21 @@
 """Reading and writing game rooms: the table as rows, and the append-only event log.
 
-A room's move is stored in one transaction: the room row (guarded by its ``seq``, so a
-writer that loaded an older state loses and is told so), the cards and seats it touched,
-and its events. Either all of it is stored or none. A writer that lost may claim the
-room's row (:meth:`RoomStore.claimed`) to catch up and store without losing again.
+A room's move is stored in one transaction: the room row (guarded by its log's head, so
+a writer whose copy of the room is not the stored one loses and is told so), the cards
+and seats it touched, and its events. Either all of it is stored or none. A writer that
+lost may claim the room's row (:meth:`RoomStore.claimed`) to catch up and store without
+losing again.
+
+A room's **head** is how far its log goes: ``seq``, the number of its last event, and
+``digest``, which chains every event (see :func:`chain`). ``seq`` alone would let a copy
+of the room that was told of events never stored (a forged or mistaken message from
+another node) write over the room once its number came round; the digest tells such a
+copy apart, so it is refused like one that is behind.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -15,7 +23,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy import JSON, Text, and_, bindparam, cast, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -68,6 +76,48 @@ class RoomSummary:
     seated: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class LogHead:
+    """How far a room's event log goes: the ``seq`` of its last event, and the ``digest``
+    chaining every event up to it (see :func:`chain`)."""
+
+    seq: int
+    digest: str
+
+
+#: The head of a room with no events yet.
+EMPTY_LOG = LogHead(0, "")
+
+
+#: JSON as it is stored and digested: compact, keys in the order they were made (which
+#: JSON columns keep, and ``json.loads`` gives back). One encoder, made once.
+_json = json.JSONEncoder(separators=(",", ":")).encode
+_text = json.encoder.encode_basestring_ascii
+
+
+def _link(digest: str, event: Event, data: str, deltas: str) -> str:
+    """The digest after ``event``, from ``digest`` before it; ``data`` and ``deltas`` are
+    the event's as :func:`_json` writes them. (The JSON of the whole event, written out
+    here for speed: what ``_json`` would make of it.)"""
+    actor = "null" if event.actor is None else str(event.actor)
+    logged = (
+        f'{{"kind":{_text(event.kind)},"actor":{actor},"actor_name":{_text(event.actor_name)},'
+        f'"data":{data},"deltas":{deltas},"forced":{"true" if event.forced else "false"}}}'
+    )
+    return hashlib.sha256((digest + logged).encode()).hexdigest()
+
+
+def chain(digest: str, events: Iterable[Event]) -> str:
+    """The digest of a room's log after ``events``, from ``digest`` before them:
+    ``digest_n = sha256(digest_(n-1) + JSON of event n)``, the JSON being exactly what is
+    stored of the event (kind, actor, actor's name, data, deltas, forced). A room starts
+    from the empty string (and so do rooms made before digests were kept, from the first
+    event stored after)."""
+    for event in events:
+        digest = _link(digest, event, _json(event.data), _json(event.deltas))
+    return digest
+
+
 @dataclass
 class StoredRoom:
     """A room as loaded: its table and how far its event log goes."""
@@ -78,6 +128,11 @@ class StoredRoom:
     password_hash: str | None
     state: TableState
     seq: int
+    digest: str
+
+    @property
+    def head(self) -> LogHead:
+        return LogHead(self.seq, self.digest)
 
 
 @dataclass(frozen=True)
@@ -118,12 +173,13 @@ class RoomStore:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._grouped: GroupCommit[Move, int] = GroupCommit(database, _write_batch)
+        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch)
 
-    async def store(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
+    async def store(self, room_id: int, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see
-        :mod:`persistence.group_commit`); the room's new ``seq``, or :class:`StaleRoom`."""
-        return await self._grouped.store(Move(room_id, expected_seq, state, changes))
+        :mod:`persistence.group_commit`); the room's new head. Raises :class:`StaleRoom`
+        (storing nothing) if the stored head is not ``expected``."""
+        return await self._grouped.store(Move(room_id, expected, state, changes))
 
     async def create(
         self,
@@ -158,7 +214,8 @@ class RoomStore:
                         turn=asdict(Turn()),
                         result="",
                         next_card_number=1,
-                        seq=0,
+                        seq=EMPTY_LOG.seq,
+                        digest=EMPTY_LOG.digest,
                         created_at=_now(),
                         created_by_account_id=maker,
                     )
@@ -273,16 +330,16 @@ class RoomStore:
             )
         for v in vote_rows:
             state.proposals[v.proposal_id].votes[v.account_id] = v.choice
-        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq)
+        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, row.digest)
 
-    async def commit(self, room_id: int, expected_seq: int, state: TableState, changes: Changes) -> int:
-        """Store one move in a transaction of its own; the room's new ``seq``. Raises
-        :class:`StaleRoom` (storing nothing) if the stored ``seq`` is not ``expected_seq``."""
-        move = Move(room_id, expected_seq, state, changes)
+    async def commit(self, room_id: int, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
+        """Store one move in a transaction of its own; the room's new head. Raises
+        :class:`StaleRoom` (storing nothing) if the stored head is not ``expected``."""
+        move = Move(room_id, expected, state, changes)
         stale = await self._database.run_write(lambda connection: write_moves(connection, [move]))
         if stale:
             raise StaleRoom(room_id)
-        return move.new_seq
+        return move.written
 
     async def card_history(self, room_id: int, number: int) -> list[CardVersionRecord]:
         """Every version of card ``number``, oldest first."""
@@ -347,8 +404,12 @@ class RoomStore:
         stored inside it cannot be overtaken. What is stored inside is committed when
         the block ends without an exception."""
         async with self._database.transaction() as connection:
-            seq = await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id).with_for_update())
-            yield ClaimedRoom(connection, room_id, seq or 0)
+            row = (
+                await connection.execute(
+                    select(_rooms.c.seq, _rooms.c.digest).where(_rooms.c.id == room_id).with_for_update()
+                )
+            ).first()
+            yield ClaimedRoom(connection, room_id, LogHead(row.seq, row.digest) if row is not None else EMPTY_LOG)
 
     async def mark_away(self, room_id: int, account_id: int) -> None:
         """Note that a seated player went away now (at the room's current seq), unless
@@ -384,11 +445,19 @@ class RoomStore:
         async with self._database.snapshot() as connection:
             return await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id))
 
-    async def seqs(self) -> dict[int, int]:
-        """Every room's id and how far its event log goes."""
+    async def head(self, room_id: int) -> LogHead | None:
+        """How far the room's event log goes, and its digest (None if there is no such room)."""
         async with self._database.snapshot() as connection:
-            rows = await connection.execute(select(_rooms.c.id, _rooms.c.seq))
-            return {room_id: seq for room_id, seq in rows}
+            row = (
+                await connection.execute(select(_rooms.c.seq, _rooms.c.digest).where(_rooms.c.id == room_id))
+            ).first()
+            return LogHead(row.seq, row.digest) if row is not None else None
+
+    async def heads(self) -> dict[int, LogHead]:
+        """Every room's id and how far its event log goes, with its digest."""
+        async with self._database.snapshot() as connection:
+            rows = await connection.execute(select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest))
+            return {room_id: LogHead(seq, digest) for room_id, seq, digest in rows}
 
 
 def _positions(state: TableState, numbers: Iterable[int]) -> dict[int, int]:
@@ -450,23 +519,24 @@ async def _read_events(
 class ClaimedRoom:
     """A room whose row this node holds locked (see :meth:`RoomStore.claimed`)."""
 
-    def __init__(self, connection: AsyncConnection, room_id: int, seq: int) -> None:
+    def __init__(self, connection: AsyncConnection, room_id: int, head: LogHead) -> None:
         self._connection = connection
         self.room_id = room_id
         #: How far the room's event log goes (it cannot change while the room is held).
-        self.seq = seq
+        self.head = head
 
     async def events(self, room_id: int, after_seq: int = 0) -> list[LoggedEvent]:
         """The room's events after ``after_seq``: all there are, while the room is held."""
         assert room_id == self.room_id
         return await _read_events(self._connection, room_id, after_seq, None)
 
-    async def store(self, expected_seq: int, state: TableState, changes: Changes) -> int:
-        """Write one move, to be committed when the claim ends; the room's new ``seq``."""
-        move = Move(self.room_id, expected_seq, state, changes)
+    async def store(self, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
+        """Write one move, to be committed when the claim ends; the room's new head.
+        Raises :class:`StaleRoom` if the room's head is not ``expected``."""
+        move = Move(self.room_id, expected, state, changes)
         if await self._connection.run_sync(_write_now, move):
             raise StaleRoom(self.room_id)
-        return move.new_seq
+        return move.written
 
 
 def _write_now(connection: Connection, move: Move) -> list[Move]:
@@ -480,16 +550,15 @@ def _write_now(connection: Connection, move: Move) -> list[Move]:
 
 @dataclass
 class Move:
-    """One room's move waiting to be stored: the events and rows it changed."""
+    """One room's move waiting to be stored: the events and rows it changed, and the
+    head of the room's log that the copy it was made on had."""
 
     room_id: int
-    expected_seq: int
+    expected: LogHead
     state: TableState
     changes: Changes
-
-    @property
-    def new_seq(self) -> int:
-        return self.expected_seq + len(self.changes.events)
+    #: The room's head once the move is written (set by :func:`write_moves`).
+    written: LogHead = EMPTY_LOG
 
 
 _CARD_COLUMNS = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner", "colour", "version")
@@ -501,6 +570,7 @@ _UPDATE_ROOM = (
             column: bindparam(column)
             for column in (
                 "seq",
+                "digest",
                 "phase",
                 "host_account_id",
                 "settings",
@@ -518,7 +588,10 @@ _UPDATE_CARD = (
     .values({column: bindparam(column) for column in _CARD_COLUMNS})
 )
 _INSERT_CARD = insert(_cards)
-_INSERT_EVENT = insert(_events)
+# Data and deltas come as the JSON text the digest was computed over (see write_moves).
+_INSERT_EVENT = insert(_events).values(
+    data=cast(bindparam("data_json", type_=Text), JSON), deltas=cast(bindparam("deltas_json", type_=Text), JSON)
+)
 _INSERT_VERSION = insert(_versions)
 _STATEMENTS = {
     "insert_card": _INSERT_CARD,
@@ -530,15 +603,18 @@ _STATEMENTS = {
 
 def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
     """Write ``moves`` (of different rooms) in the caller's transaction, a few statements
-    for all of them together; returns the moves that are stale (their room's stored
-    ``seq`` was not what they expected), of which nothing is written."""
+    for all of them together; returns the moves that are stale (their room's stored head
+    was not what they expected), of which nothing is written. Each event is turned into
+    JSON once: that text is both digested and stored."""
     now = _now()
     rows = _RowWriter.for_connection(connection)
+    logged = {id(move): _logged_events(move, now) for move in moves}
     room_rows = [
         {
             "r": m.room_id,
-            "expected": m.expected_seq,
-            "seq": m.new_seq,
+            "expected": m.expected,
+            "seq": m.written.seq,
+            "digest": m.written.digest,
             "phase": m.state.phase,
             "host_account_id": m.state.host,
             "settings": m.state.settings,
@@ -566,21 +642,9 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
                 new_cards.append(row)
             else:
                 moved_cards.append({"r": move.room_id, "n": number, **{c: row[c] for c in _CARD_COLUMNS}})
+        events += logged[id(move)]
         for offset, event in enumerate(changes.events, start=1):
-            seq = move.expected_seq + offset
-            events.append(
-                {
-                    "room_id": move.room_id,
-                    "seq": seq,
-                    "created_at": now,
-                    "actor_account_id": event.actor,
-                    "actor_name": event.actor_name,
-                    "kind": event.kind,
-                    "forced": event.forced,
-                    "data": event.data,
-                    "deltas": event.deltas,
-                }
-            )
+            seq = move.expected.seq + offset
             for delta in event.deltas:
                 if delta[0] in ("add", "face"):
                     number = delta[1]["number"] if delta[0] == "add" else delta[1]
@@ -606,7 +670,7 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
             connection.execute(
                 insert(_results).values(
                     room_id=move.room_id,
-                    seq=move.new_seq,
+                    seq=move.written.seq,
                     finished_at=now,
                     result=state.result,
                     players=[seat.name for seat in state.seats],
@@ -617,6 +681,32 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
     rows.write("insert_event", events)
     rows.write("insert_version", versions)
     return stale
+
+
+def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:
+    """The event rows of ``move``, with their data and deltas as JSON text; sets the head
+    the move will give its room (digesting that same text)."""
+    rows = []
+    seq, digest = move.expected.seq, move.expected.digest
+    for event in move.changes.events:
+        seq += 1
+        data, deltas = _json(event.data), _json(event.deltas)
+        digest = _link(digest, event, data, deltas)
+        rows.append(
+            {
+                "room_id": move.room_id,
+                "seq": seq,
+                "created_at": now,
+                "actor_account_id": event.actor,
+                "actor_name": event.actor_name,
+                "kind": event.kind,
+                "forced": event.forced,
+                "data_json": data,
+                "deltas_json": deltas,
+            }
+        )
+    move.written = LogHead(seq, digest)
+    return rows
 
 
 class _RowWriter:
@@ -632,12 +722,18 @@ class _RowWriter:
         self.connection = connection
 
     def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
-        """Advance each room's row; the ids of the rooms whose ``seq`` was not the
-        expected one (left as they were). The rows stay locked until the commit."""
+        """Advance each room's row; the ids of the rooms whose head (``seq`` and
+        ``digest``) was not the expected one (left as they were). The rows stay locked
+        until the commit."""
         # In the order of their ids, as every node locks them: two batches never deadlock.
         ids = sorted({r["r"] for r in rows})
-        locked = select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_(ids)).order_by(_rooms.c.id).with_for_update()
-        stored = dict(self.connection.execute(locked).all())
+        locked = (
+            select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest)
+            .where(_rooms.c.id.in_(ids))
+            .order_by(_rooms.c.id)
+            .with_for_update()
+        )
+        stored = {room: LogHead(seq, digest) for room, seq, digest in self.connection.execute(locked)}
         stale = {r["r"] for r in rows if stored.get(r["r"]) != r["expected"]}
         fresh = [{k: v for k, v in r.items() if k != "expected"} for r in rows if r["r"] not in stale]
         if fresh:
@@ -659,10 +755,9 @@ class _SqliteRowWriter(_RowWriter):
         # BEGIN IMMEDIATE holds SQLite's write lock: nobody can change a room between
         # this read and the update.
         wanted = {row["r"]: row["expected"] for row in rows}
-        stored = dict(
-            self.connection.execute(select(_rooms.c.id, _rooms.c.seq).where(_rooms.c.id.in_(list(wanted)))).all()
-        )
-        stale = {room for room, seq in wanted.items() if stored.get(room) != seq}
+        query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest).where(_rooms.c.id.in_(list(wanted)))
+        stored = {room: LogHead(seq, digest) for room, seq, digest in self.connection.execute(query)}
+        stale = {room for room, head in wanted.items() if stored.get(room) != head}
         self.write("update_room", [row for row in rows if row["r"] not in stale])
         return stale
 
@@ -707,8 +802,12 @@ def _update_from_values(table: str, keys: dict[str, str], columns: tuple[str, ..
     return f"UPDATE {table} SET {assignments} FROM (VALUES {{values}}) AS v WHERE {match}", fields
 
 
-def _insert_values(table: str, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", columns
+def _insert_values(
+    table: str, columns: tuple[str, ...], fields: tuple[str, ...] | None = None
+) -> tuple[str, tuple[str, ...]]:
+    """``INSERT INTO <table> (<columns>) VALUES {values}``, and the row fields to give for
+    each row, in order (``fields``, or the columns' own names)."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", fields or columns
 
 
 _CARD_INSERT_COLUMNS = (
@@ -729,13 +828,25 @@ _CARD_INSERT_COLUMNS = (
     "version",
 )
 _EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_name", "kind", "forced", "data", "deltas")
+#: The event rows' fields, in the order of those columns (data and deltas are JSON text).
+_EVENT_FIELDS = (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json")
 _VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
-_ROOM_COLUMNS = ("seq", "phase", "host_account_id", "settings", "turn", "result", "next_card_number", "next_proposal")
+_ROOM_COLUMNS = (
+    "seq",
+    "digest",
+    "phase",
+    "host_account_id",
+    "settings",
+    "turn",
+    "result",
+    "next_card_number",
+    "next_proposal",
+)
 _SQLITE = {
     "update_room": _update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
     "insert_card": _insert_values("cards", _CARD_INSERT_COLUMNS),
     "update_card": _update_from_values("cards", {"room_id": "r", "number": "n"}, _CARD_COLUMNS),
-    "insert_event": _insert_values("events", _EVENT_COLUMNS),
+    "insert_event": _insert_values("events", _EVENT_COLUMNS, _EVENT_FIELDS),
     "insert_version": _insert_values("card_versions", _VERSION_COLUMNS),
 }
 
@@ -751,10 +862,10 @@ async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
     return list((await connection.execute(select(_rooms.c.name).where(counted).order_by(_rooms.c.name_key))).scalars())
 
 
-def _write_batch(connection: Connection, items: list[Move]) -> list[int | Exception]:
-    """For group commit: each move's new ``seq``, or :class:`StaleRoom`."""
+def _write_batch(connection: Connection, items: list[Move]) -> list[LogHead | Exception]:
+    """For group commit: each move's room's new head, or :class:`StaleRoom`."""
     stale = {id(move) for move in write_moves(connection, items)}
-    return [StaleRoom(move.room_id) if id(move) in stale else move.new_seq for move in items]
+    return [StaleRoom(move.room_id) if id(move) in stale else move.written for move in items]
 
 
 def _store_vote_delta(connection: Connection, room_id: int, delta: list, now: datetime, seq: int) -> None:  # type: ignore[type-arg]

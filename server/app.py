@@ -68,6 +68,7 @@ class MushServer:
                 settings.resolved_node_name,
                 settings.mqtt_prefix,
                 settings.cluster_heartbeat,
+                settings.resolved_cluster_secret,
                 self.processor.remote_players_gone,
             )
         #: The balancers trusted to say, in a PROXY header, whose connection it is.

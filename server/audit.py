@@ -1,7 +1,7 @@
 """Auditing stored rooms: are they sound, and does each one's event log rebuild it exactly?
 
-Used by ``dvorak-mush check`` and ``dvorak-mush replay``, and by the tests after every
-crash they cause.
+Used by ``dvorak-mush check`` (both) and ``dvorak-mush replay`` (the log alone), and by
+the tests after every crash they cause.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from games.dvorak.invariants import differences, table_problems
 from games.dvorak.rules import Table
 from games.dvorak.state import TableState
 from persistence.database import Database
-from persistence.rooms import LoggedEvent, RoomStore
+from persistence.rooms import LoggedEvent, RoomStore, StoredRoom
 
 
 @dataclass(frozen=True)
@@ -42,13 +42,16 @@ async def _rooms(store: RoomStore, name: str | None) -> list[tuple[int, str]]:
 
 
 async def check_rooms(database: Database, name: str | None = None) -> list[RoomReport]:
-    """Check every room (or the one named) against the table's invariants and the rows'."""
+    """Check every room (or the one named) against the table's invariants and the rows',
+    and against its event log: a stored room that its log does not rebuild was written
+    by something other than its moves."""
     store = RoomStore(database)
     reports = []
     for room_id, room_name in await _rooms(store, name):
         stored = await store.load(room_id)
         assert stored is not None
         problems = table_problems(Table(stored.state).state) + await store.row_problems(room_id)
+        problems += [f"its event log rebuilds another room: {problem}" for problem in await _unlike_log(store, stored)]
         reports.append(RoomReport(room_name, problems))
     return reports
 
@@ -77,12 +80,18 @@ async def replay_rooms(database: Database, name: str | None = None) -> list[Room
     for room_id, room_name in await _rooms(store, name):
         stored = await store.load(room_id)
         assert stored is not None
-        events = await store.events(room_id)
-        try:
-            problems = differences(replay(events), Table(stored.state).state)
-        except BrokenLog as broken:
-            problems = [str(broken)]
-        if len(events) != stored.seq:
-            problems.insert(0, f"the log holds {len(events)} events but the room says {stored.seq}")
-        reports.append(RoomReport(room_name, problems))
+        reports.append(RoomReport(room_name, await _unlike_log(store, stored)))
     return reports
+
+
+async def _unlike_log(store: RoomStore, stored: StoredRoom) -> list[str]:
+    """How ``stored`` differs from the room its event log rebuilds (nothing if it is
+    exactly that room)."""
+    events = await store.events(stored.id)
+    try:
+        problems = differences(replay(events), Table(stored.state).state)
+    except BrokenLog as broken:
+        problems = [str(broken)]
+    if len(events) != stored.seq:
+        problems.insert(0, f"the log holds {len(events)} events but the room says {stored.seq}")
+    return problems

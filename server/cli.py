@@ -72,10 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check",
-        help="check every room's invariants",
+        help="check every room's invariants, and that its event log rebuilds it",
         description="Check that every card is in exactly one place, pile orders are dense, hands belong to "
-        "seated players, pending proposals match their votes, the turn is a seated player's, and the event log "
-        "has no gaps. Exit status 1 if anything is wrong.",
+        "seated players, pending proposals match their votes, the turn is a seated player's, the event log "
+        "has no gaps, and the room rebuilt from its event log is exactly the room as stored (as replay "
+        "does). Exit status 1 if anything is wrong.",
     )
     check.add_argument("--room", help="check only this room")
     Settings.add_arguments(check, only=DATABASE_FLAGS)
@@ -123,6 +124,7 @@ def configure_logging(level: str) -> None:
 async def serve(settings: Settings) -> None:
     from server.app import MushServer
     from server.cluster import Broker, check_node_name
+    from server.envelopes import check_cluster_secret
     from server.telnet import parse_networks
 
     if settings.mqtt_url:
@@ -138,6 +140,22 @@ async def serve(settings: Settings) -> None:
         problem = check_node_name(settings.resolved_node_name)
         if problem:
             raise CommandLineError(f"--node-name: {problem}")
+        if settings.cluster_secret and settings.cluster_secret_file:
+            raise CommandLineError(
+                "--mqtt-url: give the cluster secret once, in DVORAK_CLUSTER_SECRET_FILE or DVORAK_CLUSTER_SECRET"
+            )
+        try:
+            secret = settings.resolved_cluster_secret
+        except OSError as error:
+            raise CommandLineError(
+                f"--cluster-secret-file: cannot read {settings.cluster_secret_file}: {error}"
+            ) from None
+        problem = check_cluster_secret(secret)
+        if problem:
+            raise CommandLineError(
+                f"--mqtt-url: {problem}. Put it in a file only the server can read and give its path in "
+                "DVORAK_CLUSTER_SECRET_FILE (or --cluster-secret-file), or the secret in DVORAK_CLUSTER_SECRET"
+            )
 
     try:
         parse_networks(settings.proxy_from)
@@ -220,7 +238,7 @@ async def import_deck(database: Database, path: Path, room_name: str) -> str:
         count = table.import_cards(path.stem, cards, rules, clear=deck.clears)
     except RuleViolation as error:
         raise CommandLineError(str(error)) from None
-    await store.commit(room_id, stored.seq, table.state, table.take_changes())
+    await store.commit(room_id, stored.head, table.state, table.take_changes())
     verb = "replaced the deck of" if deck.clears else "added to"
     return f"{path.name}: {len(cards)} cards and {len(rules)} rules ({count} in all) {verb} room {stored.name}."
 

@@ -2,37 +2,53 @@
 what it makes of what they tell it.
 
 The database stays the source of truth; MQTT only carries the news, fast. Topics, under
-a prefix (``--mqtt-prefix``, ``dvorak`` by default), each payload one JSON object:
+a prefix (``--mqtt-prefix``, ``dvorak`` by default):
 
-``<prefix>/news/<name>``
-    What happened on that node, in order: a list of objects, as many as it had to tell
-    when it sent them (one MQTT message for many keeps a busy node's news flowing: the
-    receiving client reads one MQTT message per turn of the event loop). Each is
-    ``{"room": <id>, "before", "after", "events"}``: the node stored ``events``, taking
-    the room's seq from ``before`` to ``after`` (``events`` is null when too big to send:
-    read them from the database); or ``{"room": <id>, "say", "exclude"}``: text said in
-    a room; or ``{"lobby": true, "say", "exclude"}``: in the lobby.
+``<prefix>/news/<to>/<from>``
+    What happened on node ``<from>`` in the rooms that node ``<to>`` has loaded, in
+    order, and nothing of other rooms: hidden cards travel in the events' deltas, and go
+    nowhere they are not needed (each node announces the rooms it has loaded with its
+    presence, below). ``{"news": [...]}``: as many items as the node had to tell that
+    node when it sent them (one MQTT message for many keeps a busy node's news flowing:
+    the receiving client reads one MQTT message per turn of the event loop, so one
+    topic per receiving node, not per room). Each item is ``{"room": <id>, "before",
+    "after", "events"}``: the node stored ``events``, taking the room's seq from
+    ``before`` to ``after`` (``events`` is null when too big to send: read them from the
+    database; empty, with ``before`` equal to ``after``, when the node has just heard
+    that the receiver loaded the room: how far it goes here); or ``{"room": <id>,
+    "say", "exclude"}``: text said in the room.
+``<prefix>/lobby/<from>``
+    ``{"news": [{"say", "exclude"}, ...]}``: what was said in the lobby on that node.
 ``<prefix>/node/<name>``
     For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
     "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
 ``<prefix>/presence/<name>``
-    Who is online on that node. Every heartbeat the whole list, retained
-    (``{"node", "full": true, "players": [...]}``); in between, changes (``"players"``
-    who came or moved, ``"gone"``: accounts that left). Empty when the node has gone:
-    its goodbye, or its last will when its connection drops (a node that is still
-    alive answers its own will by announcing its players again).
+    Who is online on that node, and which rooms it has loaded. Every heartbeat the whole
+    of it, retained (``{"full": true, "players": [...], "gone": [], "rooms": [...]}``); in
+    between, changes (``"players"`` who came or moved, ``"gone"``: accounts that left,
+    ``"loaded"`` and ``"unloaded"``: rooms). ``{"bye": true}`` when the node
+    has gone, retained: its goodbye, or its last will when its connection drops (a node
+    that is still alive answers its own will by announcing its players again). An empty
+    payload only clears what the broker retains there (for a node found silent).
 
-A node that misses news (the broker restarted, the connection dropped) finds out and
-catches up from the database: each room's events are numbered, so a gap shows at the
-next event; and at every heartbeat (broker or no broker) and every reconnection, each
-loaded room's number is compared with the database's. Messages are sent at QoS 0: over
-a live connection they arrive in order, and a lost one is found by those checks;
-acknowledgements would only add traffic and the broker's queue limits, and would not
-make chat survive a broker restart either (chat is not stored: what is said while the
-broker is away waits in the outbox, and is lost if the node stops first).
+Every payload is sealed with the cluster's secret (see :mod:`server.envelopes`, which
+also adds the sender's name, its run, a number and the time to each body): a message
+that is not sealed for its topic, is too old, or was received before is refused whole.
+
+A node that misses news (the broker restarted, the connection dropped, another node
+had not yet heard that it loaded a room) finds out and catches up from the database:
+each room's events are numbered, so a gap shows at the next event; and at every
+heartbeat (broker or no broker) and every reconnection, each loaded room's number is
+compared with the database's. Messages are sent at QoS 0: over a live connection they arrive in order,
+and a lost one is found by those checks; acknowledgements would only add traffic and the
+broker's queue limits, and would not make chat survive a broker restart either (chat is
+not stored: what is said while the broker is away waits in the outbox, and is lost if
+the node stops first).
 
 What other nodes send is checked before it is used: a malformed message is refused
-whole, and a room told of moves the database does not hold is reloaded from it.
+whole, text is cleaned as players' own input is, and news never decides what this node
+writes: a room told of moves the database does not hold (seq and digest, see
+:mod:`server.rooms`) is reloaded from it.
 """
 
 from __future__ import annotations
@@ -48,7 +64,7 @@ import ssl
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
@@ -56,6 +72,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from commands.text import clean_text
 from games.dvorak.rules import Event
+from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in
 
@@ -101,6 +118,17 @@ class Broker:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
 
+class Outgoing(NamedTuple):
+    """A message waiting in the outbox: sealed when it is published."""
+
+    topic: str
+    #: What it says; None for an empty payload (which only clears what the broker retains).
+    content: dict[str, Any] | None
+    retain: bool = False
+    #: A news item: sent in one list with the items next to it for the same topic.
+    news: bool = False
+
+
 class Cluster(Peers):
     """This node's link to the other nodes: ``await start()``, then ``await stop()``."""
 
@@ -114,6 +142,7 @@ class Cluster(Peers):
         node: str,
         prefix: str,
         heartbeat: float,
+        secret: str,
         on_gone: Callable[[list[RemotePlayer]], Any],
     ) -> None:
         self.hub = hub
@@ -122,14 +151,20 @@ class Cluster(Peers):
         self.node = node
         self.prefix = prefix
         self.heartbeat = heartbeat
+        # A retained list is up to a heartbeat old when a node starts and reads it.
+        self._envelopes = Envelopes(secret, node, window=max(MESSAGE_WINDOW, SILENT_HEARTBEATS * heartbeat))
         #: Told about players whose node has gone (died, or went without saying so).
         self._on_gone = on_gone
         self._client: aiomqtt.Client | None = None
-        #: (topic, payload, retain); a news item's payload is left as a dict, to be sent
-        #: in one list with the news items next to it.
-        self._outbox: deque[tuple[str, bytes | dict[str, Any], bool]] = deque(maxlen=BACKLOG)
+        self._outbox: deque[Outgoing] = deque(maxlen=BACKLOG)
         self._outbox_ready = asyncio.Event()
+        #: The rooms loaded here (announced with this node's presence), and each other
+        #: node's, as it announced them: a room's news goes to the nodes that have it.
+        self._rooms_loaded: set[int] = set()
+        self._rooms_of: dict[str, set[int]] = {}
+        #: Presence changes not yet sent: players (None: gone) and rooms (False: unloaded).
         self._changed: dict[int, OnlinePlayer | None] = {}
+        self._rooms_changed: dict[int, bool] = {}
         self._last_heard: dict[str, float] = {}
         self._connected_at = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -154,8 +189,9 @@ class Cluster(Peers):
             await asyncio.sleep(0.05)
         client = self._client
         if client is not None:
+            topic = self._presence_topic(self.node)
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
-                await client.publish(self._presence_topic(self.node), b"", qos=1, retain=True, timeout=2)
+                await client.publish(topic, self._envelopes.seal(topic, {"bye": True}), qos=1, retain=True, timeout=2)
         if self._runner is not None:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -185,7 +221,9 @@ class Cluster(Peers):
 
     async def _session(self) -> None:
         """One connection to the broker, from connecting to losing it."""
-        will = aiomqtt.Will(self._presence_topic(self.node), b"", qos=1, retain=True)
+        self._envelopes.new_session()
+        presence = self._presence_topic(self.node)
+        will = aiomqtt.Will(presence, self._envelopes.will(presence, {"bye": True}), qos=1, retain=True)
         async with aiomqtt.Client(
             self.broker.host,
             self.broker.port,
@@ -202,9 +240,9 @@ class Cluster(Peers):
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
         ) as client:
             client.pending_calls_threshold = BACKLOG
-            everything_else = SubscribeOptions(qos=0, noLocal=True)
-            topics = ("news/+", f"node/{self.node}", "presence/+")
-            await client.subscribe([(f"{self.prefix}/{topic}", everything_else) for topic in topics])
+            not_own = SubscribeOptions(qos=0, noLocal=True)
+            topics = (f"news/{self.node}/+", "lobby/+", f"node/{self.node}", "presence/+")
+            await client.subscribe([(f"{self.prefix}/{topic}", not_own) for topic in topics])
             sender = asyncio.create_task(self._send_outbox(client))
             try:
                 self._client = client
@@ -214,7 +252,7 @@ class Cluster(Peers):
                 self._send_presence(full=True)
                 self._spawn(self._reconcile())
                 async for message in client.messages:
-                    self._receive(str(message.topic), message.payload)
+                    self._receive(str(message.topic), message.payload, message.retain)
             finally:
                 sender.cancel()
                 self._client = None
@@ -254,12 +292,8 @@ class Cluster(Peers):
 
     # -- sending -----------------------------------------------------------------------
 
-    def _send(self, topic: str, message: dict[str, Any], retain: bool = False) -> None:
-        self._outbox.append((topic, _encoded({"node": self.node, **message}), retain))
-        self._outbox_ready.set()
-
-    def _send_news(self, item: dict[str, Any]) -> None:
-        self._outbox.append((self._news_topic, item, False))
+    def _send(self, message: Outgoing) -> None:
+        self._outbox.append(message)
         self._outbox_ready.set()
 
     async def _send_outbox(self, client: aiomqtt.Client) -> None:
@@ -277,33 +311,41 @@ class Cluster(Peers):
             except Exception:
                 log.exception("could not publish %d messages; they are lost", len(batch))
 
-    def _packets(self, queued: list[tuple[str, bytes | dict[str, Any], bool]]) -> list[tuple[str, bytes, bool]]:
-        """The queued messages as MQTT messages, in order: runs of news items as lists."""
+    def _packets(self, queued: list[Outgoing]) -> list[tuple[str, bytes, bool]]:
+        """The queued messages as sealed MQTT messages, in order: the news items queued
+        between two other messages as one list per topic (in the order of their first
+        item; each topic's items keep theirs)."""
         packets: list[tuple[str, bytes, bool]] = []
-        news: list[dict[str, Any]] = []
+        news: dict[str, list[dict[str, Any]]] = {}
 
         def tell_news() -> None:
-            if news:
-                packets.append((self._news_topic, _encoded({"node": self.node, "news": news[:]}), False))
-                news.clear()
+            for topic, items in news.items():
+                for start in range(0, len(items), NEWS_PER_MESSAGE):
+                    chunk = items[start : start + NEWS_PER_MESSAGE]
+                    packets.append((topic, self._envelopes.seal(topic, {"news": chunk}), False))
+            news.clear()
 
-        for topic, payload, retain in queued:
-            if isinstance(payload, dict):
-                news.append(payload)
-                if len(news) == NEWS_PER_MESSAGE:
-                    tell_news()
+        for message in queued:
+            if message.news:
+                news.setdefault(message.topic, []).append(message.content)
             else:
                 tell_news()
-                packets.append((topic, payload, retain))
+                payload = b"" if message.content is None else self._envelopes.seal(message.topic, message.content)
+                packets.append((message.topic, payload, message.retain))
         tell_news()
         return packets
 
     def relay(self, place_key: str, text: str, exclude: int | None) -> None:
         room_id = room_id_in(place_key)
-        where: dict[str, Any] = {"lobby": True} if room_id is None else {"room": room_id}
-        self._send_news({**where, "say": text, "exclude": exclude})
+        if room_id is None:
+            self._send(Outgoing(f"{self.prefix}/lobby/{self.node}", {"say": text, "exclude": exclude}, news=True))
+        else:
+            self._send_room_news(self._nodes_with(room_id), {"room": room_id, "say": text, "exclude": exclude})
 
     def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
+        nodes = self._nodes_with(room_id)
+        if not nodes:
+            return
         message: dict[str, Any] = {
             "room": room_id,
             "before": seq_before,
@@ -323,36 +365,66 @@ class Cluster(Peers):
         ]
         if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
-        self._send_news(message)
+        self._send_room_news(nodes, message)
+
+    def _nodes_with(self, room_id: int) -> list[str]:
+        """The other nodes that have room ``room_id`` loaded (as they last said)."""
+        return [node for node, rooms in self._rooms_of.items() if room_id in rooms]
+
+    def _send_room_news(self, nodes: list[str], item: dict[str, Any]) -> None:
+        for node in nodes:
+            self._send(Outgoing(self._news_topic(node), item, news=True))
 
     def tell(self, player: RemotePlayer, text: str) -> None:
-        self._send(self._node_topic(player.node), {"tell": True, "account": player.account_id, "text": text})
+        message = {"tell": True, "account": player.account_id, "text": text}
+        self._send(Outgoing(self._node_topic(player.node), message))
 
     def evict(self, player: RemotePlayer, text: str) -> None:
         message = {"evict": True, "account": player.account_id, "place": player.place, "text": text}
-        self._send(self._node_topic(player.node), message)
+        self._send(Outgoing(self._node_topic(player.node), message))
 
     def take_over(self, player: RemotePlayer) -> None:
-        self._send(self._node_topic(player.node), {"takeover": True, "account": player.account_id})
+        self._send(Outgoing(self._node_topic(player.node), {"takeover": True, "account": player.account_id}))
+
+    def room_loaded(self, room_id: int) -> None:
+        self._rooms_loaded.add(room_id)
+        self._presence_soon()
+        self._rooms_changed[room_id] = True
+
+    def room_unloaded(self, room_id: int) -> None:
+        self._rooms_loaded.discard(room_id)
+        self._presence_soon()
+        self._rooms_changed[room_id] = False
 
     def presence_changed(self, player: OnlinePlayer, online: bool) -> None:
-        if not self._changed:
-            asyncio.get_running_loop().call_soon(self._send_presence_changes)
+        self._presence_soon()
         self._changed[player.account_id] = player if online else None
+
+    def _presence_soon(self) -> None:
+        """Send the presence changes of this turn of the event loop, all in one message."""
+        if not self._changed and not self._rooms_changed:
+            asyncio.get_running_loop().call_soon(self._send_presence_changes)
 
     def _send_presence_changes(self) -> None:
         changed, self._changed = self._changed, {}
-        players = [_presence(p) for p in changed.values() if p is not None]
-        gone = [account for account, p in changed.items() if p is None]
-        self._send(self._presence_topic(self.node), {"full": False, "players": players, "gone": gone})
+        rooms, self._rooms_changed = self._rooms_changed, {}
+        message = {
+            "full": False,
+            "players": [_presence(p) for p in changed.values() if p is not None],
+            "gone": [account for account, p in changed.items() if p is None],
+            "loaded": [room_id for room_id, loaded in rooms.items() if loaded],
+            "unloaded": [room_id for room_id, loaded in rooms.items() if not loaded],
+        }
+        self._send(Outgoing(self._presence_topic(self.node), message))
 
     def _send_presence(self, full: bool) -> None:
         players = [_presence(p) for p in self.hub.players.values()]
-        self._send(self._presence_topic(self.node), {"full": full, "players": players, "gone": []}, retain=True)
+        message = {"full": full, "players": players, "gone": [], "rooms": sorted(self._rooms_loaded)}
+        self._send(Outgoing(self._presence_topic(self.node), message, retain=True))
 
-    @property
-    def _news_topic(self) -> str:
-        return f"{self.prefix}/news/{self.node}"
+    def _news_topic(self, node: str) -> str:
+        """Where this node tells node ``node`` what happened in the rooms it has loaded."""
+        return f"{self.prefix}/news/{node}/{self.node}"
 
     def _node_topic(self, node: str) -> str:
         return f"{self.prefix}/node/{node}"
@@ -362,46 +434,73 @@ class Cluster(Peers):
 
     # -- receiving ---------------------------------------------------------------------
 
-    def _receive(self, topic: str, payload: Any) -> None:
-        """Act on one message from another node; a malformed one is logged and ignored."""
-        kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
+    def _receive(self, topic: str, payload: Any, retained: bool = False) -> None:
+        """Act on one message from another node; one that is not sealed, stale, a replay
+        or malformed is logged and ignored."""
+        if not payload:
+            return  # it only clears what the broker retains (see _forget_silent_nodes)
+        if not isinstance(payload, (bytes, bytearray)):
+            log.warning("refused a message on %s: not bytes", topic)
+            return
         try:
-            if kind == "news":
-                message = json.loads(payload)
-                self._heard(message["node"])
-                for item in message["news"]:
-                    try:
-                        self._news(item)
-                    except (KeyError, TypeError, ValueError):
-                        log.exception("ignored a malformed news item from node %s", message["node"])
-            elif kind == "node":
-                message = json.loads(payload)
-                self._heard(message["node"])
-                self._for_this_node(message)
-            elif kind == "presence":
-                self._presence(rest, payload)
+            message = self._envelopes.open(topic, payload)
+        except Refused as refusal:
+            # The broker hands every new subscription what it retains: messages this node
+            # has taken already, or a node's list from long ago. Nothing to warn about.
+            (log.info if retained else log.warning)("refused a message on %s: %s", topic, refusal)
+            return
+        try:
+            self._take(topic, message)
         except Exception:
             log.exception("ignored a malformed cluster message on %s", topic)
 
-    def _news(self, item: dict[str, Any]) -> None:
-        """Act on one news item; ValueError if it is not one (nothing is done then)."""
-        if item.get("lobby") is True:
-            self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
-            return
-        room = self.rooms.loaded_room(_number(item["room"]))
-        if room is None:
-            return  # nobody here is in that room; it is read afresh when loaded
-        if "say" in item:
-            self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
-            return
-        before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
-        if events is not None:
-            events = [_event(e) for e in events]
-            if after != before + len(events):
-                raise ValueError("the seq numbers do not count the events")
-        elif after <= before:
-            raise ValueError("the seq numbers go backwards")
-        self._spawn(room.receive(before, after, events))
+    def _take(self, topic: str, message: dict[str, Any]) -> None:
+        """Act on an opened message. A malformed one raises, having done nothing (a
+        malformed news item is logged and skipped, the others are taken)."""
+        kind, _, rest = topic.removeprefix(self.prefix + "/").partition("/")
+        sender = message["node"]
+        if kind == "news":
+            if rest != f"{self.node}/{sender}":
+                raise ValueError("not the sender's news topic for this node")
+            self._heard(sender)
+            self._room_news(sender, message["news"])
+        elif kind == "lobby":
+            if rest != sender:
+                raise ValueError("not the sender's lobby topic")
+            self._heard(sender)
+            for item in _items(message["news"]):
+                try:
+                    self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
+                except (KeyError, TypeError, ValueError):
+                    log.exception("ignored a malformed news item from node %s", sender)
+        elif kind == "node":
+            self._heard(sender)
+            self._for_this_node(message)
+        elif kind == "presence":
+            if rest != sender:
+                raise ValueError("not the sender's presence topic")
+            self._presence(sender, message)
+
+    def _room_news(self, sender: str, news: Any) -> None:
+        """Act on each news item about a room; a malformed one is logged and skipped."""
+        for item in _items(news):
+            try:
+                room = self.rooms.loaded_room(_number(item["room"]))
+                if room is None:
+                    continue  # unloaded here a moment ago; it is read afresh when loaded again
+                if "say" in item:
+                    self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
+                    continue
+                before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
+                if events is not None:
+                    events = [_event(e) for e in events]
+                    if after != before + len(events):
+                        raise ValueError("the seq numbers do not count the events")
+                elif after <= before:
+                    raise ValueError("the seq numbers go backwards")
+                self._spawn(room.receive(before, after, events))
+            except (KeyError, TypeError, ValueError):
+                log.exception("ignored a malformed news item from node %s", sender)
 
     def _heard(self, node: str) -> None:
         if node == self.node:
@@ -423,17 +522,17 @@ class Cluster(Peers):
             for connection in list(player.connections):
                 connection.close(TAKEN_OVER_NOTICE)
 
-    def _presence(self, node: str, payload: bytes) -> None:
+    def _presence(self, node: str, message: dict[str, Any]) -> None:
+        gone_whole = message.get("bye") is True
         if node == self.node:
-            if not payload and self._client is not None:
+            if gone_whole and self._client is not None:
                 # Our own last will, from a connection that dropped a moment ago (or
                 # another node of our name): we are here, say so again.
                 self._send_presence(full=True)
             return
-        if not payload:
+        if gone_whole:
             self._node_gone(node, "went away")
             return
-        message = json.loads(payload)
         self._heard(node)
         players = [
             RemotePlayer(
@@ -448,9 +547,27 @@ class Cluster(Peers):
             for p in message["players"]
         ]
         gone = [_number(account) for account in message["gone"]]
-        self.hub.update_remote(node, players, replace=message["full"] is True)
+        full = message["full"] is True
+        had = self._rooms_of.get(node, set())
+        if full:
+            rooms = {_number(room_id) for room_id in message["rooms"]}
+        else:
+            loaded = {_number(room_id) for room_id in message["loaded"]}
+            rooms = (had | loaded) - {_number(room_id) for room_id in message["unloaded"]}
+        self.hub.update_remote(node, players, replace=full)
         if gone:
             self.hub.remove_remote(node, gone)
+        self._rooms_of[node] = rooms
+        self._tell_how_far(node, rooms - had)
+
+    def _tell_how_far(self, node: str, room_ids: set[int]) -> None:
+        """Node ``node`` has just loaded these rooms: tell it how far each goes here, so
+        that it catches up at once with any move of this node it loaded too early to see
+        and heard of too late to be sent."""
+        for room_id in sorted(room_ids):
+            room = self.rooms.loaded_room(room_id)
+            if room is not None:
+                self._send_room_news([node], {"room": room_id, "before": room.seq, "after": room.seq, "events": []})
 
     def _forget_silent_nodes(self) -> None:
         if time.monotonic() - self._connected_at < SILENT_HEARTBEATS * self.heartbeat:
@@ -462,12 +579,12 @@ class Cluster(Peers):
                 # Its retained list would make every node that starts later think its
                 # players online until it, too, had waited: clear it (as its will would
                 # have, had the broker been up when it died).
-                self._outbox.append((self._presence_topic(node), b"", True))
-                self._outbox_ready.set()
+                self._send(Outgoing(self._presence_topic(node), None, retain=True))
 
     def _node_gone(self, node: str, why: str) -> None:
         gone = self.hub.remove_remote(node)
         self._last_heard.pop(node, None)
+        self._rooms_of.pop(node, None)
         if gone:
             log.info("node %s %s; the %d players it had are offline", node, why, len(gone))
             self._spawn(self._on_gone(gone))
@@ -475,6 +592,12 @@ class Cluster(Peers):
 
 # What other nodes send is checked before it is used: a malformed message (a bug, or
 # someone else publishing under the prefix) is refused whole, never half taken in.
+
+
+def _items(news: Any) -> list[dict[str, Any]]:
+    if not isinstance(news, list) or not all(isinstance(item, dict) for item in news):
+        raise ValueError("not a list of news items")
+    return news
 
 
 def _number(value: Any) -> int:
@@ -517,10 +640,6 @@ def _event(value: Any) -> Event:
         value["deltas"],
         value["forced"],
     )
-
-
-def _encoded(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode()
 
 
 def _presence(player: OnlinePlayer) -> dict[str, Any]:

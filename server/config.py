@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 
-def _setting(default: Any, env: str, help: str) -> Any:
-    return dataclasses.field(default=default, metadata={"env": env, "help": help})
+def _setting(default: Any, env: str, help: str, secret: bool = False) -> Any:
+    """A setting: its default, its environment variable, its help. A ``secret`` one is
+    read from the environment only (a command line is seen by every user of the host)
+    and never shown."""
+    return dataclasses.field(default=default, repr=not secret, metadata={"env": env, "help": help, "flag": not secret})
 
 
 def on_off(text: str) -> bool:
@@ -32,6 +35,20 @@ def on_off(text: str) -> bool:
 
 def _parser(kind: type) -> Callable[[str], Any]:
     return on_off if kind is bool else kind
+
+
+class _Refused(argparse.Action):
+    """A flag for a secret setting, which is not taken on the command line."""
+
+    def __init__(self, *args: Any, env: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.env = env
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: str | None = None) -> None:
+        parser.error(
+            f"{option} is not taken on the command line, where every user of the host can read it: "
+            f"set {self.env}_FILE (a file holding it) or {self.env}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,6 +176,16 @@ class Settings:
         "seconds between a node's presence announcements and its check of its rooms against the database; "
         "a node silent for three is taken to be gone",
     )
+    cluster_secret_file: str = _setting(
+        "",
+        "DVORAK_CLUSTER_SECRET_FILE",
+        "file holding the secret every node of the world signs its MQTT messages with (required with "
+        "--mqtt-url; at least 32 random characters, e.g. from `openssl rand -hex 32`); or give the secret "
+        "itself in DVORAK_CLUSTER_SECRET",
+    )
+    cluster_secret: str = _setting(
+        "", "DVORAK_CLUSTER_SECRET", "the cluster's secret itself (environment only)", secret=True
+    )
 
     @property
     def resolved_database_url(self) -> str:
@@ -167,6 +194,15 @@ class Settings:
             return self.database_url
         path = Path(self.data_dir).expanduser().resolve() / "dvorak.sqlite3"
         return f"sqlite+aiosqlite:///{path}"
+
+    @property
+    def resolved_cluster_secret(self) -> str:
+        """The secret the nodes sign their messages with: the file's contents (without the
+        spaces and line ends around them), or the variable's; empty if neither is given.
+        Raises OSError if the file cannot be read."""
+        if self.cluster_secret_file:
+            return Path(self.cluster_secret_file).expanduser().read_text(encoding="utf-8").strip()
+        return self.cluster_secret
 
     @property
     def resolved_node_name(self) -> str:
@@ -200,6 +236,11 @@ class Settings:
             if only and field.name not in only:
                 continue
             flag = "--" + field.name.replace("_", "-")
+            if not field.metadata["flag"]:
+                # Taken, only to be refused: else argparse would read it as the start of
+                # another flag's name (--cluster-secret for --cluster-secret-file).
+                parser.add_argument(flag, action=_Refused, env=field.metadata["env"], help=argparse.SUPPRESS)
+                continue
             parser.add_argument(
                 flag,
                 type=_parser(type(field.default)),

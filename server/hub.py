@@ -116,10 +116,11 @@ class Peers:
         """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
 
     def room_loaded(self, room_id: int) -> None:
-        """This node has loaded room ``room_id``: it wants the room's news."""
+        """This node has loaded room ``room_id``: it wants the other nodes' news of it."""
 
     def room_unloaded(self, room_id: int) -> None:
-        """This node has let room ``room_id`` go: it no longer needs the room's news."""
+        """This node has unloaded room ``room_id``: it no longer wants news of it (if it
+        loads the room again, it reads it afresh and is told :meth:`room_loaded`)."""
 
 
 class Place:
@@ -129,7 +130,7 @@ class Place:
     description = ""
 
     def __init__(self, key: str) -> None:
-        #: Names the place across nodes (and its MQTT topic): ``lobby``, or ``room/<id>``.
+        #: Names the place across nodes: ``lobby``, or ``room/<id>``.
         self.key = key
         self.occupants: dict[int, OnlinePlayer] = {}
         #: Who is here on other nodes (kept up to date by the hub).

@@ -7,6 +7,11 @@ database holds; if another node changed the room first, the move is
 tried again after them: its moves are shown here first, from the database, in order.
 The other nodes hear of each stored move (see :mod:`server.cluster`) and make it on
 their copy of the room, or read it from the database if they missed one.
+
+Each copy keeps the head of the log it was built from (the last event's ``seq`` and the
+digest chaining every event, see :class:`persistence.rooms.LogHead`), and a move is
+stored only if the database's head is that one: a copy told of events that were never
+stored (whatever the news said) can never write over the room, only be reloaded.
 """
 
 from __future__ import annotations
@@ -20,7 +25,16 @@ from typing import TypeVar
 
 from games.dvorak.rules import Changes, Event, RuleViolation, Table
 from games.dvorak.settings import defaults as default_settings
-from persistence.rooms import CardVersionRecord, LoggedEvent, RoomStore, RoomSummary, StaleRoom, StoredRoom
+from persistence.rooms import (
+    CardVersionRecord,
+    LoggedEvent,
+    LogHead,
+    RoomStore,
+    RoomSummary,
+    StaleRoom,
+    StoredRoom,
+    chain,
+)
 from server.hub import Hub, Place
 
 log = logging.getLogger(__name__)
@@ -70,7 +84,8 @@ class GameRoom(Place):
         #: Cards and rules the room may hold (removed ones not counted).
         self.card_limit = card_limit
         self.table = Table(stored.state, card_limit=card_limit)
-        self.seq = stored.seq
+        #: How far the log this copy of the room was built from goes (see the module's doc).
+        self.head = stored.head
         #: When a command last found the room (see :meth:`RoomRegistry.unload_idle`).
         self.used_at = time.monotonic()
         self._store = store
@@ -79,6 +94,11 @@ class GameRoom(Place):
         self._lock = asyncio.Lock()
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event this copy of the room has."""
+        return self.head.seq
 
     def is_seated(self, account_id: int) -> bool:
         return self.table.state.seat(account_id) is not None
@@ -108,9 +128,9 @@ class GameRoom(Place):
                 return result
             seq_before = self.seq
             try:
-                self.seq = await self._store.store(self.id, seq_before, self.table.state, changes)
+                self.head = await self._store.store(self.id, self.head, self.table.state, changes)
             except StaleRoom:
-                log.info("room %s changed on another node; catching up", self.name)
+                log.info("room %s changed on another node (or here, unstored); catching up", self.name)
                 self.table.undo(changes)
                 return await self._perform_claimed(move)
             except BaseException:
@@ -120,23 +140,24 @@ class GameRoom(Place):
             return result
 
     async def _perform_claimed(self, move: Callable[[Table], T]) -> T:
-        """:meth:`perform`'s second try, holding the room's row: catch up, move, store."""
+        """:meth:`perform`'s second try, holding the room's row: catch up (or, if this
+        copy is not what the database holds, reload), move, store."""
         changes = None
         try:
             async with self._store.claimed(self.id) as claim:
-                if claim.seq < self.seq:
-                    await self._reload()  # told of moves that were never stored
                 await self._catch_up(claim.events)
+                if self.head != claim.head:
+                    await self._reload()  # told of moves that were never stored, or not so
                 result, changes = self._make(move)
                 if changes is None:
                     return result
                 seq_before = self.seq
-                seq_after = await claim.store(seq_before, self.table.state, changes)
+                head_after = await claim.store(self.head, self.table.state, changes)
         except BaseException:
             if changes is not None:
                 self._undo_unstored(changes)
             raise
-        self.seq = seq_after
+        self.head = head_after
         self._tell(seq_before, changes.events)
         return result
 
@@ -196,7 +217,7 @@ class GameRoom(Place):
                 log.exception("room %s: events %d-%d do not apply; reloading", self.name, seq_before + 1, seq_after)
                 await self._reload_and_show(seq_before)
                 return
-            self.seq = seq_after
+            self.head = LogHead(seq_after, chain(self.head.digest, events))
             self._announce(self, events)
 
     async def hear(self, text: str, exclude: int | None) -> None:
@@ -225,13 +246,19 @@ class GameRoom(Place):
             log.exception("room %s: the log from seq %d does not apply; reloading", self.name, seq_before + 1)
             await self._reload_and_show(seq_before)
             return
-        self.seq = missed[-1].seq
+        events = [logged.event for logged in missed]
+        self.head = LogHead(missed[-1].seq, chain(self.head.digest, events))
         self._suspect = False
-        self._announce(self, [logged.event for logged in missed])
+        self._announce(self, events)
 
-    async def reload(self) -> None:
-        """Load the room afresh from the database (its copy here cannot be trusted)."""
+    async def reload_unless_stored(self) -> None:
+        """Load the room afresh from the database unless this copy is what it holds, or
+        only behind it (which a catch-up mends): a copy ahead of the database, or at its
+        seq with another digest, was told of events that were never stored."""
         async with self._lock:
+            stored = await self._store.head(self.id)
+            if stored is None or self.seq < stored.seq or self.head == stored:
+                return
             await self._reload()
 
     async def _reload(self) -> None:
@@ -239,7 +266,7 @@ class GameRoom(Place):
         if stored is None:
             raise StaleRoom(self.id)
         log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
-        self.table, self.seq, self._suspect = Table(stored.state, card_limit=self.card_limit), stored.seq, False
+        self.table, self.head, self._suspect = Table(stored.state, card_limit=self.card_limit), stored.head, False
 
     async def _reload_and_show(self, seq_before: int) -> None:
         """Load the room afresh and show the events after ``seq_before`` (the last resort,
@@ -327,20 +354,23 @@ class RoomRegistry:
         node hearing of it; how many had. ``patient``: only as far as the database was
         at the last patient check, so that news still on its way (from moves stored a
         moment ago) arrives as news, in its place among what was said, rather than
-        being read from the database first."""
+        being read from the database first. A room whose copy is ahead of the database,
+        or at its seq with another digest, is reloaded."""
         if not self._rooms:
             return 0
-        stored = await self.store.seqs()
+        heads = await self.store.heads()
+        stored = {room_id: head.seq for room_id, head in heads.items()}
         rooms = list(self._rooms.values())
         if patient:
             due, self._seen_ahead = self._seen_ahead, {r.id: stored[r.id] for r in rooms if r.id in stored}
         else:
             due = stored
         for room in rooms:
-            if stored.get(room.id, room.seq) < room.seq:
-                # Ahead of the database: told of events that were never stored (a bug, or
-                # someone else publishing as a node). The database is the truth.
-                await room.reload()
+            head = heads.get(room.id)
+            if head is not None and (head.seq < room.seq or (head.seq == room.seq and head != room.head)):
+                # Told of events that were never stored (a bug, or someone else
+                # publishing as a node). The database is the truth.
+                await room.reload_unless_stored()
         behind = [room for room in rooms if due.get(room.id, room.seq) > room.seq]
         for room in behind:
             log.info("room %s: seq %d in the database, %d here; catching up", room.name, due[room.id], room.seq)

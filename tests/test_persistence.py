@@ -1,14 +1,20 @@
-"""The database layer on each backend: migrations, accounts, SQLite durability settings."""
+"""The database layer on each backend: migrations, accounts, SQLite durability settings,
+and the guard on each room's row (its log's head)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 
 import pytest
 from sqlalchemy import inspect, text
 
+from games.dvorak.rules import Event, Table
+from games.dvorak.settings import defaults as default_settings
 from persistence.accounts import AccountStore, NameTaken
 from persistence.database import Database, normalize_url
+from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
 
 
 @pytest.fixture
@@ -95,3 +101,60 @@ async def test_the_migrations_build_exactly_the_schema_the_models_describe(datab
 
     async with database.snapshot() as connection:
         assert await connection.run_sync(differences) == []
+
+
+async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(database):
+    """Whatever a move stores, the room's digest is the chain of its events as the log
+    gives them back; a copy at the stored seq with another digest cannot write."""
+    ann, ben = [(await AccountStore(database).create(name, "$argon2id$fake")).id for name in ("Ann", "Ben")]
+    store = RoomStore(database)
+    room_id = await store.create("Den", "dvorak", None, default_settings())
+    stored = await store.load(room_id)
+    assert stored.head == EMPTY_LOG
+    table, head = Table(stored.state), stored.head
+
+    async def move(make) -> None:
+        nonlocal head
+        make(table)
+        head = await store.store(room_id, head, table.state, table.take_changes())
+
+    await move(lambda t: t.sit(ann, "Ann"))
+    await move(lambda t: t.sit(ben, "Ben"))
+    for i in range(16):
+        await move(lambda t, i=i: t.load_card(ann, "Ann", f"Card {i}", "Thing", f"Text \u00e9 {i}"))
+    await move(lambda t: t.start(ann))
+    await move(lambda t: t.propose_card(ben, "Idea", "Action", "Do it."))
+    await move(lambda t: t.vote(ann, max(t.state.cards), "approve"))
+    events = [logged.event for logged in await store.events(room_id)]
+    assert head == LogHead(len(events), chain("", events)) == (await store.load(room_id)).head
+    assert await store.heads() == {room_id: head}
+
+    # A copy told of an event that was never stored, at the seq the database has reached.
+    forged = Table((await store.load(room_id)).state)
+    card = forged.state.piles[next(key for key in forged.state.piles if key[0] == "draw")][-1]
+    fake = Event("draw", ann, "Ann", {"card": card, "visible": False}, [["move", card, "hand", ann, -1]])
+    for delta in fake.deltas:
+        forged.state.apply(delta)
+    forged_head = LogHead(head.seq + 1, chain(head.digest, [fake]))
+    await move(lambda t: t.draw(ben, forced=True))
+    assert head.seq == forged_head.seq and head != forged_head
+    forged.draw(ann, forced=True)
+    changes = forged.take_changes()
+    with pytest.raises(StaleRoom):
+        await store.store(room_id, forged_head, forged.state, changes)
+    with pytest.raises(StaleRoom):
+        await store.commit(room_id, forged_head, forged.state, changes)
+    async with store.claimed(room_id) as claim:
+        assert claim.head == head
+        with pytest.raises(StaleRoom):
+            await claim.store(forged_head, forged.state, changes)
+    assert (await store.load(room_id)).head == head
+
+
+def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json():
+    event = Event("say", 7, 'Zoë "Z"', {"text": "✓\n"}, [["setting", "handsize", 6]], forced=True)
+    stored = {"kind": "say", "actor": 7, "actor_name": 'Zoë "Z"', "data": event.data, "deltas": event.deltas}
+    text = json.dumps({**stored, "forced": True}, separators=(",", ":"))
+    first = hashlib.sha256(text.encode()).hexdigest()
+    assert chain("", [event]) == first
+    assert chain("", [event, event]) == hashlib.sha256((first + text).encode()).hexdigest()
