@@ -593,7 +593,13 @@ ATTACKS = (
     Attack("newroom-spam", 6, newroom_spam),
     Attack("create-spam-one-address", 6, create_spam),
     Attack("19-wrong-passwords-at-once", 7, guesses_at_once),
-    Attack("connect-timing", 8, login_timing, settings={"DVORAK_LOGIN_FAILURE_LIMIT": "1000"}),
+    Attack(
+        "connect-timing",
+        8,
+        login_timing,
+        # Guesses enough to time, and sent faster than the command rate lets them run.
+        settings={"DVORAK_LOGIN_FAILURE_LIMIT": "1000", "DVORAK_COMMAND_RATE": "1000", "DVORAK_COMMAND_BURST": "1000"},
+    ),
 )
 
 

@@ -69,6 +69,9 @@ class Command:
     resets_idle: ClassVar[bool] = True
     #: Whether the arguments hold a secret (a password) and must never be logged.
     private_arguments: ClassVar[bool] = False
+    #: How many commands' worth of the command rate it takes: more for the few that make
+    #: the server do much more work than most (store a whole room, hash a password).
+    cost: ClassVar[int] = 1
 
     async def run(self, ctx: Context, args: str) -> None:
         raise NotImplementedError

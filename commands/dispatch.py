@@ -115,6 +115,13 @@ class CommandProcessor:
             connection.send(PASTE_EMIT_SKIPPED)
         return commands
 
+    def cost_of(self, connection: Connection, line: str) -> int:
+        """How much of the command rate running ``line`` takes (see :attr:`Command.cost`)."""
+        if connection.secret_prompt is not None:
+            return 1
+        found = find_command(command_sets_for(connection), line) if line else None
+        return found[0].cost if found is not None else 1
+
     async def execute(self, connection: Connection, line: str) -> None:
         """Run ``line`` for ``connection``: the answer to a password prompt, or one
         command. Every failure becomes a reply, never a crash."""

@@ -46,6 +46,7 @@ class Connect(Command):
     stay logged in and both receive everything the player sees."""
 
     key = "connect"
+    cost = 5
     private_arguments = True
     usage = ("connect <name> <password>", 'connect "<name with spaces>" <password>')
 
@@ -73,6 +74,7 @@ class Create(Command):
     """Make a new player and log in to it. Names are unique, whatever their letter case."""
 
     key = "create"
+    cost = 5
     private_arguments = True
     usage = ("create <name> <password>", 'create "<name with spaces>" <password>')
 

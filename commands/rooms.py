@@ -120,6 +120,7 @@ class NewRoom(Command):
     who know it can join or watch."""
 
     key = "newroom"
+    cost = 5
     usage = ("newroom <name>", "newroom <name>=<password>")
     private_arguments = True
 

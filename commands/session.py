@@ -180,6 +180,7 @@ class Password(Command):
     """Change your password. You need the current one."""
 
     key = "@password"
+    cost = 5
     private_arguments = True
     usage = ("@password <old>=<new>",)
 

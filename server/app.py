@@ -24,7 +24,7 @@ from server.connection import Connection
 from server.hub import Hub
 from server.limits import CommandRate
 from server.rooms import RoomRegistry
-from server.telnet import MushTelnetServer, parse_networks
+from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
 
 log = logging.getLogger("server")
 
@@ -71,6 +71,8 @@ class MushServer:
                 settings.resolved_cluster_secret,
                 self.processor.remote_players_gone,
             )
+        #: Every connection's telnet commands are parsed in turns (see ParsingTurns).
+        self._parsing_turns = ParsingTurns()
         #: The balancers trusted to say, in a PROXY header, whose connection it is.
         self._proxy_from = parse_networks(settings.proxy_from)
         self._listeners: list[asyncio.Server] = []
@@ -130,6 +132,7 @@ class MushServer:
             proxy_from=self._proxy_from if plain and self.settings.proxy_protocol else (),
             input_rate=self.settings.input_rate,
             input_burst=self.settings.input_burst,
+            turns=self._parsing_turns,
             shell=self._session,
             encoding="utf8",
             encoding_errors="replace",
@@ -233,7 +236,7 @@ class MushServer:
         async with aclosing(connection.lines()) as lines:
             async for line in lines:
                 for command in self.processor.commands_in(connection, line):
-                    delay = rate.delay()
+                    delay = rate.delay(self.processor.cost_of(connection, command))
                     if rate.flooding():
                         log.warning("connection %d from %s flooded; cut off", connection.number, connection.address)
                         connection.close(FLOOD_NOTICE)

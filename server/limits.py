@@ -42,9 +42,9 @@ class CommandRate(TokenBucket):
         self.flood_seconds = flood_seconds
         self._throttled_since: float | None = None
 
-    def delay(self) -> float:
-        """Take a token for one command; the seconds to wait before running it."""
-        wait = self.take()
+    def delay(self, cost: int = 1) -> float:
+        """Take ``cost`` tokens for one command; the seconds to wait before running it."""
+        wait = self.take(cost)
         if not wait:
             self._throttled_since = None
         elif self._throttled_since is None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -114,7 +116,38 @@ class ClientTransport:
 
 
 #: Bytes of what a client sends parsed in one go (see MushTelnetServer._take_in_some).
-PARSE_SLICE = 4096
+PARSE_SLICE = 1024
+IAC_BYTE = 255
+#: Seconds of parsing telnet commands done per turn of the event loop, for all clients.
+PARSING_PER_TURN = 0.002
+
+
+class ParsingTurns:
+    """The connections whose next slice of input holds telnet commands, each waiting its
+    turn: one slice each, round robin, and at most ``budget`` seconds of them per turn of
+    the event loop, so that however many clients send telnet commands, the others are
+    served in between (everyone's plain text is parsed at once)."""
+
+    def __init__(self, budget: float = PARSING_PER_TURN) -> None:
+        self.budget = budget
+        self._waiting: deque[Callable[[], None]] = deque()
+        self._scheduled = False
+
+    def wait(self, turn: Callable[[], None]) -> None:
+        """Call ``turn`` when it comes (it parses one slice, and may wait again)."""
+        self._waiting.append(turn)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._take_turns)
+
+    def _take_turns(self) -> None:
+        deadline = time.perf_counter() + self.budget
+        while self._waiting and time.perf_counter() < deadline:
+            self._waiting.popleft()()
+        self._scheduled = bool(self._waiting)
+        if self._scheduled:
+            asyncio.get_running_loop().call_soon(self._take_turns)
+
 
 #: Bytes the reader holds for the connection before it stops reading from the client
 #: (telnetlib3 pauses at twice this), so that what one connection makes the server
@@ -135,6 +168,24 @@ async def read_text(reader: telnetlib3.TelnetReaderUnicode, most: int) -> str:
     return reader.decode(data) if data else ""
 
 
+#: The longest telnet subnegotiation a client may send (its GMCP, terminal type, window
+#: size, character set...); a longer one is dropped unread.
+SUBNEGOTIATION_MAX = 8192
+
+
+class MushTelnetWriter(telnetlib3.TelnetWriterUnicode):
+    """telnetlib3's writer, holding at most :data:`SUBNEGOTIATION_MAX` bytes of a
+    subnegotiation: telnetlib3 5.0.1 holds up to a million, each as an entry of a deque
+    (about 8.5 MiB per connection, see docs/telnetlib3.md). Past the limit the
+    subnegotiation is dropped until its end, as telnetlib3 does past its own."""
+
+    def feed_byte(self, byte: bytes) -> bool:
+        if len(self._sb_buffer) >= SUBNEGOTIATION_MAX:
+            self._sb_buffer.clear()
+            self._sb_overflow = True
+        return bool(super().feed_byte(byte))
+
+
 class MushTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, offering GMCP and MSSP and reporting when a client
     turns them on."""
@@ -145,16 +196,20 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         mssp: MsspProvider,
         input_rate: float,
         input_burst: int,
+        turns: ParsingTurns,
         proxy_from: tuple[Network, ...] = (),
         **kwargs: Any,
     ) -> None:
-        super().__init__(*args, limit=READER_LIMIT, **kwargs)
+        super().__init__(*args, limit=READER_LIMIT, writer_factory_encoding=MushTelnetWriter, **kwargs)
         #: Bytes the client may send: reading pauses while it is overdrawn.
         self._input = TokenBucket(input_rate, input_burst)
         self._flow: ClientTransport | None = None
-        #: What the client sent that is not parsed yet, and the call that goes on with it.
+        #: What the client sent that is not parsed yet; whether it waits (for its turn, or
+        #: for its input rate: then the call that goes on with it).
         self._unparsed = bytearray()
+        self._waiting = False
         self._resume_parsing: asyncio.TimerHandle | None = None
+        self._turns = turns
         #: With the PROXY protocol: the player's address, once the balancer's header has
         #: been read (None if the connection sent something else and is being closed).
         self.proxied_address: asyncio.Future[str | None] | None = None
@@ -232,18 +287,20 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         writer.iac(WILL, MSSP)
 
     def data_received(self, data: bytes) -> None:
-        """Take in what the client sent, a slice at a time within its input rate (see
-        :meth:`_take_in_some`)."""
+        """Take in what the client sent (see :meth:`_take_in_some`)."""
         self._unparsed += data
-        if self._resume_parsing is None:
+        if not self._waiting:
             self._take_in_some()
 
-    def _take_in_some(self) -> None:
-        """Parse what the client sent, :data:`PARSE_SLICE` bytes at a time: telnetlib3
-        spends about a microsecond on each byte of telnet commands, so a big read parsed
-        at once would stall every player. Between slices, and while the client is over
-        its input rate, the event loop serves the others and reading from this client
-        stays paused. Every byte counts against the rate, telnet commands included."""
+    def _take_in_some(self, my_turn: bool = False) -> None:
+        """Parse what the client sent, :data:`PARSE_SLICE` bytes at a time, as long as it
+        stays within its input rate (every byte counts, telnet commands included); while
+        it waits, reading from the client stays paused. Plain text is parsed at once. A
+        slice with telnet commands in it (or inside a subnegotiation) waits its turn
+        among every connection's (:class:`ParsingTurns`): telnetlib3 spends about a
+        microsecond on each of those bytes, and however many clients send them, everyone
+        else must be served between two slices."""
+        self._waiting = False
         self._resume_parsing = None
         assert self._flow is not None
         while self._unparsed:
@@ -251,14 +308,34 @@ class MushTelnetServer(telnetlib3.TelnetServer):
                 self._unparsed.clear()
                 return
             data = bytes(self._unparsed[:PARSE_SLICE])
+            if not my_turn and (IAC_BYTE in data or self._in_subnegotiation):
+                self._wait()
+                self._turns.wait(self._take_in_turn)
+                return
+            my_turn = False
             del self._unparsed[:PARSE_SLICE]
             wait = self._input.take(len(data))
             self._take_in(data)
-            if wait or self._unparsed:
-                self._flow.hold("parsing")
+            if wait:
+                self._wait()
                 self._resume_parsing = asyncio.get_running_loop().call_later(wait, self._take_in_some)
                 return
         self._flow.release("parsing")
+
+    def _take_in_turn(self) -> None:
+        self._take_in_some(my_turn=True)
+
+    @property
+    def _in_subnegotiation(self) -> bool:
+        """Whether the client is in the middle of a subnegotiation, every byte of which
+        telnetlib3 takes apart as it does telnet commands."""
+        return self.writer is not None and bool(self.writer.is_oob)
+
+    def _wait(self) -> None:
+        """Stop reading from the client until what it sent has been parsed."""
+        assert self._flow is not None
+        self._waiting = True
+        self._flow.hold("parsing")
 
     def _take_in(self, data: bytes) -> None:
         """One slice of what the client sent: the PROXY header first, then telnet."""

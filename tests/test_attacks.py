@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 import telnetlib3
 
 from server.app import FLOOD_NOTICE
-from server.telnet import PARSE_SLICE, MushTelnetServer
+from server.telnet import PARSE_SLICE, MushTelnetServer, ParsingTurns
 from tests.client import IAC, SB, MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.players import ScriptedPlayer
@@ -108,7 +109,7 @@ async def test_every_line_counts_against_the_command_rate_even_an_empty_one(star
 
 
 async def test_every_command_of_a_pasted_line_counts_against_the_command_rate(start_server):
-    server = await start_server(command_rate=2.0, command_burst=5, flood_seconds=1.0)
+    server = await start_server(command_rate=2.0, command_burst=12, flood_seconds=1.0)
     host = await ScriptedPlayer.connect(server.port, "Host")
     await host.ask("newroom Paste")
     paster = await MudClient.open(server.port)
@@ -187,22 +188,71 @@ class QuietTransport(asyncio.Transport):
         return 0
 
 
-async def test_telnet_commands_are_parsed_a_slice_at_a_time_within_the_input_rate(monkeypatch):
-    # telnetlib3 takes apart each byte of a telnet command in Python (about a microsecond
-    # a byte): 256 KiB of them at once would stall every player for a quarter second,
-    # and a client sending them without pause would keep the server busy.
-    parsed: list[int] = []
-    monkeypatch.setattr(
-        telnetlib3.TelnetServer, "data_received", lambda self, data: parsed.append(len(data)), raising=True
-    )
+def telnet_protocol(turns: ParsingTurns, rate: int = 65536) -> tuple[MushTelnetServer, QuietTransport]:
+    """The server's protocol on a transport of its own, as a connection starts it."""
     protocol = MushTelnetServer(
-        mssp=dict, input_rate=65536, input_burst=65536, encoding="utf8", force_binary=True, timeout=0
+        mssp=dict, input_rate=rate, input_burst=rate, turns=turns, encoding="utf8", force_binary=True, timeout=0
     )
     transport = QuietTransport()
     protocol.connection_made(transport)
-    protocol.data_received(bytes([IAC, 241]) * (128 * 1024))
-    assert sum(parsed) == PARSE_SLICE and transport.paused
+    return protocol, transport
+
+
+async def test_telnet_commands_are_parsed_in_turns_a_slice_at_a_time_within_the_input_rate(monkeypatch):
+    # telnetlib3 takes apart each byte of a telnet command in Python (about a microsecond
+    # a byte): 256 KiB of them at once would stall every player for a quarter second, 20
+    # clients sending them would stall everyone for seconds, and a client sending them
+    # without pause would keep the server busy.
+    parsed: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        telnetlib3.TelnetServer, "data_received", lambda self, data: parsed.append((id(self), len(data)))
+    )
+    turns = ParsingTurns()
+    (first, first_transport), (second, _) = telnet_protocol(turns), telnet_protocol(turns)
+    nops = bytes([IAC, 241]) * (128 * 1024)
+    first.data_received(nops)
+    second.data_received(nops)
+    # Nothing is parsed on the spot: each waits its turn, and the client waits meanwhile.
+    assert parsed == [] and first_transport.paused
+    await asyncio.sleep(0)
+    assert [who for who, _ in parsed[:4]] == [id(first), id(second), id(first), id(second)]
+    assert all(size == PARSE_SLICE for _, size in parsed)
     await asyncio.sleep(0.5)
     # The burst, and half a second at the rate: not the whole quarter MiB.
-    assert 64 * 1024 <= sum(parsed) <= 64 * 1024 + 48 * 1024 and transport.paused
+    taken = sum(size for who, size in parsed if who == id(first))
+    assert 64 * 1024 <= taken <= 64 * 1024 + 48 * 1024 and first_transport.paused
+    # Plain text is parsed at once.
+    parsed.clear()
+    text, _ = telnet_protocol(turns)
+    text.data_received(b"say hello\r\n" * 100)
+    assert sum(size for _, size in parsed) == 1100
+    for protocol in (first, second, text):
+        protocol.connection_lost(None)
+
+
+async def test_an_endless_subnegotiation_is_not_kept_in_memory():
+    protocol, _ = telnet_protocol(ParsingTurns(), rate=4 * MIB)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        protocol.data_received(bytes([IAC, SB, 24]) + b"x" * (MIB // 2))
+        for _ in range(2000):
+            if not protocol._unparsed:
+                break
+            await asyncio.sleep(0)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # telnetlib3 would hold all of it, a deque entry a byte (over 4 MiB here).
+    assert held < 256 * 1024, held
+    protocol.connection_lost(None)
+
+
+async def test_a_subnegotiation_s_bytes_wait_their_turn_like_telnet_commands():
+    # Inside IAC SB ... IAC SE every byte costs telnetlib3 as much as a telnet command,
+    # though none of them is an IAC: the slices of one wait their turn too.
+    protocol, transport = telnet_protocol(ParsingTurns(), rate=4 * MIB)
+    protocol.data_received(bytes([IAC, SB, 24]) + b"x" * (64 * 1024))
+    await asyncio.sleep(0)  # one turn of the event loop: one round of turns
+    assert len(protocol._unparsed) > 48 * 1024 and transport.paused
     protocol.connection_lost(None)

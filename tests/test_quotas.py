@@ -107,3 +107,18 @@ async def test_rooms_nobody_uses_are_let_go_and_come_back_whole(start_server):
     # While someone is in it, it stays.
     await asyncio.sleep(1.0)
     assert server.rooms.loaded_room(room.id) is not None
+
+
+async def test_commands_that_make_the_server_work_hard_take_more_of_the_command_rate(start_server):
+    # savedeck snapshots and stores a whole room: ten commands' worth of the rate. Twenty
+    # at once fit a burst of twenty ordinary commands, but not of twenty saves.
+    server = await start_server(command_rate=10.0, command_burst=20, flood_seconds=0.5)
+    host = await ScriptedPlayer.connect(server.port, "Host")
+    await host.ask("newroom Heavy")
+    await host.ask("loadcard Card/T/Text.")
+    host.client.send(b"".join(b"savedeck Heavy\r\n" for _ in range(20)))
+    await host.client.expect(r"\*\*\* You send commands far too fast", timeout=15)
+    assert host.client.transcript.count("saves the room") < 5
+    talker = await ScriptedPlayer.connect(server.port, "Talker")  # 7 of the 20: create costs 5
+    for _ in range(12):
+        await talker.ask("say ordinary commands are one each")

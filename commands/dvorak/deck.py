@@ -40,6 +40,7 @@ class ClearDeck(GameCommand):
     game is running, unless forced. Card numbers are never reused."""
 
     key = "cleardeck"
+    cost = 5
     forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -94,6 +95,7 @@ class LogCards(GameCommand):
     approved cards and rules as loadcard/loadrule lines, the others as @@ comments."""
 
     key = "logcards"
+    cost = 5
 
     async def run(self, ctx: Context, args: str) -> None:
         room = current_room(ctx)
@@ -115,6 +117,7 @@ class ExportDeck(GameCommand):
     (Name, Set, ImageFile, Type, CornerValue, Text, FlavorText, Creator)."""
 
     key = "exportdeck"
+    cost = 5
     usage = ("exportdeck [mush|dvorax|json|tsv]",)
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -132,6 +135,7 @@ class SaveDeck(GameCommand):
     someone else saved is theirs."""
 
     key = "savedeck"
+    cost = 10
     usage = ("savedeck <name>",)
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -165,6 +169,7 @@ class LoadDeck(GameCommand):
     was; otherwise its cards make a fresh deck for a new game."""
 
     key = "loaddeck"
+    cost = 10
     usage = ("loaddeck <name>",)
 
     async def run(self, ctx: Context, args: str) -> None:

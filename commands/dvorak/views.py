@@ -154,6 +154,7 @@ class ViewAll(GameCommand):
     """Show everyone in the room every approved card, without saying where each one is."""
 
     key = "viewall"
+    cost = 5
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
