@@ -562,26 +562,19 @@ class Move:
 
 
 _CARD_COLUMNS = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner", "colour", "version")
-_UPDATE_ROOM = (
-    update(_rooms)
-    .where(_rooms.c.id == bindparam("r"))
-    .values(
-        {
-            column: bindparam(column)
-            for column in (
-                "seq",
-                "digest",
-                "phase",
-                "host_account_id",
-                "settings",
-                "turn",
-                "result",
-                "next_card_number",
-                "next_proposal",
-            )
-        }
-    )
+#: The room row's columns a move writes.
+_ROOM_COLUMNS = (
+    "seq",
+    "digest",
+    "phase",
+    "host_account_id",
+    "settings",
+    "turn",
+    "result",
+    "next_card_number",
+    "next_proposal",
 )
+_UPDATE_ROOM = update(_rooms).where(_rooms.c.id == bindparam("r")).values({c: bindparam(c) for c in _ROOM_COLUMNS})
 _UPDATE_CARD = (
     update(_cards)
     .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
@@ -831,17 +824,6 @@ _EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_nam
 #: The event rows' fields, in the order of those columns (data and deltas are JSON text).
 _EVENT_FIELDS = (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json")
 _VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
-_ROOM_COLUMNS = (
-    "seq",
-    "digest",
-    "phase",
-    "host_account_id",
-    "settings",
-    "turn",
-    "result",
-    "next_card_number",
-    "next_proposal",
-)
 _SQLITE = {
     "update_room": _update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
     "insert_card": _insert_values("cards", _CARD_INSERT_COLUMNS),

@@ -20,6 +20,23 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+async def run_cli(database_url: str, *args: str) -> str:
+    """Run ``dvorak-mush <args> --database-url <database_url>``; what it printed (it
+    must succeed)."""
+    process = await asyncio.create_subprocess_exec(
+        *PROGRAM,
+        *args,
+        "--database-url",
+        database_url,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    return out.decode()
+
+
 class ServerProcess:
     """``dvorak-mush serve`` in a child process, configured through the environment."""
 

@@ -150,6 +150,16 @@ async def two_at_a_table(host: ScriptedPlayer, guest: ScriptedPlayer, room: str,
     assert "Seats, in turn order" in await guest.ask(f"join {room}")
 
 
+async def game_across(north: MushServer, south: MushServer) -> tuple[ScriptedPlayer, ScriptedPlayer]:
+    """Ann on ``north`` and Ben on ``south`` at a game of 20 cards in room Den, started,
+    and all the news of its start heard."""
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await two_at_a_table(ann, ben, "Den", 20)
+    await ann.ask("start")
+    await ben.client.quiet(0.5)
+    return ann, ben
+
+
 async def same_everywhere(nodes: list[MushServer], room_name: str, timeout: float = 10.0) -> None:
     """Wait until every node's copy of the room is the database's, field for field; and
     check the stored room is sound."""
@@ -446,10 +456,7 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
     # Slow heartbeats: only the numbering of the events can reveal the gap here.
     north = await start_node("north", cluster_heartbeat=60.0)
     south = await start_node("south", cluster_heartbeat=60.0)
-    ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await two_at_a_table(ann, ben, "Den", 20)
-    await ann.ask("start")
-    await ben.client.quiet(0.5)
+    ann, ben = await game_across(north, south)
 
     publish = north.cluster.room_events
     dropped: list[int] = []
@@ -473,10 +480,7 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
 
 async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_node, monkeypatch):
     north, south = await start_node("north"), await start_node("south")
-    ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await two_at_a_table(ann, ben, "Den", 20)
-    await ann.ask("start")
-    await ben.client.quiet(0.5)
+    ann, ben = await game_across(north, south)
     lost: list[int] = []
     monkeypatch.setattr(north.cluster, "room_events", lambda room_id, seq_before, events: lost.append(seq_before))
     await ann.ask("draw")
@@ -668,10 +672,7 @@ async def test_an_outside_client_of_the_broker_cannot_speak_as_a_node(start_node
     # with the database or announcement of the real players undoes them).
     north = await start_node("north", cluster_heartbeat=60.0)
     south = await start_node("south", cluster_heartbeat=60.0)
-    ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await two_at_a_table(ann, ben, "Den", 20)
-    await ann.ask("start")
-    await ben.client.quiet(0.5)
+    ann, ben = await game_across(north, south)
     room = await north.rooms.find("Den")
     seq, hand = room.seq, [card.number for card in await ann.hand()]
     ann_id, ben_id = next(iter(north.hub.players)), next(iter(south.hub.players))
@@ -841,10 +842,7 @@ async def test_a_copy_told_of_a_move_never_stored_cannot_write_over_the_room(sta
     # (Slow heartbeats: the test runs the check against the database itself.)
     north = await start_node("north", cluster_heartbeat=60.0)
     south = await start_node("south", cluster_heartbeat=60.0)
-    ann, ben = await player(north, "Ann"), await player(south, "Ben")
-    await two_at_a_table(ann, ben, "Den", 20)
-    await ann.ask("start")
-    await ben.client.quiet(0.5)
+    ann, ben = await game_across(north, south)
     room = await north.rooms.find("Den")
     ann_id = next(iter(north.hub.players))
     top = room.table.state.piles[next(key for key in room.table.state.piles if key[0] == "draw")][-1]

@@ -25,7 +25,7 @@ from server.audit import check_rooms
 from tests.client import IAC, SB, MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.players import ScriptedPlayer, flat
-from tests.server_process import PROGRAM, ROOT, ServerProcess
+from tests.server_process import ServerProcess, run_cli
 
 
 def assert_no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
@@ -343,21 +343,6 @@ async def test_escape_sequences_in_cards_never_reach_another_terminal(server):
 #: the server's own colour markup, an 8-bit CSI, a Unicode line separator, a bidi override.
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x02\x01\x03\x9b31m\u2028fake\u202e"
 FORBIDDEN = ("\x1b", "\x07", "\x9b", "\x01", "\x02", "\x03", "\u2028", "\u202e")
-
-
-async def run_cli(database_url: str, *args: str) -> str:
-    process = await asyncio.create_subprocess_exec(
-        *PROGRAM,
-        *args,
-        "--database-url",
-        database_url,
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
-    return out.decode()
 
 
 def hostile_decks(directory) -> dict[str, object]:  # type: ignore[no-untyped-def]

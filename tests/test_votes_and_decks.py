@@ -3,15 +3,15 @@ archive pastes (line by line and flattened), exports, saved decks, the deck CLI.
 
 from __future__ import annotations
 
-import asyncio
 import re
+from collections.abc import Awaitable
 from pathlib import Path
 
 from sqlalchemy import select
 
 from persistence.models import ProposalRow, VoteRow
 from tests.players import ScriptedPlayer, flat, loosely
-from tests.server_process import PROGRAM, ROOT
+from tests.server_process import run_cli
 
 DATA = Path(__file__).parent / "data"
 ARCHIVE = (DATA / "basic_rules_deck.txt").read_text()
@@ -195,19 +195,8 @@ async def test_saved_decks_belong_to_whoever_saved_them(server):
 
 
 async def test_the_deck_command_line_imports_and_exports(server, database_url, tmp_path):
-    async def run(*args: str) -> str:
-        process = await asyncio.create_subprocess_exec(
-            *PROGRAM,
-            *args,
-            "--database-url",
-            database_url,
-            cwd=ROOT,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await process.communicate()
-        assert process.returncode == 0, err.decode()
-        return out.decode()
+    def run(*args: str) -> Awaitable[str]:
+        return run_cli(database_url, *args)
 
     one_line = tmp_path / "flattened.txt"
     one_line.write_text(" ".join(ARCHIVE.splitlines()))
