@@ -212,17 +212,33 @@ class Database:
         await self._run_migrations(alembic_command.downgrade, revision)
 
     async def _run_migrations(self, step: Callable[[AlembicConfig, str], None], revision: str) -> None:
-        async with self.engine.begin() as connection:
-            if self.backend == "postgresql":
-                # Nodes starting together take turns; the second finds nothing to do.
-                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
+        sqlite = self.backend == "sqlite"
 
-            def run(sync_connection: Connection) -> None:
-                config = alembic_config()
-                config.attributes["connection"] = sync_connection
-                step(config, revision)
+        def run(sync_connection: Connection) -> None:
+            config = alembic_config()
+            config.attributes["connection"] = sync_connection
+            step(config, revision)
+            if sqlite:
+                _refuse_broken_references(sync_connection)
 
-            await connection.run_sync(run)
+        async with self.engine.connect() as connection:
+            if sqlite:
+                # SQLite changes a table (batch mode) by copying it and dropping the old
+                # one, which fails while other tables' rows refer to it and foreign keys
+                # are enforced. They are off for the migration (only possible outside a
+                # transaction) and every reference is checked before it commits.
+                await connection.run_sync(_enforce_foreign_keys, False)
+            try:
+                async with connection.begin():
+                    if self.backend == "postgresql":
+                        # Nodes starting together take turns; the second finds nothing to do.
+                        await connection.execute(
+                            text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY}
+                        )
+                    await connection.run_sync(run)
+            finally:
+                if sqlite:
+                    await connection.run_sync(_enforce_foreign_keys, True)
 
     async def dispose(self) -> None:
         """Close every pooled connection."""
@@ -230,6 +246,23 @@ class Database:
         if self._sqlite_writer is not None:
             self._sqlite_writer.dispose()
             self._commit_thread.shutdown(wait=False)
+
+
+def _enforce_foreign_keys(connection: Connection, on: bool) -> None:
+    """Turn SQLite's enforcement of foreign keys on or off (outside any transaction: the
+    statement goes straight to the driver, not through SQLAlchemy's BEGIN)."""
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+    finally:
+        cursor.close()
+
+
+def _refuse_broken_references(connection: Connection) -> None:
+    """Fail (rolling the migration back) if a row refers to one that does not exist."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"the migration would leave rows referring to nothing: {broken[:5]}")
 
 
 @contextmanager

@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import select, update
 
 from persistence.database import Database
-from persistence.models import Account, CardRow, EventRow
+from persistence.decks import deck_size
+from persistence.models import Account, CardRow, EventRow, SavedDeck
 from persistence.rooms import RoomStore
 from server.audit import check_rooms, replay_rooms
 from tests.chaos import RandomPlayer, start_all, unconfirmed_in_log
-from tests.players import ScriptedPlayer
+from tests.players import ScriptedPlayer, flat
 from tests.server_process import PROGRAM, ROOT, ServerProcess
 
 KILLS = 20
@@ -230,3 +231,39 @@ async def test_online_backup_of_sqlite_while_playing(start_server, tmp_path, bac
         assert db.execute("SELECT count(*) FROM cards").fetchone()[0] == 10
     code, out = await run_cli("check", "--database-url", f"sqlite:///{copy}")
     assert code == 0, out
+
+
+async def test_a_database_made_before_the_quotas_and_digests_carries_on_whole(start_server, database_url):
+    # A game in progress, a vote pending and a saved deck, taken back to the schema of
+    # before (0003: no digests, makers, origins or deck sizes) and brought forward again.
+    server = await start_server()
+    ann, bo = await ScriptedPlayer.connect(server.port, "Ann"), await ScriptedPlayer.connect(server.port, "Bo")
+    await ann.ask("newroom Old")
+    await bo.ask("join old")
+    await ann.ask("set turns=off")
+    for i in range(12):
+        await ann.ask(f"loadcard Old card {i}/T/Text {i}.")
+    await ann.ask("start")
+    await ann.ask("draw")
+    await bo.ask("newcard Pending/T/Waiting for Ann.")
+    await ann.ask("savedeck Before")
+    await ann.close()
+    await bo.close()
+    await server.stop()
+    database = Database(database_url)
+    try:
+        await database.downgrade("0003")
+        await database.upgrade()
+        assert [r.problems for r in await check_rooms(database) + await replay_rooms(database)] == [[], []]
+        async with database.snapshot() as connection:
+            data, size = (await connection.execute(select(SavedDeck.data, SavedDeck.size_bytes))).one()
+        assert size == deck_size(data) > 0
+    finally:
+        await database.dispose()
+    again = await start_server()
+    ann = await ScriptedPlayer.connect(again.port, "Ann", create=False)
+    assert "You draw #" in flat(await ann.ask("draw"))
+    assert "decided: accepted" in flat(await ann.ask("approve 13"))
+    assert "saves the room again as deck Before" in flat(await ann.ask("savedeck Before"))
+    problems, _ = await audit(database_url)
+    assert problems == []
