@@ -284,7 +284,7 @@ class Log(Command):
 
 
 @dataclass
-class Return:
+class Comeback:
     """A seated player coming back to their table: the room, how many events they
     missed, and the last few of those."""
 
@@ -293,17 +293,17 @@ class Return:
     shown: list[LoggedEvent]
 
 
-async def seat_to_return_to(ctx: Context, account_id: int) -> Return | None:
+async def seat_to_return_to(ctx: Context, account_id: int) -> Comeback | None:
     """The table a player with a seat comes back to, and what they missed there; their
     return stored. Everything the database must do for it, before they are let in."""
     room = await ctx.rooms.with_seat_for(account_id)
     if room is None:
         return None
     missed, shown = await room.came_back(account_id, last=CATCH_UP_MAX)
-    return Return(room, missed, shown)
+    return Comeback(room, missed, shown)
 
 
-async def welcome_back(ctx: Context, back: Return) -> None:
+async def welcome_back(ctx: Context, back: Comeback) -> None:
     """Put a player back at their table and tell them what they missed."""
     player, room = ctx.player, back.room
     ctx.hub.move(player, room)
