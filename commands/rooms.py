@@ -86,8 +86,11 @@ async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
 
 
 class Rooms(Command):
-    """List every game room: its game, who is seated, how many watch, its state, and
-    whether it needs a password."""
+    """List every game room.
+
+    For each room: its game, who is seated, how many watch, its state, and whether it needs
+    a password.
+    """
 
     key = "rooms"
 
@@ -116,8 +119,10 @@ class Rooms(Command):
 
 
 class NewRoom(Command):
-    """Make a new Dvorak room and sit down in it as its host. With a password, only those
-    who know it can join or watch."""
+    """Make a new Dvorak room and sit down as its host.
+
+    With a password, only those who know it can join or watch.
+    """
 
     key = "newroom"
     cost = 5
@@ -148,8 +153,11 @@ class NewRoom(Command):
 
 
 class Join(Command):
-    """Sit down at a room's table (a room with a password needs it). You may join a game in
-    progress: you are dealt a hand and play after the others."""
+    """Sit down at a room's table.
+
+    A room with a password needs it. You may join a game in progress: you are dealt a hand
+    and play after the others.
+    """
 
     key = "join"
     usage = ("join <room>", "join <room>=<password>")
@@ -170,7 +178,10 @@ class Join(Command):
 
 
 class Watch(Command):
-    """Enter a room as a spectator: you see everything played face up, never a hidden card."""
+    """Enter a room as a spectator.
+
+    You see everything played face up, never a hidden card.
+    """
 
     key = "watch"
     usage = ("watch <room>", "watch <room>=<password>")
@@ -188,8 +199,11 @@ class Watch(Command):
 
 
 class Leave(Command):
-    """Go back to the lobby. A seat is given up; in a game that is running, that means your
-    hand and Things go to the discard pile, so there you must type "leave now"."""
+    """Go back to the lobby.
+
+    A seat is given up; in a game that is running, that means your hand and Things go to the
+    discard pile, so there you must type "leave now".
+    """
 
     key = "leave"
     usage = ("leave", "leave now")
@@ -214,8 +228,10 @@ class Leave(Command):
 
 
 class Kick(Command):
-    """Remove a player from the table, or a spectator from the room (host only). A seated
-    player's hand and Things go to the discard pile."""
+    """Remove a player or spectator from the room (host).
+
+    A seated player's hand and Things go to the discard pile.
+    """
 
     key = "kick"
     usage = ("kick <player>",)
@@ -248,7 +264,10 @@ class Kick(Command):
 
 
 class Host(Command):
-    """Hand the host's powers to another seated player (host only)."""
+    """Hand the host's powers to another seated player.
+
+    Only the host may.
+    """
 
     key = "host"
     usage = ("host <player>",)
@@ -259,8 +278,11 @@ class Host(Command):
 
 
 class Log(Command):
-    """Show the room's last events (20, or the number given, up to 200), with their times
-    in UTC, as you are allowed to see them."""
+    """Show the room's last events.
+
+    20 events, or the number given, up to 200, with their times in UTC, as you are allowed
+    to see them.
+    """
 
     key = "log"
     usage = ("log", "log <n>")

@@ -28,7 +28,10 @@ class Say(Command):
 
 
 class Pose(Command):
-    """Act something out: "pose waves" shows "Alice waves." to everyone where you are."""
+    """Act something out, after your name.
+
+    "pose waves" shows "Alice waves." to everyone where you are.
+    """
 
     key = "pose"
     aliases = (":",)
@@ -41,7 +44,10 @@ class Pose(Command):
 
 
 class SemiPose(Command):
-    """Pose without the space after your name: ";'s hat falls off" shows "Alice's hat falls off"."""
+    """Pose without the space after your name.
+
+    ";'s hat falls off" shows "Alice's hat falls off".
+    """
 
     key = ";"
     usage = (";<action>",)
@@ -53,7 +59,10 @@ class SemiPose(Command):
 
 
 class Emit(Command):
-    """Show <text> to everyone where you are, exactly as written, without your name."""
+    """Show text to everyone here, without your name.
+
+    <text> is shown exactly as written, to everyone where you are.
+    """
 
     key = "@emit"
     usage = ("@emit <text>",)
@@ -65,10 +74,12 @@ class Emit(Command):
 
 
 class Page(Command):
-    """Send a private message to a player who is online, wherever they are.
+    """Send a private message to a player who is online.
 
-    "page <name>=:<action>" pages a pose: Bob sees "From afar, Alice waves."
-    "page <message>" without a name pages the last player you paged.
+    "page <name>=<message>" reaches them wherever they are. "page <name>=:<action>" pages a
+    pose: Bob sees "From afar, Alice waves." "page <message>" without a name pages the last
+    player you paged.
+
     A name may be abbreviated if only one player online starts with it.
     """
 
@@ -109,7 +120,10 @@ class Page(Command):
 
 
 class Doing(Command):
-    """Set the short text shown beside your name in WHO. Without text, clear it."""
+    """Set the short text shown beside your name in WHO.
+
+    Without text, it is cleared.
+    """
 
     key = "@doing"
     usage = ("@doing <text>", "@doing")

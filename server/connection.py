@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import telnetlib3
 
-from commands.text import clean_text, render_colours, wrap_lines
+from commands.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
 from server.telnet import gmcp_enabled, read_text, set_local_echo
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ class Connection:
         loop goes out together, in one write."""
         if self.closing:
             return
-        lines = wrap_lines(text, self.width) if wrap else text.split("\n")
+        lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
         self._outbox.append(render_colours("\r\n".join(lines), self.colour))
         if len(self._outbox) == 1:
             asyncio.get_running_loop().call_soon(self.flush)

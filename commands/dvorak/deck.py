@@ -36,8 +36,11 @@ def _kib(size: int) -> str:
 
 
 class ClearDeck(GameCommand):
-    """Remove every card and special rule and call off every vote (host). Not while a
-    game is running, unless forced. Card numbers are never reused."""
+    """Remove every card and special rule (host).
+
+    Every vote is called off too. Not while a game is running, unless forced. Card numbers
+    are never reused.
+    """
 
     key = "cleardeck"
     cost = 5
@@ -49,11 +52,17 @@ class ClearDeck(GameCommand):
 
 
 class LoadCard(GameCommand):
-    """Add a card to the deck without a vote, as deck imports do (the host; in a multi-deck
-    game, each player to their own deck; while a game is running, only forced). Type A is
-    an Action, T a Thing; any other word is shown as written and played like a Thing.
-    Split at the first two slashes: the text may contain more. %r in the text is a line
-    break. The Dvorax form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>."""
+    """Add a card to the deck without a vote.
+
+    As deck imports do: the host; in a multi-deck game, each player to their own deck; while
+    a game is running, only forced. Type A is an Action, T a Thing; any other word is shown
+    as written and played like a Thing. Split at the first two slashes: the text may contain
+    more. %r in the text is a line break.
+
+    The Dvorax form puts a MUSH colour code first:
+
+      loadcard hw/Armageddon/Action/Destroy all Things; each player discards their hand.
+    """
 
     key = "loadcard"
     forceable = True
@@ -74,8 +83,10 @@ class LoadCard(GameCommand):
 
 
 class LoadRule(GameCommand):
-    """Put a special rule in force without a vote, as deck imports do (host; while a game
-    is running, only forced)."""
+    """Put a special rule in force without a vote.
+
+    As deck imports do: the host; while a game is running, only forced.
+    """
 
     key = "loadrule"
     forceable = True
@@ -91,8 +102,11 @@ class LoadRule(GameCommand):
 
 
 class LogCards(GameCommand):
-    """Print every card of the room, whatever its status, in a form you can paste back:
-    approved cards and rules as loadcard/loadrule lines, the others as @@ comments."""
+    """Print every card of the room, to paste back.
+
+    Whatever its status: approved cards and rules as loadcard/loadrule lines, the others as
+    @@ comments.
+    """
 
     key = "logcards"
     cost = 5
@@ -112,9 +126,12 @@ class LogCards(GameCommand):
 
 
 class ExportDeck(GameCommand):
-    """Print the deck (approved cards and rules) in one of the archive's formats: mush
-    (commands to paste; the default), dvorax (with colours and full types), json, or tsv
-    (Name, Set, ImageFile, Type, CornerValue, Text, FlavorText, Creator)."""
+    """Print the deck in one of the archive's formats.
+
+    Approved cards and rules, as mush (commands to paste; the default), dvorax (with colours
+    and full types), json, or tsv (Name, Set, ImageFile, Type, CornerValue, Text,
+    FlavorText, Creator).
+    """
 
     key = "exportdeck"
     cost = 5
@@ -130,9 +147,11 @@ class ExportDeck(GameCommand):
 
 
 class SaveDeck(GameCommand):
-    """Save the whole room under a name: cards and their piles in order, special rules,
-    settings, votes and the turn. Saving again under your own name replaces it; a name
-    someone else saved is theirs."""
+    """Save the whole room under a name.
+
+    Cards and their piles in order, special rules, settings, votes and the turn. Saving
+    again under your own name replaces it; a name someone else saved is theirs.
+    """
 
     key = "savedeck"
     cost = 10
@@ -164,9 +183,12 @@ class SaveDeck(GameCommand):
 
 
 class LoadDeck(GameCommand):
-    """Load a saved deck into this room (host), replacing its cards, rules, settings and
-    votes. If the same players are seated as when it was saved, the game resumes where it
-    was; otherwise its cards make a fresh deck for a new game."""
+    """Load a saved deck into this room (host).
+
+    It replaces the room's cards, rules, settings and votes. If the same players are seated
+    as when it was saved, the game resumes where it was; otherwise its cards make a fresh
+    deck for a new game.
+    """
 
     key = "loaddeck"
     cost = 10
@@ -185,7 +207,10 @@ class LoadDeck(GameCommand):
 
 
 class ListDecks(Command):
-    """List the saved decks: name, who saved it, how many cards, when."""
+    """List the saved decks.
+
+    Name, who saved it, how many cards, when.
+    """
 
     key = "listdecks"
 
@@ -208,7 +233,10 @@ class ListDecks(Command):
 
 
 class DeleteDeck(Command):
-    """Delete a saved deck. Only whoever saved it (or an administrator) may."""
+    """Delete a saved deck.
+
+    Only whoever saved it (or an administrator) may.
+    """
 
     key = "deletedeck"
     usage = ("deletedeck <name>",)

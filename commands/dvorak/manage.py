@@ -10,9 +10,12 @@ from games.dvorak.settings import SETTINGS
 
 
 class Start(GameCommand):
-    """Start a game (host): every approved card is shuffled into the draw pile, each seated
-    player is dealt a hand, and a random player goes first. Also starts the next game
-    after one ends, with the same deck."""
+    """Start a game (host).
+
+    Every approved card is shuffled into the draw pile, each seated player is dealt a hand,
+    and a random player goes first. Also starts the next game after one ends, with the same
+    deck.
+    """
 
     key = "start"
 
@@ -22,7 +25,10 @@ class Start(GameCommand):
 
 
 class Set(GameCommand):
-    """Change a table setting (host). Everyone is told. "settings" lists them."""
+    """Change a table setting (host).
+
+    Everyone is told. "settings" lists them.
+    """
 
     key = "set"
     usage = ("set <setting>=<value>",)
@@ -37,7 +43,7 @@ class Set(GameCommand):
 
 
 class Settings(GameCommand):
-    """List the table's settings, their values, and what they mean."""
+    """List the table's settings and what they mean."""
 
     key = "settings"
 
@@ -55,8 +61,11 @@ class Settings(GameCommand):
 
 
 class Win(GameCommand):
-    """Declare the winner and end the game (host). How to win is written on the cards;
-    the players judge. In team play, the winner's team wins."""
+    """Declare the winner and end the game (host).
+
+    How to win is written on the cards; the players judge. In team play, the winner's team
+    wins.
+    """
 
     key = "win"
     usage = ("win <player>",)
@@ -67,8 +76,11 @@ class Win(GameCommand):
 
 
 class Eliminate(GameCommand):
-    """Take a player out of the game (host); "eliminate me" resigns. Their hand and Things
-    go to the discard pile. When one player is left, they win."""
+    """Take a player out of the game (host).
+
+    "eliminate me" resigns. Their hand and Things go to the discard pile. When one player is
+    left, they win.
+    """
 
     key = "eliminate"
     usage = ("eliminate <player>", "eliminate me")
@@ -89,8 +101,11 @@ class EndGame(GameCommand):
 
 
 class Team(GameCommand):
-    """Put a player on a team (host); without a team name, take them off. With the teams
-    setting on, you may give one card from your hand to a teammate each turn."""
+    """Put a player on a team (host).
+
+    Without a team name, take them off. With the teams setting on, you may give one card
+    from your hand to a teammate each turn.
+    """
 
     key = "team"
     usage = ("team <player>=<team name>", "team <player>=")
