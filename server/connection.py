@@ -27,6 +27,19 @@ log = logging.getLogger(__name__)
 #: connection is part of its command's reply; output for others is an interruption.
 CURRENT_CONNECTION: ContextVar[Connection | None] = ContextVar("current_connection", default=None)
 
+
+@contextmanager
+def as_news() -> Iterator[None]:
+    """Output sent inside is news, not the reply of the command running in this task
+    (moves another node made, read from the database while making this one): a
+    connection running a framed command holds it back until after the suffix."""
+    token = CURRENT_CONNECTION.set(None)
+    try:
+        yield
+    finally:
+        CURRENT_CONNECTION.reset(token)
+
+
 DEFAULT_WIDTH = 80
 MIN_WIDTH, MAX_WIDTH = 20, 250
 #: Bytes taken from the reader at a time.

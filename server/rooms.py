@@ -35,6 +35,7 @@ from persistence.rooms import (
     StoredRoom,
     chain,
 )
+from server.connection import as_news
 from server.hub import Hub, Place
 
 log = logging.getLogger(__name__)
@@ -249,7 +250,8 @@ class GameRoom(Place):
         events = [logged.event for logged in missed]
         self.head = LogHead(missed[-1].seq, chain(self.head.digest, events))
         self._suspect = False
-        self._announce(self, events)
+        with as_news():
+            self._announce(self, events)
 
     async def reload_unless_stored(self) -> None:
         """Load the room afresh from the database unless this copy is what it holds, or
@@ -273,7 +275,8 @@ class GameRoom(Place):
         when the events cannot be made on the table in memory)."""
         await self._reload()
         missed = await self._store.events(self.id, after_seq=seq_before)
-        self._announce(self, [logged.event for logged in missed if logged.seq <= self.seq])
+        with as_news():
+            self._announce(self, [logged.event for logged in missed if logged.seq <= self.seq])
 
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""

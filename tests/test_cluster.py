@@ -478,6 +478,21 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
     await same_everywhere([north, south], "Den")
 
 
+async def test_moves_caught_up_with_during_a_command_come_after_its_framed_reply(start_node, monkeypatch):
+    """A node that missed another node's proposal reads it from the database while
+    running ``approve``: that news is not the command's reply, so it goes after the
+    OUTPUTSUFFIX (it was seen inside the frame, before the reply)."""
+    north = await start_node("north", cluster_heartbeat=60.0)
+    south = await start_node("south", cluster_heartbeat=60.0)
+    ann, ben = await game_across(north, south)
+    monkeypatch.setattr(north.cluster, "room_events", lambda room_id, seq_before, events: None)
+    proposed = flat(await ann.ask("newcard Moat/T/Nothing gets past."))
+    number = re.search(r"#(\d+)", proposed).group(1)
+    reply = flat(await ben.ask(f"approve {number}"))
+    assert "Moat" in reply and "proposes" not in reply, reply
+    assert "Ann proposes a new card" in flat(await ben.client.quiet(0.3))
+
+
 async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_node, monkeypatch):
     north, south = await start_node("north"), await start_node("south")
     ann, ben = await game_across(north, south)
