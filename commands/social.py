@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.text import split_assignment, truncate
+from persistence.database import DatabaseUnavailable
+from server.rooms import GameRoom
+
+log = logging.getLogger(__name__)
 
 #: Longest ``@doing`` text kept; WHO shows it in its last column.
 DOING_MAX = 40
+
+
+async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
+    """Show ``text`` to everyone where the player is (``to_others``: but the player); in
+    a game room where a seated player is away, keep it to show them when they are back."""
+    place = ctx.player.place
+    place.broadcast(text, exclude=ctx.player if to_others else None)
+    if isinstance(place, GameRoom) and place.someone_away():
+        try:
+            await place.remember_talk(text)
+        except DatabaseUnavailable as outage:
+            log.warning("could not keep what was said in room %s: %s", place.name, outage)
 
 
 class Say(Command):
@@ -24,7 +42,7 @@ class Say(Command):
             raise CommandError("Say what?")
         player = ctx.player
         ctx.reply(f'You say, "{args}"')
-        player.place.broadcast(f'{player.name} says, "{args}"', exclude=player)
+        await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
 
 
 class Pose(Command):
@@ -40,7 +58,7 @@ class Pose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
-        ctx.player.place.broadcast(f"{ctx.player.name} {args}")
+        await talk(ctx, f"{ctx.player.name} {args}")
 
 
 class SemiPose(Command):
@@ -55,7 +73,7 @@ class SemiPose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
-        ctx.player.place.broadcast(f"{ctx.player.name}{args}")
+        await talk(ctx, f"{ctx.player.name}{args}")
 
 
 class Emit(Command):
@@ -70,7 +88,7 @@ class Emit(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Emit what?")
-        ctx.player.place.broadcast(args)
+        await talk(ctx, args)
 
 
 class Page(Command):

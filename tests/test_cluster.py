@@ -289,6 +289,37 @@ async def test_a_host_kicks_a_spectator_on_another_node(start_node):
     await eventually(ann, "rooms", "Den Dvorak waiting 0")
 
 
+async def test_a_room_deleted_on_one_node_is_gone_on_the_others(start_node):
+    north, south = await start_node("north"), await start_node("south")
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await ann.ask("newroom Den")
+    assert "Watching: Ben" in flat(await ben.ask("watch Den"))
+    await eventually(ann, "look", "Ben")
+    assert "You delete room Den." in flat(await ann.ask("delroom den=yes"))
+    await ben.client.expect(loosely("Ann deletes room Den. You are in the lobby."))
+    assert "Lobby" in await ben.ask("look")
+    assert "There are no rooms yet." in flat(await ben.ask("rooms"))
+    assert 'There is no room called "Den"' in flat(await ben.ask("watch Den"))
+
+
+async def test_a_player_away_on_one_node_stops_counting_in_the_vote_on_the_other(start_node):
+    north, south = await start_node("north", away_grace_seconds=0.5), await start_node("south", away_grace_seconds=0.5)
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await ann.ask("newroom Den")
+    await ann.ask("set vote=unanimous")
+    await ben.ask("join Den")
+    await eventually(ann, "look", "Ben")
+    await ann.ask("newcard Waits/T/For Ben.")
+    await ben.close()
+    await ann.client.expect(loosely("Ben has been away too long: votes are counted without Ben until Ben is back."))
+    await ann.client.expect(loosely("The vote on #1 Waits (Thing) is decided: accepted."))
+    database = Database(north.settings.database_url)
+    try:
+        assert all(report.sound for report in await check_rooms(database) + await replay_rooms(database))
+    finally:
+        await database.dispose()
+
+
 async def test_logging_in_on_another_node_takes_the_player_over_there(start_node):
     north, south = await start_node("north"), await start_node("south")
     ann = await player(north, "Ann")

@@ -81,17 +81,28 @@ class Repeal(Approve):
 class ViewVote(GameCommand):
     """List what is waiting for a vote, and who voted.
 
-    Shows who voted which way, and who has yet to vote.
+    Shows who voted which way, and who has yet to vote. A voter who is disconnected is
+    marked "(away)". Once away longer than the server's grace period (5 minutes unless the
+    server says otherwise), they are not counted until they are back, and are listed as
+    "away, not counted".
     """
 
     key = "viewvote"
 
     async def run(self, ctx: Context, args: str) -> None:
+        room = current_room(ctx)
+
         def look(table: Table) -> str:
             if not table.state.proposals:
                 return "Nothing is waiting for a vote."
             policy = table.settings["vote"]
-            lines = [f"Waiting for a vote (policy: {policy}; voters: {', '.join(map(table.name_of, table.voters()))}):"]
+            here = room.present()
+            voters = [table.name_of(a) + ("" if a in here else " (away)") for a in table.voters()]
+            absent = [seat.name for seat in table.state.active_seats() if seat.absent]
+            counted = f"voters: {', '.join(voters) or 'nobody'}"
+            if absent:
+                counted += f"; away, not counted: {', '.join(absent)}"
+            lines = [f"Waiting for a vote (policy: {policy}; {counted}):"]
             shown: set[int] = set()
             for proposal in table.state.proposals.values():
                 if proposal.id in shown:
