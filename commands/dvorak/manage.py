@@ -63,7 +63,7 @@ class Win(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args).account_id))
+        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args, self.usage).account_id))
 
 
 class Eliminate(GameCommand):
@@ -75,7 +75,7 @@ class Eliminate(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args).account_id))
+        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args, self.usage).account_id))
 
 
 class EndGame(GameCommand):
@@ -101,7 +101,11 @@ class Team(GameCommand):
             raise CommandError("Usage: team <player>=<team name>")
         name, team = assignment
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.set_team(actor, seated_player(table, ctx, name).account_id, team))
+
+        def move(table: Table) -> None:
+            table.set_team(actor, seated_player(table, ctx, name, self.usage).account_id, team)
+
+        await perform(ctx, move)
 
 
 TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame()])

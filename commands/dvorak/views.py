@@ -50,7 +50,7 @@ class ViewHand(GameCommand):
         if args.strip() and args.strip().lower() != "me":
 
             def look(table: Table) -> str:
-                target = seated_player(table, ctx, args)
+                target = seated_player(table, ctx, args, self.usage)
                 if target.account_id == me:
                     return own_hand(table, me)
                 cards = table.view_hand(me, target.account_id)
@@ -98,7 +98,7 @@ class Count(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            seat = seated_player(table, ctx, args or "me")
+            seat = seated_player(table, ctx, args or "me", self.usage)
             held = len(table.hand(seat.account_id))
             who = "You hold" if seat.account_id == ctx.player.account_id else f"{seat.name} holds"
             return f"{who} {held} card{'s' if held != 1 else ''}."
@@ -127,7 +127,7 @@ class ViewDiscard(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            owner = seated_player(table, ctx, args).account_id if args.strip() else ctx.player.account_id
+            owner = seated_player(table, ctx, args, self.usage).account_id if args.strip() else ctx.player.account_id
             pile = list(reversed(table.state.pile(*table.discard_key(owner))))
             return f"Discard pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
