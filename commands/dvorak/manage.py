@@ -43,11 +43,13 @@ class Settings(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            lines = ["Setting     Value  Meaning"]
-            for name, spec in SETTINGS.items():
-                value = spec.show(table.settings[name])
-                mark = "*" if table.settings[name] != spec.default else ""
-                lines.append(f"{name:<11} {value + mark:<6} {spec.help}")
+            values = {
+                name: spec.show(table.settings[name]) + ("*" if table.settings[name] != spec.default else "")
+                for name, spec in SETTINGS.items()
+            }
+            width = max(len("Value"), *map(len, values.values()))
+            lines = [f"{'Setting':<11} {'Value':<{width}} Meaning"]
+            lines += [f"{name:<11} {values[name]:<{width}} {spec.help}" for name, spec in SETTINGS.items()]
             lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
             return "\n".join(lines)
 

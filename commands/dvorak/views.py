@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, current_room, inspect, perform, seated_player
-from commands.dvorak.render import card_full, card_list, card_text
+from commands.dvorak.render import card_full, card_list, card_name, card_text
 from commands.text import plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
@@ -28,7 +28,7 @@ class ReadCard(GameCommand):
         def read(table: Table) -> str:
             card = table.card(number)
             status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
-            lines = [f"#{card.number} {card.name}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
+            lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
             if card.author_name:
                 lines.append(f"By: {card.author_name}")
             lines.append(card_text(card) or "(no text)")
@@ -159,10 +159,11 @@ class ViewAll(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
             deck = [card.number for card in table.deck_cards()]
-            return f"{ctx.player.name} lists every card in the deck ({len(deck)}):\n" + card_list(table, deck)
+            return f"every card in the deck ({len(deck)}):\n" + card_list(table, deck)
 
         text = await inspect(ctx, look)
-        current_room(ctx).broadcast(text)
+        current_room(ctx).broadcast(f"{ctx.player.name} lists {text}", exclude=ctx.player)
+        ctx.reply(f"You list {text}")
 
 
 VIEW_COMMANDS = CommandSet(
