@@ -467,7 +467,7 @@ async def savedeck_loop(target: Target) -> dict[str, Any]:
     replies: Counter[str] = Counter()
     while time.perf_counter() - target.began < target.seconds:
         reply = " ".join((await saver.ask(f"savedeck Hoard{replies.total() % 6}")).split())
-        kind = "new" if "saves the room as" in reply else "over" if "saves the room again" in reply else "refused"
+        kind = "new" if "save the room as" in reply else "over" if "save the room again" in reply else "refused"
         replies[kind] += 1
     elapsed = time.perf_counter() - target.began
     grown = await target.store.size() - target.db_before

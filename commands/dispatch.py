@@ -27,6 +27,9 @@ from server.rooms import GameRoom, RoomRegistry
 log = logging.getLogger(__name__)
 
 HUH = 'Huh?  (Type "help" for help.)'
+NOT_LOGGED_IN = (
+    "You are not logged in: type connect <name> <password> to log in, or create <name> <password> to make a new player."
+)
 ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
 #: Commands that exist only inside a game room, to point lost players the right way.
 ROOM_ONLY = (MOVE_COMMANDS, VIEW_COMMANDS, VOTE_COMMANDS, TABLE_COMMANDS, DECK_COMMANDS, IN_ROOM_COMMANDS)
@@ -51,6 +54,8 @@ IN_THE_LOBBY = (
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
 )
+#: Commands for getting in, which a logged-in player has no use for.
+BEFORE_LOGIN_ONLY = (LOGIN_COMMANDS,)
 PASTE_EMIT_SKIPPED = (
     "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
     "so its @emit was not: type @emit on a line of its own."
@@ -71,6 +76,17 @@ def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
         return DATABASE_FULL
     log.warning("database unavailable during %s: %s", during, outage)
     return DATABASE_DOWN
+
+
+def _not_here(connection: Connection, line: str) -> str:
+    """What to say about a line that calls no command usable here: how to log in, or
+    how to get to a table, when it calls one usable there; else ``Huh?``."""
+    player = connection.player
+    if player is None:
+        return NOT_LOGGED_IN if find_command(IN_A_ROOM, line) is not None else HUH
+    if find_command(BEFORE_LOGIN_ONLY, line) is not None:
+        return f"You are already logged in, as {player.name}. To be another player, type LOGOUT first."
+    return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else HUH
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
@@ -154,9 +170,8 @@ class CommandProcessor:
             found = find_command(command_sets, line)
             if found is None:
                 connection.touch()
-                in_a_room_only = connection.player is not None and find_command(ROOM_ONLY, line) is not None
                 with connection.framed():
-                    connection.send(ONLY_IN_A_ROOM if in_a_room_only else HUH)
+                    connection.send(_not_here(connection, line))
                 return
             command, args = found
             if command.resets_idle:

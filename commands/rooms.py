@@ -34,11 +34,11 @@ CATCH_UP_MAX = 30
 CATCH_UP_SAID = 15
 
 
-def _name_and_password(args: str, usage: str) -> tuple[str, str]:
+def _name_and_password(args: str, usage: tuple[str, ...]) -> tuple[str, str]:
     name, _, password = args.partition("=")
     name = name.strip()
     if not name:
-        raise CommandError(f"Usage: {usage}")
+        raise CommandError("Usage: " + "   or   ".join(usage))
     return name, password.strip()
 
 
@@ -49,12 +49,13 @@ async def _room_named(ctx: Context, name: str) -> GameRoom:
     return room
 
 
-async def _check_room_password(ctx: Context, room: GameRoom, password: str) -> None:
+async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb: str) -> None:
+    """Refuse a wrong or missing password; ``verb`` (join, watch) is the command typed."""
     if room.password_hash is None or room.is_seated(ctx.player.account_id):
         return
     if not password:
         raise CommandError(
-            f"Room {room.name} has a password: add it after an equals sign, e.g. join {room.name}=<password>"
+            f"Room {room.name} has a password: add it after an equals sign, e.g. {verb} {room.name}=<password>"
         )
     try:
         correct = await ctx.accounts.check_secret(room.password_hash, password, ctx.connection.address)
@@ -62,6 +63,15 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str) -> N
         raise CommandError(str(error)) from None
     if not correct:
         raise CommandError(f"That is not the password of room {room.name}.")
+
+
+async def _name_taken(ctx: Context, name: str) -> str:
+    """The refusal of a room name already taken, with how to join that room."""
+    room = await ctx.rooms.find(name)
+    if room is None:  # gone again since
+        return f'A room called "{name}" already exists. Choose another name.'
+    password = "=<password>" if room.password_hash is not None else ""
+    return f'A room called "{room.name}" already exists. Join it with: join {room.name}{password}'
 
 
 def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
@@ -148,7 +158,7 @@ class NewRoom(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage[1])
+        name, password = _name_and_password(args, self.usage)
         problem = check_room_name(name)
         if problem:
             raise CommandError(problem)
@@ -157,7 +167,7 @@ class NewRoom(Command):
         try:
             room = await ctx.rooms.create(name, password_hash, maker=ctx.player.account_id)
         except RoomNameTaken:
-            raise CommandError(f'A room called "{name}" already exists. Join it with: join {name}') from None
+            raise CommandError(await _name_taken(ctx, name)) from None
         except TooManyRooms as quota:
             raise CommandError(
                 f"You already host {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)}. "
@@ -182,12 +192,12 @@ class Join(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage[1])
+        name, password = _name_and_password(args, self.usage)
         room = await _room_named(ctx, name)
         if room.is_seated(ctx.player.account_id) and ctx.player.place is room:
             raise CommandError("You are already seated here.")
         _refuse_if_playing_elsewhere(ctx, room)
-        await _check_room_password(ctx, room, password)
+        await _check_room_password(ctx, room, password, "join")
         await go_to(ctx, room, f"{ctx.player.name} arrives.")
         if not room.is_seated(ctx.player.account_id):
             actor, player_name = ctx.player.account_id, ctx.player.name
@@ -208,12 +218,12 @@ class Watch(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage[1])
+        name, password = _name_and_password(args, self.usage)
         room = await _room_named(ctx, name)
         if ctx.player.place is room:
             raise CommandError("You are already in this room.")
         _refuse_if_playing_elsewhere(ctx, room)
-        await _check_room_password(ctx, room, password)
+        await _check_room_password(ctx, room, password, "watch")
         await go_to(ctx, room, f"{ctx.player.name} arrives to watch.")
         await ctx.rooms.store.set_watching(ctx.player.account_id, room.id)
         ctx.reply(await look_text(ctx))
@@ -297,7 +307,7 @@ class Host(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.set_host(actor, seated_player(table, ctx, args).account_id))
+        await perform(ctx, lambda table: table.set_host(actor, seated_player(table, ctx, args, self.usage).account_id))
 
 
 class Log(Command):

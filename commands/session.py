@@ -125,10 +125,22 @@ class Colour(Command):
     async def run(self, ctx: Context, args: str) -> None:
         choice = args.strip().lower()
         if choice not in ("on", "off", "auto"):
-            raise CommandError(f"Usage: {self.usage[0]} (yours is {ctx.player.color}).")
+            raise CommandError(f"{colour_status(ctx)} Usage: {self.usage[0]}")
         await ctx.accounts.store.set_color(ctx.player.account_id, choice)
         ctx.player.color = choice
         ctx.reply(f"Colour is {choice}" + (": " + coloured("like this", "hr") + "." if choice != "off" else "."))
+
+
+def colour_status(ctx: Context) -> str:
+    """Whether this connection shows colour, and why: the player's choice, or on auto,
+    what the client said of itself."""
+    setting = ctx.player.color
+    state = "on" if ctx.connection.colour else "off"
+    why = f"your setting is {setting}"
+    if setting == "auto":
+        said = "says it shows colour" if ctx.connection.colour else "has not said it shows colour"
+        why += f", and your client {said}"
+    return f"Colour is {state} here: {why}."
 
 
 class Help(Command):

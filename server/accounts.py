@@ -184,10 +184,13 @@ class AccountService:
         right), or refuse it while the address must wait."""
         self._refuse_to_wait(self.throttle.attempt(address))
 
-    @staticmethod
-    def _refuse_to_wait(wait: float) -> None:
+    def _refuse_to_wait(self, wait: float) -> None:
         if wait > 0:
-            raise AccountError(f"Too many failed logins from your address. Try again in {int(wait) + 1} seconds.")
+            throttle = self.throttle
+            raise AccountError(
+                f"Too many failed logins from your address ({throttle.limit} wrong passwords in "
+                f"{throttle.window:g} seconds, room passwords included). Try again in {int(wait) + 1} seconds."
+            )
 
     async def create(self, name: str, password: str, address: str) -> AccountRecord:
         """Make a new account; raises :class:`AccountError` with the reason if refused.

@@ -264,6 +264,6 @@ async def test_a_database_made_before_the_quotas_and_digests_carries_on_whole(st
     ann = await ScriptedPlayer.connect(again.port, "Ann", create=False)
     assert "You draw #" in flat(await ann.ask("draw"))
     assert "decided: accepted" in flat(await ann.ask("approve 13"))
-    assert "saves the room again as deck Before" in flat(await ann.ask("savedeck Before"))
+    assert "You save the room again as deck Before" in flat(await ann.ask("savedeck Before"))
     problems, _ = await audit(database_url)
     assert problems == []

@@ -187,7 +187,7 @@ async def test_things_attached_to_a_thing_are_destroyed_with_it(server):
     assert f"on #{host.number} {host.name}" in flat(reply)
     assert f"on #{host.number}" in flat(await bo.ask("viewplay"))
     reply = await bo.ask(f"destroy {host.number}")
-    assert f"Played on it, #{vest.number} {vest.name} (Thing) also go to the discard pile." in flat(reply)
+    assert f"Played on it, #{vest.number} {vest.name} (Thing) also goes to the discard pile." in flat(reply)
     discard = await bo.ask("viewdisc")
     assert f"#{host.number}" in discard and f"#{vest.number}" in discard
 
@@ -266,7 +266,8 @@ async def test_rooms_are_listed_named_uniquely_and_can_have_passwords(server, co
     bo = await ScriptedPlayer.connect(server.port, "Bo")
     assert "no rooms yet" in flat(await bo.ask("rooms"))
     assert "You made room Secret Club" in flat(await ann.ask("newroom Secret Club=hushhush"))
-    assert 'A room called "secret club" already exists' in flat(await bo.ask("newroom secret club"))
+    taken = flat(await bo.ask("newroom secret club"))
+    assert 'A room called "Secret Club" already exists. Join it with: join Secret Club=<password>' in taken
     assert "A room name is 2-30 characters" in flat(await bo.ask("newroom x"))
     listing = await bo.ask("rooms")
     assert re.search(r"^Secret Club +Dvorak +waiting +0 yes 1: Ann$", listing, re.MULTILINE)

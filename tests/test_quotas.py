@@ -38,12 +38,12 @@ async def test_a_saved_deck_too_many_or_too_big_is_refused_and_the_others_are_ke
     await host.ask("newroom Saver")
     for i in range(5):
         await host.ask(f"loadcard Card {i}/T/Text {i}.")
-    assert "saves the room as deck One" in flat(await host.ask("savedeck One"))
-    assert "saves the room as deck Two" in flat(await host.ask("savedeck Two"))
+    assert "You save the room as deck One" in flat(await host.ask("savedeck One"))
+    assert "You save the room as deck Two" in flat(await host.ask("savedeck Two"))
     refusal = flat(await host.ask("savedeck Three"))
     assert "You have 2 saved decks, the most a player may keep." in refusal
     # Saving over one of your own is allowed: it counts once, at its new size.
-    assert "saves the room again as deck Two" in flat(await host.ask("savedeck Two"))
+    assert "You save the room again as deck Two" in flat(await host.ask("savedeck Two"))
     for i in range(5, 60):
         await host.ask(f"loadcard Card {i}/T/{'A long text. ' * 20}")
     refusal = flat(await host.ask("savedeck One"))
@@ -56,7 +56,7 @@ async def test_a_saved_deck_too_many_or_too_big_is_refused_and_the_others_are_ke
     await host.ask("deletedeck Two")
     await host.ask("cleardeck")
     await host.ask("loadcard Small/T/Fits.")
-    assert "saves the room as deck Three" in flat(await host.ask("savedeck Three"))
+    assert "You save the room as deck Three" in flat(await host.ask("savedeck Three"))
 
 
 async def test_a_player_hosts_only_so_many_rooms_even_empty_ones_they_made(start_server):
@@ -118,7 +118,7 @@ async def test_commands_that_make_the_server_work_hard_take_more_of_the_command_
     await host.ask("loadcard Card/T/Text.")
     host.client.send(b"".join(b"savedeck Heavy\r\n" for _ in range(20)))
     await host.client.expect(r"\*\*\* You send commands far too fast", timeout=15)
-    assert host.client.transcript.count("saves the room") < 5
+    assert host.client.transcript.count("You save the room") < 5
     talker = await ScriptedPlayer.connect(server.port, "Talker")  # 7 of the 20: create costs 5
     for _ in range(12):
         await talker.ask("say ordinary commands are one each")

@@ -192,7 +192,7 @@ async def test_saved_decks_belong_to_whoever_saved_them(server):
     after_hands = {p.name: sorted(c.name for c in await p.hand()) for p in (ann, bo)}
     assert after_hands == before_hands
     assert "change to" not in (votes := flat(await bo.ask("viewvote"))) and "Pending Idea" in votes
-    assert "You delete the saved deck" not in flat(await ann.ask("deletedeck Friday Game"))
+    assert "You delete the saved deck Friday Game." in flat(await ann.ask("deletedeck Friday Game"))
     assert "No decks have been saved" in flat(await ann.ask("listdecks"))
 
 

@@ -130,7 +130,7 @@ class ExportDeck(GameCommand):
 
     Approved cards and rules, as mush (commands to paste; the default), dvorax (with colours
     and full types), json, or tsv (Name, Set, ImageFile, Type, CornerValue, Text,
-    FlavorText, Creator).
+    FlavorText, Creator; a special rule is a row of Type Rule, after the cards).
     """
 
     key = "exportdeck"
@@ -178,8 +178,9 @@ class SaveDeck(GameCommand):
                 f"This room saved is {_kib(quota.size)}, and your other saved decks take {_kib(quota.others)} of the "
                 f'{_kib(quota.limit)} a player may keep. Delete one first (type "listdecks", then "deletedeck <name>").'
             ) from None
-        verb = "saves the room again as" if replaced else "saves the room as"
-        room.broadcast(f"{ctx.player.name} {verb} deck {name} ({plural(count, 'card')}).")
+        what = f"the room{' again' if replaced else ''} as deck {name} ({plural(count, 'card')})."
+        room.broadcast(f"{ctx.player.name} saves {what}", exclude=ctx.player)
+        ctx.reply(f"You save {what}")
 
 
 class LoadDeck(GameCommand):
@@ -249,7 +250,8 @@ class DeleteDeck(Command):
         if owner != ctx.player.account_id and not ctx.player.is_admin:
             raise CommandError("Only whoever saved that deck, or an administrator, can delete it.")
         await ctx.decks.delete(name)
-        ctx.player.place.broadcast(f"{ctx.player.name} deletes the saved deck {name}.")
+        ctx.player.place.broadcast(f"{ctx.player.name} deletes the saved deck {name}.", exclude=ctx.player)
+        ctx.reply(f"You delete the saved deck {name}.")
 
 
 DECK_COMMANDS = CommandSet(

@@ -49,11 +49,13 @@ class Settings(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            lines = ["Setting     Value  Meaning"]
-            for name, spec in SETTINGS.items():
-                value = spec.show(table.settings[name])
-                mark = "*" if table.settings[name] != spec.default else ""
-                lines.append(f"{name:<11} {value + mark:<6} {spec.help}")
+            values = {
+                name: spec.show(table.settings[name]) + ("*" if table.settings[name] != spec.default else "")
+                for name, spec in SETTINGS.items()
+            }
+            width = max(len("Value"), *map(len, values.values()))
+            lines = [f"{'Setting':<11} {'Value':<{width}} Meaning"]
+            lines += [f"{name:<11} {values[name]:<{width}} {spec.help}" for name, spec in SETTINGS.items()]
             lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
             return "\n".join(lines)
 
@@ -72,7 +74,7 @@ class Win(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args).account_id))
+        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args, self.usage).account_id))
 
 
 class Eliminate(GameCommand):
@@ -87,7 +89,7 @@ class Eliminate(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args).account_id))
+        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args, self.usage).account_id))
 
 
 class EndGame(GameCommand):
@@ -116,7 +118,11 @@ class Team(GameCommand):
             raise CommandError("Usage: team <player>=<team name>")
         name, team = assignment
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.set_team(actor, seated_player(table, ctx, name).account_id, team))
+
+        def move(table: Table) -> None:
+            table.set_team(actor, seated_player(table, ctx, name, self.usage).account_id, team)
+
+        await perform(ctx, move)
 
 
 TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame()])

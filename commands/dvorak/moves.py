@@ -7,33 +7,68 @@ from dataclasses import replace
 
 from commands.base import CommandError, CommandSet, Context, find_command
 from commands.dvorak.base import GameCommand, card_number, perform, seated_player
+from commands.text import plural
+from games.dvorak.core import FORCE_HINT
+from games.dvorak.rules import RuleViolation, Table
+
+#: Most cards one draw command takes.
+DRAW_MAX = 20
 
 
 class Draw(GameCommand):
     """Draw the top card of the draw pile.
 
-    Everyone sees that you drew; only you see what. If the draw pile is empty, the discard
-    pile is shuffled to make a new one first.
+    Everyone sees that you drew; only you see what. "draw <n>" draws n cards at once; with turns on, each counts as one of your draws this
+    turn, and if the rules allow fewer than n, nothing is drawn. If the draw pile is
+    empty, the discard pile is shuffled to make a new one first.
     """
 
     key = "drawcard"
     aliases = ("draw",)
+    usage = ("drawcard", "drawcard <n>")
     forceable = True
+    visible = False
 
     async def run(self, ctx: Context, args: str) -> None:
+        count = 1
+        if args.strip():
+            if not args.strip().isdigit() or not 1 <= int(args) <= DRAW_MAX:
+                raise CommandError(f"Usage: {'   or   '.join(self.usage)}, where n is 1 to {DRAW_MAX}.")
+            count = int(args)
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.draw(actor, forced=ctx.forced))
+        await perform(ctx, lambda table: draw_cards(table, actor, count, self.visible, ctx.forced))
 
 
-class DrawVisible(GameCommand):
-    """Draw the top card and show it to everyone."""
+def draw_cards(table: Table, actor: int, count: int, visible: bool, forced: bool) -> None:
+    """Draw ``count`` cards, one draw each; if the turn's draws or the piles allow fewer,
+    refuse the lot (a refused move changes nothing)."""
+    turn, draws = table.state.turn, table.settings["draws"]
+    if count > 1 and table.settings["turns"] and not forced and turn.player == actor and turn.drawn + count > draws:
+        raise RuleViolation(
+            f"Nothing was drawn: you may draw {plural(draws, 'card')} a turn, and {count} would be more"
+            f"{f' (you have drawn {turn.drawn})' if turn.drawn else ''}.{FORCE_HINT}"
+        )
+    for drawn in range(count):
+        try:
+            table.draw(actor, visible=visible, forced=forced)
+        except RuleViolation as violation:
+            if not drawn:
+                raise
+            raise RuleViolation(
+                f"Nothing was drawn, since only {drawn} of the {count} cards could be: {violation}"
+            ) from None
+
+
+class DrawVisible(Draw):
+    """Draw a card and show it to everyone.
+
+    "drawvis <n>" draws n cards, each shown, counted as "draw <n>" counts them.
+    """
 
     key = "drawvis"
-    forceable = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.draw(actor, visible=True, forced=ctx.forced))
+    aliases = ()
+    usage = ("drawvis", "drawvis <n>")
+    visible = True
 
 
 _PLAY_ON = re.compile(r"(\S+)\s+on\s+(\S+)", re.IGNORECASE)
@@ -53,12 +88,13 @@ class Play(GameCommand):
     forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
+        usage = "   or   ".join(self.usage)
         on = _PLAY_ON.fullmatch(args.strip())
         if on:
-            number = card_number(on.group(1), self.usage[1])
-            onto: int | None = card_number(on.group(2), self.usage[1])
+            number = card_number(on.group(1), usage)
+            onto: int | None = card_number(on.group(2), usage)
         else:
-            number, onto = card_number(args, self.usage[0]), None
+            number, onto = card_number(args, usage), None
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.play(actor, number, onto=onto, forced=ctx.forced))
 
@@ -150,7 +186,7 @@ class GiveCard(GameCommand):
         actor = ctx.player.account_id
 
         def move(table):  # type: ignore[no-untyped-def]
-            target = seated_player(table, ctx, match.group(2))
+            target = seated_player(table, ctx, match.group(2), self.usage)
             table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=ctx.forced)
 
         await perform(ctx, move)
@@ -223,7 +259,7 @@ class Skip(GameCommand):
         actor = ctx.player.account_id
 
         def move(table):  # type: ignore[no-untyped-def]
-            target = seated_player(table, ctx, args)
+            target = seated_player(table, ctx, args, self.usage)
             table.skip(actor, target.account_id, target_present=ctx.hub.is_online(target.account_id))
 
         await perform(ctx, move)

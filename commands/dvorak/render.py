@@ -25,6 +25,11 @@ def card_label(card: Card) -> str:
     return f"#{card.number} {coloured(card.name, card.colour)} ({'rule' if card.is_rule else card.kind_label})"
 
 
+def card_name(card: Card) -> str:
+    """``#12 Kevlar Vest``: the card's number and name, for the middle of a sentence."""
+    return f"#{card.number} {coloured(card.name, card.colour)}"
+
+
 def card_text(card: Card) -> str:
     """The card's text with its ``%r`` line breaks made real."""
     return "\n    ".join(part.strip() for part in card.text.split("%r")) if card.text else ""
@@ -43,7 +48,11 @@ def card_list(table: Table, numbers: list[int], empty: str = "  (none)") -> str:
     return "\n".join(f"  {card_full(table.state.cards[n])}" for n in numbers)
 
 
-def _name(table: Table, account_id: int, viewer: int, possessive: bool = False) -> str:
+def _name(table: Table, account_id: int, viewer: int, possessive: bool = False, actor: int = NO_OWNER) -> str:
+    """The player as ``viewer`` reads of them: "you", or their name. A possessive about
+    the ``actor`` themselves is "your own" or "their own" ("Cy destroys their own #16")."""
+    if possessive and account_id == actor:
+        return "your own" if account_id == viewer else "their own"
     if account_id == viewer:
         return "your" if possessive else "you"
     name = table.name_of(account_id)
@@ -57,7 +66,7 @@ def _source(table: Table, event: Event, viewer: int) -> str:
     if source == DISCARD:
         return " from the discard pile"
     if source == HAND:
-        return f" from {_name(table, owner, viewer, possessive=True)} hand"
+        return f" from {_name(table, owner, viewer, possessive=True, actor=event.actor)} hand"
     if source == PLAY:
         return " from play"
     return ""
@@ -116,18 +125,18 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     elif kind in ("newcard", "newrule", "revote"):
         what = {"newcard": "a new card", "newrule": "a special rule", "revote": "again"}[kind]
         if kind == "revote":
-            text = verb("put", "puts") + f" {card_full(card())} to the vote again."
+            text = verb("put", "puts") + f" {card_name(card())} to the vote again:\n  {card_full(card())}"
         else:
             text = verb("propose", "proposes") + f" {what}: {card_full(card())}"
-        text += _how_to_vote(table, data["card"])
+        text += _how_to_vote(table, data["card"], viewer)
     elif kind == "editcard":
         face = data["face"]
         proposed = Card(data["card"], face["name"], face["kind"], face["text"], is_rule=card().is_rule)
         text = verb("propose", "proposes") + f" changing {card_label(card())} to: {card_full(proposed)}"
-        text += _how_to_vote(table, data["card"])
+        text += _how_to_vote(table, data["card"], viewer)
     elif kind == "removecard":
         text = verb("propose", "proposes") + f" removing {card_label(card())} from the game."
-        text += _how_to_vote(table, data["card"])
+        text += _how_to_vote(table, data["card"], viewer)
     elif kind == "vote":
         choice = {"approve": ("approve", "approves"), "reject": ("repeal", "repeals")}[data["choice"]]
         members = data["cards"]
@@ -139,7 +148,9 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         numbers = ", ".join(f"#{n}" for n in data["cards"])
         text = verb("lump", "lumps") + f" {numbers} into one vote: it accepts or rejects them all."
     elif kind == "cleardeck":
-        text = verb("clear", "clears") + f" the deck: {plural(data['count'], 'card')} and rules are gone."
+        count = data["count"]
+        gone = "it was already empty" if not count else "1 card or rule is gone" if count == 1 else ""
+        text = verb("clear", "clears") + f" the deck: {gone or f'{count} cards and rules are gone'}."
     elif kind == "loaddeck":
         text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
         if data["offset"]:
@@ -179,20 +190,25 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = verb("discard", "discards") + f" {card_label(card())}."
     elif kind == "destroy":
-        owner = _name(table, data["owner"], viewer, possessive=True)
+        owner = _name(table, data["owner"], viewer, possessive=True, actor=actor)
         text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
         if data.get("destroyed"):
+            attached = data["destroyed"]
             text += (
                 " Played on it, "
-                + ", ".join(card_label(cards[n]) for n in data["destroyed"])
-                + " also go to the discard pile."
+                + ", ".join(card_label(cards[n]) for n in attached)
+                + f" also go{'es' if len(attached) == 1 else ''} to the discard pile."
             )
     elif kind == "give":
         target = _name(table, data["to"], viewer)
+        source = _source(table, event, viewer)
         if data["thing"]:
-            text = verb("put", "puts") + f" {card_full(card())} into play for {target}{_source(table, event, viewer)}."
+            where = "" if data["to"] == actor else f" for {target}"
+            text = verb("put", "puts") + f" {card_full(card())} into play{where}{source}."
+        elif data["to"] == actor:
+            text = verb("take", "takes") + f" {card_label(card())}{source}."
         else:
-            text = verb("give", "gives") + f" {card_label(card())} to {target}{_source(table, event, viewer)}."
+            text = verb("give", "gives") + f" {card_label(card())} to {target}{source}."
     elif kind == "shuffle":
         text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
     elif kind == "shufcard":
@@ -206,7 +222,8 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         if kind == "endturn":
             text = verb("end", "ends") + " the turn."
         else:
-            text = verb("skip", "skips") + f" {_name(table, data['player'], viewer, possessive=True)} turn."
+            whose = _name(table, data["player"], viewer, possessive=True, actor=actor)
+            text = verb("skip", "skips") + f" {whose} turn."
         following = data["next"]
         if following == viewer:
             text += " It is now your turn: draw a card to begin."
@@ -249,8 +266,9 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     gmcp.send_table(room)
 
 
-def _how_to_vote(table: Table, number: int) -> str:
-    if table.state.pending_for(number) is None:
+def _how_to_vote(table: Table, number: int, viewer: int) -> str:
+    """How to vote on ``number``, for a ``viewer`` who may vote on it."""
+    if table.state.pending_for(number) is None or viewer not in table.voters():
         return ""
     return f"\n  Vote with: approve {number}   or   repeal {number}"
 
@@ -262,8 +280,16 @@ def _decision(table: Table, decision: dict) -> str:
     lines = []
     for number, kind in decision["proposals"]:
         label = card_label(cards[number])
+        thing = "rule" if cards[number].is_rule else "card"
+        if not accepted and kind == "remove":
+            stays = "the rule stays in force" if thing == "rule" else "the card stays in the game"
+            lines.append(f"*** The proposal to remove {label} is rejected: {stays}.")
+            continue
+        if not accepted and kind == "edit":
+            lines.append(f"*** The change to {label} is rejected: the {thing} keeps its words.")
+            continue
         if not accepted:
-            after = " It goes to the rejected pile." if kind in ("card", "rule") else ""
+            after = " It goes to the rejected pile."
         elif kind == "card":
             after = " It is shuffled into the draw pile."
         elif kind == "rule":
@@ -357,7 +383,8 @@ def render_table(room_name: str, table: Table, viewer: int, away: set[int], watc
     lines.append(_piles_line(table))
     rules = state.pile(RULES)
     if rules:
-        lines.append("Special rules: " + "; ".join(card_full(state.cards[n]) for n in rules))
+        lines.append("Special rules:")
+        lines += [f"  {card_full(state.cards[n])}" for n in rules]
     if state.proposals:
         lines.append("Waiting for a vote (viewvote for details):")
         shown: set[int] = set()

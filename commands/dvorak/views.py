@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, current_room, inspect, perform, seated_player
-from commands.dvorak.render import card_full, card_list, card_text
+from commands.dvorak.render import card_full, card_list, card_name, card_text
 from commands.text import plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
@@ -31,7 +31,7 @@ class ReadCard(GameCommand):
         def read(table: Table) -> str:
             card = table.card(number)
             status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
-            lines = [f"#{card.number} {card.name}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
+            lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
             if card.author_name:
                 lines.append(f"By: {card.author_name}")
             lines.append(card_text(card) or "(no text)")
@@ -56,7 +56,7 @@ class ViewHand(GameCommand):
         if args.strip() and args.strip().lower() != "me":
 
             def look(table: Table) -> str:
-                target = seated_player(table, ctx, args)
+                target = seated_player(table, ctx, args, self.usage)
                 if target.account_id == me:
                     return own_hand(table, me)
                 cards = table.view_hand(me, target.account_id)
@@ -110,7 +110,7 @@ class Count(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            seat = seated_player(table, ctx, args or "me")
+            seat = seated_player(table, ctx, args or "me", self.usage)
             held = len(table.hand(seat.account_id))
             who = "You hold" if seat.account_id == ctx.player.account_id else f"{seat.name} holds"
             return f"{who} {held} card{'s' if held != 1 else ''}."
@@ -141,7 +141,7 @@ class ViewDiscard(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            owner = seated_player(table, ctx, args).account_id if args.strip() else ctx.player.account_id
+            owner = seated_player(table, ctx, args, self.usage).account_id if args.strip() else ctx.player.account_id
             pile = list(reversed(table.state.pile(*table.discard_key(owner))))
             return f"Discard pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
@@ -179,10 +179,11 @@ class ViewAll(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
             deck = [card.number for card in table.deck_cards()]
-            return f"{ctx.player.name} lists every card in the deck ({len(deck)}):\n" + card_list(table, deck)
+            return f"every card in the deck ({len(deck)}):\n" + card_list(table, deck)
 
         text = await inspect(ctx, look)
-        current_room(ctx).broadcast(text)
+        current_room(ctx).broadcast(f"{ctx.player.name} lists {text}", exclude=ctx.player)
+        ctx.reply(f"You list {text}")
 
 
 VIEW_COMMANDS = CommandSet(

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 #: colours x r g y b m c w (upper case: background).
 COLOUR_CODE = re.compile(r"[hufinxrgybmcwXRGYBMCW]{1,4}")
 TSV_COLUMNS = ("Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator")
+#: The Type of a special rule's row in TSV (the archive's own TSV has only cards).
+TSV_RULE = "Rule"
 #: The deck commands a pasted line may hold, each run on its own.
 PASTE_COMMANDS = ("cleardeck", "loadcard", "loadrule", "@@")
 _PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE)
@@ -152,7 +154,8 @@ def _parse_tsv(text: str) -> ParsedDeck:
         if flavour:
             body = f'{body} ("{flavour}")' if body else f'("{flavour}")'
         kind = (row.get("Type") or "T").strip() or "T"
-        deck.cards.append(CardDefinition(name, kind, body, creator=(row.get("Creator") or "").strip()))
+        definition = CardDefinition(name, kind, body, creator=(row.get("Creator") or "").strip())
+        (deck.rules if kind == TSV_RULE else deck.cards).append(definition)
     return deck
 
 
@@ -265,16 +268,17 @@ def export_json(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) ->
 
 
 def export_tsv(deck_name: str, cards: list[DeckCard], rules: list[DeckCard]) -> str:
-    """The archive's spreadsheet form (line breaks become spaces; rules are not cards)."""
+    """The archive's spreadsheet form (line breaks become spaces). The archive has no
+    rules in it: a special rule is a row of Type ``Rule``, after the cards."""
 
     def cell(text: str) -> str:
         return " ".join(text.replace("%r", " ").replace("\t", " ").split())
 
     lines = ["\t".join(TSV_COLUMNS)]
-    for c in cards:
+    for c, kind in [(c, c.kind_label) for c in cards] + [(r, TSV_RULE) for r in rules]:
         body, flavour = split_flavour(c.text)
         lines.append(
-            "\t".join([cell(c.name), cell(deck_name), "", c.kind_label, "", cell(body), cell(flavour), cell(c.creator)])
+            "\t".join([cell(c.name), cell(deck_name), "", kind, "", cell(body), cell(flavour), cell(c.creator)])
         )
     return "\n".join(lines)
 
