@@ -18,9 +18,10 @@ DRAW_MAX = 20
 class Draw(GameCommand):
     """Draw the top card of the draw pile.
 
-    Everyone sees that you drew; only you see what. "draw <n>" draws n cards at once; with turns on, each counts as one of your draws this
-    turn, and if the rules allow fewer than n, nothing is drawn. If the draw pile is
-    empty, the discard pile is shuffled to make a new one first.
+    Everyone sees that you drew; only you see what. "draw <n>" draws n cards at once; with
+    turns on, each counts as one of your draws this turn, and if the rules allow fewer than
+    n, nothing is drawn. If the draw pile is empty, the discard pile is shuffled to make a
+    new one first.
     """
 
     key = "drawcard"
