@@ -166,10 +166,12 @@ class SaveDeck(GameCommand):
 class LoadDeck(GameCommand):
     """Load a saved deck into this room (host), replacing its cards, rules, settings and
     votes. If the same players are seated as when it was saved, the game resumes where it
-    was; otherwise its cards make a fresh deck for a new game."""
+    was; otherwise its cards make a fresh deck for a new game. Not while a game is
+    running, unless forced: the game running here would be lost."""
 
     key = "loaddeck"
     cost = 10
+    forceable = True
     usage = ("loaddeck <name>",)
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -181,7 +183,7 @@ class LoadDeck(GameCommand):
             raise CommandError(f'There is no saved deck called "{name}". Type "listdecks" for the list.')
         saved_name, data = found
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.restore(actor, saved_name, data))
+        await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=ctx.forced))
 
 
 class ListDecks(Command):
