@@ -321,19 +321,29 @@ class Table(Voting, DeckMoves):
         pile = self.state.pile(DRAW, owner)
         self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile)))
 
-    def view_hand(self, actor: int, target: int) -> list[int]:
-        """Look at another player's hand (cards can allow it); the table is told."""
+    def view_hand(self, actor: int, target: int, forced: bool = False) -> list[int]:
+        """Look at another player's hand (with turns on, only forced: a card must allow
+        it); the table is told."""
         self._playing()
         self._seated(actor)
         seat = self._target(target)
-        self._event("viewhand", actor, player=target, name=seat.name)
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, you may look at another player's hand only when a card allows it.{FORCE_HINT}"
+            )
+        self._event("viewhand", actor, forced, player=target, name=seat.name)
         return list(self.hand(target))
 
-    def view_draw(self, actor: int) -> list[int]:
-        """Look through your draw pile, top first (cards can allow it); the table is told."""
+    def view_draw(self, actor: int, forced: bool = False) -> list[int]:
+        """Look through your draw pile, top first (with turns on, only forced: a card must
+        allow it); the table is told."""
         self._playing()
         self._seated(actor)
-        self._event("viewdraw", actor)
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, you may look through the draw pile only when a card allows it.{FORCE_HINT}"
+            )
+        self._event("viewdraw", actor, forced)
         return list(reversed(self.state.pile(*self.draw_key(actor))))
 
     def end_turn(self, actor: int, forced: bool = False) -> None:
