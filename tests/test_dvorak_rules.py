@@ -172,7 +172,7 @@ def test_eliminating_down_to_one_player_ends_the_game_with_a_winner():
     assert table.hand(BOB) == []
     table.eliminate(CAROL, CAROL)
     assert table.state.phase == OVER
-    assert table.state.result == "Only Alice remains: Alice wins!"
+    assert table.state.result == "Carol forfeits: Alice wins!"
 
 
 def test_team_play_allows_one_gift_to_a_teammate_per_turn():

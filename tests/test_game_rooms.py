@@ -315,7 +315,7 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     await bo.client.expect(
         loosely("Ann leaves the table. 5 cards from that hand and play area go to the discard pile.")
     )
-    await bo.client.expect(r"\*\*\* Only Bo remains: Bo wins! \*\*\*")
+    await bo.client.expect(r"\*\*\* Ann forfeits: Bo wins! \*\*\*")
 
 
 async def test_settings_teams_and_multideck_before_start(server):

@@ -5,8 +5,13 @@ rules alone."""
 
 from __future__ import annotations
 
+import random
 import re
 
+import pytest
+
+from games.dvorak.rules import Table
+from games.dvorak.state import PLAYING
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.test_game_rooms import seat_players
 
@@ -48,3 +53,57 @@ async def test_loaddeck_mid_game_needs_force_and_counts_the_cards_as_savedeck_do
     assert len(await bo.hand()) == 5 and "playing" in flat(await bo.ask("look"))
     reply = flat(await ann.ask("force loaddeck Kept"))
     assert "You load the saved deck Kept (23 cards)." in reply and FORCED in reply
+
+
+async def test_a_kick_never_decides_a_game(server):
+    ann, bo = await seat_players(server, ["Ann", "Bo"])
+    await ann.ask("start")
+    reply = flat(await ann.ask("kick bo"))
+    assert "wins" not in reply
+    look = flat(await ann.ask("look"))
+    assert "playing" in look and "Last game" not in look
+    cy = await ScriptedPlayer.connect(server.port, "Cy")
+    await cy.ask("join table one")
+    assert len(await cy.hand()) == 5
+
+
+@pytest.mark.parametrize("resign", ["eliminate me", "leave now"])
+async def test_a_resignation_is_a_forfeit(server, resign):
+    ann, bo = await seat_players(server, ["Ann", "Bo"])
+    await ann.ask("start")
+    await bo.ask(resign)
+    await ann.client.expect(re.escape("*** Bo forfeits: Ann wins! ***"))
+    assert "Last game: Bo forfeits: Ann wins!" in flat(await ann.ask("look"))
+
+
+# -- the rules alone -------------------------------------------------------------------
+
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+def table_of(players=(ALICE, BOB), **settings_) -> Table:
+    table = Table(rng=random.Random(5))
+    names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
+    for player in players:
+        table.sit(player, names[player])
+    for name, value in settings_.items():
+        table.change_setting(players[0], name, str(value))
+    for i in range(20):
+        table.load_card(players[0], "Alice", f"Card {i}", "A" if i % 2 else "T", f"text {i}")
+    table.start(players[0])
+    table.state.apply(["turn", {"player": ALICE, "number": 1}])
+    table.take_changes()
+    return table
+
+
+def test_a_kick_leaves_the_game_running_and_a_resignation_forfeits_it():
+    table = table_of(players=(ALICE, BOB, CAROL))
+    table.unseat(ALICE, BOB)
+    table.eliminate(ALICE, CAROL)
+    assert table.state.result == "Only Alice remains: Alice wins!"
+    table = table_of(players=(ALICE, BOB))
+    table.unseat(ALICE, BOB)
+    assert table.state.phase == PLAYING and table.state.result == ""
+    table = table_of(players=(ALICE, BOB))
+    table.unseat(BOB, BOB)
+    assert table.state.result == "Bob forfeits: Alice wins!"

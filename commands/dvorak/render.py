@@ -98,6 +98,11 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         )
         if data.get("discarded"):
             text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
+        if data.get("alone"):
+            text += (
+                f" {data['alone']} is the only player left, and the game goes on: a kick decides nothing (the host "
+                "ends it with win or endgame)."
+            )
     elif kind == "host":
         text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
     elif kind == "team":

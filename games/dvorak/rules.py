@@ -64,7 +64,8 @@ class Table(Voting, DeckMoves):
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
-            self._after_player_gone(event, was_current, following, playing_before)
+            how = "resigned" if actor == account_id else "kicked"
+            self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
         self.recount_votes(event)
 
     def set_host(self, actor: int, account_id: int) -> None:
@@ -406,16 +407,25 @@ class Table(Voting, DeckMoves):
             if card.zone in (HAND, PLAY):
                 self._move(event, number, *self._discard_key_for(card))
 
-    def _after_player_gone(self, event: Event, was_current: bool, following: int, playing_before: int) -> None:
-        """Someone left the game: pass their turn on, and end the game if it is decided
-        (the last player left in a game of several wins)."""
+    def _after_player_gone(
+        self, event: Event, was_current: bool, following: int, playing_before: int, name: str, how: str
+    ) -> None:
+        """``name`` left the game (``how``: "resigned", "kicked" or "eliminated"): pass
+        their turn on, and end the game if it is decided. The last player left in a game
+        of several wins: by forfeit when the last opponent resigned, never by a kick (the
+        host's power over seats does not decide games; win and endgame do, openly)."""
         active = self.state.active_seats()
-        if len(active) == 1 and playing_before > 1:
-            self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
+        if len(active) == 1 and playing_before > 1 and how != "kicked":
+            winner = active[0].name
+            forfeit = f"{name} forfeits: {winner} wins!"
+            self._finish(event, forfeit if how == "resigned" else f"Only {winner} remains: {winner} wins!")
         elif not active:
             self._finish(event, "Nobody is left in the game.")
-        elif was_current:
-            self._begin_turn(event, following)
+        else:
+            if len(active) == 1 and playing_before > 1:
+                event.data["alone"] = active[0].name
+            if was_current:
+                self._begin_turn(event, following)
 
     def eliminate(self, actor: int, target: int) -> None:
         """Take a player out of the game (the host, or a player resigning themselves)."""
@@ -429,7 +439,8 @@ class Table(Voting, DeckMoves):
         following = self._next_player(target) if was_current else NO_OWNER
         self._clear_player_cards(event, target)
         self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
-        self._after_player_gone(event, was_current, following, playing_before)
+        how = "resigned" if actor == target else "eliminated"
+        self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
         self.recount_votes(event)
 
     def win(self, actor: int, target: int) -> None:
