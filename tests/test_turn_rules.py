@@ -25,6 +25,24 @@ async def whose_turn(players: list[ScriptedPlayer]) -> tuple[ScriptedPlayer, lis
     return player, [p for p in players if p is not player]
 
 
+async def test_only_a_thing_with_an_action_written_on_it_can_be_used(server):
+    players = await seat_players(server, ["Ann", "Bo"])
+    robot = flat(await players[0].ask("loadcard Robot/T/Sturdy.%rAction: destroy a Thing."))
+    robot_number = int(re.search(r"#(\d+) Robot", robot).group(1))
+    await players[0].ask("start")
+    me, (other,) = await whose_turn(players)
+    await me.ask("draw")
+    plain = next(c for c in await me.hand() if not c.is_action)
+    await me.ask(f"play {plain.number}")
+    refusal = flat(await me.ask(f"use {plain.number}"))
+    assert f'#{plain.number} has no "Action:" written on it.' in refusal
+    assert "Actions 0 of 1." in flat(await me.ask("look"))
+    await me.ask(f"force givething {robot_number} to me")
+    reply = flat(await me.ask(f"use {robot_number}"))
+    assert f"You use the Action of #{robot_number} Robot" in reply
+    assert "Actions 1 of 1." in flat(await me.ask("look"))
+
+
 async def test_looking_at_hidden_cards_needs_force_with_turns_on(server):
     players = await seat_players(server, ["Ann", "Bo", "Cy"])
     await players[0].ask("start")

@@ -60,7 +60,11 @@ class Play(GameCommand):
 
 
 class Use(GameCommand):
-    """Use the "Action:" written on one of your Things. It counts as your Action this turn."""
+    """Use the "Action:" written on one of your Things. It counts as your Action this turn.
+
+    A Thing with no "Action:" written on it cannot be used, unless a card gives it one
+    (then force it).
+    """
 
     key = "use"
     usage = ("use <num>",)

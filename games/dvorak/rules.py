@@ -9,6 +9,7 @@ most moves can be *forced*, which skips the turn rules but never the facts of th
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from games.dvorak import settings as table_settings
@@ -27,6 +28,9 @@ from games.dvorak.state import (
 from games.dvorak.voting import Voting
 
 __all__ = ["Changes", "Event", "RuleViolation", "Table"]
+
+#: "Action:" written on a Thing: its owner may use it instead of playing an Action.
+_ACTION_ON_A_THING = re.compile(r"(?<![a-z])action\s*:", re.IGNORECASE)
 
 
 class Table(Voting, DeckMoves):
@@ -209,13 +213,16 @@ class Table(Voting, DeckMoves):
                 self._set_turn(event, things=turn.things + 1)
 
     def use(self, actor: int, number: int, forced: bool = False) -> None:
-        """Use the "Action:" written on one of your Things instead of playing an Action."""
+        """Use the "Action:" written on one of your Things instead of playing an Action
+        (a Thing without one only when forced: a card may give it one)."""
         self._playing()
         self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY or card.owner != actor:
             raise RuleViolation(f"#{number} is not one of your Things in play.")
+        if not forced and not _ACTION_ON_A_THING.search(card.text.replace("%r", "\n")):
+            raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
         self._own_turn(actor, "use a Thing's Action", forced)
         self._drawn_first(actor, forced)
         turn = self.state.turn
