@@ -25,6 +25,23 @@ async def whose_turn(players: list[ScriptedPlayer]) -> tuple[ScriptedPlayer, lis
     return player, [p for p in players if p is not player]
 
 
+async def test_discarding_is_the_last_step_of_a_turn(server):
+    players = await seat_players(server, ["Ann", "Bo"])
+    await players[0].ask("start")
+    me, (other,) = await whose_turn(players)
+    held = await me.hand()
+    assert "Draw first" in flat(await me.ask(f"discard {held[0].number}"))
+    await me.ask("draw")
+    held = await me.hand()
+    assert "You discard" in flat(await me.ask(f"discard {held[0].number}"))
+    for command in (f"play {held[1].number}", "draw"):
+        refusal = flat(await me.ask(command))
+        assert "discarding is the last step of a turn" in refusal, refusal
+        assert "put force in front of the command" in refusal
+    assert len(await me.hand()) == 5
+    assert "It is now" in flat(await me.ask("endturn"))
+
+
 async def test_only_a_thing_with_an_action_written_on_it_can_be_used(server):
     players = await seat_players(server, ["Ann", "Bo"])
     robot = flat(await players[0].ask("loadcard Robot/T/Sturdy.%rAction: destroy a Thing."))

@@ -78,7 +78,12 @@ class Use(GameCommand):
 
 class Discard(GameCommand):
     """Discard a card from your hand, face up onto the discard pile. With turns on, only to
-    get down to the hand limit at the end of your turn."""
+    get down to the hand limit at the end of your turn.
+
+    Discarding is the last step of a turn: with turns on, you discard after drawing, and
+    once you have discarded you may not draw, play, use or give cards that turn (unless
+    forced).
+    """
 
     key = "discard"
     usage = ("discard <num>",)

@@ -212,6 +212,16 @@ class TableCore:
         if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
             raise RuleViolation("Draw first: a turn begins by drawing (draw).")
 
+    def _not_after_discarding(self, actor: int, doing: str, forced: bool) -> None:
+        """Discarding down to the hand limit is the last step of a turn: nothing is drawn,
+        played or given after it (else a player could end the turn under the limit)."""
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.player == actor and turn.discarded:
+            raise RuleViolation(
+                f"You have discarded, and discarding is the last step of a turn: you may not {doing} after it "
+                f"(endturn ends it).{FORCE_HINT}"
+            )
+
     def _in_hand(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.zone != HAND or card.owner != actor:

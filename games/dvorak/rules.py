@@ -149,6 +149,7 @@ class Table(Voting, DeckMoves):
         self._not_halted(forced)
         self._seated(actor)
         self._own_turn(actor, "draw", forced)
+        self._not_after_discarding(actor, "draw", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.drawn >= self.settings["draws"]:
             raise RuleViolation(
@@ -193,6 +194,7 @@ class Table(Voting, DeckMoves):
                 raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
         self._own_turn(actor, "play cards", forced)
         self._drawn_first(actor, forced)
+        self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if card.is_action:
             if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
@@ -225,6 +227,7 @@ class Table(Voting, DeckMoves):
             raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
         self._own_turn(actor, "use a Thing's Action", forced)
         self._drawn_first(actor, forced)
+        self._not_after_discarding(actor, "use a Thing's Action", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
             raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
@@ -245,6 +248,7 @@ class Table(Voting, DeckMoves):
         else:
             card = self._in_hand(actor, number)
         self._own_turn(actor, "discard", forced)
+        self._drawn_first(actor, forced)
         limit = self.settings["handlimit"]
         if self._turn_rules(forced) and (limit == 0 or len(hand) <= limit):
             raise RuleViolation(
@@ -254,6 +258,9 @@ class Table(Voting, DeckMoves):
             )
         event = self._event("discard", actor, forced, card=card.number, random=number is None)
         self._move(event, card.number, *self._discard_key_for(card))
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.player == actor:
+            self._set_turn(event, discarded=turn.discarded + 1)
         return card.number
 
     def destroy(self, actor: int, number: int, forced: bool = False) -> None:
@@ -288,6 +295,7 @@ class Table(Voting, DeckMoves):
             and target.team == seat.team
         )
         self._own_turn(actor, "move cards between players", forced)
+        self._not_after_discarding(actor, "give cards", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:
             raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
         event = self._event(
