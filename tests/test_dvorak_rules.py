@@ -203,7 +203,7 @@ def test_multideck_players_draw_from_and_discard_to_their_own_piles():
     assert all(table.state.cards[n].name.startswith("B") for n in table.hand(BOB))
     table.draw(ALICE)
     gift = table.hand(ALICE)[0]
-    table.give(ALICE, gift, BOB)
+    table.give(ALICE, gift, BOB, forced=True)
     table.end_turn(ALICE, forced=True)
     table.draw(BOB)
     table.play(BOB, gift)

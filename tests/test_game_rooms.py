@@ -187,7 +187,7 @@ async def test_things_attached_to_a_thing_are_destroyed_with_it(server):
     assert f"on #{host.number} {host.name}" in flat(reply)
     assert f"on #{host.number}" in flat(await bo.ask("viewplay"))
     reply = await bo.ask(f"destroy {host.number}")
-    assert f"Played on it, #{vest.number} {vest.name} (Thing) also go to the discard pile." in flat(reply)
+    assert f"Played on it, #{vest.number} {vest.name} (Thing) also goes to the discard pile." in flat(reply)
     discard = await bo.ask("viewdisc")
     assert f"#{host.number}" in discard and f"#{vest.number}" in discard
 

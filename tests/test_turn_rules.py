@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from games.dvorak.rules import Table
-from games.dvorak.state import PLAYING
+from games.dvorak.rules import RuleViolation, Table
+from games.dvorak.state import DISCARD, DRAW, HAND, PLAY, PLAYING
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.test_game_rooms import seat_players
 
@@ -23,6 +23,66 @@ async def whose_turn(players: list[ScriptedPlayer]) -> tuple[ScriptedPlayer, lis
     current, _ = await players[0].table()
     player = next(p for p in players if p.name == current)
     return player, [p for p in players if p is not player]
+
+
+async def test_taking_a_hidden_card_needs_force_and_the_refusal_does_not_say_where_it_is(server):
+    players = await seat_players(server, ["Ann", "Bo", "Cy"])
+    await players[0].ask("start")
+    me, (other, third) = await whose_turn(players)
+    await me.ask("draw")
+    room = await server.rooms.find("Table One")
+    in_their_hand = (await other.hand())[0].number
+    in_the_draw_pile = room.table.state.pile(DRAW)[0]
+    refusals = {
+        flat(await me.ask(f"givecard {in_their_hand} to me")),
+        flat(await me.ask(f"givecard {in_the_draw_pile} to me")),
+        flat(await me.ask(f"givething {in_their_hand} to me")),
+        flat(await me.ask(f"givething {in_the_draw_pile} to me")),
+    }
+    assert len(refusals) == 1, refusals
+    refusal = refusals.pop()
+    assert "only when a card says so" in refusal and "put force in front of the command" in refusal
+    assert str(in_their_hand) not in refusal
+    assert in_their_hand in [card.number for card in await other.hand()]
+    assert room.table.state.cards[in_the_draw_pile].zone == DRAW
+
+    reply = flat(await me.ask(f"force givecard {in_their_hand} to me"))
+    assert f"You give #{in_their_hand}" in reply and FORCED in reply
+    await third.client.expect(loosely(FORCED))
+    assert in_their_hand in [card.number for card in await me.hand()]
+
+
+async def test_a_change_of_control_keeps_what_is_played_on_a_thing_and_a_discard_is_announced(server):
+    ann, bo = await seat_players(server, ["Ann", "Bo"])
+    await ann.ask("set turns=off")
+    await ann.ask("set vote=any")
+    await ann.ask("start")
+    things = [c for c in await ann.hand() if not c.is_action]
+    while len(things) < 6:
+        await ann.ask("draw")
+        things = [c for c in await ann.hand() if not c.is_action]
+    pairs = [(things[i], things[i + 1]) for i in range(0, 6, 2)]
+    for host, rider in pairs:
+        await ann.ask(f"play {host.number}")
+        await ann.ask(f"play {rider.number} on {host.number}")
+    (host, rider), (host2, rider2), (host3, rider3) = pairs
+
+    reply = flat(await ann.ask(f"givething {host.number} to bo"))
+    assert "discard pile" not in reply
+    play = flat(await bo.ask("viewplay"))
+    assert f"#{rider.number} {rider.name} (Thing): Text of card" in play and f"[on #{host.number}]" in play
+    assert "Discard pile: 0 cards" in flat(await bo.ask("look"))
+
+    reply = flat(await bo.ask(f"givecard {host.number} to me"))
+    assert f"Played on it, #{rider.number} {rider.name} (Thing) also goes to the discard pile." in reply
+    reply = flat(await bo.ask(f"shufcard {host2.number}"))
+    assert f"Played on it, #{rider2.number} {rider2.name} (Thing) also goes to the discard pile." in reply
+    await bo.ask(f"removecard {host3.number}")
+    reply = flat(await ann.ask(f"approve {host3.number}"))
+    assert "It is removed from the game." in reply
+    assert f"Played on it, #{rider3.number} {rider3.name} (Thing) also goes to the discard pile." in reply
+    discard = await ann.ask("viewdisc")
+    assert all(f"#{card.number} " in discard for card in (rider, rider2, rider3))
 
 
 async def test_discarding_is_the_last_step_of_a_turn(server):
@@ -131,6 +191,21 @@ def table_of(players=(ALICE, BOB), **settings_) -> Table:
     return table
 
 
+def test_every_give_but_a_team_gift_needs_force_with_turns_on():
+    table = table_of()
+    table.draw(ALICE)
+    table.take_changes()
+    for number in (table.hand(BOB)[0], table.state.pile(DRAW)[-1], table.hand(ALICE)[0]):
+        for to in (ALICE, BOB):
+            for as_thing in (False, True):
+                with pytest.raises(RuleViolation, match="only when a card says so"):
+                    table.give(ALICE, number, to, as_thing=as_thing)
+    assert not table.take_changes().events
+    number = table.hand(BOB)[0]
+    table.give(ALICE, number, ALICE, forced=True)
+    assert number in table.hand(ALICE)
+
+
 def test_a_kick_leaves_the_game_running_and_a_resignation_forfeits_it():
     table = table_of(players=(ALICE, BOB, CAROL))
     table.unseat(ALICE, BOB)
@@ -142,3 +217,19 @@ def test_a_kick_leaves_the_game_running_and_a_resignation_forfeits_it():
     table = table_of(players=(ALICE, BOB))
     table.unseat(BOB, BOB)
     assert table.state.result == "Bob forfeits: Alice wins!"
+
+
+def test_a_thing_given_from_play_to_play_keeps_its_riders():
+    table = table_of(turns="off")
+    things = [n for n in table.hand(ALICE) if not table.state.cards[n].is_action]
+    while len(things) < 2:
+        table.draw(ALICE)
+        things = [n for n in table.hand(ALICE) if not table.state.cards[n].is_action]
+    host, rider = things[:2]
+    table.play(ALICE, host)
+    table.play(ALICE, rider, onto=host)
+    table.give(ALICE, host, BOB, as_thing=True)
+    assert table.state.cards[host].zone == PLAY and table.state.cards[host].owner == BOB
+    assert table.state.cards[rider].zone == PLAY and table.state.cards[rider].attached_to == host
+    table.give(ALICE, host, BOB)
+    assert table.state.cards[host].zone == HAND and table.state.cards[rider].zone == DISCARD

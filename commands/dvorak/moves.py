@@ -125,7 +125,12 @@ _GIVE = re.compile(r"(\S+)\s+to\s+(.+)", re.IGNORECASE)
 
 class GiveCard(GameCommand):
     """Move a card from wherever it is into a player's hand; everyone sees it. In team
-    play, you may also give one card from your hand to a teammate each turn."""
+    play, you may also give one card from your hand to a teammate each turn.
+
+    With turns on, no basic rule moves cards between places and players (but that team
+    gift): a card must say so, so the move needs force, wherever the card is. A Thing
+    leaving play takes what is played on it to the discard pile, and the table is told.
+    """
 
     key = "givecard"
     aliases = ("give",)
@@ -148,7 +153,11 @@ class GiveCard(GameCommand):
 
 
 class GiveThing(GiveCard):
-    """Move a card from wherever it is into play under a player's control."""
+    """Move a card from wherever it is into play under a player's control.
+
+    A Thing that changes control keeps what is played on it. With turns on, only a card
+    makes this move, so it needs force.
+    """
 
     key = "givething"
     aliases = ()

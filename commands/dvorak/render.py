@@ -186,12 +186,6 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     elif kind == "destroy":
         owner = _name(table, data["owner"], viewer, possessive=True)
         text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
-        if data.get("destroyed"):
-            text += (
-                " Played on it, "
-                + ", ".join(card_label(cards[n]) for n in data["destroyed"])
-                + " also go to the discard pile."
-            )
     elif kind == "give":
         target = _name(table, data["to"], viewer)
         if data["thing"]:
@@ -230,13 +224,26 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("end", "ends") + " the game."
     else:
         text = f"{who} did something ({kind})."
+    attached_note = _attached_note(table, data.get("destroyed", []), "them" if "discarded" in data else "it")
+    if not data.get("decided"):
+        text += attached_note
     if event.forced:
         text += FORCED_NOTE
     for decision in data.get("decided", []):
         text += "\n" + _decision(table, decision)
+    if data.get("decided"):
+        text += attached_note
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
     return text
+
+
+def _attached_note(table: Table, destroyed: list[int], on: str) -> str:
+    """What Things leaving play took with them: the cards played on ``on``, now discarded."""
+    if not destroyed:
+        return ""
+    labels = ", ".join(card_label(table.state.cards[n]) for n in destroyed)
+    return f" Played on {on}, {labels} also {'goes' if len(destroyed) == 1 else 'go'} to the discard pile."
 
 
 def announce(room: GameRoom, events: list[Event]) -> None:

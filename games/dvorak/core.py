@@ -222,6 +222,15 @@ class TableCore:
                 f"(endturn ends it).{FORCE_HINT}"
             )
 
+    def _moved_by_a_card(self, forced: bool) -> None:
+        """With turns on, no basic rule moves a card between places or players (but the
+        team gift): a card must say so, and the move is forced. The refusal is the same
+        wherever the card is, so that trying numbers tells nobody where hidden cards are."""
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, cards move between places and players only when a card says so.{FORCE_HINT}"
+            )
+
     def _in_hand(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.zone != HAND or card.owner != actor:
@@ -246,7 +255,7 @@ class TableCore:
             return
         attached = self.state.attachments(card.number)
         if attached:
-            event.data["destroyed"] = attached
+            event.data.setdefault("destroyed", []).extend(attached)
         for number in reversed(attached):
             self._move(event, number, *self._discard_key_for(self.state.cards[number]))
 

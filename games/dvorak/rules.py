@@ -295,13 +295,17 @@ class Table(Voting, DeckMoves):
             and target.team == seat.team
         )
         self._own_turn(actor, "move cards between players", forced)
+        if not team_gift:
+            self._moved_by_a_card(forced)
         self._not_after_discarding(actor, "give cards", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:
             raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
         event = self._event(
             "give", actor, forced, card=number, to=to, thing=as_thing, source=card.zone, source_owner=card.owner
         )
-        self._leave_play(event, card)
+        if not (as_thing and card.zone == PLAY):
+            # A change of control keeps what is played on the Thing; leaving play does not.
+            self._leave_play(event, card)
         self._move(event, number, PLAY if as_thing else HAND, to)
         if team_gift and turn.player == actor:
             self._set_turn(event, gives=turn.gives + 1)
