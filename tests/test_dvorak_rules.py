@@ -245,6 +245,7 @@ MOVES = [
     "destroy",
     "give",
     "givething",
+    "takerand",
     "shuffle",
     "shufcard",
     "endturn",
@@ -296,6 +297,8 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                 table.give(player, card, rng.choice([ALICE, BOB, CAROL]), forced=forced)
             elif move == "givething":
                 table.give(player, card, rng.choice([ALICE, BOB, CAROL]), as_thing=True, forced=forced)
+            elif move == "takerand":
+                table.take_random(player, rng.choice([ALICE, BOB, CAROL]), forced=forced)
             elif move == "shuffle":
                 table.shuffle_discard(player, forced=forced)
             elif move == "shufcard":

@@ -48,6 +48,10 @@ def visible_to(events, viewer: int) -> set[int]:
             if data["visible"] or event.actor == viewer:
                 seen.add(data["card"])
             continue
+        if event.kind == "takerand":
+            if viewer in (event.actor, data["player"]):
+                seen.add(data["card"])
+            continue
         if event.kind in ("start", "join"):
             seen |= {d[1] for d in event.deltas if d[0] == "move" and d[2] == HAND and d[3] == viewer}
             continue

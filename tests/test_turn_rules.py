@@ -5,6 +5,7 @@ rules alone."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -14,6 +15,7 @@ from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, HAND, PLAY, PLAYING
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.test_game_rooms import seat_players
+from tests.test_telnet_features import open_gmcp_client, read_until
 
 FORCED = "[forced: outside the basic rules]"
 
@@ -171,6 +173,54 @@ async def test_a_resignation_is_a_forfeit(server, resign):
     assert "Last game: Bo forfeits: Ann wins!" in flat(await ann.ask("look"))
 
 
+async def test_takerand_shows_the_card_only_to_the_two_players(server):
+    players = await seat_players(server, ["Ann", "Bo", "Cy"])
+    reader, writer = await open_gmcp_client(server.port)
+    seen = [""]
+    try:
+        await read_until(reader, "QUIT", seen)
+        writer.write("create Gil secret1\r\n")
+        await read_until(reader, "Players here", seen)
+        writer.write("watch table one\r\n")
+        await read_until(reader, "Seats, in turn order", seen)
+        await players[0].ask("start")
+        me, (other, third) = await whose_turn(players)
+        await me.ask("draw")
+        refusal = flat(await me.ask(f"takerand {other.name}"))
+        assert "only when a card says so" in refusal and "put force in front of the command" in refusal
+        before = {card.number for card in await other.hand()}
+        reply = flat(await me.ask(f"force takerand {other.name}"))
+        taken = int(re.search(r"You take #(\d+) ", reply).group(1))
+        name = (await server.rooms.find("Table One")).table.state.cards[taken].name
+        assert taken in before and f"from {other.name}'s hand at random. {FORCED}" in reply
+        await other.client.expect(loosely(f"{me.name} takes #{taken} {name} "))
+        assert taken in {card.number for card in await me.hand()}
+        await third.client.expect(loosely(f"{me.name} takes a random card from {other.name}'s hand. {FORCED}"))
+        await read_until(reader, f"{me.name} takes a random card from {other.name}'s hand.", seen)
+        await third.ask("log")
+        writer.write("log\r\n")
+        await read_until(reader, f"] {me.name} takes a random card from {other.name}'s hand.", seen)
+        # The log shows every card as it was loaded; what matters is that no news of the
+        # move, live or in the log, names the card.
+        for text in (third.client.transcript, seen[0]):
+            assert f"{me.name} takes a random card from {other.name}'s hand." in flat(text)
+            assert not [line for line in text.splitlines() if " takes " in line and name in line]
+        assert name not in json.dumps(writer.protocol.gmcp)
+    finally:
+        writer.close()
+
+
+async def test_takerand_from_an_empty_hand_is_refused_clearly(server):
+    ann, bo = await seat_players(server, ["Ann", "Bo"])
+    await ann.ask("set turns=off")
+    await ann.ask("set handsize=0")
+    await ann.ask("start")
+    assert "Bo's hand is empty: there is nothing to take." in flat(await ann.ask("takerand bo"))
+    assert "You cannot take a card from your own hand." in flat(await ann.ask("takerand me"))
+    await ann.ask("force givecard 1 to bo")
+    assert "You take #1 " in flat(await ann.ask("takerand bo"))
+
+
 # -- the rules alone -------------------------------------------------------------------
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -204,6 +254,20 @@ def test_every_give_but_a_team_gift_needs_force_with_turns_on():
     number = table.hand(BOB)[0]
     table.give(ALICE, number, ALICE, forced=True)
     assert number in table.hand(ALICE)
+
+
+def test_takerand_moves_one_random_card_and_counts_as_a_give():
+    table = table_of(players=(ALICE, BOB, CAROL))
+    table.draw(ALICE)
+    with pytest.raises(RuleViolation, match="only when a card says so"):
+        table.take_random(ALICE, BOB)
+    with pytest.raises(RuleViolation, match="It is Alice's turn"):
+        table.take_random(CAROL, BOB)
+    bob_before = list(table.hand(BOB))
+    taken = table.take_random(ALICE, BOB, forced=True)
+    assert taken in bob_before and taken in table.hand(ALICE) and taken not in table.hand(BOB)
+    event = table.take_changes().events[-1]
+    assert event.kind == "takerand" and event.forced and event.data["player"] == BOB
 
 
 def test_a_kick_leaves_the_game_running_and_a_resignation_forfeits_it():

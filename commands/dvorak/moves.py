@@ -165,6 +165,29 @@ class GiveThing(GiveCard):
     as_thing = True
 
 
+class TakeRandom(GameCommand):
+    """Take a random card from another player's hand into yours.
+
+    For cards such as Espionage ("take a random card from an opponent's hand"). You and
+    that player see which card it was; everyone else is told only that a random card
+    moved. With turns on it is a move between players like givecard, which only a card
+    allows: type "force takerand <player>" (on your turn or not), and the table is told.
+    """
+
+    key = "takerand"
+    usage = ("takerand <player>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+
+        def move(table):  # type: ignore[no-untyped-def]
+            target = seated_player(table, ctx, args)
+            return table.take_random(actor, target.account_id, forced=ctx.forced)
+
+        await perform(ctx, move)
+
+
 class Shuffle(GameCommand):
     """Shuffle the discard pile into the draw pile."""
 
@@ -247,6 +270,7 @@ MOVE_COMMANDS = CommandSet(
         Destroy(),
         GiveCard(),
         GiveThing(),
+        TakeRandom(),
         Shuffle(),
         ShuffleCard(),
         EndTurn(),

@@ -192,6 +192,13 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             text = verb("put", "puts") + f" {card_full(card())} into play for {target}{_source(table, event, viewer)}."
         else:
             text = verb("give", "gives") + f" {card_label(card())} to {target}{_source(table, event, viewer)}."
+    elif kind == "takerand":
+        if viewer in (actor, data["player"]):
+            text = verb("take", "takes") + (
+                f" {card_label(card())} from {_name(table, data['player'], viewer, possessive=True)} hand at random."
+            )
+        else:
+            text = f"{who} takes a random card from {data['name']}'s hand."
     elif kind == "shuffle":
         text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
     elif kind == "shufcard":

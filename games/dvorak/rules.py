@@ -310,6 +310,26 @@ class Table(Voting, DeckMoves):
         if team_gift and turn.player == actor:
             self._set_turn(event, gives=turn.gives + 1)
 
+    def take_random(self, actor: int, target: int, forced: bool = False) -> int:
+        """Take a random card from another player's hand into yours (as Espionage-like
+        cards say); returns its number. Only the two players are told which card. With
+        turns on it is a card's doing, like any card moved between players: forced."""
+        self._playing()
+        self._not_halted(forced)
+        self._seated(actor)
+        if target == actor:
+            raise RuleViolation("You cannot take a card from your own hand.")
+        seat = self._target(target)
+        hand = self.hand(target)
+        if not hand:
+            raise RuleViolation(f"{seat.name}'s hand is empty: there is nothing to take.")
+        self._own_turn(actor, "take cards from other players", forced)
+        self._moved_by_a_card(forced)
+        number = self.rng.choice(hand)
+        event = self._event("takerand", actor, forced, card=number, player=target, name=seat.name)
+        self._move(event, number, HAND, actor)
+        return number
+
     def shuffle_discard(self, actor: int, forced: bool = False) -> None:
         """Shuffle the discard pile into the draw pile."""
         self._playing()
