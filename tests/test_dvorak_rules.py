@@ -172,7 +172,7 @@ def test_eliminating_down_to_one_player_ends_the_game_with_a_winner():
     assert table.hand(BOB) == []
     table.eliminate(CAROL, CAROL)
     assert table.state.phase == OVER
-    assert table.state.result == "Only Alice remains: Alice wins!"
+    assert table.state.result == "Carol forfeits: Alice wins!"
 
 
 def test_team_play_allows_one_gift_to_a_teammate_per_turn():
@@ -203,7 +203,7 @@ def test_multideck_players_draw_from_and_discard_to_their_own_piles():
     assert all(table.state.cards[n].name.startswith("B") for n in table.hand(BOB))
     table.draw(ALICE)
     gift = table.hand(ALICE)[0]
-    table.give(ALICE, gift, BOB)
+    table.give(ALICE, gift, BOB, forced=True)
     table.end_turn(ALICE, forced=True)
     table.draw(BOB)
     table.play(BOB, gift)
@@ -245,6 +245,7 @@ MOVES = [
     "destroy",
     "give",
     "givething",
+    "takerand",
     "shuffle",
     "shufcard",
     "endturn",
@@ -296,6 +297,8 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                 table.give(player, card, rng.choice([ALICE, BOB, CAROL]), forced=forced)
             elif move == "givething":
                 table.give(player, card, rng.choice([ALICE, BOB, CAROL]), as_thing=True, forced=forced)
+            elif move == "takerand":
+                table.take_random(player, rng.choice([ALICE, BOB, CAROL]), forced=forced)
             elif move == "shuffle":
                 table.shuffle_discard(player, forced=forced)
             elif move == "shufcard":

@@ -48,6 +48,10 @@ def visible_to(events, viewer: int) -> set[int]:
             if data["visible"] or event.actor == viewer:
                 seen.add(data["card"])
             continue
+        if event.kind == "takerand":
+            if viewer in (event.actor, data["player"]):
+                seen.add(data["card"])
+            continue
         if event.kind in ("start", "join"):
             seen |= {d[1] for d in event.deltas if d[0] == "move" and d[2] == HAND and d[3] == viewer}
             continue
@@ -84,17 +88,17 @@ async def test_three_players_and_a_spectator_play_a_whole_game(server):
         assert f"It is {current}'s turn; you may draw only on your own turn." in refused
         await player.ask("draw")
         held = await player.hand()
+        thing = next((c for c in held if not c.is_action), None)
+        if thing:
+            assert f"You play #{thing.number} {thing.name} (Thing)" in flat(await player.ask(f"play {thing.number}"))
+            held.remove(thing)
         if len(held) > 5:
             assert "You hold 6 cards; discard down to 5 before ending your turn." in flat(await player.ask("endturn"))
             assert f"You discard #{held[0].number}" in flat(await player.ask(f"discard {held[0].number}"))
-            held = held[1:]
         else:
             assert "You may discard only to get down to the hand limit of 5" in flat(
                 await player.ask(f"discard {held[0].number}")
             )
-        thing = next((c for c in held if not c.is_action), None)
-        if thing:
-            assert f"You play #{thing.number} {thing.name} (Thing)" in flat(await player.ask(f"play {thing.number}"))
         assert "You end the turn." in flat(await player.ask("endturn"))
 
     current, _ = await hana.table()
@@ -316,7 +320,7 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     await bo.client.expect(
         loosely("Ann leaves the table. 5 cards from that hand and play area go to the discard pile.")
     )
-    await bo.client.expect(r"\*\*\* Only Bo remains: Bo wins! \*\*\*")
+    await bo.client.expect(r"\*\*\* Ann forfeits: Bo wins! \*\*\*")
 
 
 async def test_settings_teams_and_multideck_before_start(server):

@@ -188,11 +188,13 @@ class LoadDeck(GameCommand):
 
     It replaces the room's cards, rules, settings and votes. If the same players are seated
     as when it was saved, the game resumes where it was; otherwise its cards make a fresh
-    deck for a new game.
+    deck for a new game. Not while a game is running, unless forced: the game running here
+    would be lost.
     """
 
     key = "loaddeck"
     cost = 10
+    forceable = True
     usage = ("loaddeck <name>",)
 
     async def run(self, ctx: Context, args: str) -> None:
@@ -204,7 +206,7 @@ class LoadDeck(GameCommand):
             raise CommandError(f'There is no saved deck called "{name}". Type "listdecks" for the list.')
         saved_name, data = found
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.restore(actor, saved_name, data))
+        await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=ctx.forced))
 
 
 class ListDecks(Command):

@@ -103,7 +103,8 @@ class Play(GameCommand):
 class Use(GameCommand):
     """Use the "Action:" written on one of your Things.
 
-    It counts as your Action this turn.
+    It counts as your Action this turn. A Thing with no "Action:" written on it cannot be
+    used, unless a card gives it one (then force it).
     """
 
     key = "use"
@@ -121,6 +122,10 @@ class Discard(GameCommand):
 
     It goes face up onto the discard pile. With turns on, only to get down to the hand limit
     at the end of your turn.
+
+    Discarding is the last step of a turn: with turns on, you discard after drawing, and
+    once you have discarded you may not draw, play, use or give cards that turn (unless
+    forced).
     """
 
     key = "discard"
@@ -171,6 +176,10 @@ class GiveCard(GameCommand):
 
     The card may be anywhere; everyone sees it. In team play, you may also give one card
     from your hand to a teammate each turn.
+
+    With turns on, no basic rule moves cards between places and players (but that team
+    gift): a card must say so, so the move needs force, wherever the card is. A Thing
+    leaving play takes what is played on it to the discard pile, and the table is told.
     """
 
     key = "givecard"
@@ -196,13 +205,37 @@ class GiveCard(GameCommand):
 class GiveThing(GiveCard):
     """Move a card into play under a player's control.
 
-    The card may be anywhere.
+    The card may be anywhere. A Thing that changes control keeps what is played on it. With
+    turns on, only a card makes this move, so it needs force.
     """
 
     key = "givething"
     aliases = ()
     usage = ("givething <num> to <player>",)
     as_thing = True
+
+
+class TakeRandom(GameCommand):
+    """Take a random card from another player's hand into yours.
+
+    For cards such as Espionage ("take a random card from an opponent's hand"). You and
+    that player see which card it was; everyone else is told only that a random card
+    moved. With turns on it is a move between players like givecard, which only a card
+    allows: type "force takerand <player>" (on your turn or not), and the table is told.
+    """
+
+    key = "takerand"
+    usage = ("takerand <player>",)
+    forceable = True
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+
+        def move(table):  # type: ignore[no-untyped-def]
+            target = seated_player(table, ctx, args, self.usage)
+            return table.take_random(actor, target.account_id, forced=ctx.forced)
+
+        await perform(ctx, move)
 
 
 class Shuffle(GameCommand):
@@ -298,6 +331,7 @@ MOVE_COMMANDS = CommandSet(
         Destroy(),
         GiveCard(),
         GiveThing(),
+        TakeRandom(),
         Shuffle(),
         ShuffleCard(),
         EndTurn(),

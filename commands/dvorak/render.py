@@ -107,6 +107,11 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         )
         if data.get("discarded"):
             text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
+        if data.get("alone"):
+            text += (
+                f" {data['alone']} is the only player left, and the game goes on: a kick decides nothing (the host "
+                "ends it with win or endgame)."
+            )
     elif kind == "host":
         text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
     elif kind == "team":
@@ -192,13 +197,6 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     elif kind == "destroy":
         owner = _name(table, data["owner"], viewer, possessive=True, actor=actor)
         text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
-        if data.get("destroyed"):
-            attached = data["destroyed"]
-            text += (
-                " Played on it, "
-                + ", ".join(card_label(cards[n]) for n in attached)
-                + f" also go{'es' if len(attached) == 1 else ''} to the discard pile."
-            )
     elif kind == "give":
         target = _name(table, data["to"], viewer)
         source = _source(table, event, viewer)
@@ -209,6 +207,13 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             text = verb("take", "takes") + f" {card_label(card())}{source}."
         else:
             text = verb("give", "gives") + f" {card_label(card())} to {target}{source}."
+    elif kind == "takerand":
+        if viewer in (actor, data["player"]):
+            text = verb("take", "takes") + (
+                f" {card_label(card())} from {_name(table, data['player'], viewer, possessive=True)} hand at random."
+            )
+        else:
+            text = f"{who} takes a random card from {data['name']}'s hand."
     elif kind == "shuffle":
         text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
     elif kind == "shufcard":
@@ -250,13 +255,26 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = "You are back and vote again." if you else f"{who} is back and votes again."
     else:
         text = f"{who} did something ({kind})."
+    attached_note = _attached_note(table, data.get("destroyed", []), "them" if "discarded" in data else "it")
+    if not data.get("decided"):
+        text += attached_note
     if event.forced:
         text += FORCED_NOTE
     for decision in data.get("decided", []):
         text += "\n" + _decision(table, decision)
+    if data.get("decided"):
+        text += attached_note
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
     return text
+
+
+def _attached_note(table: Table, destroyed: list[int], on: str) -> str:
+    """What Things leaving play took with them: the cards played on ``on``, now discarded."""
+    if not destroyed:
+        return ""
+    labels = ", ".join(card_label(table.state.cards[n]) for n in destroyed)
+    return f" Played on {on}, {labels} also {'goes' if len(destroyed) == 1 else 'go'} to the discard pile."
 
 
 def announce(room: GameRoom, events: list[Event]) -> None:

@@ -1,8 +1,8 @@
 """Looking at cards: your hand, what is in play, the piles, one card, the whole deck.
 
 Hidden cards (another player's hand, the draw pile) can be looked at only by seated
-players, because cards may allow it; the whole room is told who looked at what.
-Spectators see only what is face up.
+players, because cards may allow it (with turns on, only forced); the whole room is told
+who looked at what. Spectators see only what is face up.
 """
 
 from __future__ import annotations
@@ -45,11 +45,14 @@ class ViewHand(GameCommand):
 
     "viewhand <player>" looks at another player's hand, which a card may allow; everyone at
     the table is told that you looked.
+
+    With turns on, looking needs a card that allows it: type "force viewhand <player>".
     """
 
     key = "viewhand"
     aliases = ("hand",)
     usage = ("viewhand", "viewhand <player>")
+    forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
         me = ctx.player.account_id
@@ -59,7 +62,7 @@ class ViewHand(GameCommand):
                 target = seated_player(table, ctx, args, self.usage)
                 if target.account_id == me:
                     return own_hand(table, me)
-                cards = table.view_hand(me, target.account_id)
+                cards = table.view_hand(me, target.account_id, forced=ctx.forced)
                 return f"{target.name}'s hand ({plural(len(cards), 'card')}):\n" + card_list(table, cards)
 
             ctx.reply(await perform(ctx, look))
@@ -153,15 +156,18 @@ class ViewDraw(GameCommand):
 
     Its cards are hidden, so only seated players may look (a card must allow it) and the
     whole table is told.
+
+    With turns on, looking needs a card that allows it: type "force viewdraw".
     """
 
     key = "viewdraw"
+    forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
         me = ctx.player.account_id
 
         def look(table: Table) -> str:
-            pile = table.view_draw(me)
+            pile = table.view_draw(me, forced=ctx.forced)
             return f"Draw pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
         ctx.reply(await perform(ctx, look))

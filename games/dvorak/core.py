@@ -212,6 +212,25 @@ class TableCore:
         if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
             raise RuleViolation("Draw first: a turn begins by drawing (draw).")
 
+    def _not_after_discarding(self, actor: int, doing: str, forced: bool) -> None:
+        """Discarding down to the hand limit is the last step of a turn: nothing is drawn,
+        played or given after it (else a player could end the turn under the limit)."""
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.player == actor and turn.discarded:
+            raise RuleViolation(
+                f"You have discarded, and discarding is the last step of a turn: you may not {doing} after it "
+                f"(endturn ends it).{FORCE_HINT}"
+            )
+
+    def _moved_by_a_card(self, forced: bool) -> None:
+        """With turns on, no basic rule moves a card between places or players (but the
+        team gift): a card must say so, and the move is forced. The refusal is the same
+        wherever the card is, so that trying numbers tells nobody where hidden cards are."""
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, cards move between places and players only when a card says so.{FORCE_HINT}"
+            )
+
     def _in_hand(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.zone != HAND or card.owner != actor:
@@ -236,7 +255,7 @@ class TableCore:
             return
         attached = self.state.attachments(card.number)
         if attached:
-            event.data["destroyed"] = attached
+            event.data.setdefault("destroyed", []).extend(attached)
         for number in reversed(attached):
             self._move(event, number, *self._discard_key_for(self.state.cards[number]))
 

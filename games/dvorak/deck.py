@@ -144,21 +144,26 @@ class DeckMoves(TableCore):
         for number in gone:
             self._move(event, number, REMOVED, NO_OWNER)
 
-    def restore(self, actor: int, name: str, saved: dict[str, Any]) -> int:
+    def restore(self, actor: int, name: str, saved: dict[str, Any], forced: bool = False) -> int:
         """Replace the table with a saved one (host); returns how much its card numbers
         were raised by (0 if they are unchanged).
 
         Cards, piles in order, special rules, settings and pending votes always come back.
         The game itself (hands, things in play, the turn) comes back only if the same
         players are seated now as when it was saved; otherwise every card of the deck is
-        put in the draw pile, ready for a new game with the players who are here.
+        put in the draw pile, ready for a new game with the players who are here. A game
+        running here would be lost: only forced.
         """
         self._host(actor)
+        if self.state.phase == PLAYING and not forced:
+            raise RuleViolation(
+                "A game is running: end it first (endgame), or force loaddeck (the game here is replaced)."
+            )
         if saved.get("format") != SNAPSHOT_FORMAT:
             raise RuleViolation(f"The saved deck {name} is in a format this server cannot read.")
         saved_seats = [Seat(**seat) for seat in saved["seats"]]
         resumed = {s.account_id for s in saved_seats} == {s.account_id for s in self.state.seats} and bool(saved_seats)
-        event = self._event("loaddeck", actor, name=name, resumed=resumed)
+        event = self._event("loaddeck", actor, forced, name=name, resumed=resumed)
         self._clear(event)
         cards = {card["number"]: card for card in saved["cards"]}
         offset = self.state.next_number - 1 if self.state.cards else 0
@@ -197,7 +202,8 @@ class DeckMoves(TableCore):
             proposal.bundle = renumbered.get(proposal.bundle) if proposal.bundle is not None else None
             self._change(event, ["propose", proposal_dict(proposal)])
         event.data["offset"] = offset
-        event.data["count"] = len(cards)
+        # Counted as savedeck counts: the cards of the deck, not rules nor cards in a vote.
+        event.data["count"] = sum(1 for card in saved["cards"] if card["zone"] in DECK_ZONES)
         return offset
 
 

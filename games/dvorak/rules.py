@@ -9,6 +9,7 @@ most moves can be *forced*, which skips the turn rules but never the facts of th
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from games.dvorak import settings as table_settings
@@ -27,6 +28,9 @@ from games.dvorak.state import (
 from games.dvorak.voting import Voting
 
 __all__ = ["Changes", "Event", "RuleViolation", "Table"]
+
+#: "Action:" written on a Thing: its owner may use it instead of playing an Action.
+_ACTION_ON_A_THING = re.compile(r"(?<![a-z])action\s*:", re.IGNORECASE)
 
 
 class Table(Voting, DeckMoves):
@@ -64,7 +68,8 @@ class Table(Voting, DeckMoves):
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
-            self._after_player_gone(event, was_current, following, playing_before)
+            how = "resigned" if actor == account_id else "kicked"
+            self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
         self.recount_votes(event)
 
     def set_host(self, actor: int, account_id: int) -> None:
@@ -144,6 +149,7 @@ class Table(Voting, DeckMoves):
         self._not_halted(forced)
         self._seated(actor)
         self._own_turn(actor, "draw", forced)
+        self._not_after_discarding(actor, "draw", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.drawn >= self.settings["draws"]:
             raise RuleViolation(
@@ -188,6 +194,7 @@ class Table(Voting, DeckMoves):
                 raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
         self._own_turn(actor, "play cards", forced)
         self._drawn_first(actor, forced)
+        self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if card.is_action:
             if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
@@ -208,15 +215,19 @@ class Table(Voting, DeckMoves):
                 self._set_turn(event, things=turn.things + 1)
 
     def use(self, actor: int, number: int, forced: bool = False) -> None:
-        """Use the "Action:" written on one of your Things instead of playing an Action."""
+        """Use the "Action:" written on one of your Things instead of playing an Action
+        (a Thing without one only when forced: a card may give it one)."""
         self._playing()
         self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY or card.owner != actor:
             raise RuleViolation(f"#{number} is not one of your Things in play.")
+        if not forced and not _ACTION_ON_A_THING.search(card.text.replace("%r", "\n")):
+            raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
         self._own_turn(actor, "use a Thing's Action", forced)
         self._drawn_first(actor, forced)
+        self._not_after_discarding(actor, "use a Thing's Action", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
             raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
@@ -237,6 +248,7 @@ class Table(Voting, DeckMoves):
         else:
             card = self._in_hand(actor, number)
         self._own_turn(actor, "discard", forced)
+        self._drawn_first(actor, forced)
         limit = self.settings["handlimit"]
         if self._turn_rules(forced) and (limit == 0 or len(hand) <= limit):
             raise RuleViolation(
@@ -246,6 +258,9 @@ class Table(Voting, DeckMoves):
             )
         event = self._event("discard", actor, forced, card=card.number, random=number is None)
         self._move(event, card.number, *self._discard_key_for(card))
+        turn = self.state.turn
+        if self._turn_rules(forced) and turn.player == actor:
+            self._set_turn(event, discarded=turn.discarded + 1)
         return card.number
 
     def destroy(self, actor: int, number: int, forced: bool = False) -> None:
@@ -280,15 +295,40 @@ class Table(Voting, DeckMoves):
             and target.team == seat.team
         )
         self._own_turn(actor, "move cards between players", forced)
+        if not team_gift:
+            self._moved_by_a_card(forced)
+        self._not_after_discarding(actor, "give cards", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:
             raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
         event = self._event(
             "give", actor, forced, card=number, to=to, thing=as_thing, source=card.zone, source_owner=card.owner
         )
-        self._leave_play(event, card)
+        if not (as_thing and card.zone == PLAY):
+            # A change of control keeps what is played on the Thing; leaving play does not.
+            self._leave_play(event, card)
         self._move(event, number, PLAY if as_thing else HAND, to)
         if team_gift and turn.player == actor:
             self._set_turn(event, gives=turn.gives + 1)
+
+    def take_random(self, actor: int, target: int, forced: bool = False) -> int:
+        """Take a random card from another player's hand into yours (as Espionage-like
+        cards say); returns its number. Only the two players are told which card. With
+        turns on it is a card's doing, like any card moved between players: forced."""
+        self._playing()
+        self._not_halted(forced)
+        self._seated(actor)
+        if target == actor:
+            raise RuleViolation("You cannot take a card from your own hand.")
+        seat = self._target(target)
+        hand = self.hand(target)
+        if not hand:
+            raise RuleViolation(f"{seat.name}'s hand is empty: there is nothing to take.")
+        self._own_turn(actor, "take cards from other players", forced)
+        self._moved_by_a_card(forced)
+        number = self.rng.choice(hand)
+        event = self._event("takerand", actor, forced, card=number, player=target, name=seat.name)
+        self._move(event, number, HAND, actor)
+        return number
 
     def shuffle_discard(self, actor: int, forced: bool = False) -> None:
         """Shuffle the discard pile into the draw pile."""
@@ -321,19 +361,29 @@ class Table(Voting, DeckMoves):
         pile = self.state.pile(DRAW, owner)
         self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile)))
 
-    def view_hand(self, actor: int, target: int) -> list[int]:
-        """Look at another player's hand (cards can allow it); the table is told."""
+    def view_hand(self, actor: int, target: int, forced: bool = False) -> list[int]:
+        """Look at another player's hand (with turns on, only forced: a card must allow
+        it); the table is told."""
         self._playing()
         self._seated(actor)
         seat = self._target(target)
-        self._event("viewhand", actor, player=target, name=seat.name)
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, you may look at another player's hand only when a card allows it.{FORCE_HINT}"
+            )
+        self._event("viewhand", actor, forced, player=target, name=seat.name)
         return list(self.hand(target))
 
-    def view_draw(self, actor: int) -> list[int]:
-        """Look through your draw pile, top first (cards can allow it); the table is told."""
+    def view_draw(self, actor: int, forced: bool = False) -> list[int]:
+        """Look through your draw pile, top first (with turns on, only forced: a card must
+        allow it); the table is told."""
         self._playing()
         self._seated(actor)
-        self._event("viewdraw", actor)
+        if self._turn_rules(forced):
+            raise RuleViolation(
+                f"With turns on, you may look through the draw pile only when a card allows it.{FORCE_HINT}"
+            )
+        self._event("viewdraw", actor, forced)
         return list(reversed(self.state.pile(*self.draw_key(actor))))
 
     def end_turn(self, actor: int, forced: bool = False) -> None:
@@ -396,16 +446,25 @@ class Table(Voting, DeckMoves):
             if card.zone in (HAND, PLAY):
                 self._move(event, number, *self._discard_key_for(card))
 
-    def _after_player_gone(self, event: Event, was_current: bool, following: int, playing_before: int) -> None:
-        """Someone left the game: pass their turn on, and end the game if it is decided
-        (the last player left in a game of several wins)."""
+    def _after_player_gone(
+        self, event: Event, was_current: bool, following: int, playing_before: int, name: str, how: str
+    ) -> None:
+        """``name`` left the game (``how``: "resigned", "kicked" or "eliminated"): pass
+        their turn on, and end the game if it is decided. The last player left in a game
+        of several wins: by forfeit when the last opponent resigned, never by a kick (the
+        host's power over seats does not decide games; win and endgame do, openly)."""
         active = self.state.active_seats()
-        if len(active) == 1 and playing_before > 1:
-            self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
+        if len(active) == 1 and playing_before > 1 and how != "kicked":
+            winner = active[0].name
+            forfeit = f"{name} forfeits: {winner} wins!"
+            self._finish(event, forfeit if how == "resigned" else f"Only {winner} remains: {winner} wins!")
         elif not active:
             self._finish(event, "Nobody is left in the game.")
-        elif was_current:
-            self._begin_turn(event, following)
+        else:
+            if len(active) == 1 and playing_before > 1:
+                event.data["alone"] = active[0].name
+            if was_current:
+                self._begin_turn(event, following)
 
     def eliminate(self, actor: int, target: int) -> None:
         """Take a player out of the game (the host, or a player resigning themselves)."""
@@ -419,7 +478,8 @@ class Table(Voting, DeckMoves):
         following = self._next_player(target) if was_current else NO_OWNER
         self._clear_player_cards(event, target)
         self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
-        self._after_player_gone(event, was_current, following, playing_before)
+        how = "resigned" if actor == target else "eliminated"
+        self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
         self.recount_votes(event)
 
     def win(self, actor: int, target: int) -> None:

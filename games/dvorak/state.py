@@ -101,6 +101,8 @@ class Turn:
     things: int = 0
     actions: int = 0
     gives: int = 0
+    #: Discards made under the hand limit rule: the turn's last step has begun.
+    discarded: int = 0
 
 
 @dataclass
