@@ -54,6 +54,27 @@ async def test_taking_a_hidden_card_needs_force_and_the_refusal_does_not_say_whe
     assert in_their_hand in [card.number for card in await me.hand()]
 
 
+async def test_shuffling_a_card_into_the_draw_pile_needs_force_and_the_refusal_does_not_say_where_it_is(server):
+    """shufcard took a card from another player's hand (and showed everyone which) or
+    tried the draw pile's numbers, without force: the sibling of givecard's loophole."""
+    players = await seat_players(server, ["Ann", "Bo", "Cy"])
+    await players[0].ask("start")
+    me, (other, third) = await whose_turn(players)
+    await me.ask("draw")
+    room = await server.rooms.find("Table One")
+    in_their_hand = (await other.hand())[0]
+    in_the_draw_pile = room.table.state.pile(DRAW)[0]
+    in_my_hand = (await me.hand())[0].number
+    refusals = {flat(await me.ask(f"shufcard {n}")) for n in (in_their_hand.number, in_the_draw_pile, in_my_hand)}
+    assert len(refusals) == 1, refusals
+    assert "only when a card says so" in refusals.pop()
+    assert in_their_hand.name not in flat(third.client.transcript)
+    assert in_their_hand.number in [card.number for card in await other.hand()]
+    reply = flat(await me.ask(f"force shufcard {in_their_hand.number}"))
+    assert FORCED in reply
+    assert room.table.state.cards[in_their_hand.number].zone == DRAW
+
+
 async def test_a_change_of_control_keeps_what_is_played_on_a_thing_and_a_discard_is_announced(server):
     ann, bo = await seat_players(server, ["Ann", "Bo"])
     await ann.ask("set turns=off")

@@ -252,7 +252,8 @@ class Shuffle(GameCommand):
 class ShuffleCard(GameCommand):
     """Shuffle one card into the draw pile.
 
-    The card may be anywhere.
+    The card may be anywhere. With turns on, only a card makes this move, so it needs force.
+    A Thing leaving play takes what is played on it to the discard pile.
     """
 
     key = "shufcard"

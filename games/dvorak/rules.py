@@ -348,13 +348,15 @@ class Table(Voting, DeckMoves):
         self._change(event, ["order", DRAW, owner, order])
 
     def shuffle_card(self, actor: int, number: int, forced: bool = False) -> None:
-        """Shuffle one card, from wherever it is, into the draw pile."""
+        """Shuffle one card, from wherever it is, into the draw pile (with turns on, only
+        forced: a card must say so, as for any card moved between places)."""
         self._playing()
         self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
         self._in_deck(card)
         self._own_turn(actor, "shuffle cards", forced)
+        self._moved_by_a_card(forced)
         owner = card.deck_owner if self.settings["multideck"] else NO_OWNER
         event = self._event("shufcard", actor, forced, card=number, source=card.zone, source_owner=card.owner)
         self._leave_play(event, card)
