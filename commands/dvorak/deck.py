@@ -53,7 +53,9 @@ class LoadCard(GameCommand):
     game, each player to their own deck; while a game is running, only forced). Type A is
     an Action, T a Thing; any other word is shown as written and played like a Thing.
     Split at the first two slashes: the text may contain more. %r in the text is a line
-    break. The Dvorax form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>."""
+    break. The Dvorax form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>.
+    A name that looks like a colour code (Gun, Ruby) followed by the type A or T is read in
+    the first form."""
 
     key = "loadcard"
     forceable = True
