@@ -45,3 +45,36 @@ async def test_a_card_named_like_a_colour_code_is_read_in_the_archive_form(serve
     # The Dvorax form, with a colour code in front, is still read as such.
     reply = flat(await ann.ask("loadcard hw/Bug/Thing - Pest/Eats 1/3 of a Thing."))
     assert "#3 Bug (Thing - Pest): Eats 1/3 of a Thing." in reply
+
+
+async def test_voting_the_same_way_twice_is_refused_and_changing_a_vote_works(server):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"])
+    await ann.ask("newcard Echo/T/Says it twice.")
+    assert "You approve #1." in flat(await bo.ask("approve 1"))
+    assert flat(await bo.ask("approve 1")) == "You already approved #1."
+    assert flat(await ann.ask("approve 1")) == "You already approved #1 (proposing it counts as approving)."
+    assert "yet to vote: Cy" in flat(await cy.ask("viewvote"))
+    # Changing one's mind still counts: Bo's repeal now rejects the card.
+    assert "decided: rejected" in flat(await bo.ask("repeal 1"))
+    await cy.ask("revote 1")
+    await ann.ask("set vote=majority")
+    await ann.ask("newcard Nope/T/No.")
+    assert "You repeal #2." in flat(await bo.ask("repeal 2"))
+    assert flat(await bo.ask("reject 2")) == "You already voted to repeal #2."
+    await cy.ask("look")
+    await ann.ask("look")
+    assert ann.client.transcript.count("Bo repeals #2.") == 1
+    assert cy.client.transcript.count("Bo approves #1.") == 1
+
+
+async def test_a_player_who_resigned_leaves_without_now(server):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"], cards=20)
+    await ann.ask("start")
+    assert "You resign from the game." in flat(await cy.ask("eliminate me"))
+    reply = flat(await cy.ask("leave"))
+    assert "leave now" not in reply
+    assert "You leave room Parlour." in reply
+    current, counts = await ann.table()
+    assert current in ("Ann", "Bo") and set(counts) == {"Ann", "Bo"}
+    # Someone still in the game is asked to confirm, as before.
+    assert "To go anyway, type: leave now" in flat(await bo.ask("leave"))

@@ -49,7 +49,8 @@ class NewRule(GameCommand):
 
 class Approve(GameCommand):
     """Vote for what is pending about card <num> (a new card or rule, an edit, a removal,
-    or a whole bundle). Only seated players vote."""
+    or a whole bundle). Only seated players vote; proposing counts as approving. Voting
+    the same way twice is refused; "repeal <num>" after approving changes your vote."""
 
     key = "approve"
     usage = ("approve <num>",)
@@ -62,7 +63,9 @@ class Approve(GameCommand):
 
 
 class Repeal(Approve):
-    """Vote against what is pending about card <num>."""
+    """Vote against what is pending about card <num>.
+
+    Repealing twice is refused; "approve <num>" after repealing changes your vote."""
 
     key = "repeal"
     aliases = ("reject",)
