@@ -78,3 +78,45 @@ async def test_a_player_who_resigned_leaves_without_now(server):
     assert current in ("Ann", "Bo") and set(counts) == {"Ann", "Bo"}
     # Someone still in the game is asked to confirm, as before.
     assert "To go anyway, type: leave now" in flat(await bo.ask("leave"))
+
+
+async def test_a_team_wins_when_every_other_team_is_out(server):
+    ann, bo, cy, di = await room_of(server, ["Ann", "Bo", "Cy", "Di"], cards=30)
+    await ann.ask("set teams=on")
+    for name, team in (("ann", "Owls"), ("bo", "Owls"), ("cy", "Larks"), ("di", "Larks")):
+        await ann.ask(f"team {name}={team}")
+    await ann.ask("start")
+    reply = flat(await ann.ask("eliminate cy"))
+    assert "***" not in reply
+    reply = flat(await di.ask("eliminate me"))
+    assert "*** Only team Owls is left: Team Owls (Ann, Bo) wins! ***" in reply
+    assert "Last game: Only team Owls is left: Team Owls (Ann, Bo) wins!" in flat(await bo.ask("look"))
+
+
+async def test_a_player_without_a_team_plays_as_a_side_of_their_own(server):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"], cards=30)
+    await ann.ask("set teams=on")
+    await ann.ask("team ann=Owls")
+    await ann.ask("team bo=Owls")
+    await ann.ask("start")
+    assert "***" not in flat(await ann.ask("eliminate ann"))
+    assert "*** Only Cy remains: Cy wins! ***" in flat(await ann.ask("eliminate bo"))
+
+
+async def test_elimination_lasts_one_game(server):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"], cards=30)
+    await ann.ask("start")
+    await ann.ask("eliminate cy")
+    assert "You have been eliminated" in flat(await cy.ask("newcard Early/T/Too soon."))
+    await ann.ask("endgame")
+    assert "(out)" not in flat(await ann.ask("look"))
+    assert "You propose a new card: #31 Late/T" in flat(await cy.ask("newcard Late/T/After the game.")).replace(
+        " (Thing)", "/T"
+    )
+    await ann.ask("approve 31")
+    assert "You approve #31." in flat(await bo.ask("approve 31"))
+    await ann.ask("newcard Meh/T/Rejected.")
+    await cy.ask("repeal 32")
+    assert "You put #32 Meh" in flat(await cy.ask("revote 32"))
+    assert "You make Cy the host." in flat(await ann.ask("host cy"))
+    assert "You set handsize to 4." in flat(await cy.ask("set handsize=4"))

@@ -68,7 +68,9 @@ class Win(GameCommand):
 
 class Eliminate(GameCommand):
     """Take a player out of the game (host); "eliminate me" resigns. Their hand and Things
-    go to the discard pile. When one player is left, they win."""
+    go to the discard pile. When one player is left, they win; with teams on, when one
+    team is left (a player without a team is a team of one), that team wins. Elimination
+    lasts one game: once it is over, everyone seated votes, proposes and may host again."""
 
     key = "eliminate"
     usage = ("eliminate <player>", "eliminate me")

@@ -55,7 +55,7 @@ class Table(Voting, DeckMoves):
         if seat is None:
             raise RuleViolation("That player is not seated at this table.")
         event = self._event("leave" if actor == account_id else "kick", actor, player=account_id, name=seat.name)
-        playing_before = len(self.state.active_seats())
+        sides_before = len(self._sides())
         was_current = self.state.phase == PLAYING and self.state.turn.player == account_id
         following = self._next_player(account_id) if was_current else NO_OWNER
         self._clear_player_cards(event, account_id)
@@ -64,7 +64,7 @@ class Table(Voting, DeckMoves):
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
-            self._after_player_gone(event, was_current, following, playing_before)
+            self._after_player_gone(event, was_current, following, sides_before)
         self.recount_votes(event)
 
     def set_host(self, actor: int, account_id: int) -> None:
@@ -396,12 +396,23 @@ class Table(Voting, DeckMoves):
             if card.zone in (HAND, PLAY):
                 self._move(event, number, *self._discard_key_for(card))
 
-    def _after_player_gone(self, event: Event, was_current: bool, following: int, playing_before: int) -> None:
+    def _sides(self) -> set[str]:
+        """The sides still in the game: each player, or with team play on, each team (a
+        player without a team is a side of their own)."""
+        teams = bool(self.settings["teams"])
+        return {f"team {s.team}" if teams and s.team else f"player {s.account_id}" for s in self.state.active_seats()}
+
+    def _after_player_gone(self, event: Event, was_current: bool, following: int, sides_before: int) -> None:
         """Someone left the game: pass their turn on, and end the game if it is decided
-        (the last player left in a game of several wins)."""
+        (the last player, or team, left in a game of several wins)."""
         active = self.state.active_seats()
-        if len(active) == 1 and playing_before > 1:
-            self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
+        if len(self._sides()) == 1 and sides_before > 1:
+            team = active[0].team if self.settings["teams"] else ""
+            if team:
+                mates = ", ".join(s.name for s in self.state.seats if s.team == team)
+                self._finish(event, f"Only team {team} is left: Team {team} ({mates}) wins!")
+            else:
+                self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
         elif not active:
             self._finish(event, "Nobody is left in the game.")
         elif was_current:
@@ -414,12 +425,12 @@ class Table(Voting, DeckMoves):
             self._host(actor)
         seat = self._target(target)
         event = self._event("eliminate", actor, player=target, name=seat.name)
-        playing_before = len(self.state.active_seats())
+        sides_before = len(self._sides())
         was_current = self.state.turn.player == target
         following = self._next_player(target) if was_current else NO_OWNER
         self._clear_player_cards(event, target)
         self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
-        self._after_player_gone(event, was_current, following, playing_before)
+        self._after_player_gone(event, was_current, following, sides_before)
         self.recount_votes(event)
 
     def win(self, actor: int, target: int) -> None:
@@ -442,7 +453,11 @@ class Table(Voting, DeckMoves):
         self._finish(event, "The game ended without a winner.")
 
     def _finish(self, event: Event, result: str) -> None:
+        """The game is over: elimination lasts one game, so everyone seated is back in
+        (to vote, propose and host the aftermath)."""
         event.data["result"] = result
+        if any(seat.out for seat in self.state.seats):
+            self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
         self._set(event, "phase", OVER)
         self._set(event, "result", result)
         self._set_turn(event, **vars(Turn()))
