@@ -268,7 +268,8 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
         table.sit(player, name)
     for i in range(12):
         table.load_card(ALICE, "Alice", f"Card {i}", "A" if i % 2 else "T", "")
-    table.start(ALICE)
+    # Too few cards for three full hands: dealing runs the draw pile dry.
+    table.start(ALICE, forced=True)
     log = list(table.take_changes().events)
     rng = random.Random(seed)
     for move, number, player, forced in steps:
@@ -319,7 +320,7 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                     rng.choice(["0", "1", "3", "on", "off"]),
                 )
             elif move == "start":
-                table.start(table.state.host)
+                table.start(table.state.host, forced=forced)
             elif move == "win":
                 table.win(table.state.host, player)
             elif move == "newcard":
@@ -367,3 +368,27 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
     assert rebuilt.settings == table.state.settings
     assert rebuilt.proposals == table.state.proposals
     assert sorted(where(table)) == sorted(table.state.cards)
+
+
+def test_a_deal_refills_an_empty_draw_pile_from_the_discards():
+    table = started(new_table(players=(ALICE, BOB, CAROL), things=15, actions=0))
+    table.eliminate(ALICE, CAROL)
+    assert not table.state.pile(DRAW) and len(table.state.pile(DISCARD)) == 5
+    table.take_changes()
+    table.sit(4, "Dan")
+    assert len(table.hand(4)) == 5
+    (join,) = table.take_changes().events
+    assert join.data["refilled"] == 5
+    table.change_setting(ALICE, "reshuffle", "off")
+    table.eliminate(ALICE, 4)
+    table.sit(5, "Eve")
+    assert table.hand(5) == []
+
+
+def test_start_refuses_a_deck_too_small_to_deal_unless_forced():
+    table = new_table(things=6, actions=0)
+    with pytest.raises(RuleViolation, match="too few to deal 5 to each of 2 players"):
+        table.start(ALICE)
+    assert not table.take_changes().events
+    table.start(ALICE, forced=True)
+    assert sorted(len(table.hand(p)) for p in (ALICE, BOB)) == [3, 3]

@@ -120,3 +120,30 @@ async def test_elimination_lasts_one_game(server):
     assert "You put #32 Meh" in flat(await cy.ask("revote 32"))
     assert "You make Cy the host." in flat(await ann.ask("host cy"))
     assert "You set handsize to 4." in flat(await cy.ask("set handsize=4"))
+
+
+async def test_a_late_joiner_is_dealt_from_the_discards_when_the_draw_pile_is_empty(server):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"], cards=15)
+    await ann.ask("start")
+    await ann.ask("eliminate cy")
+    assert "Draw pile: 0 cards. Discard pile: 5 cards" in flat(await ann.ask("look"))
+    di = await ScriptedPlayer.connect(server.port, "Di")
+    reply = flat(await di.ask("join Parlour"))
+    assert "The draw pile is empty: the discard pile (5 cards) is shuffled into a new draw pile." in reply
+    assert len(await di.hand()) == 5
+    assert "Draw pile: 0 cards. Discard pile: 0 cards." in flat(await ann.ask("look"))
+    assert "shuffled into a new draw pile. Di is dealt 5 cards." in flat(ann.client.transcript)
+
+
+async def test_starting_with_too_few_cards_to_deal_needs_force(server):
+    ann, bo = await room_of(server, ["Ann", "Bo"], cards=8)
+    reply = flat(await ann.ask("start"))
+    assert reply == (
+        "The deck has 8 cards, too few to deal 5 to each of 2 players (the rules ask for at least 5 cards per "
+        "player). Add cards, lower the hand size (set handsize=4), or deal what there is: force start"
+    )
+    assert "waiting to start" in flat(await ann.ask("look"))
+    reply = flat(await ann.ask("force start"))
+    assert "You start a new game" in reply and "[forced: outside the basic rules]" in reply
+    _, counts = await ann.table()
+    assert sorted(counts.values()) == [4, 4]

@@ -12,13 +12,15 @@ from games.dvorak.settings import SETTINGS
 class Start(GameCommand):
     """Start a game (host): every approved card is shuffled into the draw pile, each seated
     player is dealt a hand, and a random player goes first. Also starts the next game
-    after one ends, with the same deck."""
+    after one ends, with the same deck. A deck too small to deal everyone a full hand is
+    refused with a warning; "force start" deals what there is."""
 
     key = "start"
+    forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.start(actor))
+        await perform(ctx, lambda table: table.start(actor, forced=ctx.forced))
 
 
 class Set(GameCommand):

@@ -84,6 +84,8 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     kind = event.kind
     if kind == "join":
         text = verb("take", "takes") + " a seat at the table."
+        if data.get("refilled"):
+            text += f" {_refilled(data['refilled'])}"
         dealt = _dealt_to(event, viewer) if you else []
         if dealt:
             text += "\nYou are dealt:\n" + card_list(table, dealt)
@@ -148,10 +150,15 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
     elif kind == "start":
         first = _name(table, data["first"], viewer)
+        handsize = data["handsize"]
+        dealt = (
+            f"the cards are dealt out as far as they go (at most {handsize} each)"
+            if data.get("short")
+            else f"each player is dealt {handsize} cards"
+        )
         text = (
-            verb("start", "starts") + " a new game: every approved card is shuffled into the draw pile and "
-            f"each player is dealt {data['handsize']} cards. {first[0].upper() + first[1:]} "
-            f"{'go' if data['first'] == viewer else 'goes'} first."
+            verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
+            f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
         )
         if viewer in data["players"]:
             text += "\nYour hand:\n" + card_list(table, _dealt_to(event, viewer))
@@ -163,8 +170,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = f"{who} draws a card."
     elif kind == "refill":
-        count = sum(1 for d in event.deltas if d[0] == "move")
-        text = f"The draw pile is empty: the discard pile ({plural(count, 'card')}) is shuffled into a new draw pile."
+        text = _refilled(sum(1 for d in event.deltas if d[0] == "move"))
     elif kind == "play":
         played = card()
         if data.get("onto"):
@@ -239,6 +245,10 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
     gmcp.send_table(room)
+
+
+def _refilled(count: int) -> str:
+    return f"The draw pile is empty: the discard pile ({plural(count, 'card')}) is shuffled into a new draw pile."
 
 
 def _how_to_vote(table: Table, number: int) -> str:

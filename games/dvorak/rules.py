@@ -96,8 +96,9 @@ class Table(Voting, DeckMoves):
 
     # -- the game ----------------------------------------------------------------------
 
-    def start(self, actor: int) -> None:
-        """Shuffle every approved card into the draw pile, deal, and pick a first player."""
+    def start(self, actor: int, forced: bool = False) -> None:
+        """Shuffle every approved card into the draw pile, deal, and pick a first player.
+        A deck too small to deal every player a full hand is dealt only when forced."""
         self._host(actor)
         if self.state.phase == PLAYING:
             raise RuleViolation("A game is already running (the host can end it with endgame).")
@@ -107,8 +108,19 @@ class Table(Voting, DeckMoves):
         if not deck:
             raise RuleViolation("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>).")
         players = [seat.account_id for seat in self.state.seats]
+        handsize = self.settings["handsize"]
+        short = len(deck) < handsize * len(players)
+        if short and not forced:
+            fits = len(deck) // len(players)
+            lower = f", lower the hand size (set handsize={fits})" if fits else ""
+            cards = f"{len(deck)} card{'s' if len(deck) != 1 else ''}"
+            whom = f"each of {len(players)} players" if len(players) > 1 else "the one player"
+            raise RuleViolation(
+                f"The deck has {cards}, too few to deal {handsize} to {whom} (the rules ask for at least 5 cards "
+                f"per player). Add cards{lower}, or deal what there is: force start"
+            )
         first = self.rng.choice(players)
-        event = self._event("start", actor, first=first, handsize=self.settings["handsize"], players=players)
+        event = self._event("start", actor, forced, first=first, handsize=handsize, players=players, short=short)
         self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
         self._set(event, "phase", PLAYING)
         self._set(event, "result", "")
@@ -132,9 +144,16 @@ class Table(Voting, DeckMoves):
         self.recount_votes(event)
 
     def _deal(self, event: Event, players: list[int], count: int) -> None:
+        """Deal ``count`` cards to each of ``players`` in turn; a draw pile that runs out is
+        refilled from its discard pile, as a draw does (with reshuffle on)."""
         for _ in range(count):
             for player in players:
-                pile = self.state.pile(*self.draw_key(player))
+                owner = self.draw_key(player)[1]
+                discard = self.state.pile(*self.discard_key(owner))
+                if not self.state.pile(DRAW, owner) and discard and self.settings["reshuffle"]:
+                    event.data["refilled"] = event.data.get("refilled", 0) + len(discard)
+                    self._refill(event, owner)
+                pile = self.state.pile(DRAW, owner)
                 if pile:
                     self._move(event, pile[-1], HAND, player)
 
@@ -156,7 +175,7 @@ class Table(Voting, DeckMoves):
                 raise RuleViolation("The draw pile and the discard pile are both empty: there is nothing to draw.")
             if not self.settings["reshuffle"]:
                 raise RuleViolation("The draw pile is empty (and reshuffle is off).")
-            self._refill(actor, owner)
+            self._refill(self._event("refill", actor, owner=owner), owner)
         top = self.state.pile(draw_zone, owner)[-1]
         event = self._event("draw", actor, forced, card=top, visible=visible)
         self._move(event, top, HAND, actor)
@@ -164,9 +183,8 @@ class Table(Voting, DeckMoves):
             self._set_turn(event, drawn=turn.drawn + 1)
         return top
 
-    def _refill(self, actor: int, owner: int) -> None:
+    def _refill(self, event: Event, owner: int) -> None:
         """The draw pile ran out: the discard pile is shuffled to make a new one."""
-        event = self._event("refill", actor, owner=owner)
         order = list(self.state.pile(*self.discard_key(owner)))
         self.rng.shuffle(order)
         for number in order:
