@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.dvorak.invariants import table_problems
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
 
@@ -392,3 +393,21 @@ def test_start_refuses_a_deck_too_small_to_deal_unless_forced():
     assert not table.take_changes().events
     table.start(ALICE, forced=True)
     assert sorted(len(table.hand(p)) for p in (ALICE, BOB)) == [3, 3]
+
+
+def test_a_player_leaving_a_multideck_table_leaves_their_deck_behind():
+    table = new_table(players=(ALICE, BOB, CAROL), things=0, actions=0, multideck="on", handsize=2)
+    for player in (ALICE, BOB, CAROL):
+        for i in range(6):
+            table.load_card(player, "x", f"Card {player}.{i}", "T", "")
+    table.unseat(CAROL, CAROL)
+    assert len(table.state.pile(DRAW)) == 6 and not table.state.pile(DRAW, CAROL)
+    started(table)
+    assert sorted(len(table.state.pile(DRAW, p)) for p in (ALICE, BOB)) == [7, 7]
+    given = table.hand(ALICE)[0]
+    table.give(ALICE, given, BOB, forced=True)
+    table.unseat(ALICE, ALICE)
+    assert table.state.cards[given].deck_owner == BOB
+    assert len(table.state.pile(DISCARD, BOB)) == 8
+    assert all(table.state.cards[n].deck_owner == BOB for n in table.state.pile(DISCARD, BOB))
+    assert table_problems(table.state) == []

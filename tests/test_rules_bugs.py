@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from games.dvorak.invariants import table_problems
+from games.dvorak.rules import Table
 from tests.players import ScriptedPlayer, flat
 from tests.server_process import PROGRAM, ROOT
 
@@ -147,3 +149,48 @@ async def test_starting_with_too_few_cards_to_deal_needs_force(server):
     assert "You start a new game" in reply and "[forced: outside the basic rules]" in reply
     _, counts = await ann.table()
     assert sorted(counts.values()) == [4, 4]
+
+
+async def test_a_player_leaving_a_multideck_game_leaves_their_deck_behind(server, database_url):
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"])
+    await ann.ask("set multideck=on")
+    await ann.ask("set handsize=2")
+    for player, prefix in ((ann, "Ann"), (bo, "Bo"), (cy, "Cy")):
+        for i in range(10):
+            await player.ask(f"loadcard {prefix} {i}/T/From {prefix}'s deck.")
+    await ann.ask("start")
+    assert "Bo: draw 8, discard 0" in flat(await ann.ask("look"))
+    reply = flat(await bo.ask("leave now"))
+    assert "2 cards from that hand and play area go to the discard pile." in reply
+    assert "The 10 cards of your own deck go to the discard piles of the others: 5 to Ann, 5 to Cy." in reply
+    look = flat(await ann.ask("look"))
+    told = "The 10 cards of Bo's own deck go to the discard piles of the others: 5 to you, 5 to Cy."
+    assert told in flat(ann.client.transcript)
+    assert "Piles: Ann: draw 8, discard 5, top #" in look and "; Cy: draw 8, discard 5, top #" in look
+    code, out = await check(database_url)
+    assert code == 0 and "Parlour: ok" in out, out
+    # Between games, a player's own deck goes into the shared pile, dealt out at the start.
+    await ann.ask("endgame")
+    reply = flat(await cy.ask("leave"))
+    assert "of your own deck go into the shared draw pile, to be dealt out at the next start." in reply
+    assert "; shared, dealt out at the start: draw 15." in flat(await ann.ask("look"))
+    discards = flat(await ann.ask("viewdisc"))
+    assert "Discard pile (5 cards), top first:" in discards and discards.count(" Bo ") == 5
+
+
+def test_check_finds_cards_in_the_piles_of_a_player_who_is_gone():
+    table = Table()
+    table.sit(1, "Ann")
+    table.sit(2, "Bo")
+    table.change_setting(1, "multideck", "on")
+    for i in range(6):
+        table.load_card(1, "Ann", f"Ann {i}", "T", "")
+        table.load_card(2, "Bo", f"Bo {i}", "T", "")
+    table.start(1)
+    assert table_problems(table.state) == []
+    # As a player leaving used to: the seat gone, the piles left behind.
+    table.state.seats = [seat for seat in table.state.seats if seat.account_id != 2]
+    table.state.apply(["turn", {"player": 1, "number": 1}])
+    problems = table_problems(table.state)
+    assert "draw of account 2, who is not seated, holds 1 card" in problems
+    assert any("belongs to the deck of account 2, who is not seated" in p for p in problems)

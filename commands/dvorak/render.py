@@ -100,6 +100,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         )
         if data.get("discarded"):
             text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
+        text += _deck_handed_over(table, data, viewer)
     elif kind == "host":
         text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
     elif kind == "team":
@@ -245,6 +246,25 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
     gmcp.send_table(room)
+
+
+def _deck_handed_over(table: Table, data: dict, viewer: int) -> str:
+    """Where the own deck of a player who left a multi-deck table went ("" if nowhere)."""
+    whose = "your" if data["player"] == viewer else f"{data['name']}'s"
+    if data.get("deck_shared"):
+        return (
+            f" The {plural(data['deck_shared'], 'card')} of {whose} own deck go into the shared draw pile, to be "
+            "dealt out at the next start."
+        )
+    shares = data.get("deck_shares")
+    if not shares:
+        return ""
+    count = sum(share for _, share in shares)
+    if len(shares) == 1:
+        taker = _name(table, shares[0][0], viewer, possessive=True)
+        return f" The {plural(count, 'card')} of {whose} own deck go to {taker} discard pile."
+    parts = ", ".join(f"{share} to {_name(table, taker, viewer)}" for taker, share in shares)
+    return f" The {plural(count, 'card')} of {whose} own deck go to the discard piles of the others: {parts}."
 
 
 def _refilled(count: int) -> str:
@@ -394,6 +414,9 @@ def _piles_line(table: Table) -> str:
             discard = state.pile(DISCARD, seat.account_id)
             top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
             parts.append(f"{seat.name}: draw {draw}, discard {len(discard)}{top}")
+        shared = state.pile(DRAW)
+        if shared:
+            parts.append(f"shared, dealt out at the start: draw {len(shared)}")
         return "Piles: " + "; ".join(parts) + "."
     draw = len(state.pile(DRAW))
     discard = state.pile(DISCARD)

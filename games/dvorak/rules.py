@@ -15,6 +15,8 @@ from games.dvorak import settings as table_settings
 from games.dvorak.core import FORCE_HINT, TEAM_MAX, Changes, Event, RuleViolation
 from games.dvorak.deck import DeckMoves
 from games.dvorak.state import (
+    DECK_ZONES,
+    DISCARD,
     DRAW,
     HAND,
     NO_OWNER,
@@ -61,11 +63,42 @@ class Table(Voting, DeckMoves):
         self._clear_player_cards(event, account_id)
         remaining = [s for s in self.state.seats if s.account_id != account_id]
         self._set_seats(event, remaining)
+        self._hand_over_deck(event, account_id)
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
             self._after_player_gone(event, was_current, following, sides_before)
         self.recount_votes(event)
+
+    def _hand_over_deck(self, event: Event, leaver: int) -> None:
+        """A player has left: their own draw and discard piles (a multi-deck game's) stay
+        at the table. While a game runs, the cards are dealt out face up to the discard
+        piles of the players still in it, their draw pile shuffled first, and become those
+        players' own; between games they go into the shared draw pile, to be dealt out at
+        the next start. Cards of their deck that others hold or have in play become the
+        holders' own."""
+        for card in list(self.state.cards.values()):
+            if card.zone in DECK_ZONES and card.deck_owner == leaver and card.owner != leaver:
+                self._change(event, ["deck", card.number, card.owner])
+        draw = list(self.state.pile(DRAW, leaver))
+        self.rng.shuffle(draw)
+        cards = draw + list(self.state.pile(DISCARD, leaver))
+        if not cards:
+            return
+        takers = [s.account_id for s in self.state.active_seats() or self.state.seats]
+        if self.state.phase != PLAYING or not takers:
+            event.data["deck_shared"] = len(cards)
+            for number in cards:
+                self._change(event, ["deck", number, NO_OWNER])
+                self._move(event, number, DRAW, NO_OWNER)
+            return
+        shares = dict.fromkeys(takers, 0)
+        for index, number in enumerate(cards):
+            taker = takers[index % len(takers)]
+            shares[taker] += 1
+            self._change(event, ["deck", number, taker])
+            self._move(event, number, DISCARD, taker)
+        event.data["deck_shares"] = [[taker, count] for taker, count in shares.items() if count]
 
     def set_host(self, actor: int, account_id: int) -> None:
         self._host(actor)
