@@ -6,9 +6,13 @@ keep their card numbers and histories."""
 from __future__ import annotations
 
 import asyncio
+import re
+
+from sqlalchemy import select
 
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import Table
+from persistence.models import CardVersion, Room
 from tests.players import ScriptedPlayer, flat
 from tests.server_process import PROGRAM, ROOT
 
@@ -194,3 +198,47 @@ def test_check_finds_cards_in_the_piles_of_a_player_who_is_gone():
     problems = table_problems(table.state)
     assert "draw of account 2, who is not seated, holds 1 card" in problems
     assert any("belongs to the deck of account 2, who is not seated" in p for p in problems)
+
+
+async def history_of(player: ScriptedPlayer, number: int) -> list[str]:
+    """The versions ``cardhistory`` lists, as (version, date, face) lines."""
+    return re.findall(r"version \d+, [\d-]+ [\d:]+ UTC: [^\n]*", await player.ask(f"cardhistory {number}"))
+
+
+async def test_a_saved_deck_loaded_into_its_own_room_keeps_numbers_and_histories(server):
+    ann, bo = await room_of(server, ["Ann", "Bo"], cards=12)
+    await bo.ask("editcard 3/Card Two Mk II/T/Better.")
+    await ann.ask("approve 3")
+    await ann.ask("newrule Short/First to three wins.")
+    await bo.ask("approve 13")
+    before = {number: await history_of(ann, number) for number in (1, 3, 13)}
+    assert len(before[3]) == 2
+    await ann.ask("savedeck Keeper")
+    await ann.ask("cleardeck")
+    reply = flat(await ann.ask("loaddeck keeper"))
+    assert reply.startswith("You load the saved deck Keeper (13 cards).") and "numbered from" not in reply
+    assert "#3 Card Two Mk II Type: Thing By: Ann Better." in flat(await ann.ask("read 3"))
+    assert "#13 Short (rule)" in flat(await ann.ask("rules"))
+    assert {number: await history_of(ann, number) for number in (1, 3, 13)} == before
+    # Elsewhere a number taken by that room's own card is given a new one; the history comes along.
+    await bo.ask("newroom Elsewhere")
+    await bo.ask("loadcard Local/T/Here first.")
+    reply = flat(await bo.ask("loaddeck keeper"))
+    assert "One card's number was taken here: it is #14 now." in reply
+    assert "#14 Card 0 Type: Thing By: Ann Plain 0." in flat(await bo.ask("read 14"))
+    assert await history_of(bo, 14) == [line.replace("#1 ", "#14 ") for line in before[1]]
+    assert await history_of(bo, 3) == before[3]
+    assert await history_of(bo, 1) != before[1]
+    # To the second: each version is dated when it was made, not when the deck was loaded.
+    async with server.database.snapshot() as connection:
+        rows = (
+            await connection.execute(
+                select(Room.name, CardVersion.number, CardVersion.version, CardVersion.created_at).join(
+                    Room, Room.id == CardVersion.room_id
+                )
+            )
+        ).all()
+    dated = {(room, number, version): when for room, number, version, when in rows}
+    assert dated["Elsewhere", 3, 1] == dated["Parlour", 3, 1] and dated["Elsewhere", 3, 2] == dated["Parlour", 3, 2]
+    assert dated["Elsewhere", 14, 1] == dated["Parlour", 1, 1]
+    assert sum(1 for room, number, _ in dated if (room, number) == ("Parlour", 3)) == 2

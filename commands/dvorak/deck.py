@@ -147,8 +147,15 @@ class SaveDeck(GameCommand):
             raise CommandError(problem.replace("room name", "deck name"))
         room = current_room(ctx)
         data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
+        histories = await room.card_histories()
+        versions = {
+            str(card["number"]): [version.as_saved() for version in histories.get(card["number"], [])]
+            for card in data["cards"]
+        }
         try:
-            replaced = await ctx.decks.save(name, ctx.player.account_id, count, {**data, "room": room.name})
+            replaced = await ctx.decks.save(
+                name, ctx.player.account_id, count, {**data, "room": room.name, "versions": versions}
+            )
         except DeckOwnedByOther:
             raise CommandError(f'The deck name "{name}" belongs to someone else. Choose another.') from None
         except TooManyDecks as quota:

@@ -145,8 +145,15 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("clear", "clears") + f" the deck: {plural(data['count'], 'card')} and rules are gone."
     elif kind == "loaddeck":
         text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
-        if data["offset"]:
+        if data.get("offset"):
             text += f" Its cards are numbered from #{data['offset'] + 1} here."
+        if data.get("renumbered"):
+            count, first = data["renumbered"]
+            text += (
+                f" One card's number was taken here: it is #{first} now."
+                if count == 1
+                else f" {count} cards' numbers were taken here: they are numbered from #{first} on."
+            )
     elif kind == "import":
         text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
     elif kind == "start":
