@@ -132,9 +132,9 @@ class ExportDeck(GameCommand):
 
 
 class SaveDeck(GameCommand):
-    """Save the whole room under a name: cards and their piles in order, special rules,
-    settings, votes and the turn. Saving again under your own name replaces it; a name
-    someone else saved is theirs."""
+    """Save the whole room under a name: cards (with every version of each) and their
+    piles in order, special rules, settings, votes and the turn. Saving again under your
+    own name replaces it; a name someone else saved is theirs."""
 
     key = "savedeck"
     cost = 10
@@ -175,7 +175,9 @@ class SaveDeck(GameCommand):
 class LoadDeck(GameCommand):
     """Load a saved deck into this room (host), replacing its cards, rules, settings and
     votes. If the same players are seated as when it was saved, the game resumes where it
-    was; otherwise its cards make a fresh deck for a new game."""
+    was; otherwise its cards make a fresh deck for a new game. Cards keep their numbers
+    and histories; a card whose number another card of this room has (one edited since
+    the deck was saved, say) gets a new number, and you are told which."""
 
     key = "loaddeck"
     cost = 10
