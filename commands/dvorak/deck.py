@@ -177,7 +177,7 @@ class LoadDeck(GameCommand):
     votes. If the same players are seated as when it was saved, the game resumes where it
     was; otherwise its cards make a fresh deck for a new game. Cards keep their numbers
     and histories; a card whose number another card of this room has (one edited since
-    the deck was saved, say) gets a new number, and you are told which."""
+    the deck was saved, say) gets a new number after the room's own; the table is told."""
 
     key = "loaddeck"
     cost = 10
