@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 import re
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import Table
-from persistence.models import CardVersion, Room
+from persistence.models import CardVersion, Room, SavedDeck
 from tests.players import ScriptedPlayer, flat
 from tests.server_process import PROGRAM, ROOT
 
@@ -242,3 +242,21 @@ async def test_a_saved_deck_loaded_into_its_own_room_keeps_numbers_and_histories
     assert dated["Elsewhere", 3, 1] == dated["Parlour", 3, 1] and dated["Elsewhere", 3, 2] == dated["Parlour", 3, 2]
     assert dated["Elsewhere", 14, 1] == dated["Parlour", 1, 1]
     assert sum(1 for room, number, _ in dated if (room, number) == ("Parlour", 3)) == 2
+
+
+async def test_a_deck_saved_before_decks_kept_versions_still_loads(server):
+    ann, bo = await room_of(server, ["Ann", "Bo"], cards=6)
+    await bo.ask("editcard 2/Card One Mk II/T/Better.")
+    await ann.ask("approve 2")
+    await ann.ask("savedeck Older")
+    async with server.database.transaction() as connection:
+        data = (await connection.execute(select(SavedDeck.data))).scalar_one()
+        await connection.execute(update(SavedDeck).values(data={k: v for k, v in data.items() if k != "versions"}))
+    before = await history_of(ann, 2)
+    await ann.ask("cleardeck")
+    reply = flat(await ann.ask("loaddeck older"))
+    assert reply.startswith("You load the saved deck Older (6 cards).") and "number" not in reply
+    assert await history_of(ann, 2) == before
+    await bo.ask("newroom Fresh")
+    assert "You load the saved deck Older (6 cards)." in flat(await bo.ask("loaddeck older"))
+    assert [line.split(": ", 1)[1] for line in await history_of(bo, 2)] == ["#2 Card One Mk II (Thing): Better."]
