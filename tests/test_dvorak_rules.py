@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.dvorak.deck import snapshot
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
@@ -411,3 +412,35 @@ def test_a_player_leaving_a_multideck_table_leaves_their_deck_behind():
     assert len(table.state.pile(DISCARD, BOB)) == 8
     assert all(table.state.cards[n].deck_owner == BOB for n in table.state.pile(DISCARD, BOB))
     assert table_problems(table.state) == []
+
+
+def test_restoring_a_table_into_itself_keeps_numbers_and_attachments():
+    table = started(new_table())
+    table.draw(ALICE)
+    things = [n for n in table.hand(ALICE) if not table.state.cards[n].is_action][:2]
+    table.play(ALICE, things[0])
+    table.play(ALICE, things[1], onto=things[0], forced=True)
+    saved = snapshot(table.state)
+    before = table.state.copy()
+    table.take_changes()
+    table.restore(ALICE, "Same", saved)
+    events = table.take_changes().events
+    assert not [d for e in events for d in e.deltas if d[0] == "add"]
+    assert table.state.piles == before.piles and table.state.cards == before.cards
+    assert table.state.cards[things[1]].attached_to == things[0]
+    assert table_problems(table.state) == []
+    table.load_card(ALICE, "Alice", "Newcomer", "T", "", forced=True)
+    newcomer = table.state.next_number - 1
+    saved = snapshot(table.state)
+    # A card edited since the deck was saved is another card now: the saved one gets a new number.
+    name = table.state.cards[things[0]].name
+    table.propose_edit(BOB, things[0], "Changed", "T", "Edited since")
+    table.vote(ALICE, things[0], "approve")
+    table.take_changes()
+    table.restore(ALICE, "Same", saved)
+    (loaded,) = [e for e in table.take_changes().events if e.kind == "loaddeck"]
+    assert loaded.data["renumbered"] == [1, newcomer + 1]
+    assert (table.state.cards[newcomer + 1].name, table.state.cards[newcomer + 1].zone) == (name, PLAY)
+    assert table.state.cards[things[0]].name == "Changed" and table.state.cards[things[0]].zone == "removed"
+    assert table.state.cards[things[1]].attached_to == newcomer + 1
+    assert table.state.cards[newcomer].name == "Newcomer"
