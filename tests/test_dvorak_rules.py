@@ -444,3 +444,16 @@ def test_restoring_a_table_into_itself_keeps_numbers_and_attachments():
     assert table.state.cards[things[0]].name == "Changed" and table.state.cards[things[0]].zone == "removed"
     assert table.state.cards[things[1]].attached_to == newcomer + 1
     assert table.state.cards[newcomer].name == "Newcomer"
+
+
+def test_the_last_team_left_wins_and_elimination_lasts_one_game():
+    table = started(new_table(players=(ALICE, BOB, CAROL), teams="on"))
+    table.set_team(ALICE, ALICE, "Owls")
+    table.set_team(ALICE, BOB, "Owls")
+    table.eliminate(ALICE, ALICE)
+    assert table.state.phase == PLAYING
+    table.eliminate(CAROL, CAROL)
+    assert table.state.phase == OVER and table.state.result == "Only team Owls is left: Team Owls (Alice, Bob) wins!"
+    assert not any(seat.out for seat in table.state.seats)
+    assert table.voters() == [ALICE, BOB, CAROL]
+    assert table_problems(table.state) == []
