@@ -260,3 +260,16 @@ async def test_a_deck_saved_before_decks_kept_versions_still_loads(server):
     await bo.ask("newroom Fresh")
     assert "You load the saved deck Older (6 cards)." in flat(await bo.ask("loaddeck older"))
     assert [line.split(": ", 1)[1] for line in await history_of(bo, 2)] == ["#2 Card One Mk II (Thing): Better."]
+
+
+async def test_a_late_joiner_is_told_when_there_are_not_cards_enough_for_a_hand(server):
+    ann, bo = await room_of(server, ["Ann", "Bo"], cards=12)
+    await ann.ask("set reshuffle=off")
+    await ann.ask("start")
+    cy = await ScriptedPlayer.connect(server.port, "Cy")
+    reply = flat(await cy.ask("join Parlour"))
+    assert "There are not enough cards for a full hand: you are dealt 2 cards. You are dealt: #" in reply
+    await ann.ask("look")
+    assert "Cy takes a seat at the table. There are not enough cards for a full hand: Cy is dealt 2 cards." in flat(
+        ann.client.transcript
+    )

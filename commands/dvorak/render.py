@@ -87,9 +87,13 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         if data.get("refilled"):
             text += f" {_refilled(data['refilled'])}"
         dealt = _dealt_to(event, viewer) if you else []
+        if data.get("short"):
+            held = len(_dealt_to(event, actor))
+            whom = "you are" if you else f"{event.actor_name} is"
+            text += f" There are not enough cards for a full hand: {whom} dealt {plural(held, 'card')}."
         if dealt:
             text += "\nYou are dealt:\n" + card_list(table, dealt)
-        elif _dealt_to(event, actor):
+        elif _dealt_to(event, actor) and not data.get("short"):
             text += f" {event.actor_name} is dealt {plural(len(_dealt_to(event, actor)), 'card')}."
     elif kind in ("leave", "kick"):
         gone = data["name"] if data["player"] != viewer else "you"

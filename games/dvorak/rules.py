@@ -46,6 +46,8 @@ class Table(Voting, DeckMoves):
             self._set(event, "host", account_id)
         if self.state.phase == PLAYING:
             self._deal(event, [account_id], self.settings["handsize"])
+            if len(self.hand(account_id)) < self.settings["handsize"]:
+                event.data["short"] = True
         self.recount_votes(event)
 
     def unseat(self, actor: int, account_id: int) -> None:
