@@ -1,8 +1,9 @@
 """What a command is, where it may be used, and what it is given when it runs.
 
 A command is a small class: ``key`` (its name), ``aliases``, ``usage`` lines, and a
-docstring that *is* its help text (first line: the one-line summary shown by
-``commands``). ``run`` parses the arguments and does the work; bad input raises
+docstring that *is* its help text: its first paragraph is a one-line summary (a short
+sentence, shown in the ``help`` index), the rest is filled to each reader's width.
+``run`` parses the arguments and does the work; bad input raises
 :class:`CommandError`, whose message is the whole reply.
 """
 
@@ -13,6 +14,8 @@ import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
+
+from commands.text import WHOLE_LINE, reflowable
 
 if TYPE_CHECKING:
     from persistence.decks import DeckStore
@@ -78,14 +81,16 @@ class Command:
 
     @classmethod
     def summary(cls) -> str:
-        """The first line of the docstring."""
-        return inspect.getdoc(cls).split("\n", 1)[0] if cls.__doc__ else ""
+        """The docstring's first paragraph: one short sentence, for the ``help`` index."""
+        return " ".join((inspect.getdoc(cls) or "").split("\n\n", 1)[0].split())
 
     @classmethod
     def help_text(cls) -> str:
-        """Full help: usage lines, the docstring, and the aliases."""
+        """Full help: usage lines, the docstring, and the aliases. Usage lines and the
+        docstring's indented lines (examples) are sent whole; its paragraphs are filled to
+        the width of the client that reads them (see :func:`reflowable`)."""
         usage = cls.usage or (cls.key,)
-        parts = ["\n".join(f"  {form}" for form in usage), inspect.getdoc(cls) or ""]
+        parts = ["\n".join(f"{WHOLE_LINE}  {form}" for form in usage), reflowable(inspect.getdoc(cls) or "")]
         if cls.aliases:
             parts.append("Also: " + ", ".join(cls.aliases))
         return "\n".join(parts)

@@ -22,9 +22,7 @@ _WELCOME = """\
 {rule}
   D V O R A K   M U S H     the card game whose cards are written by you
 {rule}
-Play Dvorak with other people over telnet: draw, play and destroy cards, and
-invent new ones mid-game. Propose a card, the table votes on it by number,
-and if it is accepted it is shuffled into the deck.
+{intro}
 
   connect <name> <password>    log in
   create <name> <password>     make a new player (then you are logged in)
@@ -32,18 +30,28 @@ and if it is accepted it is shuffled into the deck.
   help                         what else you can do here
   QUIT                         leave
 
-A name with spaces goes in double quotes:  create "Jo Smith" <password>
+A name with spaces goes in double quotes:
+  create "Jo Smith" <password>
 {rule}"""
+#: One paragraph, filled to the client's window as it is sent.
+_INTRO = (
+    "Play Dvorak with other people over telnet: draw, play and destroy cards, and invent new ones mid-game. "
+    "Propose a card, the table votes on it by number, and if it is accepted it is shuffled into the deck."
+)
 
 
 def welcome_screen(width: int) -> str:
     """The screen a new connection sees, its rules no wider than the client's window."""
-    return _WELCOME.format(rule="=" * min(76, width))
+    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO)
 
 
 class Connect(Command):
-    """Log in to your player. If it is already logged in elsewhere, both connections
-    stay logged in and both receive everything the player sees."""
+    """Log in to your player.
+
+    If it is already logged in elsewhere, both connections stay logged in and both receive
+    everything the player sees. Without a password, you are asked for it and it is not shown
+    as you type.
+    """
 
     key = "connect"
     cost = 5
@@ -71,7 +79,11 @@ class Connect(Command):
 
 
 class Create(Command):
-    """Make a new player and log in to it. Names are unique, whatever their letter case."""
+    """Make a new player and log in to it.
+
+    Names are unique, whatever their letter case. Without a password, you are asked for it
+    and it is not shown as you type.
+    """
 
     key = "create"
     cost = 5

@@ -30,9 +30,12 @@ async def look_text(ctx: Context) -> str:
 
 
 class Look(Command):
-    """Look around: in the lobby, who is here; in a game room, the table: seats in turn
-    order with hand sizes, whose turn it is, what is in play, the piles, the settings
-    that differ from the defaults."""
+    """Look around: who is here, or the table.
+
+    In the lobby, who is here. In a game room, the table: seats in turn order with hand
+    sizes, whose turn it is, what is in play, the piles, and the settings that differ from
+    the defaults.
+    """
 
     key = "look"
     aliases = ("l",)

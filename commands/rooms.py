@@ -1,28 +1,37 @@
-"""Game rooms: listing, making, joining, watching and leaving them; the host's powers; the log.
+"""Game rooms: listing, making, joining, watching, leaving and deleting them; the host's
+powers; the log.
 
 A player is in one place at a time: the lobby or one room. A seat in a room outlives
 the connection: a player who drops keeps it, and logging in again puts them back at the
-table with what happened while they were away.
+table, with their hand and what happened and was said while they were away. A
+spectator who drops (or whose server restarts) comes back watching the same room.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.dvorak.base import current_room, find_seat, inspect, perform, seated_player
 from commands.dvorak.render import render_log_entry
+from commands.dvorak.views import own_hand
 from commands.look import look_text
 from commands.text import truncate
-from games.dvorak.state import PLAYING
-from persistence.rooms import LoggedEvent, RoomNameTaken, TooManyRooms
+from games.dvorak.state import NO_OWNER, PLAYING
+from persistence.database import DatabaseUnavailable
+from persistence.rooms import Missed, RoomNameTaken, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place
 from server.rooms import GameRoom, check_room_name, place_key
 
+log = logging.getLogger(__name__)
+
 LOG_DEFAULT, LOG_MAX = 20, 200
 #: Events shown at most when a player comes back; the rest are in ``log``.
 CATCH_UP_MAX = 30
+#: Lines of what was said shown at most when a player comes back.
+CATCH_UP_SAID = 15
 
 
 def _name_and_password(args: str, usage: str) -> tuple[str, str]:
@@ -84,11 +93,21 @@ async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
     origin.broadcast(f"{player.name} leaves for {where}.", exclude=player)
     ctx.hub.move(player, destination)
     destination.broadcast(arrival, exclude=player)
+    await stop_watching(ctx, player.account_id)
+
+
+async def stop_watching(ctx: Context, account_id: int) -> None:
+    """Forget the room ``account_id`` watched, if they watched one (they are seated, in
+    the lobby, or elsewhere now)."""
+    await ctx.rooms.store.set_watching(account_id, None)
 
 
 class Rooms(Command):
-    """List every game room: its game, who is seated, how many watch, its state, and
-    whether it needs a password."""
+    """List every game room.
+
+    For each room: its game, who is seated, how many watch, its state, and whether it needs
+    a password. Deleted and archived rooms are not listed.
+    """
 
     key = "rooms"
 
@@ -97,7 +116,8 @@ class Rooms(Command):
         if not rows:
             ctx.reply("There are no rooms yet. Make one with: newroom <name>")
             return
-        lines = [f"{'Room':<20} {'Game':<7} {'State':<8} {'Watch':>5} {'Pw':<3} Seated"]
+        width = max(len("Room"), *(len(summary.name) for summary, _ in rows))
+        lines = [f"{'Room':<{width}} {'Game':<7} {'State':<8} {'Watch':>5} {'Pw':<3} Seated"]
         for summary, live in rows:
             seated = live.table.state.seats if live else None
             names = [seat.name for seat in seated] if seated is not None else list(summary.seated)
@@ -108,17 +128,20 @@ class Rooms(Command):
                 elsewhere = ctx.hub.remote_in(place_key(summary.id)).values()
                 watching = sum(p.name not in summary.seated for p in elsewhere)
             row = (
-                f"{truncate(summary.name, 20):<20} {summary.game.capitalize():<7} {phase:<8} {watching:>5} "
+                f"{summary.name:<{width}} {summary.game.capitalize():<7} {phase:<8} {watching:>5} "
                 f"{'yes' if summary.has_password else 'no':<3} {len(names)}: {', '.join(names) or '-'}"
             )
-            lines.append(truncate(row, ctx.connection.width))
+            # Names are shown whole (they are typed); only the list of seats is cut.
+            lines.append(truncate(row, max(ctx.connection.width, len(summary.name) + 30)))
         lines.append(f"{len(rows)} room{'s' if len(rows) != 1 else ''}. Join one with: join <room>")
         ctx.reply("\n".join(lines))
 
 
 class NewRoom(Command):
-    """Make a new Dvorak room and sit down in it as its host. With a password, only those
-    who know it can join or watch."""
+    """Make a new Dvorak room and sit down as its host.
+
+    With a password, only those who know it can join or watch.
+    """
 
     key = "newroom"
     cost = 5
@@ -149,8 +172,11 @@ class NewRoom(Command):
 
 
 class Join(Command):
-    """Sit down at a room's table (a room with a password needs it). You may join a game in
-    progress: you are dealt a hand and play after the others."""
+    """Sit down at a room's table.
+
+    A room with a password needs it. You may join a game in progress: you are dealt a hand
+    and play after the others.
+    """
 
     key = "join"
     usage = ("join <room>", "join <room>=<password>")
@@ -171,7 +197,12 @@ class Join(Command):
 
 
 class Watch(Command):
-    """Enter a room as a spectator: you see everything played face up, never a hidden card."""
+    """Enter a room as a spectator.
+
+    You see everything played face up, never a hidden card. If you drop, or the server
+    restarts, logging in again puts you back watching the room, until you leave it (or sit
+    down, or go elsewhere).
+    """
 
     key = "watch"
     usage = ("watch <room>", "watch <room>=<password>")
@@ -185,13 +216,17 @@ class Watch(Command):
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password)
         await go_to(ctx, room, f"{ctx.player.name} arrives to watch.")
+        await ctx.rooms.store.set_watching(ctx.player.account_id, room.id)
         ctx.reply(await look_text(ctx))
 
 
 class Leave(Command):
-    """Go back to the lobby. A seat is given up; in a game that is running, that means your
-    hand and Things go to the discard pile, so there you must type "leave now" (not once
-    you are out of the game: resigned or eliminated)."""
+    """Go back to the lobby.
+
+    A seat is given up; in a game that is running, that means your hand and Things go to the
+    discard pile, so there you must type "leave now" (not once you are out of the game:
+    resigned or eliminated).
+    """
 
     key = "leave"
     usage = ("leave", "leave now")
@@ -210,14 +245,17 @@ class Leave(Command):
             await perform(ctx, lambda table: table.unseat(actor, actor))
         room.broadcast(f"{player.name} goes back to the lobby.", exclude=player)
         ctx.hub.move(player, ctx.hub.lobby)
+        await stop_watching(ctx, player.account_id)
         ctx.hub.lobby.broadcast(f"{player.name} comes back from room {room.name}.", exclude=player)
         ctx.reply(f"You leave room {room.name}.")
         ctx.reply(await look_text(ctx))
 
 
 class Kick(Command):
-    """Remove a player from the table, or a spectator from the room (host only). A seated
-    player's hand and Things go to the discard pile."""
+    """Remove a player or spectator from the room (host).
+
+    A seated player's hand and Things go to the discard pile.
+    """
 
     key = "kick"
     usage = ("kick <player>",)
@@ -241,6 +279,7 @@ class Kick(Command):
             target_id = matches[0].account_id
             room.broadcast(f"{ctx.player.name} shows {matches[0].name} out of the room.")
         notice = f"You have been removed from room {room.name} by {ctx.player.name}. You are in the lobby."
+        await stop_watching(ctx, target_id)
         target = room.occupants.get(target_id)
         if target is not None:
             ctx.hub.move(target, ctx.hub.lobby)
@@ -250,7 +289,10 @@ class Kick(Command):
 
 
 class Host(Command):
-    """Hand the host's powers to another seated player (host only)."""
+    """Hand the host's powers to another seated player.
+
+    Only the host may.
+    """
 
     key = "host"
     usage = ("host <player>",)
@@ -261,8 +303,11 @@ class Host(Command):
 
 
 class Log(Command):
-    """Show the room's last events (20, or the number given, up to 200), with their times
-    in UTC, as you are allowed to see them."""
+    """Show the room's last events.
+
+    20 events, or the number given, up to 200, with their times in UTC, as you are allowed
+    to see them.
+    """
 
     key = "log"
     usage = ("log", "log <n>")
@@ -285,40 +330,103 @@ class Log(Command):
         ctx.reply("\n".join(lines))
 
 
+class DelRoom(Command):
+    """Delete a room you host, once you confirm it.
+
+    Everyone in the room goes to the lobby, the room is no longer listed, and its name is
+    free for a new room. Its log is kept on the server (for audits), but nobody can go
+    back in. While a game is running there, deleting the room ends that game: confirm with
+    "force" instead of "yes". An admin may delete any room. Rooms nobody has used for a
+    long time are archived the same way by the server."""
+
+    key = "delroom"
+    usage = ("delroom <room>", "delroom <room>=yes", "delroom <room>=force")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        name, answer = _name_and_password(args, self.usage[1])
+        room = await _room_named(ctx, name)
+        player = ctx.player
+        host = room.table.state.host
+        if player.account_id != host and not player.is_admin:
+            if host == NO_OWNER:
+                raise CommandError(f"Room {room.name} has no host: join it (you become its host), then delete it.")
+            raise CommandError(f"Only the host ({room.table.name_of(host)}) can delete room {room.name}.")
+        answer = answer.lower()
+        playing = room.table.state.phase == PLAYING
+        if answer not in ("yes", "force") or (answer == "yes" and playing):
+            if playing:
+                raise CommandError(
+                    f"A game is running in room {room.name}: deleting the room ends it for everyone. "
+                    f"To delete it anyway, type: delroom {room.name}=force"
+                )
+            raise CommandError(
+                f"Deleting room {room.name} sends everyone in it to the lobby, and nobody can go back in. "
+                f"To delete room {room.name}, type: delroom {room.name}=yes"
+            )
+        was_here = player.place is room
+        notice = f"{player.name} deletes room {room.name}. You are in the lobby."
+        if not await ctx.rooms.archive(room, notice, player.account_id):
+            raise CommandError(f'There is no room called "{name}".')
+        if was_here:
+            ctx.reply(f"You delete room {room.name}. You are in the lobby.")
+            ctx.reply(await look_text(ctx))
+        else:
+            ctx.reply(f"You delete room {room.name}.")
+
+
 @dataclass
 class Comeback:
-    """A seated player coming back to their table: the room, how many events they
-    missed, and the last few of those."""
+    """A player coming back to a room: seated (with what they missed) or watching."""
 
     room: GameRoom
-    missed: int
-    shown: list[LoggedEvent]
+    missed: Missed | None
 
 
 async def seat_to_return_to(ctx: Context, account_id: int) -> Comeback | None:
     """The table a player with a seat comes back to, and what they missed there; their
-    return stored. Everything the database must do for it, before they are let in."""
+    return stored. Or the room a spectator was watching. Everything the database must do
+    for it, before they are let in."""
     room = await ctx.rooms.with_seat_for(account_id)
-    if room is None:
-        return None
-    missed, shown = await room.came_back(account_id, last=CATCH_UP_MAX)
-    return Comeback(room, missed, shown)
+    if room is not None:
+        return Comeback(room, await room.came_back(account_id, last=CATCH_UP_MAX, last_said=CATCH_UP_SAID))
+    watched = await ctx.rooms.store.watched_by(account_id)
+    room = await ctx.rooms.get(watched) if watched is not None else None
+    return Comeback(room, None) if room is not None else None
 
 
 async def welcome_back(ctx: Context, back: Comeback) -> None:
-    """Put a player back at their table and tell them what they missed."""
-    player, room = ctx.player, back.room
+    """Put a player back at their table (or watching their room) and tell them what they
+    missed: the table, their hand, what happened and what was said."""
+    player, room, missed = ctx.player, back.room, back.missed
     ctx.hub.move(player, room)
+    if missed is None:
+        room.broadcast(f"{player.name} is back to watch.", exclude=player)
+        ctx.reply(f"You are back watching room {room.name}.")
+        ctx.reply(await look_text(ctx))
+        return
     room.broadcast(f"{player.name} is back.", exclude=player)
     ctx.reply(f"You are back at your seat in room {room.name}.")
     ctx.reply(await look_text(ctx))
-    if back.shown:
+    viewer = player.account_id
+    if room.table.state.phase == PLAYING:
+        ctx.reply(await room.inspect(lambda table: own_hand(table, viewer)))
+    if missed.events or missed.talk:
         lines = ["While you were away:"]
-        if back.missed > len(back.shown):
-            lines.append(f"  ({back.missed - len(back.shown)} earlier events: see log)")
-        lines += [render_log_entry(room.table, e.created_at, e.event, player.account_id) for e in back.shown]
+        if missed.count > len(missed.events):
+            lines.append(f"  ({missed.count - len(missed.events)} earlier events: see log)")
+        if missed.said > len(missed.talk):
+            lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
+        entries = [(e.created_at, render_log_entry(room.table, e.created_at, e.event, viewer)) for e in missed.events]
+        entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in missed.talk]
+        lines += [text for _, text in sorted(entries, key=lambda entry: entry[0])]
         ctx.reply("\n".join(lines))
+    seat = room.table.state.seat(viewer)
+    if seat is not None and seat.absent:
+        try:
+            await room.perform(lambda table: table.mark_absent(viewer, False))
+        except DatabaseUnavailable as outage:
+            log.warning("could not count %s in the vote again (done at the next check): %s", player.name, outage)
 
 
-LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch()])
-IN_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log()])
+LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch(), DelRoom()])
+IN_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), DelRoom()])

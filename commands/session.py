@@ -11,7 +11,7 @@ from server.accounts import AccountError
 
 
 class Who(Command):
-    """List who is connected, how long they have been on and how long idle.
+    """List who is connected, for how long, and idle time.
 
     The Doing column shows what each player set with @doing.
     """
@@ -38,7 +38,10 @@ def render_who(ctx: Context) -> str:
 
 
 class Quit(Command):
-    """Disconnect. A player in a game keeps their seat and can come back."""
+    """Disconnect from the server.
+
+    A player in a game keeps their seat and can come back.
+    """
 
     key = "QUIT"
     framed = False
@@ -48,7 +51,10 @@ class Quit(Command):
 
 
 class Idle(Command):
-    """Do nothing, without counting as activity: a keep-alive for clients and bots."""
+    """Do nothing, without counting as activity.
+
+    A keep-alive for clients and bots: your idle time goes on.
+    """
 
     key = "IDLE"
     usage = ("IDLE [<anything>]",)
@@ -60,11 +66,12 @@ class Idle(Command):
 
 
 class OutputPrefix(Command):
-    """Send <text> on its own line before the output of every later command.
+    """Mark where each command's reply starts (for bots).
 
-    Bots use it with OUTPUTSUFFIX to know where a command's reply starts and ends.
-    Output caused by other players while your command runs comes after the suffix.
-    Without <text>, the prefix is removed.
+    Sends <text> on its own line before the output of every later command. Bots use it with
+    OUTPUTSUFFIX to know where a command's reply starts and ends. Output caused by other
+    players while your command runs comes after the suffix. Without <text>, the prefix is
+    removed.
     """
 
     key = "OUTPUTPREFIX"
@@ -76,9 +83,10 @@ class OutputPrefix(Command):
 
 
 class OutputSuffix(Command):
-    """Send <text> on its own line after the output of every later command.
+    """Mark where each command's reply ends (for bots).
 
-    Without <text>, the suffix is removed. See OUTPUTPREFIX.
+    Sends <text> on its own line after the output of every later command. Without <text>,
+    the suffix is removed. See OUTPUTPREFIX.
     """
 
     key = "OUTPUTSUFFIX"
@@ -90,7 +98,11 @@ class OutputSuffix(Command):
 
 
 class Comment(Command):
-    """A comment: does nothing (so that logcards output can be pasted back)."""
+    """A comment: does nothing.
+
+    Lines of logcards output that are not commands start with @@, so the whole output can be
+    pasted back.
+    """
 
     key = "@@"
     usage = ("@@ <anything>",)
@@ -100,8 +112,11 @@ class Comment(Command):
 
 
 class Colour(Command):
-    """Choose whether you see colours (ANSI): on, off, or auto (colour when your client
-    says it has it). Card names in colour come from decks made with the Dvorax engine."""
+    """Choose whether you see colours: on, off or auto.
+
+    Auto shows colour (ANSI) when your client says it has it. Card names in colour come from
+    decks made with the Dvorax engine.
+    """
 
     key = "@color"
     aliases = ("@colour",)
@@ -117,7 +132,7 @@ class Colour(Command):
 
 
 class Help(Command):
-    """Show the commands you can use now, or the help for one of them."""
+    """Show the commands you can use now, or one's help."""
 
     key = "help"
     usage = ("help", "help <command>")
@@ -145,7 +160,7 @@ def render_help_index(command_sets: tuple[CommandSet, ...]) -> str:
 
 
 class Commands(Command):
-    """A one-screen summary of every command you can use now."""
+    """List the names of every command you can use now."""
 
     key = "commands"
 
@@ -164,7 +179,10 @@ class Commands(Command):
 
 
 class Logout(Command):
-    """Log out and go back to the welcome screen, staying connected."""
+    """Log out, staying connected.
+
+    You go back to the welcome screen, where you can connect as another player.
+    """
 
     key = "LOGOUT"
 
@@ -177,7 +195,10 @@ class Logout(Command):
 
 
 class Password(Command):
-    """Change your password. You need the current one."""
+    """Change your password.
+
+    You need the current one.
+    """
 
     key = "@password"
     cost = 5

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.text import split_assignment, truncate
+from persistence.database import DatabaseUnavailable
+from server.rooms import GameRoom
+
+log = logging.getLogger(__name__)
 
 #: Longest ``@doing`` text kept; WHO shows it in its last column.
 DOING_MAX = 40
+
+
+async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
+    """Show ``text`` to everyone where the player is (``to_others``: but the player); in
+    a game room where a seated player is away, keep it to show them when they are back."""
+    place = ctx.player.place
+    place.broadcast(text, exclude=ctx.player if to_others else None)
+    if isinstance(place, GameRoom) and place.someone_away():
+        try:
+            await place.remember_talk(text)
+        except DatabaseUnavailable as outage:
+            log.warning("could not keep what was said in room %s: %s", place.name, outage)
 
 
 class Say(Command):
@@ -24,11 +42,14 @@ class Say(Command):
             raise CommandError("Say what?")
         player = ctx.player
         ctx.reply(f'You say, "{args}"')
-        player.place.broadcast(f'{player.name} says, "{args}"', exclude=player)
+        await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
 
 
 class Pose(Command):
-    """Act something out: "pose waves" shows "Alice waves." to everyone where you are."""
+    """Act something out, after your name.
+
+    "pose waves" shows "Alice waves." to everyone where you are.
+    """
 
     key = "pose"
     aliases = (":",)
@@ -37,11 +58,14 @@ class Pose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
-        ctx.player.place.broadcast(f"{ctx.player.name} {args}")
+        await talk(ctx, f"{ctx.player.name} {args}")
 
 
 class SemiPose(Command):
-    """Pose without the space after your name: ";'s hat falls off" shows "Alice's hat falls off"."""
+    """Pose without the space after your name.
+
+    ";'s hat falls off" shows "Alice's hat falls off".
+    """
 
     key = ";"
     usage = (";<action>",)
@@ -49,11 +73,14 @@ class SemiPose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
-        ctx.player.place.broadcast(f"{ctx.player.name}{args}")
+        await talk(ctx, f"{ctx.player.name}{args}")
 
 
 class Emit(Command):
-    """Show <text> to everyone where you are, exactly as written, without your name."""
+    """Show text to everyone here, without your name.
+
+    <text> is shown exactly as written, to everyone where you are.
+    """
 
     key = "@emit"
     usage = ("@emit <text>",)
@@ -61,14 +88,16 @@ class Emit(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Emit what?")
-        ctx.player.place.broadcast(args)
+        await talk(ctx, args)
 
 
 class Page(Command):
-    """Send a private message to a player who is online, wherever they are.
+    """Send a private message to a player who is online.
 
-    "page <name>=:<action>" pages a pose: Bob sees "From afar, Alice waves."
-    "page <message>" without a name pages the last player you paged.
+    "page <name>=<message>" reaches them wherever they are. "page <name>=:<action>" pages a
+    pose: Bob sees "From afar, Alice waves." "page <message>" without a name pages the last
+    player you paged.
+
     A name may be abbreviated if only one player online starts with it.
     """
 
@@ -109,7 +138,10 @@ class Page(Command):
 
 
 class Doing(Command):
-    """Set the short text shown beside your name in WHO. Without text, clear it."""
+    """Set the short text shown beside your name in WHO.
+
+    Without text, it is cleared.
+    """
 
     key = "@doing"
     usage = ("@doing <text>", "@doing")

@@ -123,16 +123,47 @@ def _in_joining_script(ch: str) -> bool:
 
 _SECOND_COLUMN = re.compile(r" *\S+ {2,}(?=\S)")
 
+#: Marks a line to be sent whole, however wide the client (a usage line, an example to
+#: copy): a control character, which :func:`clean_text` removes from anything a player
+#: sends, so only the server can write it. :func:`wrap_lines` takes it off.
+WHOLE_LINE = "\x04"
+
+
+def reflowable(text: str) -> str:
+    """Docstring-style ``text`` made ready to be wrapped to any client's width.
+
+    Paragraphs are separated by blank lines; the lines of each are joined into one, which
+    :func:`wrap_lines` then fills to the width of each client that receives it. Indented
+    lines (examples, usage forms) are kept as they are, whole (:data:`WHOLE_LINE`).
+    """
+    lines: list[str] = []
+    paragraph: list[str] = []
+    for line in text.split("\n"):
+        if line.strip() and not line[0].isspace():
+            paragraph.append(line.strip())
+            continue
+        if paragraph:
+            lines.append(" ".join(paragraph))
+            paragraph = []
+        lines.append(WHOLE_LINE + line.rstrip() if line.strip() else "")
+    if paragraph:
+        lines.append(" ".join(paragraph))
+    return "\n".join(lines)
+
 
 def wrap_lines(text: str, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` columns, breaking at spaces.
 
-    Lines that already fit are kept exactly (tables keep their alignment); longer lines
-    are word-wrapped. Continuation lines keep the line's indentation, or hang under its
-    second column when it has one (``  say            Say something...``).
+    Lines that already fit are kept exactly (tables keep their alignment), and so are
+    lines marked :data:`WHOLE_LINE`; longer lines are word-wrapped. Continuation lines
+    keep the line's indentation, or hang under its second column when it has one
+    (``  say            Say something...``).
     """
     lines: list[str] = []
     for line in text.split("\n"):
+        if line.startswith(WHOLE_LINE):
+            lines.append(line[1:])
+            continue
         if len(line) <= width:
             lines.append(line)
             continue

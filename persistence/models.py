@@ -58,6 +58,9 @@ class Account(Base):
     #: The address the account was made from (None for accounts made before it was
     #: kept): how many accounts one address may make in an hour is limited.
     created_address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The room the player was last watching as a spectator (None: not watching): they
+    #: are put back there when they log in again.
+    watching_room_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_accounts_created_from", "created_address", "created_at"),)
 
@@ -90,6 +93,13 @@ class Room(Base):
     #: The player who made the room (None for rooms made before it was kept): how many
     #: rooms one player may host is limited.
     created_by_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: When a move was last stored in the room or something said there was kept (None
+    #: for rooms made before it was kept: their ``created_at`` counts).
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: When the room was deleted by its host or archived for lack of use (None: it is
+    #: open). An archived room keeps its rows and log but is listed and found no more,
+    #: and its ``name_key`` gets ``~<id>`` added so that the name is free again.
+    archived_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class Seat(Base):
@@ -104,6 +114,26 @@ class Seat(Base):
     out: Mapped[bool] = mapped_column(Boolean)
     #: The room's ``seq`` when the player's last connection dropped (None while online).
     away_since_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: When the player's last connection dropped (None while online): what was said in
+    #: the room since then is shown to them when they come back.
+    away_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: Away longer than the grace period: not counted in votes until back (the table's
+    #: state, changed by events like ``out``).
+    absent: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+
+
+class RoomTalk(Base):
+    """A line said in a room while one of its seated players was away, kept to show them
+    when they come back (only the last few of each room are kept)."""
+
+    __tablename__ = "room_talk"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    text: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_room_talk_room", "room_id", "id"),)
 
 
 class CardRow(Base):

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Text, and_, bindparam, cast, delete, insert, or_, select, update
+from sqlalchemy import JSON, String, Text, and_, bindparam, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -32,7 +32,17 @@ from games.dvorak.rules import Changes, Event
 from games.dvorak.state import NO_OWNER, OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
 from persistence.database import BULK_STATEMENTS, Database
 from persistence.group_commit import GroupCommit
-from persistence.models import Account, CardRow, CardVersion, EventRow, GameResult, ProposalRow, Room, VoteRow
+from persistence.models import (
+    Account,
+    CardRow,
+    CardVersion,
+    EventRow,
+    GameResult,
+    ProposalRow,
+    Room,
+    RoomTalk,
+    VoteRow,
+)
 from persistence.models import Seat as SeatRow
 
 _rooms = Room.__table__
@@ -44,8 +54,13 @@ _accounts = Account.__table__
 _proposals = ProposalRow.__table__
 _votes = VoteRow.__table__
 _versions = CardVersion.__table__
+_talk = RoomTalk.__table__
 
 PENDING_STATUS = "pending"
+#: Lines said in a room kept for players who come back (the oldest go first).
+TALK_KEPT = 100
+#: A room that is open: not deleted or archived.
+_OPEN = _rooms.c.archived_at.is_(None)
 
 
 class RoomNameTaken(Exception):
@@ -129,6 +144,8 @@ class StoredRoom:
     state: TableState
     seq: int
     digest: str
+    #: Deleted by its host or archived for lack of use (its rows and log are kept).
+    archived: bool = False
 
     @property
     def head(self) -> LogHead:
@@ -160,6 +177,25 @@ class CardVersionRecord:
             "colour": self.colour,
             "created_at": self.created_at.isoformat(),
         }
+
+
+@dataclass(frozen=True)
+class SaidLine:
+    """A line said in a room, kept for a player who was away."""
+
+    created_at: datetime
+    text: str
+
+
+@dataclass(frozen=True)
+class Missed:
+    """What a seated player missed while away: how many events, the last few of them,
+    and the last few lines said in the room (``said`` of them in all)."""
+
+    count: int
+    events: list[LoggedEvent]
+    said: int
+    talk: list[SaidLine]
 
 
 @dataclass(frozen=True)
@@ -228,6 +264,7 @@ class RoomStore:
                         seq=EMPTY_LOG.seq,
                         digest=EMPTY_LOG.digest,
                         created_at=_now(),
+                        used_at=_now(),
                         created_by_account_id=maker,
                     )
                     .returning(_rooms.c.id)
@@ -239,17 +276,17 @@ class RoomStore:
     async def find_id(self, name: str) -> int | None:
         async with self._database.snapshot() as connection:
             return (
-                await connection.execute(select(_rooms.c.id).where(_rooms.c.name_key == room_key(name)))
+                await connection.execute(select(_rooms.c.id).where(_rooms.c.name_key == room_key(name), _OPEN))
             ).scalar_one_or_none()
 
     async def summaries(self) -> list[RoomSummary]:
-        """Every room, by name, with who is seated."""
+        """Every open room (not deleted or archived), by name, with who is seated."""
         async with self._database.snapshot() as connection:
             rooms = (
                 await connection.execute(
-                    select(_rooms.c.id, _rooms.c.name, _rooms.c.game, _rooms.c.phase, _rooms.c.password_hash).order_by(
-                        _rooms.c.name_key
-                    )
+                    select(_rooms.c.id, _rooms.c.name, _rooms.c.game, _rooms.c.phase, _rooms.c.password_hash)
+                    .where(_OPEN)
+                    .order_by(_rooms.c.name_key)
                 )
             ).all()
             seated: dict[int, list[str]] = {}
@@ -267,11 +304,93 @@ class RoomStore:
         ]
 
     async def room_with_seat(self, account_id: int) -> int | None:
-        """The id of the room where ``account_id`` has a seat, if any."""
+        """The id of the open room where ``account_id`` has a seat, if any (a seat in a
+        deleted or archived room is kept with it, but nobody comes back to it)."""
         async with self._database.snapshot() as connection:
             return (
-                await connection.execute(select(_seats.c.room_id).where(_seats.c.account_id == account_id).limit(1))
+                await connection.execute(
+                    select(_seats.c.room_id)
+                    .join(_rooms, _rooms.c.id == _seats.c.room_id)
+                    .where(_seats.c.account_id == account_id, _OPEN)
+                    .limit(1)
+                )
             ).scalar_one_or_none()
+
+    async def set_watching(self, account_id: int, room_id: int | None) -> None:
+        """Remember the room ``account_id`` watches as a spectator (None: none)."""
+        async with self._database.transaction() as connection:
+            await connection.execute(
+                update(_accounts).where(_accounts.c.id == account_id).values(watching_room_id=room_id)
+            )
+
+    async def watched_by(self, account_id: int) -> int | None:
+        """The open room ``account_id`` was last watching as a spectator, if any."""
+        async with self._database.snapshot() as connection:
+            return (
+                await connection.execute(
+                    select(_rooms.c.id)
+                    .join(_accounts, _accounts.c.watching_room_id == _rooms.c.id)
+                    .where(_accounts.c.id == account_id, _OPEN)
+                )
+            ).scalar_one_or_none()
+
+    async def archive(self, room_id: int) -> bool:
+        """Delete (archive) an open room: it is listed and found no more, its name is
+        free again, and its rows and log are kept. False if it was not open."""
+        async with self._database.transaction() as connection:
+            result = await connection.execute(
+                update(_rooms)
+                .where(_rooms.c.id == room_id, _OPEN)
+                .values(archived_at=_now(), name_key=_rooms.c.name_key + "~" + cast(_rooms.c.id, String))
+            )
+            return bool(result.rowcount)
+
+    async def archive_unused(self, unused_since: datetime, spared: Iterable[int]) -> list[int]:
+        """Archive every open room not used since ``unused_since``, except those whose
+        ids are ``spared`` (someone is in them); the ids archived."""
+        spared = set(spared)
+        async with self._database.snapshot() as connection:
+            idle = (
+                await connection.execute(
+                    select(_rooms.c.id).where(
+                        _OPEN, func.coalesce(_rooms.c.used_at, _rooms.c.created_at) < unused_since
+                    )
+                )
+            ).scalars()
+            candidates = [room_id for room_id in idle if room_id not in spared]
+        archived = []
+        for room_id in candidates:
+            if await self.archive(room_id):
+                archived.append(room_id)
+        return archived
+
+    async def archived_among(self, room_ids: Iterable[int]) -> set[int]:
+        """Those of ``room_ids`` that are deleted or archived, or not there at all."""
+        wanted = set(room_ids)
+        if not wanted:
+            return set()
+        async with self._database.snapshot() as connection:
+            open_ids = set(
+                (await connection.execute(select(_rooms.c.id).where(_rooms.c.id.in_(wanted), _OPEN))).scalars()
+            )
+        return wanted - open_ids
+
+    async def remember_talk(self, room_id: int, text: str) -> None:
+        """Keep a line said in the room (for players away from it), only the last
+        :data:`TALK_KEPT` of the room's; the room counts as used."""
+        now = _now()
+        async with self._database.transaction() as connection:
+            await connection.execute(insert(_talk).values(room_id=room_id, created_at=now, text=text))
+            oldest_kept = (
+                select(_talk.c.id)
+                .where(_talk.c.room_id == room_id)
+                .order_by(_talk.c.id.desc())
+                .offset(TALK_KEPT - 1)
+                .limit(1)
+                .scalar_subquery()
+            )
+            await connection.execute(delete(_talk).where(_talk.c.room_id == room_id, _talk.c.id < oldest_kept))
+            await connection.execute(update(_rooms).where(_rooms.c.id == room_id).values(used_at=now))
 
     async def load(self, room_id: int) -> StoredRoom | None:
         """A room's table as stored, or None if there is no such room."""
@@ -311,7 +430,7 @@ class RoomStore:
         state = TableState(
             phase=row.phase,
             host=row.host_account_id,
-            seats=[Seat(s.account_id, s.name, s.team, s.out) for s in seat_rows],
+            seats=[Seat(s.account_id, s.name, s.team, s.out, s.absent) for s in seat_rows],
             settings=dict(row.settings),
             turn=Turn(**row.turn),
             result=row.result,
@@ -341,7 +460,9 @@ class RoomStore:
             )
         for v in vote_rows:
             state.proposals[v.proposal_id].votes[v.account_id] = v.choice
-        return StoredRoom(row.id, row.name, row.game, row.password_hash, state, row.seq, row.digest)
+        return StoredRoom(
+            row.id, row.name, row.game, row.password_hash, state, row.seq, row.digest, row.archived_at is not None
+        )
 
     async def commit(self, room_id: int, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
         """Store one move in a transaction of its own; the room's new head. Raises
@@ -382,7 +503,7 @@ class RoomStore:
         return histories
 
     async def all_ids(self) -> list[tuple[int, str]]:
-        """Every room's id and name, by name."""
+        """Every room's id and name, by name (deleted and archived ones too)."""
         async with self._database.snapshot() as connection:
             return [
                 tuple(row)
@@ -440,8 +561,8 @@ class RoomStore:
             yield ClaimedRoom(connection, room_id, LogHead(row.seq, row.digest) if row is not None else EMPTY_LOG)
 
     async def mark_away(self, room_id: int, account_id: int) -> None:
-        """Note that a seated player went away now (at the room's current seq), unless
-        they are already noted as away."""
+        """Note that a seated player went away now (at the room's current seq, and the
+        time), unless they are already noted as away."""
         room_seq = select(_rooms.c.seq).where(_rooms.c.id == room_id).scalar_subquery()
         async with self._database.transaction() as connection:
             await connection.execute(
@@ -451,22 +572,36 @@ class RoomStore:
                     _seats.c.account_id == account_id,
                     _seats.c.away_since_seq.is_(None),
                 )
-                .values(away_since_seq=room_seq)
+                .values(away_since_seq=room_seq, away_at=_now())
             )
 
-    async def clear_away(self, room_id: int, account_id: int, last: int) -> tuple[int, list[LoggedEvent]]:
-        """Note that a seated player is back: how many events they missed while away
-        (0 if they were not noted as away), and the ``last`` few of them. One
-        transaction: if it fails, they are still noted as away."""
+    async def clear_away(self, room_id: int, account_id: int, last: int, last_said: int) -> Missed:
+        """Note that a seated player is back: what they missed while away (nothing if
+        they were not noted as away): the ``last`` few events and ``last_said`` lines
+        said. One transaction: if it fails, they are still noted as away."""
         where = (_seats.c.room_id == room_id, _seats.c.account_id == account_id)
         async with self._database.transaction() as connection:
-            since = (await connection.execute(select(_seats.c.away_since_seq).where(*where))).scalar()
-            if since is None:
-                return 0, []
+            row = (await connection.execute(select(_seats.c.away_since_seq, _seats.c.away_at).where(*where))).first()
+            if row is None or row.away_since_seq is None:
+                return Missed(0, [], 0, [])
+            since, away_at = row.away_since_seq, row.away_at
             seq = await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id))
             missed = await _read_events(connection, room_id, since, last)
-            await connection.execute(update(_seats).where(*where).values(away_since_seq=None))
-        return (seq or since) - since, missed
+            said, talk = 0, []
+            if away_at is not None:
+                said_since = (_talk.c.room_id == room_id, _talk.c.created_at >= away_at)
+                said = await connection.scalar(select(func.count()).select_from(_talk).where(*said_since)) or 0
+                rows = (
+                    await connection.execute(
+                        select(_talk.c.created_at, _talk.c.text)
+                        .where(*said_since)
+                        .order_by(_talk.c.id.desc())
+                        .limit(last_said)
+                    )
+                ).all()
+                talk = [SaidLine(_aware(r.created_at), r.text) for r in reversed(rows)]
+            await connection.execute(update(_seats).where(*where).values(away_since_seq=None, away_at=None))
+        return Missed((seq or since) - since, missed, said, talk)
 
     async def seq(self, room_id: int) -> int | None:
         """How far the room's event log goes (None if there is no such room)."""
@@ -537,11 +672,15 @@ async def _read_events(
     return [
         LoggedEvent(
             row.seq,
-            row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC),
+            _aware(row.created_at),
             Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
         )
         for row in rows
     ]
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class ClaimedRoom:
@@ -601,6 +740,7 @@ _ROOM_COLUMNS = (
     "result",
     "next_card_number",
     "next_proposal",
+    "used_at",
 )
 _UPDATE_ROOM = update(_rooms).where(_rooms.c.id == bindparam("r")).values({c: bindparam(c) for c in _ROOM_COLUMNS})
 _UPDATE_CARD = (
@@ -643,6 +783,7 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
             "result": m.state.result,
             "next_card_number": m.state.next_number,
             "next_proposal": m.state.next_proposal,
+            "used_at": now,
         }
         for m in moves
     ]
@@ -882,7 +1023,7 @@ async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
     """The names of the rooms that count against ``account_id``'s quota, holding the
     account's row so that one player's rooms are made one at a time."""
     await connection.execute(select(_accounts.c.id).where(_accounts.c.id == account_id).with_for_update())
-    counted = or_(
+    counted = _OPEN & or_(
         _rooms.c.host_account_id == account_id,
         and_(_rooms.c.created_by_account_id == account_id, _rooms.c.host_account_id == NO_OWNER),
     )
@@ -957,6 +1098,10 @@ def _store_vote(
         )
 
 
+def _seat_fields(seat: Seat) -> dict[str, Any]:
+    return {"team": seat.team, "out": seat.out, "absent": seat.absent}
+
+
 def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> None:
     """Make the room's seat rows what ``seats`` says, keeping each player's away mark."""
     stored = set((connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars())
@@ -964,7 +1109,7 @@ def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> Non
     if stored - current:
         connection.execute(delete(_seats).where(_seats.c.room_id == room_id, _seats.c.account_id.in_(stored - current)))
     rows = [
-        {"r": room_id, "a": seat.account_id, "position": index, "team": seat.team, "out": seat.out}
+        {"r": room_id, "a": seat.account_id, "position": index, **_seat_fields(seat)}
         for index, seat in enumerate(seats)
     ]
     existing = [row for row in rows if row["a"] in stored]
@@ -972,7 +1117,9 @@ def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> Non
         connection.execute(
             update(_seats)
             .where(_seats.c.room_id == bindparam("r"), _seats.c.account_id == bindparam("a"))
-            .values(position=bindparam("position"), team=bindparam("team"), out=bindparam("out")),
+            .values(
+                position=bindparam("position"), team=bindparam("team"), out=bindparam("out"), absent=bindparam("absent")
+            ),
             existing,
         )
     new = [row for row in rows if row["a"] not in stored]
@@ -980,7 +1127,14 @@ def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> Non
         connection.execute(
             insert(_seats),
             [
-                {"room_id": r["r"], "account_id": r["a"], "position": r["position"], "team": r["team"], "out": r["out"]}
+                {
+                    "room_id": r["r"],
+                    "account_id": r["a"],
+                    "position": r["position"],
+                    "team": r["team"],
+                    "out": r["out"],
+                    "absent": r["absent"],
+                }
                 for r in new
             ],
         )

@@ -77,6 +77,8 @@ class MushServer:
         self._proxy_from = parse_networks(settings.proxy_from)
         self._listeners: list[asyncio.Server] = []
         self._unloader: asyncio.Task[None] | None = None
+        #: The tasks that mark away players and archive unused rooms.
+        self._keepers: list[asyncio.Task[None]] = []
         self._stopping = False
         self._sessions: set[asyncio.Task[None]] = set()
         self._running_commands = 0
@@ -113,6 +115,9 @@ class MushServer:
             )
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
         self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
+        self._keepers = [asyncio.create_task(self._mark_absentees(), name="absentee marker")]
+        if settings.room_archive_seconds > 0:
+            self._keepers.append(asyncio.create_task(self._archive_unused_rooms(), name="room archiver"))
 
     async def _unload_idle_rooms(self) -> None:
         """Let go of rooms nobody here uses, so that memory holds the rooms in use only."""
@@ -121,6 +126,33 @@ class MushServer:
             await asyncio.sleep(idle / 2)
             for room in self.rooms.unload_idle(idle):
                 log.debug("room %s let go: nobody here has used it for %.0f s", room.name, idle)
+
+    async def _mark_absentees(self) -> None:
+        """Stop counting in votes the seated players away longer than the grace period,
+        and count those back again (looking a few times per grace period)."""
+        grace = self.settings.away_grace_seconds
+        while True:
+            await asyncio.sleep(max(0.05, min(grace / 4, 5.0)))
+            try:
+                await self.rooms.mark_absentees(grace)
+            except DatabaseUnavailable as outage:
+                log.warning("could not mark away players: %s", outage)
+            except Exception:
+                log.exception("error marking away players")
+
+    async def _archive_unused_rooms(self) -> None:
+        """Archive the rooms unused for ``room_archive_seconds`` (looking a few times per
+        that time, at most every five minutes)."""
+        unused = self.settings.room_archive_seconds
+        while True:
+            await asyncio.sleep(max(0.1, min(unused / 4, 300.0)))
+            try:
+                for name in await self.rooms.archive_unused(unused):
+                    log.info("room %s archived: unused for %.0f s", name, unused)
+            except DatabaseUnavailable as outage:
+                log.warning("could not archive unused rooms: %s", outage)
+            except Exception:
+                log.exception("error archiving unused rooms")
 
     def _protocol(self, plain: bool) -> functools.partial[MushTelnetServer]:
         """The protocol for the plain telnet listener, or (not ``plain``) the TLS one."""
@@ -285,6 +317,8 @@ class MushServer:
         log.info("shutting down")
         if self._unloader is not None:
             self._unloader.cancel()
+        for keeper in self._keepers:
+            keeper.cancel()
         for listener in self._listeners:
             listener.close()
         try:

@@ -16,7 +16,9 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default):
     ``before`` to ``after`` (``events`` is null when too big to send: read them from the
     database; empty, with ``before`` equal to ``after``, when the node has just heard
     that the receiver loaded the room: how far it goes here); or ``{"room": <id>,
-    "say", "exclude"}``: text said in the room.
+    "say", "exclude"}``: text said in the room; or ``{"room": <id>, "closed"}``: the
+    room was deleted or archived (the receiver checks the database, then sends its
+    players there to the lobby with that text).
 ``<prefix>/lobby/<from>``
     ``{"news": [{"say", "exclude"}, ...]}``: what was said in the lobby on that node.
 ``<prefix>/node/<name>``
@@ -375,6 +377,9 @@ class Cluster(Peers):
         for node in nodes:
             self._send(Outgoing(self._news_topic(node), item, news=True))
 
+    def room_closed(self, room_id: int, text: str) -> None:
+        self._send_room_news(self._nodes_with(room_id), {"room": room_id, "closed": text})
+
     def tell(self, player: RemotePlayer, text: str) -> None:
         message = {"tell": True, "account": player.account_id, "text": text}
         self._send(Outgoing(self._node_topic(player.node), message))
@@ -490,6 +495,9 @@ class Cluster(Peers):
                     continue  # unloaded here a moment ago; it is read afresh when loaded again
                 if "say" in item:
                     self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
+                    continue
+                if "closed" in item:
+                    self._spawn(self.rooms.closed_elsewhere(room.id, _shown(item["closed"])))
                     continue
                 before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
                 if events is not None:

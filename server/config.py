@@ -142,6 +142,17 @@ class Settings:
         "DVORAK_ROOM_UNLOAD_SECONDS",
         "seconds a room nobody on this node is in stays in memory (it is read from the database when next used)",
     )
+    away_grace_seconds: float = _setting(
+        300.0,
+        "DVORAK_AWAY_GRACE_SECONDS",
+        "seconds a seated player may be disconnected before votes are counted without them (until they are back)",
+    )
+    room_archive_seconds: float = _setting(
+        30 * 24 * 3600.0,
+        "DVORAK_ROOM_ARCHIVE_SECONDS",
+        "seconds a room with nobody in it and no moves may stay before it is archived: no longer listed, its name "
+        "free, its log kept (0: never)",
+    )
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")

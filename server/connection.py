@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import telnetlib3
 
-from commands.text import clean_text, render_colours, wrap_lines
+from commands.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
 from server.telnet import gmcp_enabled, read_text, set_local_echo
 
 if TYPE_CHECKING:
@@ -26,6 +26,19 @@ log = logging.getLogger(__name__)
 #: The connection whose command is running in the current task, if any. Output for that
 #: connection is part of its command's reply; output for others is an interruption.
 CURRENT_CONNECTION: ContextVar[Connection | None] = ContextVar("current_connection", default=None)
+
+
+@contextmanager
+def as_news() -> Iterator[None]:
+    """Output sent inside is news, not the reply of the command running in this task
+    (moves another node made, read from the database while making this one): a
+    connection running a framed command holds it back until after the suffix."""
+    token = CURRENT_CONNECTION.set(None)
+    try:
+        yield
+    finally:
+        CURRENT_CONNECTION.reset(token)
+
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH, MAX_WIDTH = 20, 250
@@ -195,7 +208,7 @@ class Connection:
         loop goes out together, in one write."""
         if self.closing:
             return
-        lines = wrap_lines(text, self.width) if wrap else text.split("\n")
+        lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
         self._outbox.append(render_colours("\r\n".join(lines), self.colour))
         if len(self._outbox) == 1:
             asyncio.get_running_loop().call_soon(self.flush)

@@ -115,6 +115,10 @@ class Peers:
     def room_events(self, room_id: int, seq_before: int, events: list[Any]) -> None:
         """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
 
+    def room_closed(self, room_id: int, text: str) -> None:
+        """Room ``room_id`` was deleted or archived: the other nodes send the players they
+        have in it to the lobby, telling them ``text``."""
+
     def room_loaded(self, room_id: int) -> None:
         """This node has loaded room ``room_id``: it wants the other nodes' news of it."""
 
@@ -330,6 +334,10 @@ class Hub:
             self._forget_remote(player.account_id)
         self._remote_changed({p.place for p in gone})
         return gone
+
+    def occupied_places(self) -> set[str]:
+        """The keys of the places where someone is, on this node or another."""
+        return {p.place.key for p in self.players.values()} | {p.place for p in self.remote.values()}
 
     def remote_nodes(self) -> set[str]:
         return {p.node for p in self.remote.values()}

@@ -21,6 +21,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from games.dvorak.rules import Changes, Event, RuleViolation, Table
@@ -29,12 +30,14 @@ from persistence.rooms import (
     CardVersionRecord,
     LoggedEvent,
     LogHead,
+    Missed,
     RoomStore,
     RoomSummary,
     StaleRoom,
     StoredRoom,
     chain,
 )
+from server.connection import as_news
 from server.hub import Hub, Place
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,10 @@ ROOM_NAME_RULE = (
     "starting with a letter or digit."
 )
 _ROOM_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_'.!?-]| (?! ))*")
+
+
+#: What those in a room are told when it is closed other than by its host's ``delroom``.
+ARCHIVED_NOTICE = "This room has been closed (deleted or archived). You are in the lobby."
 
 
 def place_key(room_id: int) -> str:
@@ -94,6 +101,8 @@ class GameRoom(Place):
         self._lock = asyncio.Lock()
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
+        #: Since when (``time.monotonic()``) each seated player not here has been seen away.
+        self.away_since: dict[int, float] = {}
 
     @property
     def seq(self) -> int:
@@ -249,7 +258,8 @@ class GameRoom(Place):
         events = [logged.event for logged in missed]
         self.head = LogHead(missed[-1].seq, chain(self.head.digest, events))
         self._suspect = False
-        self._announce(self, events)
+        with as_news():
+            self._announce(self, events)
 
     async def reload_unless_stored(self) -> None:
         """Load the room afresh from the database unless this copy is what it holds, or
@@ -273,7 +283,8 @@ class GameRoom(Place):
         when the events cannot be made on the table in memory)."""
         await self._reload()
         missed = await self._store.events(self.id, after_seq=seq_before)
-        self._announce(self, [logged.event for logged in missed if logged.seq <= self.seq])
+        with as_news():
+            self._announce(self, [logged.event for logged in missed if logged.seq <= self.seq])
 
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
@@ -290,12 +301,43 @@ class GameRoom(Place):
     async def went_away(self, account_id: int) -> None:
         """Record that a seated player's last connection went, to tell them later what
         they missed."""
+        self.away_since.setdefault(account_id, time.monotonic())
         await self._store.mark_away(self.id, account_id)
 
-    async def came_back(self, account_id: int, last: int) -> tuple[int, list[LoggedEvent]]:
-        """Record that a seated player is back: how many events they missed, and the
-        ``last`` few of them (none if they were not noted as away)."""
-        return await self._store.clear_away(self.id, account_id, last)
+    async def came_back(self, account_id: int, last: int, last_said: int) -> Missed:
+        """Record that a seated player is back: what they missed (the ``last`` few
+        events and ``last_said`` lines said; nothing if they were not noted as away)."""
+        return await self._store.clear_away(self.id, account_id, last, last_said)
+
+    def someone_away(self) -> bool:
+        """Whether a seated player is not here (on any node): what is said here is then
+        kept for them."""
+        present = self.present()
+        return any(seat.account_id not in present for seat in self.table.state.seats)
+
+    async def remember_talk(self, text: str) -> None:
+        """Keep ``text``, said here, for the seated players who are away."""
+        await self._store.remember_talk(self.id, text)
+
+    def overdue(self, grace: float) -> tuple[list[int], list[int]]:
+        """Who should stop counting in the vote (seated, not here on any node, for
+        ``grace`` seconds or more, and not yet marked) and who should count again (marked,
+        and here). Notes when each absent player was first seen away."""
+        present, now = self.present(), time.monotonic()
+        seated = {seat.account_id for seat in self.table.state.seats}
+        for account_id in set(self.away_since) - seated:
+            del self.away_since[account_id]
+        gone, back = [], []
+        for seat in self.table.state.seats:
+            if seat.account_id in present:
+                self.away_since.pop(seat.account_id, None)
+                if seat.absent:
+                    back.append(seat.account_id)
+            elif seat.out:
+                continue  # out of the game: not a voter anyway
+            elif not seat.absent and now - self.away_since.setdefault(seat.account_id, now) >= grace:
+                gone.append(seat.account_id)
+        return gone, back
 
 
 class RoomRegistry:
@@ -341,7 +383,7 @@ class RoomRegistry:
 
     async def _load(self, room_id: int) -> GameRoom | None:
         stored = await self.store.load(room_id)
-        if stored is None:
+        if stored is None or stored.archived:
             return None
         room = GameRoom(stored, self.store, self._announce, self.hub, self.card_limit)
         self._rooms[room_id] = room
@@ -362,9 +404,13 @@ class RoomRegistry:
         or at its seq with another digest, is reloaded."""
         if not self._rooms:
             return 0
+        rooms = list(self._rooms.values())
+        for room_id in await self.store.archived_among(room.id for room in rooms):
+            log.info("room %s was deleted on another node; closing it here", room_id)
+            self.close(room_id, ARCHIVED_NOTICE)
+        rooms = [room for room in rooms if room.id in self._rooms]
         heads = await self.store.heads()
         stored = {room_id: head.seq for room_id, head in heads.items()}
-        rooms = list(self._rooms.values())
         if patient:
             due, self._seen_ahead = self._seen_ahead, {r.id: stored[r.id] for r in rooms if r.id in stored}
         else:
@@ -380,6 +426,59 @@ class RoomRegistry:
             log.info("room %s: seq %d in the database, %d here; catching up", room.name, due[room.id], room.seq)
             await room.catch_up()
         return len(behind)
+
+    async def mark_absentees(self, grace: float) -> None:
+        """In every loaded room, mark the seated players away for ``grace`` seconds or
+        more as not counting in the vote, and those back as counting again (moves of the
+        log: on several nodes at once, the second finds nothing left to do)."""
+        for room in list(self._rooms.values()):
+            gone, back = room.overdue(grace)
+            for account_id in gone:
+                await room.perform(lambda table, who=account_id: table.mark_absent(who, True))
+            for account_id in back:
+                await room.perform(lambda table, who=account_id: table.mark_absent(who, False))
+
+    async def archive(self, room: GameRoom, notice: str, actor: int) -> bool:
+        """Delete (archive) ``room`` for account ``actor``: everyone in it, on every node,
+        goes to the lobby, told ``notice`` (but ``actor``). False if it was already gone."""
+        archived = await self.store.archive(room.id)
+        if archived:
+            self.hub.peers.room_closed(room.id, notice)
+            self.close(room.id, notice, untold=actor)
+        return archived
+
+    async def archive_unused(self, unused_seconds: float) -> list[str]:
+        """Archive the rooms nobody (on any node) is in and nothing has happened in for
+        ``unused_seconds``; their names."""
+        since = datetime.now(UTC) - timedelta(seconds=unused_seconds)
+        occupied = {room_id for room_id in map(room_id_in, self.hub.occupied_places()) if room_id is not None}
+        names = []
+        for room_id in await self.store.archive_unused(since, occupied):
+            room = self._rooms.get(room_id)
+            names.append(room.name if room is not None else f"#{room_id}")
+            self.hub.peers.room_closed(room_id, ARCHIVED_NOTICE)
+            self.close(room_id, ARCHIVED_NOTICE)
+        return names
+
+    async def closed_elsewhere(self, room_id: int, notice: str) -> None:
+        """Another node says it deleted or archived room ``room_id``: if the database
+        agrees, close it here too."""
+        if room_id in self._rooms and await self.store.archived_among([room_id]):
+            self.close(room_id, notice)
+
+    def close(self, room_id: int, notice: str, untold: int | None = None) -> None:
+        """Send this node's occupants of the deleted room ``room_id`` to the lobby, telling
+        them ``notice`` (all but account ``untold``), and let the room go."""
+        room = self._rooms.pop(room_id, None)
+        if room is None:
+            return
+        for player in list(room.occupants.values()):
+            self.hub.move(player, self.hub.lobby)
+            if player.account_id != untold:
+                player.send(notice)
+        self._seen_ahead.pop(room_id, None)
+        self.hub.remove_place(room)
+        self.hub.peers.room_unloaded(room_id)
 
     def unload_idle(self, idle_seconds: float) -> list[GameRoom]:
         """Let go of the rooms nobody on this node is in and no command has found for

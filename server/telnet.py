@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import telnetlib3
-from telnetlib3.telopt import ECHO, GMCP, MCCP2_COMPRESS, MSSP, WILL, WONT
+from telnetlib3.telopt import BINARY, DO, ECHO, GMCP, MCCP2_COMPRESS, MSSP, WILL, WONT
 
 from server.limits import TokenBucket
 
@@ -174,10 +174,35 @@ SUBNEGOTIATION_MAX = 8192
 
 
 class MushTelnetWriter(telnetlib3.TelnetWriterUnicode):
-    """telnetlib3's writer, holding at most :data:`SUBNEGOTIATION_MAX` bytes of a
-    subnegotiation: telnetlib3 5.0.1 holds up to a million, each as an entry of a deque
-    (about 8.5 MiB per connection, see docs/telnetlib3.md). Past the limit the
-    subnegotiation is dropped until its end, as telnetlib3 does past its own."""
+    """telnetlib3's writer, with two changes.
+
+    It holds at most :data:`SUBNEGOTIATION_MAX` bytes of a subnegotiation: telnetlib3
+    5.0.1 holds up to a million, each as an entry of a deque (about 8.5 MiB per
+    connection, see docs/telnetlib3.md). Past the limit the subnegotiation is dropped
+    until its end, as telnetlib3 does past its own.
+
+    It does not offer to send binary (``WILL BINARY``), only agrees when a client asks
+    (``DO BINARY``). Debian's ``telnet`` (inetutils), told the server sends binary, turns
+    its terminal's output processing off, so its own echo of Enter is a bare line feed
+    and every reply starts at the column where the typed command ended. The server asks
+    the client to send binary instead (``DO BINARY``): without it that client reads UTF-8
+    typed at the keyboard as control keys (0x9C as ^\\, sent as BREAK). What the server
+    sends is UTF-8 either way (``force_binary``), which such clients show as it is.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._asked_for_binary = False
+
+    def handle_do(self, opt: bytes) -> bool:
+        if opt == BINARY:
+            self._asked_for_binary = True
+        return bool(super().handle_do(opt))
+
+    def iac(self, cmd: bytes, opt: bytes = b"") -> bool:
+        if cmd == WILL and opt == BINARY and not self._asked_for_binary:
+            return False
+        return bool(super().iac(cmd, opt))
 
     def feed_byte(self, byte: bytes) -> bool:
         if len(self._sb_buffer) >= SUBNEGOTIATION_MAX:
@@ -228,6 +253,12 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     def on_ttype(self, ttype: str) -> None:
         super().on_ttype(ttype)
         self.terminal_version += 1
+
+    def on_request_environ(self) -> list[str | bytes]:
+        """The environment variables asked of a client (NEW-ENVIRON): only those the
+        server uses, TERM for colour and LANG for the character set. telnetlib3 asks for
+        USER, LOGNAME, DISPLAY, EDITOR and anything else the client will volunteer."""
+        return ["TERM", "LANG"]
 
     def on_environ(self, mapping: dict[str, str]) -> None:
         super().on_environ(mapping)
@@ -285,6 +316,9 @@ class MushTelnetServer(telnetlib3.TelnetServer):
             writer.iac(WILL, MCCP2_COMPRESS)
         writer.iac(WILL, GMCP)
         writer.iac(WILL, MSSP)
+        # telnetlib3 asks for it only once the client agrees to receive binary, which
+        # this server no longer offers (see MushTelnetWriter).
+        writer.iac(DO, BINARY)
 
     def data_received(self, data: bytes) -> None:
         """Take in what the client sent (see :meth:`_take_in_some`)."""

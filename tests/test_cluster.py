@@ -289,6 +289,37 @@ async def test_a_host_kicks_a_spectator_on_another_node(start_node):
     await eventually(ann, "rooms", "Den Dvorak waiting 0")
 
 
+async def test_a_room_deleted_on_one_node_is_gone_on_the_others(start_node):
+    north, south = await start_node("north"), await start_node("south")
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await ann.ask("newroom Den")
+    assert "Watching: Ben" in flat(await ben.ask("watch Den"))
+    await eventually(ann, "look", "Ben")
+    assert "You delete room Den." in flat(await ann.ask("delroom den=yes"))
+    await ben.client.expect(loosely("Ann deletes room Den. You are in the lobby."))
+    assert "Lobby" in await ben.ask("look")
+    assert "There are no rooms yet." in flat(await ben.ask("rooms"))
+    assert 'There is no room called "Den"' in flat(await ben.ask("watch Den"))
+
+
+async def test_a_player_away_on_one_node_stops_counting_in_the_vote_on_the_other(start_node):
+    north, south = await start_node("north", away_grace_seconds=0.5), await start_node("south", away_grace_seconds=0.5)
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await ann.ask("newroom Den")
+    await ann.ask("set vote=unanimous")
+    await ben.ask("join Den")
+    await eventually(ann, "look", "Ben")
+    await ann.ask("newcard Waits/T/For Ben.")
+    await ben.close()
+    await ann.client.expect(loosely("Ben has been away too long: votes are counted without Ben until Ben is back."))
+    await ann.client.expect(loosely("The vote on #1 Waits (Thing) is decided: accepted."))
+    database = Database(north.settings.database_url)
+    try:
+        assert all(report.sound for report in await check_rooms(database) + await replay_rooms(database))
+    finally:
+        await database.dispose()
+
+
 async def test_logging_in_on_another_node_takes_the_player_over_there(start_node):
     north, south = await start_node("north"), await start_node("south")
     ann = await player(north, "Ann")
@@ -476,6 +507,21 @@ async def test_a_node_that_missed_a_move_notices_at_the_next_one(start_node, mon
     assert said.count("Ann draws a card.") == 2
     assert dropped
     await same_everywhere([north, south], "Den")
+
+
+async def test_moves_caught_up_with_during_a_command_come_after_its_framed_reply(start_node, monkeypatch):
+    """A node that missed another node's proposal reads it from the database while
+    running ``approve``: that news is not the command's reply, so it goes after the
+    OUTPUTSUFFIX (it was seen inside the frame, before the reply)."""
+    north = await start_node("north", cluster_heartbeat=60.0)
+    south = await start_node("south", cluster_heartbeat=60.0)
+    ann, ben = await game_across(north, south)
+    monkeypatch.setattr(north.cluster, "room_events", lambda room_id, seq_before, events: None)
+    proposed = flat(await ann.ask("newcard Moat/T/Nothing gets past."))
+    number = re.search(r"#(\d+)", proposed).group(1)
+    reply = flat(await ben.ask(f"approve {number}"))
+    assert "Moat" in reply and "proposes" not in reply, reply
+    assert "Ann proposes a new card" in flat(await ben.client.quiet(0.3))
 
 
 async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_node, monkeypatch):

@@ -4,11 +4,13 @@ and hostile input: long lines, control characters, escape sequences, invalid UTF
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import shutil
 
 import pexpect
+import pyte
 import pytest
 import telnetlib3
 
@@ -75,6 +77,46 @@ async def test_the_telnet_program(server, connect):
     await asyncio.get_running_loop().run_in_executor(None, session)
     await watcher.expect(r'Tess says, "hello from telnet"')
     await watcher.expect(r"Tess has disconnected\.")
+
+
+def screen_of_the_telnet_program(port: int, keystrokes: list[tuple[str, str]]) -> list[str]:
+    """What Debian's ``telnet`` (inetutils) shows in an 80-column terminal after typing
+    each line of ``keystrokes`` and waiting for its pattern, pressing Enter as a terminal
+    does (CR): the rows of a VT100 screen (pyte) fed everything the program wrote."""
+    shown = io.BytesIO()
+    child = pexpect.spawn("telnet", ["127.0.0.1", str(port)], timeout=10, dimensions=(300, 80))
+    child.logfile_read = shown
+    try:
+        child.expect(b"create <name> <password>")
+        for typed, reply in keystrokes:
+            child.send(typed.encode() + b"\r")
+            child.expect(reply.encode())
+        child.send(b"QUIT\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    screen = pyte.Screen(80, 300)
+    pyte.ByteStream(screen).feed(shown.getvalue())
+    return [line.rstrip() for line in screen.display]
+
+
+@pytest.mark.skipif(shutil.which("telnet") is None and not IN_CI, reason="the telnet program is not installed")
+async def test_the_telnet_program_shows_every_reply_flush_left(server):
+    """Debian's telnet showed the first line of each reply starting where the typed
+    command ended: the server had it send in binary, so the client's terminal echoed
+    Enter as a bare line feed."""
+    typed = [
+        ("create Tess secret1", "Players here:"),
+        ("WHO", "players? connected"),
+        ("help say", "Also: "),
+        ("say tick ✓ done", 'You say, "tick ✓ done"'),  # typed UTF-8 arrives whole
+    ]
+    rows = await asyncio.get_running_loop().run_in_executor(None, screen_of_the_telnet_program, server.port, typed)
+    for command, _ in typed:
+        at = rows.index(command)
+        assert rows[at + 1] and not rows[at + 1][0].isspace(), rows[at : at + 3]
+    assert rows[rows.index("WHO") + 1].startswith("Player Name")
+    assert rows[rows.index("help say") + 1] == "Help for say:"
 
 
 async def test_a_line_over_the_limit_is_refused_and_the_connection_lives(start_server, connect):

@@ -18,8 +18,9 @@ from telnetlib3.telopt import GMCP
 from tests.client import DO, IAC, WILL, MudClient, iac, subnegotiation
 from tests.conftest import IN_CI, WELCOME_END, log_in
 
-NAWS, TTYPE, CHARSET, MSSP_OPTION = 31, 24, 42, 70
+NAWS, TTYPE, CHARSET, MSSP_OPTION, NEW_ENVIRON = 31, 24, 42, 70, 39
 TTYPE_IS, TTYPE_SEND, CHARSET_ACCEPTED = 0, 1, 2
+ENVIRON_SEND, ENVIRON_VAR = 1, 0
 
 
 def naws(cols: int, rows: int = 24) -> bytes:
@@ -140,6 +141,21 @@ async def test_a_client_that_chooses_latin1_gets_latin1_with_ascii_fallbacks(ser
     await speaker.command("say café ✓ 漢", r"You say")
     await client.quiet(0.3)
     assert b'Uni says, "caf\xe9 ? ?"' in client.raw
+
+
+async def test_only_the_environment_variables_the_server_uses_are_asked_for(server):
+    """NEW-ENVIRON asks for TERM (colour) and LANG (character set), not USER, DISPLAY..."""
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, TTYPE))
+    await asyncio.sleep(0.05)
+    client.send(subnegotiation(TTYPE, bytes([TTYPE_IS]) + b"XTERM") + iac(WILL, NEW_ENVIRON))
+    await client.expect(WELCOME_END)
+    await client.quiet(0.3)
+    requests = [sb for sb in client._filter.subnegotiations if sb[:2] == bytes([NEW_ENVIRON, ENVIRON_SEND])]
+    assert len(requests) == 1
+    asked = [name for name in requests[0][2:].split(bytes([ENVIRON_VAR])) if name]
+    assert asked == [b"TERM", b"LANG"]
+    await client.close()
 
 
 async def test_mssp_tells_a_crawler_about_the_server(server, connect):

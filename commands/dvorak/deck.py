@@ -36,8 +36,11 @@ def _kib(size: int) -> str:
 
 
 class ClearDeck(GameCommand):
-    """Remove every card and special rule and call off every vote (host). Not while a
-    game is running, unless forced. Card numbers are never reused."""
+    """Remove every card and special rule (host).
+
+    Every vote is called off too. Not while a game is running, unless forced. Card numbers
+    are never reused.
+    """
 
     key = "cleardeck"
     cost = 5
@@ -49,13 +52,22 @@ class ClearDeck(GameCommand):
 
 
 class LoadCard(GameCommand):
-    """Add a card to the deck without a vote, as deck imports do (the host; in a multi-deck
-    game, each player to their own deck; while a game is running, only forced). Type A is
-    an Action, T a Thing; any other word is shown as written and played like a Thing.
-    Split at the first two slashes: the text may contain more. %r in the text is a line
-    break. The Dvorax form puts a MUSH colour code first: loadcard hw/<name>/<type>/<text>.
+    """Add a card to the deck without a vote.
+
+    As deck imports do: the host; in a multi-deck game, each player to their own deck; while
+    a game is running, only forced. Type A is an Action, T a Thing; any other word is shown
+    as written and played like a Thing. Split at the first two slashes: the text may contain
+    more. %r in the text is a line break.
+
+    The Dvorax form puts a MUSH colour code first:
+
+      loadcard hw/Armageddon/Action/Destroy all Things; each player discards their hand.
+
     A name that looks like a colour code (Gun, Ruby) followed by the type A or T is read in
-    the first form."""
+    the first form:
+
+      loadcard Gun/T/Roll a die: on 5/6, destroy a Thing.
+    """
 
     key = "loadcard"
     forceable = True
@@ -76,8 +88,10 @@ class LoadCard(GameCommand):
 
 
 class LoadRule(GameCommand):
-    """Put a special rule in force without a vote, as deck imports do (host; while a game
-    is running, only forced)."""
+    """Put a special rule in force without a vote.
+
+    As deck imports do: the host; while a game is running, only forced.
+    """
 
     key = "loadrule"
     forceable = True
@@ -93,8 +107,11 @@ class LoadRule(GameCommand):
 
 
 class LogCards(GameCommand):
-    """Print every card of the room, whatever its status, in a form you can paste back:
-    approved cards and rules as loadcard/loadrule lines, the others as @@ comments."""
+    """Print every card of the room, to paste back.
+
+    Whatever its status: approved cards and rules as loadcard/loadrule lines, the others as
+    @@ comments.
+    """
 
     key = "logcards"
     cost = 5
@@ -114,9 +131,12 @@ class LogCards(GameCommand):
 
 
 class ExportDeck(GameCommand):
-    """Print the deck (approved cards and rules) in one of the archive's formats: mush
-    (commands to paste; the default), dvorax (with colours and full types), json, or tsv
-    (Name, Set, ImageFile, Type, CornerValue, Text, FlavorText, Creator)."""
+    """Print the deck in one of the archive's formats.
+
+    Approved cards and rules, as mush (commands to paste; the default), dvorax (with colours
+    and full types), json, or tsv (Name, Set, ImageFile, Type, CornerValue, Text,
+    FlavorText, Creator).
+    """
 
     key = "exportdeck"
     cost = 5
@@ -132,9 +152,12 @@ class ExportDeck(GameCommand):
 
 
 class SaveDeck(GameCommand):
-    """Save the whole room under a name: cards (with every version of each) and their
-    piles in order, special rules, settings, votes and the turn. Saving again under your
-    own name replaces it; a name someone else saved is theirs."""
+    """Save the whole room under a name.
+
+    Cards (with every version of each) and their piles in order, special rules, settings,
+    votes and the turn. Saving again under your own name replaces it; a name someone else
+    saved is theirs.
+    """
 
     key = "savedeck"
     cost = 10
@@ -173,11 +196,14 @@ class SaveDeck(GameCommand):
 
 
 class LoadDeck(GameCommand):
-    """Load a saved deck into this room (host), replacing its cards, rules, settings and
-    votes. If the same players are seated as when it was saved, the game resumes where it
-    was; otherwise its cards make a fresh deck for a new game. Cards keep their numbers
-    and histories; a card whose number another card of this room has (one edited since
-    the deck was saved, say) gets a new number after the room's own; the table is told."""
+    """Load a saved deck into this room (host).
+
+    It replaces the room's cards, rules, settings and votes. If the same players are seated
+    as when it was saved, the game resumes where it was; otherwise its cards make a fresh
+    deck for a new game. Cards keep their numbers and histories; a card whose number another
+    card of this room has (one edited since the deck was saved, say) gets a new number after
+    the room's own; the table is told.
+    """
 
     key = "loaddeck"
     cost = 10
@@ -196,7 +222,10 @@ class LoadDeck(GameCommand):
 
 
 class ListDecks(Command):
-    """List the saved decks: name, who saved it, how many cards, when."""
+    """List the saved decks.
+
+    Name, who saved it, how many cards, when.
+    """
 
     key = "listdecks"
 
@@ -219,7 +248,10 @@ class ListDecks(Command):
 
 
 class DeleteDeck(Command):
-    """Delete a saved deck. Only whoever saved it (or an administrator) may."""
+    """Delete a saved deck.
+
+    Only whoever saved it (or an administrator) may.
+    """
 
     key = "deletedeck"
     usage = ("deletedeck <name>",)

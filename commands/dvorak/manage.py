@@ -10,10 +10,13 @@ from games.dvorak.settings import SETTINGS
 
 
 class Start(GameCommand):
-    """Start a game (host): every approved card is shuffled into the draw pile, each seated
-    player is dealt a hand, and a random player goes first. Also starts the next game
-    after one ends, with the same deck. A deck too small to deal everyone a full hand is
-    refused with a warning; "force start" deals what there is."""
+    """Start a game (host).
+
+    Every approved card is shuffled into the draw pile, each seated player is dealt a hand,
+    and a random player goes first. Also starts the next game after one ends, with the same
+    deck. A deck too small to deal everyone a full hand is refused with a warning; "force
+    start" deals what there is.
+    """
 
     key = "start"
     forceable = True
@@ -24,7 +27,10 @@ class Start(GameCommand):
 
 
 class Set(GameCommand):
-    """Change a table setting (host). Everyone is told. "settings" lists them."""
+    """Change a table setting (host).
+
+    Everyone is told. "settings" lists them.
+    """
 
     key = "set"
     usage = ("set <setting>=<value>",)
@@ -39,7 +45,7 @@ class Set(GameCommand):
 
 
 class Settings(GameCommand):
-    """List the table's settings, their values, and what they mean."""
+    """List the table's settings and what they mean."""
 
     key = "settings"
 
@@ -57,8 +63,11 @@ class Settings(GameCommand):
 
 
 class Win(GameCommand):
-    """Declare the winner and end the game (host). How to win is written on the cards;
-    the players judge. In team play, the winner's team wins."""
+    """Declare the winner and end the game (host).
+
+    How to win is written on the cards; the players judge. In team play, the winner's team
+    wins.
+    """
 
     key = "win"
     usage = ("win <player>",)
@@ -69,10 +78,13 @@ class Win(GameCommand):
 
 
 class Eliminate(GameCommand):
-    """Take a player out of the game (host); "eliminate me" resigns. Their hand and Things
-    go to the discard pile. When one player is left, they win; with teams on, when one
-    team is left (a player without a team is a team of one), that team wins. Elimination
-    lasts one game: once it is over, everyone seated votes, proposes and may host again."""
+    """Take a player out of the game (host).
+
+    "eliminate me" resigns. Their hand and Things go to the discard pile. When one player is
+    left, they win; with teams on, when one team is left (a player without a team is a team
+    of one), that team wins. Elimination lasts one game: once it is over, everyone seated
+    votes, proposes and may host again.
+    """
 
     key = "eliminate"
     usage = ("eliminate <player>", "eliminate me")
@@ -93,8 +105,11 @@ class EndGame(GameCommand):
 
 
 class Team(GameCommand):
-    """Put a player on a team (host); without a team name, take them off. With the teams
-    setting on, you may give one card from your hand to a teammate each turn."""
+    """Put a player on a team (host).
+
+    Without a team name, take them off. With the teams setting on, you may give one card
+    from your hand to a teammate each turn.
+    """
 
     key = "team"
     usage = ("team <player>=<team name>", "team <player>=")

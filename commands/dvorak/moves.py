@@ -10,9 +10,10 @@ from commands.dvorak.base import GameCommand, card_number, perform, seated_playe
 
 
 class Draw(GameCommand):
-    """Draw the top card of the draw pile. Everyone sees that you drew; only you see what.
+    """Draw the top card of the draw pile.
 
-    If the draw pile is empty, the discard pile is shuffled to make a new one first.
+    Everyone sees that you drew; only you see what. If the draw pile is empty, the discard
+    pile is shuffled to make a new one first.
     """
 
     key = "drawcard"
@@ -25,7 +26,7 @@ class Draw(GameCommand):
 
 
 class DrawVisible(GameCommand):
-    """Draw the top card of the draw pile and show it to everyone."""
+    """Draw the top card and show it to everyone."""
 
     key = "drawvis"
     forceable = True
@@ -39,9 +40,12 @@ _PLAY_ON = re.compile(r"(\S+)\s+on\s+(\S+)", re.IGNORECASE)
 
 
 class Play(GameCommand):
-    """Play a card from your hand. An Action does what it says and goes to the discard
-    pile; a Thing (or any other type) goes into play in front of you. "play 12 on 7"
-    plays Thing #12 onto Thing #7: if #7 is destroyed, #12 goes with it."""
+    """Play a card from your hand.
+
+    An Action does what it says and goes to the discard pile; a Thing (or any other type)
+    goes into play in front of you. "play 12 on 7" plays Thing #12 onto Thing #7: if #7 is
+    destroyed, #12 goes with it.
+    """
 
     key = "playcard"
     aliases = ("play",)
@@ -60,7 +64,10 @@ class Play(GameCommand):
 
 
 class Use(GameCommand):
-    """Use the "Action:" written on one of your Things. It counts as your Action this turn."""
+    """Use the "Action:" written on one of your Things.
+
+    It counts as your Action this turn.
+    """
 
     key = "use"
     usage = ("use <num>",)
@@ -73,8 +80,11 @@ class Use(GameCommand):
 
 
 class Discard(GameCommand):
-    """Discard a card from your hand, face up onto the discard pile. With turns on, only to
-    get down to the hand limit at the end of your turn."""
+    """Discard a card from your hand.
+
+    It goes face up onto the discard pile. With turns on, only to get down to the hand limit
+    at the end of your turn.
+    """
 
     key = "discard"
     usage = ("discard <num>",)
@@ -87,7 +97,10 @@ class Discard(GameCommand):
 
 
 class DiscardRandom(GameCommand):
-    """Discard a random card from your hand; everyone sees which."""
+    """Discard a random card from your hand.
+
+    Everyone sees which.
+    """
 
     key = "discrand"
     forceable = True
@@ -98,8 +111,10 @@ class DiscardRandom(GameCommand):
 
 
 class Destroy(GameCommand):
-    """Destroy a card in play (anyone's): it goes to the discard pile, and so does every
-    Thing played on it."""
+    """Destroy a card in play (anyone's).
+
+    It goes to the discard pile, and so does every Thing played on it.
+    """
 
     key = "destroy"
     usage = ("destroy <num>",)
@@ -115,8 +130,11 @@ _GIVE = re.compile(r"(\S+)\s+to\s+(.+)", re.IGNORECASE)
 
 
 class GiveCard(GameCommand):
-    """Move a card from wherever it is into a player's hand; everyone sees it. In team
-    play, you may also give one card from your hand to a teammate each turn."""
+    """Move a card into a player's hand.
+
+    The card may be anywhere; everyone sees it. In team play, you may also give one card
+    from your hand to a teammate each turn.
+    """
 
     key = "givecard"
     aliases = ("give",)
@@ -139,7 +157,10 @@ class GiveCard(GameCommand):
 
 
 class GiveThing(GiveCard):
-    """Move a card from wherever it is into play under a player's control."""
+    """Move a card into play under a player's control.
+
+    The card may be anywhere.
+    """
 
     key = "givething"
     aliases = ()
@@ -159,7 +180,10 @@ class Shuffle(GameCommand):
 
 
 class ShuffleCard(GameCommand):
-    """Shuffle one card, from wherever it is, into the draw pile."""
+    """Shuffle one card into the draw pile.
+
+    The card may be anywhere.
+    """
 
     key = "shufcard"
     usage = ("shufcard <num>",)
@@ -172,7 +196,10 @@ class ShuffleCard(GameCommand):
 
 
 class EndTurn(GameCommand):
-    """End your turn. Refused while you hold more cards than the hand limit."""
+    """End your turn.
+
+    Refused while you hold more cards than the hand limit.
+    """
 
     key = "endturn"
     aliases = ("done",)
@@ -184,7 +211,10 @@ class EndTurn(GameCommand):
 
 
 class Skip(GameCommand):
-    """Pass the turn of a player who is away (disconnected). The host may skip anyone."""
+    """Pass the turn of a player who is away.
+
+    Anyone may skip a player who is disconnected; the host may skip anyone.
+    """
 
     key = "skip"
     usage = ("skip <player>",)
@@ -200,9 +230,11 @@ class Skip(GameCommand):
 
 
 class Force(GameCommand):
-    """Make a move outside the basic rules, because a card allows it. The table is told
-    that it was forced. Turn order and per-turn limits are ignored; the cards must still
-    be where you say they are."""
+    """Make a move outside the basic rules.
+
+    For when a card allows it. The table is told that it was forced. Turn order and per-turn
+    limits are ignored; the cards must still be where you say they are.
+    """
 
     key = "force"
     usage = ("force <command>",)

@@ -241,6 +241,14 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("declare", "declares") + " the game won."
     elif kind == "endgame":
         text = verb("end", "ends") + " the game."
+    elif kind == "away":
+        text = (
+            "You were away too long: votes are counted without you until you are back."
+            if you
+            else f"{who} has been away too long: votes are counted without {who} until {who} is back."
+        )
+    elif kind == "back":
+        text = "You are back and vote again." if you else f"{who} is back and votes again."
     else:
         text = f"{who} did something ({kind})."
     if event.forced:

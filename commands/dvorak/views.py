@@ -16,7 +16,10 @@ from games.dvorak.state import PENDING, REJECTED, REMOVED
 
 
 class ReadCard(GameCommand):
-    """Read the full text of any card by its number (it does not say where the card is)."""
+    """Read the full text of any card by its number.
+
+    It does not say where the card is.
+    """
 
     key = "readcard"
     aliases = ("read",)
@@ -38,8 +41,11 @@ class ReadCard(GameCommand):
 
 
 class ViewHand(GameCommand):
-    """List the cards in your hand. "viewhand <player>" looks at another player's hand,
-    which a card may allow; everyone at the table is told that you looked."""
+    """List the cards in your hand.
+
+    "viewhand <player>" looks at another player's hand, which a card may allow; everyone at
+    the table is told that you looked.
+    """
 
     key = "viewhand"
     aliases = ("hand",)
@@ -69,7 +75,10 @@ def own_hand(table: Table, account_id: int) -> str:
 
 
 class ViewPlay(GameCommand):
-    """List every card in play, who controls it, and what is played on what."""
+    """List every card in play and who controls it.
+
+    Cards played on others are shown under them.
+    """
 
     key = "viewplay"
 
@@ -91,7 +100,10 @@ class ViewPlay(GameCommand):
 
 
 class Count(GameCommand):
-    """Count the cards in a player's hand (yours without a name)."""
+    """Count the cards in a player's hand.
+
+    Yours without a name.
+    """
 
     key = "count"
     usage = ("count <player>", "count")
@@ -119,8 +131,10 @@ class CountDraw(GameCommand):
 
 
 class ViewDiscard(GameCommand):
-    """List the discard pile, top card first. In a multi-deck game, name a player to see
-    their discard pile."""
+    """List the discard pile, top card first.
+
+    In a multi-deck game, name a player to see their discard pile.
+    """
 
     key = "viewdisc"
     usage = ("viewdisc", "viewdisc <player>")
@@ -135,8 +149,11 @@ class ViewDiscard(GameCommand):
 
 
 class ViewDraw(GameCommand):
-    """List the draw pile, top card first. Its cards are hidden, so only seated players
-    may look (a card must allow it) and the whole table is told."""
+    """List the draw pile, top card first.
+
+    Its cards are hidden, so only seated players may look (a card must allow it) and the
+    whole table is told.
+    """
 
     key = "viewdraw"
 
@@ -151,7 +168,10 @@ class ViewDraw(GameCommand):
 
 
 class ViewAll(GameCommand):
-    """Show everyone in the room every approved card, without saying where each one is."""
+    """Show everyone here every approved card.
+
+    It does not say where each one is.
+    """
 
     key = "viewall"
     cost = 5

@@ -14,10 +14,13 @@ from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
 
 
 class NewCard(GameCommand):
-    """Propose a new card. It gets the next number and everyone sees it; the table votes
-    with "approve <num>" or "repeal <num>". Accepted, it is shuffled into the draw pile;
-    rejected, it goes to the rejected pile. Type A is an Action, T a Thing, any other
-    word is shown as written and played like a Thing."""
+    """Propose a new card; the table votes on it.
+
+    It gets the next number and everyone sees it; the table votes with "approve <num>" or
+    "repeal <num>". Accepted, it is shuffled into the draw pile; rejected, it goes to the
+    rejected pile. Type A is an Action, T a Thing; any other word is shown as written and
+    played like a Thing.
+    """
 
     key = "newcard"
     usage = ("newcard <name>/<A|T|type>/<text>",)
@@ -32,8 +35,11 @@ class NewCard(GameCommand):
 
 
 class NewRule(GameCommand):
-    """Propose a special rule: voted on like a card; accepted, it is in force at once and
-    listed by "rules". A rule is not a card: it is never drawn, held or destroyed."""
+    """Propose a special rule; the table votes on it.
+
+    Accepted, it is in force at once and listed by "rules". A rule is not a card: it is
+    never drawn, held or destroyed.
+    """
 
     key = "newrule"
     usage = ("newrule <name>/<text>",)
@@ -48,9 +54,12 @@ class NewRule(GameCommand):
 
 
 class Approve(GameCommand):
-    """Vote for what is pending about card <num> (a new card or rule, an edit, a removal,
-    or a whole bundle). Only seated players vote; proposing counts as approving. Voting
-    the same way twice is refused; "repeal <num>" after approving changes your vote."""
+    """Vote for what is pending about a card.
+
+    A new card or rule, an edit, a removal, or a whole bundle. Only seated players vote;
+    proposing counts as approving. Voting the same way twice is refused; "repeal <num>"
+    after approving changes your vote.
+    """
 
     key = "approve"
     usage = ("approve <num>",)
@@ -63,9 +72,10 @@ class Approve(GameCommand):
 
 
 class Repeal(Approve):
-    """Vote against what is pending about card <num>.
+    """Vote against what is pending about a card.
 
-    Repealing twice is refused; "approve <num>" after repealing changes your vote."""
+    Repealing twice is refused; "approve <num>" after repealing changes your vote.
+    """
 
     key = "repeal"
     aliases = ("reject",)
@@ -74,16 +84,30 @@ class Repeal(Approve):
 
 
 class ViewVote(GameCommand):
-    """List what is waiting for a vote: who voted which way, and who has yet to vote."""
+    """List what is waiting for a vote, and who voted.
+
+    Shows who voted which way, and who has yet to vote. A voter who is disconnected is
+    marked "(away)". Once away longer than the server's grace period (5 minutes unless the
+    server says otherwise), they are not counted until they are back, and are listed as
+    "away, not counted".
+    """
 
     key = "viewvote"
 
     async def run(self, ctx: Context, args: str) -> None:
+        room = current_room(ctx)
+
         def look(table: Table) -> str:
             if not table.state.proposals:
                 return "Nothing is waiting for a vote."
             policy = table.settings["vote"]
-            lines = [f"Waiting for a vote (policy: {policy}; voters: {', '.join(map(table.name_of, table.voters()))}):"]
+            here = room.present()
+            voters = [table.name_of(a) + ("" if a in here else " (away)") for a in table.voters()]
+            absent = [seat.name for seat in table.state.active_seats() if seat.absent]
+            counted = f"voters: {', '.join(voters) or 'nobody'}"
+            if absent:
+                counted += f"; away, not counted: {', '.join(absent)}"
+            lines = [f"Waiting for a vote (policy: {policy}; {counted}):"]
             shown: set[int] = set()
             for proposal in table.state.proposals.values():
                 if proposal.id in shown:
@@ -97,7 +121,10 @@ class ViewVote(GameCommand):
 
 
 class ViewRejected(GameCommand):
-    """List the rejected cards and rules ("revote <num>" puts one to the vote again)."""
+    """List the rejected cards and rules.
+
+    "revote <num>" puts one to the vote again.
+    """
 
     key = "viewrep"
 
@@ -128,8 +155,11 @@ _EDIT = re.compile(r"#?(\d+)\s*/(.*)", re.DOTALL)
 
 
 class EditCard(GameCommand):
-    """Propose new words for a card or special rule, wherever it is (a rejected one too).
-    Accepted, it changes in place; "cardhistory <num>" shows its earlier versions."""
+    """Propose new words for a card or special rule.
+
+    The card may be anywhere, a rejected one too. Accepted, it changes in place;
+    "cardhistory <num>" shows its earlier versions.
+    """
 
     key = "editcard"
     usage = ("editcard <num>/<name>/<type>/<text>",)
@@ -148,8 +178,10 @@ class EditCard(GameCommand):
 
 
 class RemoveCard(GameCommand):
-    """Propose taking a card out of the game (or repealing a special rule). Accepted, it
-    is gone from every pile."""
+    """Propose taking a card (or rule) out of the game.
+
+    Accepted, the card is gone from every pile, or the special rule is no longer in force.
+    """
 
     key = "removecard"
     usage = ("removecard <num>",)
@@ -161,7 +193,10 @@ class RemoveCard(GameCommand):
 
 
 class Withdraw(GameCommand):
-    """Call off your proposal (the host may call off any)."""
+    """Call off your proposal.
+
+    The host may call off any.
+    """
 
     key = "withdraw"
     usage = ("withdraw <num>",)
@@ -173,8 +208,10 @@ class Withdraw(GameCommand):
 
 
 class Revote(GameCommand):
-    """Put a rejected card or rule to the vote again (after a game, say, as the rules'
-    aftermath suggests)."""
+    """Put a rejected card or rule to the vote again.
+
+    After a game, say, as the rules' aftermath suggests.
+    """
 
     key = "revote"
     usage = ("revote <num>",)
@@ -186,8 +223,11 @@ class Revote(GameCommand):
 
 
 class Bundle(GameCommand):
-    """Lump pending proposals into one vote: approving or repealing any of them decides
-    them all (for when sides block each other's cards)."""
+    """Lump pending proposals into one vote.
+
+    Approving or repealing any of them decides them all: for when sides block each other's
+    cards.
+    """
 
     key = "bundle"
     usage = ("bundle <num> <num> ...",)
@@ -199,7 +239,10 @@ class Bundle(GameCommand):
 
 
 class CardHistory(GameCommand):
-    """Show every version of a card: as it was made and after each accepted edit."""
+    """Show every version of a card.
+
+    As it was made and after each accepted edit.
+    """
 
     key = "cardhistory"
     usage = ("cardhistory <num>",)

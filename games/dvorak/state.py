@@ -87,6 +87,8 @@ class Seat:
     team: str = ""
     #: Eliminated: still at the table, but out of turn order and the vote.
     out: bool = False
+    #: Away longer than the grace period: not counted in the vote until back.
+    absent: bool = False
 
 
 @dataclass
@@ -350,7 +352,9 @@ def proposal_from_dict(data: dict[str, Any]) -> Proposal:
 
 
 def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [dict(vars(seat)) for seat in seats]
+    """Seats as a delta holds them (``absent`` only when set, as logs made before it was
+    kept hold them)."""
+    return [{k: v for k, v in vars(seat).items() if k != "absent" or v} for seat in seats]
 
 
 def card_dict(card: Card) -> dict[str, Any]:

@@ -4,12 +4,16 @@ table decides them.
 Only seated players still in the game vote; whoever proposes counts as approving. The
 ``vote`` setting is the policy: ``unanimous`` (everyone approves; any rejection decides
 against), ``majority`` (more than half approve, or enough reject that they cannot), or
-``any`` (the original engine: the first approve or repeal decides). Whenever the set of
-voters changes, every pending vote is counted again. Voting the same way twice is refused;
-voting the other way changes one's vote (under ``any``, every vote decides at once).
+``any`` (the original engine: the first approve or repeal decides). A player away
+(disconnected) longer than the server's grace period stops counting until they are back,
+each an event of the log (``away``, ``back``). Whenever the set of voters changes, every
+pending vote is counted again. Voting the same way twice is refused; voting the other way
+changes one's vote (under ``any``, every vote decides at once).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from games.dvorak.core import Event, RuleViolation, TableCore, check_card_face
 from games.dvorak.state import (
@@ -39,8 +43,22 @@ class Voting(TableCore):
     """The proposal and vote moves of a table."""
 
     def voters(self) -> list[int]:
-        """Who votes: the seated players still in the game."""
-        return [seat.account_id for seat in self.state.active_seats()]
+        """Who votes: the seated players still in the game, but not those away longer
+        than the grace period (see :meth:`mark_absent`)."""
+        return [seat.account_id for seat in self.state.active_seats() if not seat.absent]
+
+    def mark_absent(self, account_id: int, absent: bool) -> None:
+        """A seated player has been away longer than the grace period (``absent``), or is
+        back: they stop or start counting in the vote, and every pending vote is counted
+        again (an ``away`` or ``back`` event; nothing if they already are so)."""
+        seat = self.state.seat(account_id)
+        if seat is None or seat.absent == absent:
+            return
+        event = self._event("away" if absent else "back", account_id, player=account_id)
+        self._set_seats(
+            event, [replace(s, absent=absent) if s.account_id == account_id else s for s in self.state.seats]
+        )
+        self.recount_votes(event)
 
     def _voter(self, actor: int) -> Seat:
         seat = self.state.seat(actor)

@@ -1,0 +1,91 @@
+"""Help reads well at any width: paragraphs filled to the client's window, usage lines
+and examples whole, and every command summed up in one line that fits the index."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.client import WILL, MudClient, iac
+from tests.conftest import WELCOME_END, log_in
+from tests.test_telnet_features import NAWS, naws
+
+FRAMED = re.compile(r"^<<\n(.*?)\n>>\n", re.MULTILINE | re.DOTALL)
+INDEX_ENTRY = re.compile(r"^  (\S+) +(\S.*)$")
+
+
+async def reader_at(port: int, width: int, name: str) -> MudClient:
+    """A client with a window ``width`` columns wide, logged in, host of a room, its
+    replies framed by ``<<`` and ``>>``."""
+    client = await MudClient.open(port)
+    client.send(iac(WILL, NAWS) + naws(width))
+    await client.expect(WELCOME_END)
+    await log_in(client, name)
+    await client.command(f"newroom Library{width}", r"host")
+    client.send("OUTPUTPREFIX <<")
+    client.send("OUTPUTSUFFIX >>")
+    return client
+
+
+async def framed(client: MudClient, line: str) -> list[str]:
+    client.send(line)
+    return (await client.expect(FRAMED)).group(1).split("\n")
+
+
+def unfilled(lines: list[str], width: int) -> list[tuple[str, str]]:
+    """Pairs of lines of one paragraph where the first could have taken the second's
+    first word: a paragraph wrapped twice, or not filled to the window."""
+    pairs = []
+    for line, following in zip(lines, lines[1:], strict=False):
+        prose = line and following and not line[0].isspace() and not following[0].isspace()
+        one_paragraph = prose and not line.startswith("Help for ") and not following.startswith("Also: ")
+        if one_paragraph and len(line) + 1 + len(following.split()[0]) <= width:
+            pairs.append((line, following))
+    return pairs
+
+
+@pytest.mark.parametrize("width", [60, 80, 132])
+async def test_every_commands_help_is_filled_to_the_window(start_server, width):
+    server = await start_server(command_rate=1000.0, command_burst=1000)
+    client = await reader_at(server.port, width, f"Reader{width}")
+    index = await framed(client, "help")
+    names = [entry.group(1) for entry in map(INDEX_ENTRY.match, index) if entry]
+    assert {"say", "loadcard", "newcard", "start", "help"} <= set(names)
+    for name in names:
+        lines = await framed(client, f"help {name}")
+        assert lines[0] == f"Help for {name}:", lines
+        assert not unfilled(lines, width), (name, unfilled(lines, width))
+        assert all(len(line) <= width for line in lines if not line.startswith("  ")), (name, lines)
+    await client.close()
+
+
+async def test_help_keeps_usage_lines_and_examples_whole(start_server):
+    server = await start_server()
+    client = await reader_at(server.port, 40, "Narrow")
+    lines = await framed(client, "help loadcard")
+    assert "  loadcard <colour>/<name>/<type>/<text>" in lines
+    example = next(line for line in lines if line.startswith("  loadcard hw/"))
+    assert len(example) > 40
+    await client.close()
+
+
+@pytest.mark.parametrize("width", [80, 132])
+async def test_every_summary_in_the_index_is_one_whole_sentence_on_one_line(start_server, width):
+    server = await start_server()
+    before_login = await MudClient.open(server.port)
+    before_login.send(iac(WILL, NAWS) + naws(width))
+    await before_login.expect(WELCOME_END)
+    before_login.send("help")
+    first = (await before_login.expect(r"(?s)Type \"help <command>\".*?\n  connect .*?\n(?:  .*\n)*")).group(0)
+    client = await reader_at(server.port, width, f"Indexer{width}")
+    index = await framed(client, "help")
+    entries = [line for line in [*first.splitlines(), *index] if line.startswith("  ")]
+    assert len(entries) > 60
+    for entry in entries:
+        match = INDEX_ENTRY.match(entry)
+        assert match is not None, entry
+        assert match.group(2).endswith((".", ")")), entry
+        assert len(entry) <= 80, entry
+    await before_login.close()
+    await client.close()
