@@ -74,14 +74,15 @@ async def _name_taken(ctx: Context, name: str) -> str:
     return f'A room called "{room.name}" already exists. Join it with: join {room.name}{password}'
 
 
+def _still_playing(room: GameRoom, account_id: int) -> bool:
+    """Whether ``account_id`` is in the game running in ``room`` (seated, not out of it)."""
+    seat = room.table.state.seat(account_id)
+    return seat is not None and not seat.out and room.table.state.phase == PLAYING
+
+
 def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
     origin = ctx.player.place
-    if (
-        isinstance(origin, GameRoom)
-        and origin is not destination
-        and origin.is_seated(ctx.player.account_id)
-        and origin.table.state.phase == PLAYING
-    ):
+    if isinstance(origin, GameRoom) and origin is not destination and _still_playing(origin, ctx.player.account_id):
         raise CommandError(
             f"You are playing in room {origin.name}. Finish there first, or give up your seat there "
             '(your cards go to the discard pile) with "leave now".'
@@ -233,7 +234,8 @@ class Leave(Command):
     """Go back to the lobby.
 
     A seat is given up; in a game that is running, that means your hand and Things go to the
-    discard pile, so there you must type "leave now".
+    discard pile, so there you must type "leave now" (not once you are out of the game:
+    resigned or eliminated).
     """
 
     key = "leave"
@@ -243,7 +245,7 @@ class Leave(Command):
         room = current_room(ctx)
         player = ctx.player
         seated = room.is_seated(player.account_id)
-        if seated and room.table.state.phase == PLAYING and args.strip().lower() != "now":
+        if _still_playing(room, player.account_id) and args.strip().lower() != "now":
             raise CommandError(
                 "You are playing in this game. Leaving gives up your seat and your cards go to the discard "
                 "pile. To go anyway, type: leave now"

@@ -167,6 +167,17 @@ class CardVersionRecord:
         """This version as a card, for showing it."""
         return Card(number, self.name, self.kind, self.text, colour=self.colour, is_rule=self.kind == "Rule")
 
+    def as_saved(self) -> dict[str, Any]:
+        """This version as a saved deck keeps it (JSON-ready; the time in ISO 8601)."""
+        return {
+            "version": self.version,
+            "name": self.name,
+            "kind": self.kind,
+            "text": self.text,
+            "colour": self.colour,
+            "created_at": self.created_at.isoformat(),
+        }
+
 
 @dataclass(frozen=True)
 class SaidLine:
@@ -474,6 +485,23 @@ class RoomStore:
             ).all()
         return [CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at) for r in rows]
 
+    async def card_histories(self, room_id: int) -> dict[int, list[CardVersionRecord]]:
+        """Every version of every card of the room, by card number, oldest first."""
+        async with self._database.snapshot() as connection:
+            rows = (
+                await connection.execute(
+                    select(_versions)
+                    .where(_versions.c.room_id == room_id)
+                    .order_by(_versions.c.number, _versions.c.version)
+                )
+            ).all()
+        histories: dict[int, list[CardVersionRecord]] = {}
+        for r in rows:
+            histories.setdefault(r.number, []).append(
+                CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at)
+            )
+        return histories
+
     async def all_ids(self) -> list[tuple[int, str]]:
         """Every room's id and name, by name (deleted and archived ones too)."""
         async with self._database.snapshot() as connection:
@@ -780,22 +808,12 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
         for offset, event in enumerate(changes.events, start=1):
             seq = move.expected.seq + offset
             for delta in event.deltas:
-                if delta[0] in ("add", "face"):
-                    number = delta[1]["number"] if delta[0] == "add" else delta[1]
-                    face = delta[1] if delta[0] == "add" else {**card_face(state.cards[number]), **delta[2]}
-                    versions.append(
-                        {
-                            "room_id": move.room_id,
-                            "number": number,
-                            "version": face.get("version", 1),
-                            "name": face["name"],
-                            "kind": face["kind"],
-                            "text": face["text"],
-                            "colour": face.get("colour", ""),
-                            "created_at": now,
-                            "seq": seq,
-                        }
-                    )
+                if delta[0] == "add":
+                    history = delta[2] if len(delta) > 2 else []
+                    versions += _version_rows(move.room_id, delta[1]["number"], delta[1], history, now, seq)
+                elif delta[0] == "face":
+                    face = {**card_face(state.cards[delta[1]]), **delta[2]}
+                    versions += _version_rows(move.room_id, delta[1], face, [], now, seq)
                 elif delta[0] in ("propose", "vote", "bundle", "decide"):
                     _store_vote_delta(connection, move.room_id, delta, now, seq)
         if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
@@ -815,6 +833,33 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
     rows.write("insert_event", events)
     rows.write("insert_version", versions)
     return stale
+
+
+def _version_rows(
+    room_id: int, number: int, face: dict[str, Any], history: list[dict[str, Any]], now: datetime, seq: int
+) -> list[dict[str, Any]]:
+    """The card_versions rows a card's new face makes: the face itself, dated now; for a
+    card brought in from a saved deck, its earlier versions too, dated when they were
+    made (and the face is dated as saved if the saved deck holds it unchanged)."""
+    current = face.get("version", 1)
+    faces = {entry["version"]: entry for entry in history if entry["version"] < current}
+    saved = next((entry for entry in history if entry["version"] == current), None)
+    unchanged = saved is not None and all(saved[key] == face.get(key, "") for key in ("name", "kind", "text", "colour"))
+    faces[current] = {**face, "created_at": saved["created_at"] if unchanged else None}
+    return [
+        {
+            "room_id": room_id,
+            "number": number,
+            "version": version,
+            "name": entry["name"],
+            "kind": entry["kind"],
+            "text": entry["text"],
+            "colour": entry.get("colour", ""),
+            "created_at": datetime.fromisoformat(entry["created_at"]) if entry.get("created_at") else now,
+            "seq": seq,
+        }
+        for version, entry in sorted(faces.items())
+    ]
 
 
 def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:

@@ -73,8 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="check every room's invariants, and that its event log rebuilds it",
-        description="Check that every card is in exactly one place, pile orders are dense, hands belong to "
-        "seated players, pending proposals match their votes, the turn is a seated player's, the event log "
+        description="Check that every card is in exactly one place and within players' reach (no pile of someone "
+        "who is not seated, none that nobody draws from), pile orders are dense, pending proposals match their "
+        "votes, the turn is a seated player's, the event log "
         "has no gaps, and the room rebuilt from its event log is exactly the room as stored (as replay "
         "does). Exit status 1 if anything is wrong.",
     )

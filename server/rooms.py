@@ -294,6 +294,10 @@ class GameRoom(Place):
         """Every stored version of card ``number``, oldest first."""
         return await self._store.card_history(self.id, number)
 
+    async def card_histories(self) -> dict[int, list[CardVersionRecord]]:
+        """Every stored version of every card, by number, oldest first."""
+        return await self._store.card_histories(self.id)
+
     async def went_away(self, account_id: int) -> None:
         """Record that a seated player's last connection went, to tell them later what
         they missed."""

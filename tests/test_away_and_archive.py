@@ -53,7 +53,7 @@ async def test_an_away_player_stops_counting_after_the_grace_and_counts_again_wh
     await ann.ask("set vote=unanimous")
     await ann.ask("set halt=on")
     await ann.ask("set turns=off")
-    await ann.ask("start")
+    await ann.ask("force start")  # 8 cards: too few for three full hands
     await cy.close()
     await ann.client.expect(r"Cy has disconnected; the seat is kept\.")
     # Within the grace period Cy still counts, and viewvote says Cy is away.
@@ -153,7 +153,7 @@ async def test_the_host_deletes_a_room_after_confirming_and_its_name_is_free(ser
     assert 'There is no room called "Nowhere"' in flat(await ann.ask("delroom Nowhere=yes"))
     asked = flat(await ann.ask("delroom table one"))
     assert "To delete room Table One, type: delroom Table One=yes" in asked
-    await ann.ask("start")
+    await ann.ask("force start")  # 8 cards: too few for two full hands
     refused = flat(await ann.ask("delroom table one=yes"))
     assert "A game is running in room Table One" in refused and "delroom Table One=force" in refused
     assert "You delete room Table One." in flat(await ann.ask("delroom Table One=force"))

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.dvorak.deck import snapshot
+from games.dvorak.invariants import table_problems
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
 
@@ -269,7 +271,8 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
         table.sit(player, name)
     for i in range(12):
         table.load_card(ALICE, "Alice", f"Card {i}", "A" if i % 2 else "T", "")
-    table.start(ALICE)
+    # Too few cards for three full hands: dealing runs the draw pile dry.
+    table.start(ALICE, forced=True)
     log = list(table.take_changes().events)
     rng = random.Random(seed)
     for move, number, player, forced in steps:
@@ -322,7 +325,7 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                     rng.choice(["0", "1", "3", "on", "off"]),
                 )
             elif move == "start":
-                table.start(table.state.host)
+                table.start(table.state.host, forced=forced)
             elif move == "win":
                 table.win(table.state.host, player)
             elif move == "newcard":
@@ -370,3 +373,90 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
     assert rebuilt.settings == table.state.settings
     assert rebuilt.proposals == table.state.proposals
     assert sorted(where(table)) == sorted(table.state.cards)
+
+
+def test_a_deal_refills_an_empty_draw_pile_from_the_discards():
+    table = started(new_table(players=(ALICE, BOB, CAROL), things=15, actions=0))
+    table.eliminate(ALICE, CAROL)
+    assert not table.state.pile(DRAW) and len(table.state.pile(DISCARD)) == 5
+    table.take_changes()
+    table.sit(4, "Dan")
+    assert len(table.hand(4)) == 5
+    (join,) = table.take_changes().events
+    assert join.data["refilled"] == 5
+    table.change_setting(ALICE, "reshuffle", "off")
+    table.eliminate(ALICE, 4)
+    table.sit(5, "Eve")
+    assert table.hand(5) == []
+
+
+def test_start_refuses_a_deck_too_small_to_deal_unless_forced():
+    table = new_table(things=6, actions=0)
+    with pytest.raises(RuleViolation, match="too few to deal 5 to each of 2 players"):
+        table.start(ALICE)
+    assert not table.take_changes().events
+    table.start(ALICE, forced=True)
+    assert sorted(len(table.hand(p)) for p in (ALICE, BOB)) == [3, 3]
+
+
+def test_a_player_leaving_a_multideck_table_leaves_their_deck_behind():
+    table = new_table(players=(ALICE, BOB, CAROL), things=0, actions=0, multideck="on", handsize=2)
+    for player in (ALICE, BOB, CAROL):
+        for i in range(6):
+            table.load_card(player, "x", f"Card {player}.{i}", "T", "")
+    table.unseat(CAROL, CAROL)
+    assert len(table.state.pile(DRAW)) == 6 and not table.state.pile(DRAW, CAROL)
+    started(table)
+    assert sorted(len(table.state.pile(DRAW, p)) for p in (ALICE, BOB)) == [7, 7]
+    given = table.hand(ALICE)[0]
+    table.give(ALICE, given, BOB, forced=True)
+    table.unseat(ALICE, ALICE)
+    assert table.state.cards[given].deck_owner == BOB
+    assert len(table.state.pile(DISCARD, BOB)) == 8
+    assert all(table.state.cards[n].deck_owner == BOB for n in table.state.pile(DISCARD, BOB))
+    assert table_problems(table.state) == []
+
+
+def test_restoring_a_table_into_itself_keeps_numbers_and_attachments():
+    table = started(new_table())
+    table.draw(ALICE)
+    things = [n for n in table.hand(ALICE) if not table.state.cards[n].is_action][:2]
+    table.play(ALICE, things[0])
+    table.play(ALICE, things[1], onto=things[0], forced=True)
+    saved = snapshot(table.state)
+    before = table.state.copy()
+    table.take_changes()
+    table.restore(ALICE, "Same", saved, forced=True)  # a game is running: only forced
+    events = table.take_changes().events
+    assert not [d for e in events for d in e.deltas if d[0] == "add"]
+    assert table.state.piles == before.piles and table.state.cards == before.cards
+    assert table.state.cards[things[1]].attached_to == things[0]
+    assert table_problems(table.state) == []
+    table.load_card(ALICE, "Alice", "Newcomer", "T", "", forced=True)
+    newcomer = table.state.next_number - 1
+    saved = snapshot(table.state)
+    # A card edited since the deck was saved is another card now: the saved one gets a new number.
+    name = table.state.cards[things[0]].name
+    table.propose_edit(BOB, things[0], "Changed", "T", "Edited since")
+    table.vote(ALICE, things[0], "approve")
+    table.take_changes()
+    table.restore(ALICE, "Same", saved, forced=True)  # a game is running: only forced
+    (loaded,) = [e for e in table.take_changes().events if e.kind == "loaddeck"]
+    assert loaded.data["renumbered"] == [1, newcomer + 1]
+    assert (table.state.cards[newcomer + 1].name, table.state.cards[newcomer + 1].zone) == (name, PLAY)
+    assert table.state.cards[things[0]].name == "Changed" and table.state.cards[things[0]].zone == "removed"
+    assert table.state.cards[things[1]].attached_to == newcomer + 1
+    assert table.state.cards[newcomer].name == "Newcomer"
+
+
+def test_the_last_team_left_wins_and_elimination_lasts_one_game():
+    table = started(new_table(players=(ALICE, BOB, CAROL), teams="on"))
+    table.set_team(ALICE, ALICE, "Owls")
+    table.set_team(ALICE, BOB, "Owls")
+    table.eliminate(ALICE, ALICE)
+    assert table.state.phase == PLAYING
+    table.eliminate(CAROL, CAROL)
+    assert table.state.phase == OVER and table.state.result == "Only team Owls is left: Team Owls (Alice, Bob) wins!"
+    assert not any(seat.out for seat in table.state.seats)
+    assert table.voters() == [ALICE, BOB, CAROL]
+    assert table_problems(table.state) == []

@@ -345,7 +345,7 @@ async def test_settings_teams_and_multideck_before_start(server):
 async def test_card_commands_refuse_bad_input_clearly(server):
     ann, bo = await seat_players(server, ["Ann", "Bo"], deck=4)
     assert "No game is running here." in flat(await ann.ask("draw"))
-    await ann.ask("start")
+    await ann.ask("force start")
     current, _ = await ann.table()
     player = ann if current == "Ann" else bo
     assert "Which card? Give its number." in flat(await player.ask("play banana"))

@@ -111,7 +111,7 @@ def test_edits_change_cards_in_place_and_keep_versions():
 
 def test_removal_takes_a_card_out_of_every_pile():
     table = table_of(2)
-    table.start(1)
+    table.start(1, forced=True)
     in_hand = table.hand(2)[0]
     table.propose_removal(1, in_hand)
     table.vote(2, in_hand, "approve")
@@ -124,7 +124,7 @@ def test_special_rules_are_voted_in_and_never_drawn():
     rule = table.propose_rule(1, "Five Wheels", "The first player to control five wheels wins.")
     table.vote(2, rule, "approve")
     assert table.state.cards[rule].zone == RULES
-    table.start(1)
+    table.start(1, forced=True)
     everywhere = [n for (zone, _), pile in table.state.piles.items() if zone != RULES for n in pile]
     assert rule not in everywhere
     table.propose_removal(2, rule)

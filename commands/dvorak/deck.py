@@ -62,6 +62,11 @@ class LoadCard(GameCommand):
     The Dvorax form puts a MUSH colour code first:
 
       loadcard hw/Armageddon/Action/Destroy all Things; each player discards their hand.
+
+    A name that looks like a colour code (Gun, Ruby) followed by the type A or T is read in
+    the first form:
+
+      loadcard Gun/T/Roll a die: on 5/6, destroy a Thing.
     """
 
     key = "loadcard"
@@ -149,8 +154,9 @@ class ExportDeck(GameCommand):
 class SaveDeck(GameCommand):
     """Save the whole room under a name.
 
-    Cards and their piles in order, special rules, settings, votes and the turn. Saving
-    again under your own name replaces it; a name someone else saved is theirs.
+    Cards (with every version of each) and their piles in order, special rules, settings,
+    votes and the turn. Saving again under your own name replaces it; a name someone else
+    saved is theirs.
     """
 
     key = "savedeck"
@@ -164,8 +170,15 @@ class SaveDeck(GameCommand):
             raise CommandError(problem.replace("room name", "deck name"))
         room = current_room(ctx)
         data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
+        histories = await room.card_histories()
+        versions = {
+            str(card["number"]): [version.as_saved() for version in histories.get(card["number"], [])]
+            for card in data["cards"]
+        }
         try:
-            replaced = await ctx.decks.save(name, ctx.player.account_id, count, {**data, "room": room.name})
+            replaced = await ctx.decks.save(
+                name, ctx.player.account_id, count, {**data, "room": room.name, "versions": versions}
+            )
         except DeckOwnedByOther:
             raise CommandError(f'The deck name "{name}" belongs to someone else. Choose another.') from None
         except TooManyDecks as quota:
@@ -188,8 +201,10 @@ class LoadDeck(GameCommand):
 
     It replaces the room's cards, rules, settings and votes. If the same players are seated
     as when it was saved, the game resumes where it was; otherwise its cards make a fresh
-    deck for a new game. Not while a game is running, unless forced: the game running here
-    would be lost.
+    deck for a new game. Cards keep their numbers and histories; a card whose number another
+    card of this room has (one edited since the deck was saved, say) gets a new number after
+    the room's own; the table is told. Not while a game is running, unless forced: the game
+    running here would be lost.
     """
 
     key = "loaddeck"

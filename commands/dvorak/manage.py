@@ -14,14 +14,16 @@ class Start(GameCommand):
 
     Every approved card is shuffled into the draw pile, each seated player is dealt a hand,
     and a random player goes first. Also starts the next game after one ends, with the same
-    deck.
+    deck. A deck too small to deal everyone a full hand is refused with a warning; "force
+    start" deals what there is.
     """
 
     key = "start"
+    forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.start(actor))
+        await perform(ctx, lambda table: table.start(actor, forced=ctx.forced))
 
 
 class Set(GameCommand):
@@ -81,7 +83,9 @@ class Eliminate(GameCommand):
     """Take a player out of the game (host).
 
     "eliminate me" resigns. Their hand and Things go to the discard pile. When one player is
-    left, they win.
+    left, they win; with teams on, when one team is left (a player without a team is a team
+    of one), that team wins. Elimination lasts one game: once it is over, everyone seated
+    votes, proposes and may host again.
     """
 
     key = "eliminate"

@@ -93,10 +93,16 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     kind = event.kind
     if kind == "join":
         text = verb("take", "takes") + " a seat at the table."
+        if data.get("refilled"):
+            text += f" {_refilled(data['refilled'])}"
         dealt = _dealt_to(event, viewer) if you else []
+        if data.get("short"):
+            held = len(_dealt_to(event, actor))
+            whom = "you are" if you else f"{event.actor_name} is"
+            text += f" There are not enough cards for a full hand: {whom} dealt {plural(held, 'card')}."
         if dealt:
             text += "\nYou are dealt:\n" + card_list(table, dealt)
-        elif _dealt_to(event, actor):
+        elif _dealt_to(event, actor) and not data.get("short"):
             text += f" {event.actor_name} is dealt {plural(len(_dealt_to(event, actor)), 'card')}."
     elif kind in ("leave", "kick"):
         gone = data["name"] if data["player"] != viewer else "you"
@@ -109,9 +115,10 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
         if data.get("alone"):
             text += (
-                f" {data['alone']} is the only player left, and the game goes on: a kick decides nothing (the host "
+                f" {data['alone']} is the only one left in the game, and it goes on: a kick decides nothing (the host "
                 "ends it with win or endgame)."
             )
+        text += _deck_handed_over(table, data, viewer)
     elif kind == "host":
         text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
     elif kind == "team":
@@ -158,16 +165,28 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("clear", "clears") + f" the deck: {gone or f'{count} cards and rules are gone'}."
     elif kind == "loaddeck":
         text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
-        if data["offset"]:
+        if data.get("offset"):
             text += f" Its cards are numbered from #{data['offset'] + 1} here."
+        if data.get("renumbered"):
+            count, first = data["renumbered"]
+            text += (
+                f" One card's number was taken here: it is #{first} now."
+                if count == 1
+                else f" {count} cards' numbers were taken here: they are numbered from #{first} on."
+            )
     elif kind == "import":
         text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
     elif kind == "start":
         first = _name(table, data["first"], viewer)
+        handsize = data["handsize"]
+        dealt = (
+            f"the cards are dealt out as far as they go (at most {handsize} each)"
+            if data.get("short")
+            else f"each player is dealt {handsize} cards"
+        )
         text = (
-            verb("start", "starts") + " a new game: every approved card is shuffled into the draw pile and "
-            f"each player is dealt {data['handsize']} cards. {first[0].upper() + first[1:]} "
-            f"{'go' if data['first'] == viewer else 'goes'} first."
+            verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
+            f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
         )
         if viewer in data["players"]:
             text += "\nYour hand:\n" + card_list(table, _dealt_to(event, viewer))
@@ -179,8 +198,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = f"{who} draws a card."
     elif kind == "refill":
-        count = sum(1 for d in event.deltas if d[0] == "move")
-        text = f"The draw pile is empty: the discard pile ({plural(count, 'card')}) is shuffled into a new draw pile."
+        text = _refilled(sum(1 for d in event.deltas if d[0] == "move"))
     elif kind == "play":
         played = card()
         if data.get("onto"):
@@ -282,6 +300,29 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
     gmcp.send_table(room)
+
+
+def _deck_handed_over(table: Table, data: dict, viewer: int) -> str:
+    """Where the own deck of a player who left a multi-deck table went ("" if nowhere)."""
+    whose = "your" if data["player"] == viewer else f"{data['name']}'s"
+    if data.get("deck_shared"):
+        return (
+            f" The {plural(data['deck_shared'], 'card')} of {whose} own deck go into the shared draw pile, to be "
+            "dealt out at the next start."
+        )
+    shares = data.get("deck_shares")
+    if not shares:
+        return ""
+    count = sum(share for _, share in shares)
+    if len(shares) == 1:
+        taker = _name(table, shares[0][0], viewer, possessive=True)
+        return f" The {plural(count, 'card')} of {whose} own deck go to {taker} discard pile."
+    parts = ", ".join(f"{share} to {_name(table, taker, viewer)}" for taker, share in shares)
+    return f" The {plural(count, 'card')} of {whose} own deck go to the discard piles of the others: {parts}."
+
+
+def _refilled(count: int) -> str:
+    return f"The draw pile is empty: the discard pile ({plural(count, 'card')}) is shuffled into a new draw pile."
 
 
 def _how_to_vote(table: Table, number: int, viewer: int) -> str:
@@ -437,6 +478,9 @@ def _piles_line(table: Table) -> str:
             discard = state.pile(DISCARD, seat.account_id)
             top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
             parts.append(f"{seat.name}: draw {draw}, discard {len(discard)}{top}")
+        shared = state.pile(DRAW)
+        if shared:
+            parts.append(f"shared, dealt out at the start: draw {len(shared)}")
         return "Piles: " + "; ".join(parts) + "."
     draw = len(state.pile(DRAW))
     discard = state.pile(DISCARD)

@@ -56,7 +56,9 @@ class NewRule(GameCommand):
 class Approve(GameCommand):
     """Vote for what is pending about a card.
 
-    A new card or rule, an edit, a removal, or a whole bundle. Only seated players vote.
+    A new card or rule, an edit, a removal, or a whole bundle. Only seated players vote;
+    proposing counts as approving. Voting the same way twice is refused; "repeal <num>"
+    after approving changes your vote.
     """
 
     key = "approve"
@@ -70,7 +72,10 @@ class Approve(GameCommand):
 
 
 class Repeal(Approve):
-    """Vote against what is pending about a card."""
+    """Vote against what is pending about a card.
+
+    Repealing twice is refused; "approve <num>" after repealing changes your vote.
+    """
 
     key = "repeal"
     aliases = ("reject",)

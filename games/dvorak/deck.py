@@ -1,9 +1,13 @@
 """Deck moves: loading approved cards and rules, clearing the deck, restoring a saved table.
 
 A saved table (:func:`snapshot`) is plain JSON-ready data: every card that is not
-removed, each pile in order, the seats, settings, turn and pending votes. Restoring it
-into a room gives its cards new numbers after the room's own (numbers are never reused
-within a room) and everything else back as it was.
+removed, each pile in order, the seats, settings, turn and pending votes (a saved deck
+adds each card's earlier versions). Restoring it into a room keeps each card's number
+where the room has no other card of that number: a card the room already holds (removed
+when the deck is cleared for the load, with the same face) comes back as itself, with
+its history; a number another card of the room has is replaced by a new one after the
+room's own (numbers are never reused within a room). Everything else comes back as it
+was.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from games.dvorak.state import (
     TableState,
     Turn,
     card_dict,
+    card_face,
     proposal_dict,
     proposal_from_dict,
     seat_dicts,
@@ -144,11 +149,11 @@ class DeckMoves(TableCore):
         for number in gone:
             self._move(event, number, REMOVED, NO_OWNER)
 
-    def restore(self, actor: int, name: str, saved: dict[str, Any], forced: bool = False) -> int:
-        """Replace the table with a saved one (host); returns how much its card numbers
-        were raised by (0 if they are unchanged).
+    def restore(self, actor: int, name: str, saved: dict[str, Any], forced: bool = False) -> None:
+        """Replace the table with a saved one (host).
 
-        Cards, piles in order, special rules, settings and pending votes always come back.
+        Cards (with their numbers where they are free, and their earlier versions),
+        piles in order, special rules, settings and pending votes always come back.
         The game itself (hands, things in play, the turn) comes back only if the same
         players are seated now as when it was saved; otherwise every card of the deck is
         put in the draw pile, ready for a new game with the players who are here. A game
@@ -166,7 +171,8 @@ class DeckMoves(TableCore):
         event = self._event("loaddeck", actor, forced, name=name, resumed=resumed)
         self._clear(event)
         cards = {card["number"]: card for card in saved["cards"]}
-        offset = self.state.next_number - 1 if self.state.cards else 0
+        numbers = self._numbers_for(cards)
+        histories = saved.get("versions", {})
         piles = saved["piles"] if resumed else _folded_into_draw_pile(saved["piles"])
         for zone, owner, order in piles:
             for number in order:
@@ -174,14 +180,18 @@ class DeckMoves(TableCore):
                 attached = card["attached_to"] if resumed else None
                 placed = {
                     **card,
-                    "number": number + offset,
+                    "number": numbers[number],
                     "zone": zone,
                     "owner": owner,
-                    "attached_to": attached + offset if attached is not None else None,
+                    "attached_to": numbers[attached] if attached is not None else None,
                 }
                 if not resumed:
                     placed["deck_owner"] = NO_OWNER
-                self._change(event, ["add", placed])
+                if placed["number"] in self.state.cards:
+                    self._bring_back(event, placed)
+                else:
+                    history = histories.get(str(number))
+                    self._change(event, ["add", placed, history] if history else ["add", placed])
         for setting, value in saved["settings"].items():
             if resumed or setting != "multideck":
                 self._change(event, ["setting", setting, value])
@@ -198,13 +208,53 @@ class DeckMoves(TableCore):
             proposal = proposal_from_dict(data)
             renumbered[proposal.id] = self.state.next_proposal
             proposal.id = self.state.next_proposal
-            proposal.subject += offset
+            proposal.subject = numbers[proposal.subject]
             proposal.bundle = renumbered.get(proposal.bundle) if proposal.bundle is not None else None
             self._change(event, ["propose", proposal_dict(proposal)])
-        event.data["offset"] = offset
+        new = sorted(numbers[n] for n in numbers if numbers[n] != n)
+        if new:
+            event.data["renumbered"] = [len(new), new[0]]
         # Counted as savedeck counts: the cards of the deck, not rules nor cards in a vote.
         event.data["count"] = sum(1 for card in saved["cards"] if card["zone"] in DECK_ZONES)
-        return offset
+
+    def _numbers_for(self, cards: dict[int, dict[str, Any]]) -> dict[int, int]:
+        """Each saved card's number in this room: its own, unless another card of the room
+        has it; then a new one, after every number in use."""
+        kept = {number for number, card in cards.items() if self._free_for(number, card)}
+        following = max([self.state.next_number, *(number + 1 for number in kept)])
+        numbers: dict[int, int] = {}
+        for number in sorted(cards):
+            if number in kept:
+                numbers[number] = number
+            else:
+                numbers[number] = following
+                following += 1
+        return numbers
+
+    def _free_for(self, number: int, saved: dict[str, Any]) -> bool:
+        """Whether saved card ``saved`` may have ``number`` here: no card has it, or the
+        card that has it is that same card, out of the game (by the clearing before a
+        load, say) and unchanged since the deck was saved."""
+        here = self.state.cards.get(number)
+        if here is None:
+            return True
+        face = {key: saved.get(key, default) for key, default in (("colour", ""), ("version", 1))}
+        face |= {key: saved[key] for key in ("name", "kind", "text")}
+        return (
+            here.zone == REMOVED
+            and here.author == saved["author"]
+            and here.is_rule == saved.get("is_rule", False)
+            and card_face(here) == face
+        )
+
+    def _bring_back(self, event: Event, placed: dict[str, Any]) -> None:
+        """A card of the room comes back from the removed pile, as the saved deck has it."""
+        number = placed["number"]
+        self._move(event, number, placed["zone"], placed["owner"])
+        if placed["deck_owner"] != self.state.cards[number].deck_owner:
+            self._change(event, ["deck", number, placed["deck_owner"]])
+        if placed["attached_to"] is not None:
+            self._change(event, ["attach", number, placed["attached_to"]])
 
 
 def _folded_into_draw_pile(piles: list[list[Any]]) -> list[list[Any]]:

@@ -75,11 +75,12 @@ class ParsedDeck:
 def parse_card_definition(definition: str) -> CardDefinition:
     """``<name>/<type>/<text>``, or ``<colour>/<name>/<type>/<text>`` (Dvorax).
 
-    The text may be left out (``Rock/T``); name and type may not.
+    The text may be left out (``Rock/T``); name and type may not. A name that looks like
+    a colour code (``Gun``, ``Ruby``) followed by the type A or T is the archive form.
     """
     parts = definition.split("/", 3)
     colour = ""
-    if len(parts) == 4 and COLOUR_CODE.fullmatch(parts[0].strip()):
+    if len(parts) == 4 and COLOUR_CODE.fullmatch(parts[0].strip()) and parts[1].strip().upper() not in ("A", "T"):
         colour = parts[0].strip()
         parts = parts[1:]
     else:

@@ -12,9 +12,12 @@ from dataclasses import asdict
 
 from games.dvorak.state import (
     APPROVE,
-    HAND,
+    DECK_ZONES,
+    DISCARD,
+    DRAW,
     NEW_CARD,
     NEW_RULE,
+    NO_OWNER,
     PENDING,
     PLAY,
     PLAYING,
@@ -45,8 +48,9 @@ def table_problems(state: TableState) -> list[str]:
             card = state.cards.get(number)
             if card is not None and (card.zone, card.owner) != (zone, owner):
                 problems.append(f"card #{number} says it is in {card.zone}/{card.owner} but lies in {zone}/{owner}")
-        if zone in (HAND, PLAY) and pile and owner not in seated:
-            problems.append(f"{zone} of account {owner}, who is not seated, holds {len(pile)} cards")
+        if zone in DECK_ZONES and owner != NO_OWNER and pile and owner not in seated:
+            held = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
+            problems.append(f"{zone} of account {owner}, who is not seated, holds {held}")
     for card in state.cards.values():
         if card.attached_to is not None:
             host = state.cards.get(card.attached_to)
@@ -54,11 +58,37 @@ def table_problems(state: TableState) -> list[str]:
                 problems.append(f"card #{card.number} is attached to #{card.attached_to} outside play")
     if state.cards and state.next_number <= max(state.cards):
         problems.append(f"next card number {state.next_number} is not above every card")
+    problems += _unreachable_cards(state, seated)
     if state.phase == PLAYING and state.settings.get("turns", True):
         active = {seat.account_id for seat in state.active_seats()}
         if state.turn.player not in active:
             problems.append(f"the turn belongs to account {state.turn.player}, who is not an active seat")
     problems += _proposal_problems(state)
+    return problems
+
+
+def _unreachable_cards(state: TableState, seated: set[int]) -> list[str]:
+    """Cards of a running game that no player can ever draw again: in a pile nobody
+    draws from, or belonging to the deck of someone who has left (discarded, they would
+    go to a pile nobody draws from)."""
+    if state.phase != PLAYING:
+        return []
+    problems: list[str] = []
+    multideck = bool(state.settings.get("multideck"))
+    for (zone, owner), pile in state.piles.items():
+        if zone in (DRAW, DISCARD) and pile and (owner == NO_OWNER) == multideck:
+            whose = "the shared" if owner == NO_OWNER else f"account {owner}'s"
+            game = "a multi-deck" if multideck else "a single-deck"
+            problems.append(f"{whose} {zone} pile holds {len(pile)} cards, which nobody draws from in {game} game")
+    if multideck:
+        for card in state.cards.values():
+            if card.zone in DECK_ZONES and card.deck_owner not in seated:
+                deck = (
+                    "the shared deck, which a multi-deck game does not use"
+                    if card.deck_owner == NO_OWNER
+                    else f"the deck of account {card.deck_owner}, who is not seated"
+                )
+                problems.append(f"card #{card.number} belongs to {deck}")
     return problems
 
 

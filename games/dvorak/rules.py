@@ -16,6 +16,8 @@ from games.dvorak import settings as table_settings
 from games.dvorak.core import FORCE_HINT, TEAM_MAX, Changes, Event, RuleViolation
 from games.dvorak.deck import DeckMoves
 from games.dvorak.state import (
+    DECK_ZONES,
+    DISCARD,
     DRAW,
     HAND,
     NO_OWNER,
@@ -48,6 +50,8 @@ class Table(Voting, DeckMoves):
             self._set(event, "host", account_id)
         if self.state.phase == PLAYING:
             self._deal(event, [account_id], self.settings["handsize"])
+            if len(self.hand(account_id)) < self.settings["handsize"]:
+                event.data["short"] = True
         self.recount_votes(event)
 
     def unseat(self, actor: int, account_id: int) -> None:
@@ -59,18 +63,49 @@ class Table(Voting, DeckMoves):
         if seat is None:
             raise RuleViolation("That player is not seated at this table.")
         event = self._event("leave" if actor == account_id else "kick", actor, player=account_id, name=seat.name)
-        playing_before = len(self.state.active_seats())
+        sides_before = len(self._sides())
         was_current = self.state.phase == PLAYING and self.state.turn.player == account_id
         following = self._next_player(account_id) if was_current else NO_OWNER
         self._clear_player_cards(event, account_id)
         remaining = [s for s in self.state.seats if s.account_id != account_id]
         self._set_seats(event, remaining)
+        self._hand_over_deck(event, account_id)
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
         if self.state.phase == PLAYING:
             how = "resigned" if actor == account_id else "kicked"
-            self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
+            self._after_player_gone(event, was_current, following, sides_before, seat.name, how)
         self.recount_votes(event)
+
+    def _hand_over_deck(self, event: Event, leaver: int) -> None:
+        """A player has left: their own draw and discard piles (a multi-deck game's) stay
+        at the table. While a game runs, the cards are dealt out face up to the discard
+        piles of the players still in it, their draw pile shuffled first, and become those
+        players' own; between games they go into the shared draw pile, to be dealt out at
+        the next start. Cards of their deck that others hold or have in play become the
+        holders' own."""
+        for card in list(self.state.cards.values()):
+            if card.zone in DECK_ZONES and card.deck_owner == leaver and card.owner != leaver:
+                self._change(event, ["deck", card.number, card.owner])
+        draw = list(self.state.pile(DRAW, leaver))
+        self.rng.shuffle(draw)
+        cards = draw + list(self.state.pile(DISCARD, leaver))
+        if not cards:
+            return
+        takers = [s.account_id for s in self.state.active_seats() or self.state.seats]
+        if self.state.phase != PLAYING or not takers:
+            event.data["deck_shared"] = len(cards)
+            for number in cards:
+                self._change(event, ["deck", number, NO_OWNER])
+                self._move(event, number, DRAW, NO_OWNER)
+            return
+        shares = dict.fromkeys(takers, 0)
+        for index, number in enumerate(cards):
+            taker = takers[index % len(takers)]
+            shares[taker] += 1
+            self._change(event, ["deck", number, taker])
+            self._move(event, number, DISCARD, taker)
+        event.data["deck_shares"] = [[taker, count] for taker, count in shares.items() if count]
 
     def set_host(self, actor: int, account_id: int) -> None:
         self._host(actor)
@@ -101,8 +136,9 @@ class Table(Voting, DeckMoves):
 
     # -- the game ----------------------------------------------------------------------
 
-    def start(self, actor: int) -> None:
-        """Shuffle every approved card into the draw pile, deal, and pick a first player."""
+    def start(self, actor: int, forced: bool = False) -> None:
+        """Shuffle every approved card into the draw pile, deal, and pick a first player.
+        A deck too small to deal every player a full hand is dealt only when forced."""
         self._host(actor)
         if self.state.phase == PLAYING:
             raise RuleViolation("A game is already running (the host can end it with endgame).")
@@ -112,8 +148,19 @@ class Table(Voting, DeckMoves):
         if not deck:
             raise RuleViolation("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>).")
         players = [seat.account_id for seat in self.state.seats]
+        handsize = self.settings["handsize"]
+        short = len(deck) < handsize * len(players)
+        if short and not forced:
+            fits = len(deck) // len(players)
+            lower = f", lower the hand size (set handsize={fits})" if fits else ""
+            cards = f"{len(deck)} card{'s' if len(deck) != 1 else ''}"
+            whom = f"each of {len(players)} players" if len(players) > 1 else "the one player"
+            raise RuleViolation(
+                f"The deck has {cards}, too few to deal {handsize} to {whom} (the rules ask for at least 5 cards "
+                f"per player). Add cards{lower}, or deal what there is: force start"
+            )
         first = self.rng.choice(players)
-        event = self._event("start", actor, first=first, handsize=self.settings["handsize"], players=players)
+        event = self._event("start", actor, forced, first=first, handsize=handsize, players=players, short=short)
         self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
         self._set(event, "phase", PLAYING)
         self._set(event, "result", "")
@@ -137,9 +184,16 @@ class Table(Voting, DeckMoves):
         self.recount_votes(event)
 
     def _deal(self, event: Event, players: list[int], count: int) -> None:
+        """Deal ``count`` cards to each of ``players`` in turn; a draw pile that runs out is
+        refilled from its discard pile, as a draw does (with reshuffle on)."""
         for _ in range(count):
             for player in players:
-                pile = self.state.pile(*self.draw_key(player))
+                owner = self.draw_key(player)[1]
+                discard = self.state.pile(*self.discard_key(owner))
+                if not self.state.pile(DRAW, owner) and discard and self.settings["reshuffle"]:
+                    event.data["refilled"] = event.data.get("refilled", 0) + len(discard)
+                    self._refill(event, owner)
+                pile = self.state.pile(DRAW, owner)
                 if pile:
                     self._move(event, pile[-1], HAND, player)
 
@@ -162,7 +216,7 @@ class Table(Voting, DeckMoves):
                 raise RuleViolation("The draw pile and the discard pile are both empty: there is nothing to draw.")
             if not self.settings["reshuffle"]:
                 raise RuleViolation("The draw pile is empty (and reshuffle is off).")
-            self._refill(actor, owner)
+            self._refill(self._event("refill", actor, owner=owner), owner)
         top = self.state.pile(draw_zone, owner)[-1]
         event = self._event("draw", actor, forced, card=top, visible=visible)
         self._move(event, top, HAND, actor)
@@ -170,9 +224,8 @@ class Table(Voting, DeckMoves):
             self._set_turn(event, drawn=turn.drawn + 1)
         return top
 
-    def _refill(self, actor: int, owner: int) -> None:
+    def _refill(self, event: Event, owner: int) -> None:
         """The draw pile ran out: the discard pile is shuffled to make a new one."""
-        event = self._event("refill", actor, owner=owner)
         order = list(self.state.pile(*self.discard_key(owner)))
         self.rng.shuffle(order)
         for number in order:
@@ -448,23 +501,36 @@ class Table(Voting, DeckMoves):
             if card.zone in (HAND, PLAY):
                 self._move(event, number, *self._discard_key_for(card))
 
+    def _sides(self) -> set[str]:
+        """The sides still in the game: each player, or with team play on, each team (a
+        player without a team is a side of their own)."""
+        teams = bool(self.settings["teams"])
+        return {f"team {s.team}" if teams and s.team else f"player {s.account_id}" for s in self.state.active_seats()}
+
     def _after_player_gone(
-        self, event: Event, was_current: bool, following: int, playing_before: int, name: str, how: str
+        self, event: Event, was_current: bool, following: int, sides_before: int, name: str, how: str
     ) -> None:
         """``name`` left the game (``how``: "resigned", "kicked" or "eliminated"): pass
-        their turn on, and end the game if it is decided. The last player left in a game
-        of several wins: by forfeit when the last opponent resigned, never by a kick (the
-        host's power over seats does not decide games; win and endgame do, openly)."""
+        their turn on, and end the game if it is decided. The last side left (a player, or
+        with team play a team) in a game of several wins: by forfeit when the last opponent
+        resigned, never by a kick (the host's power over seats does not decide games; win
+        and endgame do, openly)."""
         active = self.state.active_seats()
-        if len(active) == 1 and playing_before > 1 and how != "kicked":
-            winner = active[0].name
-            forfeit = f"{name} forfeits: {winner} wins!"
-            self._finish(event, forfeit if how == "resigned" else f"Only {winner} remains: {winner} wins!")
+        decided = len(self._sides()) == 1 and sides_before > 1
+        team = active[0].team if decided and self.settings["teams"] else ""
+        if decided and how != "kicked":
+            if team:
+                mates = ", ".join(s.name for s in self.state.seats if s.team == team)
+                self._finish(event, f"Only team {team} is left: Team {team} ({mates}) wins!")
+            elif how == "resigned":
+                self._finish(event, f"{name} forfeits: {active[0].name} wins!")
+            else:
+                self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
         elif not active:
             self._finish(event, "Nobody is left in the game.")
         else:
-            if len(active) == 1 and playing_before > 1:
-                event.data["alone"] = active[0].name
+            if decided:
+                event.data["alone"] = f"team {team}" if team else active[0].name
             if was_current:
                 self._begin_turn(event, following)
 
@@ -475,13 +541,13 @@ class Table(Voting, DeckMoves):
             self._host(actor)
         seat = self._target(target)
         event = self._event("eliminate", actor, player=target, name=seat.name)
-        playing_before = len(self.state.active_seats())
+        sides_before = len(self._sides())
         was_current = self.state.turn.player == target
         following = self._next_player(target) if was_current else NO_OWNER
         self._clear_player_cards(event, target)
         self._set_seats(event, [replace(s, out=True) if s.account_id == target else s for s in self.state.seats])
         how = "resigned" if actor == target else "eliminated"
-        self._after_player_gone(event, was_current, following, playing_before, seat.name, how)
+        self._after_player_gone(event, was_current, following, sides_before, seat.name, how)
         self.recount_votes(event)
 
     def win(self, actor: int, target: int) -> None:
@@ -504,7 +570,11 @@ class Table(Voting, DeckMoves):
         self._finish(event, "The game ended without a winner.")
 
     def _finish(self, event: Event, result: str) -> None:
+        """The game is over: elimination lasts one game, so everyone seated is back in
+        (to vote, propose and host the aftermath)."""
         event.data["result"] = result
+        if any(seat.out for seat in self.state.seats):
+            self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
         self._set(event, "phase", OVER)
         self._set(event, "result", result)
         self._set_turn(event, **vars(Turn()))

@@ -7,7 +7,8 @@ against), ``majority`` (more than half approve, or enough reject that they canno
 ``any`` (the original engine: the first approve or repeal decides). A player away
 (disconnected) longer than the server's grace period stops counting until they are back,
 each an event of the log (``away``, ``back``). Whenever the set of voters changes, every
-pending vote is counted again.
+pending vote is counted again. Voting the same way twice is refused; voting the other way
+changes one's vote (under ``any``, every vote decides at once).
 """
 
 from __future__ import annotations
@@ -135,6 +136,10 @@ class Voting(TableCore):
         """Approve or reject what is pending about card ``number`` (its whole bundle)."""
         self._voter(actor)
         proposal = self._proposal_about(number)
+        if proposal.votes.get(actor) == choice and self.settings["vote"] != "any":
+            already = "approved" if choice == APPROVE else "voted to repeal"
+            counted = " (proposing it counts as approving)" if actor == proposal.proposer and choice == APPROVE else ""
+            raise RuleViolation(f"You already {already} #{number}{counted}.")
         group = self.state.bundle_of(proposal)
         event = self._event("vote", actor, card=number, choice=choice, cards=[p.subject for p in group])
         for member in group:
