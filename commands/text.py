@@ -121,7 +121,8 @@ def _in_joining_script(ch: str) -> bool:
     return any(low <= ord(ch) <= high for low, high in _JOINING_SCRIPTS)
 
 
-_SECOND_COLUMN = re.compile(r" *\S+ {2,}(?=\S)")
+#: A table row's columns up to its last: words apart by two spaces or more.
+_LAST_COLUMN = re.compile(r" *\S+(?: {2,}\S+)* {2,}(?=\S)")
 
 #: Marks a line to be sent whole, however wide the client (a usage line, an example to
 #: copy): a control character, which :func:`clean_text` removes from anything a player
@@ -156,8 +157,8 @@ def wrap_lines(text: str, width: int) -> list[str]:
 
     Lines that already fit are kept exactly (tables keep their alignment), and so are
     lines marked :data:`WHOLE_LINE`; longer lines are word-wrapped. Continuation lines
-    keep the line's indentation, or hang under its second column when it has one
-    (``  say            Say something...``).
+    keep the line's indentation, or hang under its last column when it is a table's row
+    (``  say            Say something...``, ``handlimit   5   most cards...``).
     """
     lines: list[str] = []
     for line in text.split("\n"):
@@ -167,7 +168,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if len(line) <= width:
             lines.append(line)
             continue
-        column = _SECOND_COLUMN.match(line)
+        column = _LAST_COLUMN.match(line)
         indent = " " * len(column.group(0)) if column else line[: len(line) - len(line.lstrip(" "))]
         if len(indent) > width // 2:
             indent = ""

@@ -318,7 +318,7 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     reply = await ann.ask("leave now")
     assert "You leave room Table One." in reply
     await bo.client.expect(
-        loosely("Ann leaves the table. 5 cards from that hand and play area go to the discard pile.")
+        loosely("Ann leaves the table. 5 cards from their hand and play area go to the discard pile.")
     )
     await bo.client.expect(r"\*\*\* Ann forfeits: Bo wins! \*\*\*")
 

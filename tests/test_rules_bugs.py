@@ -165,7 +165,7 @@ async def test_a_player_leaving_a_multideck_game_leaves_their_deck_behind(server
     await ann.ask("start")
     assert "Bo: draw 8, discard 0" in flat(await ann.ask("look"))
     reply = flat(await bo.ask("leave now"))
-    assert "2 cards from that hand and play area go to the discard pile." in reply
+    assert "2 cards from your hand and play area go to the discard pile." in reply
     assert "The 10 cards of your own deck go to the discard piles of the others: 5 to Ann, 5 to Cy." in reply
     look = flat(await ann.ask("look"))
     told = "The 10 cards of Bo's own deck go to the discard piles of the others: 5 to you, 5 to Cy."

@@ -36,6 +36,18 @@ def test_wrapping_keeps_lines_that_fit_exactly():
     assert wrap_lines(table, 20) == ["Name     Idle", "Alice      3s"]
 
 
+def test_a_table_row_too_wide_hangs_under_its_last_column():
+    row = "handlimit   5          most cards a hand may hold at the end of a turn (0: no limit)"
+    assert wrap_lines(row, 60) == [
+        "handlimit   5          most cards a hand may hold at the end",
+        "                       of a turn (0: no limit)",
+    ]
+    assert wrap_lines("  say            Say something to everyone where you are.", 40) == [
+        "  say            Say something to",
+        "                 everyone where you are.",
+    ]
+
+
 def test_durations_in_mush_style():
     assert [format_duration(s) for s in (0, 59, 60, 3599, 3600, 86400 * 3)] == ["0s", "59s", "1m", "59m", "1h", "3d"]
     assert format_online_time(3 * 3600 + 5 * 60) == "03:05"

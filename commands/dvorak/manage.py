@@ -56,8 +56,8 @@ class Settings(GameCommand):
                 for name, spec in SETTINGS.items()
             }
             width = max(len("Value"), *map(len, values.values()))
-            lines = [f"{'Setting':<11} {'Value':<{width}} Meaning"]
-            lines += [f"{name:<11} {values[name]:<{width}} {spec.help}" for name, spec in SETTINGS.items()]
+            lines = [f"{'Setting':<11} {'Value':<{width}}  Meaning"]
+            lines += [f"{name:<11} {values[name]:<{width}}  {spec.help}" for name, spec in SETTINGS.items()]
             lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
             return "\n".join(lines)
 

@@ -112,7 +112,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             else verb("remove", "removes") + f" {gone} from the table."
         )
         if data.get("discarded"):
-            text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
+            text += _cards_discarded(data, viewer)
         if data.get("alone"):
             text += (
                 f" {data['alone']} is the only one left in the game, and it goes on: a kick decides nothing (the host "
@@ -258,7 +258,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
         if data.get("discarded"):
-            text += f" {plural(data['discarded'], 'card')} from that hand and play area go to the discard pile."
+            text += _cards_discarded(data, viewer)
     elif kind == "win":
         text = verb("declare", "declares") + " the game won."
     elif kind == "endgame":
@@ -319,6 +319,13 @@ def _deck_handed_over(table: Table, data: dict, viewer: int) -> str:
         return f" The {plural(count, 'card')} of {whose} own deck go to {taker} discard pile."
     parts = ", ".join(f"{share} to {_name(table, taker, viewer)}" for taker, share in shares)
     return f" The {plural(count, 'card')} of {whose} own deck go to the discard piles of the others: {parts}."
+
+
+def _cards_discarded(data: dict, viewer: int) -> str:
+    """What went to the discard pile from the hand and play area of a player who left."""
+    count, whose = data["discarded"], "your" if data["player"] == viewer else "their"
+    goes = "goes" if count == 1 else "go"
+    return f" {plural(count, 'card')} from {whose} hand and play area {goes} to the discard pile."
 
 
 def _refilled(count: int) -> str:
