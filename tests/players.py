@@ -96,3 +96,15 @@ class ScriptedPlayer:
 
     async def close(self) -> None:
         await self.client.close()
+
+
+async def seated_at(port: int, names: list[str], room: str, cards: int = 0) -> list[ScriptedPlayer]:
+    """Players seated in a new room, the first its host, with ``cards`` plain Things
+    loaded (``Card <i>``, reading ``Plain <i>.``)."""
+    players = [await ScriptedPlayer.connect(port, name) for name in names]
+    await players[0].ask(f"newroom {room}")
+    for i in range(cards):
+        await players[0].ask(f"loadcard Card {i}/T/Plain {i}.")
+    for player in players[1:]:
+        await player.ask(f"join {room}")
+    return players

@@ -23,6 +23,14 @@ def free_port() -> int:
 async def run_cli(database_url: str, *args: str) -> str:
     """Run ``dvorak-mush <args> --database-url <database_url>``; what it printed (it
     must succeed)."""
+    code, out, err = await run_cli_for_status(database_url, *args)
+    assert code == 0, err
+    return out
+
+
+async def run_cli_for_status(database_url: str, *args: str) -> tuple[int, str, str]:
+    """Run ``dvorak-mush <args> --database-url <database_url>``: its exit status, and what
+    it printed to standard output and to standard error."""
     process = await asyncio.create_subprocess_exec(
         *PROGRAM,
         *args,
@@ -33,8 +41,8 @@ async def run_cli(database_url: str, *args: str) -> str:
         stderr=asyncio.subprocess.PIPE,
     )
     out, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
-    return out.decode()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
 
 
 class ServerProcess:

@@ -17,19 +17,13 @@ from persistence.models import Account, Room
 from server.audit import check_rooms, replay_rooms
 from tests.client import MudClient
 from tests.conftest import WELCOME_END
-from tests.players import ScriptedPlayer, flat
+from tests.players import ScriptedPlayer, flat, seated_at
 
 GRACE = 0.4
 
 
 async def table_of(server, names, room="Table One", cards=8):
-    players = [await ScriptedPlayer.connect(server.port, name) for name in names]
-    await players[0].ask(f"newroom {room}")
-    for i in range(cards):
-        await players[0].ask(f"loadcard Card {i}/T/Text of card {i}.")
-    for player in players[1:]:
-        await player.ask(f"join {room}")
-    return players
+    return await seated_at(server.port, names, room, cards)
 
 
 async def come_back(server, name: str) -> MudClient:

@@ -5,7 +5,6 @@ keep their card numbers and histories."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from sqlalchemy import select, update
@@ -13,33 +12,12 @@ from sqlalchemy import select, update
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import Table
 from persistence.models import CardVersion, Room, SavedDeck
-from tests.players import ScriptedPlayer, flat
-from tests.server_process import PROGRAM, ROOT
+from tests.players import ScriptedPlayer, flat, seated_at
+from tests.server_process import run_cli
 
 
 async def room_of(server, names, room="Parlour", cards=0):
-    """Players seated in a new room, the first its host, with ``cards`` plain Things loaded."""
-    players = [await ScriptedPlayer.connect(server.port, name) for name in names]
-    await players[0].ask(f"newroom {room}")
-    for i in range(cards):
-        await players[0].ask(f"loadcard Card {i}/T/Plain {i}.")
-    for player in players[1:]:
-        await player.ask(f"join {room}")
-    return players
-
-
-async def check(database_url: str) -> tuple[int, str]:
-    process = await asyncio.create_subprocess_exec(
-        *PROGRAM,
-        "check",
-        "--database-url",
-        database_url,
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await process.communicate()
-    return process.returncode, out.decode()
+    return await seated_at(server.port, names, room, cards)
 
 
 async def test_a_card_named_like_a_colour_code_is_read_in_the_archive_form(server):
@@ -171,8 +149,8 @@ async def test_a_player_leaving_a_multideck_game_leaves_their_deck_behind(server
     told = "The 10 cards of Bo's own deck go to the discard piles of the others: 5 to you, 5 to Cy."
     assert told in flat(ann.client.transcript)
     assert "Piles: Ann: draw 8, discard 5, top #" in look and "; Cy: draw 8, discard 5, top #" in look
-    code, out = await check(database_url)
-    assert code == 0 and "Parlour: ok" in out, out
+    out = await run_cli(database_url, "check")
+    assert "Parlour: ok" in out, out
     # Between games, a player's own deck goes into the shared pile, dealt out at the start.
     await ann.ask("endgame")
     reply = flat(await cy.ask("leave"))
