@@ -273,6 +273,8 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = "You are back and vote again." if you else f"{who} is back and votes again."
     else:
         text = f"{who} did something ({kind})."
+    # What leaving play took with it follows the sentence that made it leave: the move's
+    # own, or the decision (an accepted removal) when the event decided a vote.
     attached_note = _attached_note(table, data.get("destroyed", []), "them" if "discarded" in data else "it")
     if not data.get("decided"):
         text += attached_note
