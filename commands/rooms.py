@@ -353,7 +353,7 @@ class DelRoom(Command):
     usage = ("delroom <room>", "delroom <room>=yes", "delroom <room>=force")
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, answer = _name_and_password(args, self.usage[1])
+        name, answer = _name_and_password(args, self.usage)
         room = await _room_named(ctx, name)
         player = ctx.player
         host = room.table.state.host

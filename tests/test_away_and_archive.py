@@ -143,6 +143,7 @@ async def test_the_host_deletes_a_room_after_confirming_and_its_name_is_free(ser
     ann, bo = await table_of(server, ["Ann", "Bo"])
     sam = await ScriptedPlayer.connect(server.port, "Sam")
     await sam.ask("watch table one")
+    assert flat(await ann.ask("delroom")) == "Usage: delroom <room> or delroom <room>=yes or delroom <room>=force"
     assert "Only the host (Ann) can delete room Table One." in flat(await bo.ask("delroom table one"))
     assert 'There is no room called "Nowhere"' in flat(await ann.ask("delroom Nowhere=yes"))
     asked = flat(await ann.ask("delroom table one"))
