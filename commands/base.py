@@ -80,6 +80,11 @@ class Command:
         raise NotImplementedError
 
     @classmethod
+    def usage_text(cls) -> str:
+        """The ways to call it, on one line, for a refusal: ``join <room>   or   join <room>=<password>``."""
+        return "   or   ".join(cls.usage or (cls.key,))
+
+    @classmethod
     def summary(cls) -> str:
         """The docstring's first paragraph: one short sentence, for the ``help`` index."""
         return " ".join((inspect.getdoc(cls) or "").split("\n\n", 1)[0].split())

@@ -34,11 +34,11 @@ CATCH_UP_MAX = 30
 CATCH_UP_SAID = 15
 
 
-def _name_and_password(args: str, usage: tuple[str, ...]) -> tuple[str, str]:
+def _name_and_password(args: str, usage: str) -> tuple[str, str]:
     name, _, password = args.partition("=")
     name = name.strip()
     if not name:
-        raise CommandError("Usage: " + "   or   ".join(usage))
+        raise CommandError(f"Usage: {usage}")
     return name, password.strip()
 
 
@@ -159,7 +159,7 @@ class NewRoom(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage)
+        name, password = _name_and_password(args, self.usage_text())
         problem = check_room_name(name)
         if problem:
             raise CommandError(problem)
@@ -193,7 +193,7 @@ class Join(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage)
+        name, password = _name_and_password(args, self.usage_text())
         room = await _room_named(ctx, name)
         if room.is_seated(ctx.player.account_id) and ctx.player.place is room:
             raise CommandError("You are already seated here.")
@@ -219,7 +219,7 @@ class Watch(Command):
     private_arguments = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, password = _name_and_password(args, self.usage)
+        name, password = _name_and_password(args, self.usage_text())
         room = await _room_named(ctx, name)
         if ctx.player.place is room:
             raise CommandError("You are already in this room.")
@@ -308,8 +308,8 @@ class Host(Command):
     usage = ("host <player>",)
 
     async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.set_host(actor, seated_player(table, ctx, args, self.usage).account_id))
+        actor, usage = ctx.player.account_id, self.usage_text()
+        await perform(ctx, lambda table: table.set_host(actor, seated_player(table, ctx, args, usage).account_id))
 
 
 class Log(Command):
@@ -353,7 +353,7 @@ class DelRoom(Command):
     usage = ("delroom <room>", "delroom <room>=yes", "delroom <room>=force")
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, answer = _name_and_password(args, self.usage)
+        name, answer = _name_and_password(args, self.usage_text())
         room = await _room_named(ctx, name)
         player = ctx.player
         host = room.table.state.host

@@ -475,26 +475,20 @@ class RoomStore:
 
     async def card_history(self, room_id: int, number: int) -> list[CardVersionRecord]:
         """Every version of card ``number``, oldest first."""
-        async with self._database.snapshot() as connection:
-            rows = (
-                await connection.execute(
-                    select(_versions)
-                    .where(_versions.c.room_id == room_id, _versions.c.number == number)
-                    .order_by(_versions.c.version)
-                )
-            ).all()
-        return [CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at) for r in rows]
+        return (await self._card_versions(room_id, number)).get(number, [])
 
     async def card_histories(self, room_id: int) -> dict[int, list[CardVersionRecord]]:
         """Every version of every card of the room, by card number, oldest first."""
+        return await self._card_versions(room_id)
+
+    async def _card_versions(self, room_id: int, number: int | None = None) -> dict[int, list[CardVersionRecord]]:
+        """The versions of the room's cards (only card ``number``'s, if given), by number."""
+        where = [_versions.c.room_id == room_id]
+        if number is not None:
+            where.append(_versions.c.number == number)
         async with self._database.snapshot() as connection:
-            rows = (
-                await connection.execute(
-                    select(_versions)
-                    .where(_versions.c.room_id == room_id)
-                    .order_by(_versions.c.number, _versions.c.version)
-                )
-            ).all()
+            query = select(_versions).where(*where).order_by(_versions.c.number, _versions.c.version)
+            rows = (await connection.execute(query)).all()
         histories: dict[int, list[CardVersionRecord]] = {}
         for r in rows:
             histories.setdefault(r.number, []).append(

@@ -64,11 +64,11 @@ def find_seat(table: Table, ctx: Context, name: str) -> Seat | None:
     return starts[0] if starts else None
 
 
-def seated_player(table: Table, ctx: Context, name: str, usage: tuple[str, ...]) -> Seat:
+def seated_player(table: Table, ctx: Context, name: str, usage: str) -> Seat:
     """Like :func:`find_seat`, but nobody found is a refusal; no name at all is answered
     with the command's ``usage``."""
     if not name.strip():
-        raise CommandError("Which player? Usage: " + "   or   ".join(usage))
+        raise CommandError(f"Which player? Usage: {usage}")
     seat = find_seat(table, ctx, name)
     if seat is None:
         raise CommandError(

@@ -75,8 +75,8 @@ class Win(GameCommand):
     usage = ("win <player>",)
 
     async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args, self.usage).account_id))
+        actor, usage = ctx.player.account_id, self.usage_text()
+        await perform(ctx, lambda table: table.win(actor, seated_player(table, ctx, args, usage).account_id))
 
 
 class Eliminate(GameCommand):
@@ -92,8 +92,8 @@ class Eliminate(GameCommand):
     usage = ("eliminate <player>", "eliminate me")
 
     async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args, self.usage).account_id))
+        actor, usage = ctx.player.account_id, self.usage_text()
+        await perform(ctx, lambda table: table.eliminate(actor, seated_player(table, ctx, args, usage).account_id))
 
 
 class EndGame(GameCommand):
@@ -124,7 +124,7 @@ class Team(GameCommand):
         actor = ctx.player.account_id
 
         def move(table: Table) -> None:
-            table.set_team(actor, seated_player(table, ctx, name, self.usage).account_id, team)
+            table.set_team(actor, seated_player(table, ctx, name, self.usage_text()).account_id, team)
 
         await perform(ctx, move)
 

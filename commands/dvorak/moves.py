@@ -7,9 +7,6 @@ from dataclasses import replace
 
 from commands.base import CommandError, CommandSet, Context, find_command
 from commands.dvorak.base import GameCommand, card_number, perform, seated_player
-from commands.text import plural
-from games.dvorak.core import FORCE_HINT
-from games.dvorak.rules import RuleViolation, Table
 
 #: Most cards one draw command takes.
 DRAW_MAX = 20
@@ -34,30 +31,10 @@ class Draw(GameCommand):
         count = 1
         if args.strip():
             if not args.strip().isdigit() or not 1 <= int(args) <= DRAW_MAX:
-                raise CommandError(f"Usage: {'   or   '.join(self.usage)}, where n is 1 to {DRAW_MAX}.")
+                raise CommandError(f"Usage: {self.usage_text()}, where n is 1 to {DRAW_MAX}.")
             count = int(args)
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: draw_cards(table, actor, count, self.visible, ctx.forced))
-
-
-def draw_cards(table: Table, actor: int, count: int, visible: bool, forced: bool) -> None:
-    """Draw ``count`` cards, one draw each; if the turn's draws or the piles allow fewer,
-    refuse the lot (a refused move changes nothing)."""
-    turn, draws = table.state.turn, table.settings["draws"]
-    if count > 1 and table.settings["turns"] and not forced and turn.player == actor and turn.drawn + count > draws:
-        raise RuleViolation(
-            f"Nothing was drawn: you may draw {plural(draws, 'card')} a turn, and {count} would be more"
-            f"{f' (you have drawn {turn.drawn})' if turn.drawn else ''}.{FORCE_HINT}"
-        )
-    for drawn in range(count):
-        try:
-            table.draw(actor, visible=visible, forced=forced)
-        except RuleViolation as violation:
-            if not drawn:
-                raise
-            raise RuleViolation(
-                f"Nothing was drawn, since only {drawn} of the {count} cards could be: {violation}"
-            ) from None
+        await perform(ctx, lambda table: table.draw_many(actor, count, self.visible, ctx.forced))
 
 
 class DrawVisible(Draw):
@@ -89,7 +66,7 @@ class Play(GameCommand):
     forceable = True
 
     async def run(self, ctx: Context, args: str) -> None:
-        usage = "   or   ".join(self.usage)
+        usage = self.usage_text()
         on = _PLAY_ON.fullmatch(args.strip())
         if on:
             number = card_number(on.group(1), usage)
@@ -196,7 +173,7 @@ class GiveCard(GameCommand):
         actor = ctx.player.account_id
 
         def move(table):  # type: ignore[no-untyped-def]
-            target = seated_player(table, ctx, match.group(2), self.usage)
+            target = seated_player(table, ctx, match.group(2), self.usage_text())
             table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=ctx.forced)
 
         await perform(ctx, move)
@@ -232,7 +209,7 @@ class TakeRandom(GameCommand):
         actor = ctx.player.account_id
 
         def move(table):  # type: ignore[no-untyped-def]
-            target = seated_player(table, ctx, args, self.usage)
+            target = seated_player(table, ctx, args, self.usage_text())
             return table.take_random(actor, target.account_id, forced=ctx.forced)
 
         await perform(ctx, move)
@@ -294,7 +271,7 @@ class Skip(GameCommand):
         actor = ctx.player.account_id
 
         def move(table):  # type: ignore[no-untyped-def]
-            target = seated_player(table, ctx, args, self.usage)
+            target = seated_player(table, ctx, args, self.usage_text())
             table.skip(actor, target.account_id, target_present=ctx.hub.is_online(target.account_id))
 
         await perform(ctx, move)

@@ -59,7 +59,7 @@ class ViewHand(GameCommand):
         if args.strip() and args.strip().lower() != "me":
 
             def look(table: Table) -> str:
-                target = seated_player(table, ctx, args, self.usage)
+                target = seated_player(table, ctx, args, self.usage_text())
                 if target.account_id == me:
                     return own_hand(table, me)
                 cards = table.view_hand(me, target.account_id, forced=ctx.forced)
@@ -113,7 +113,7 @@ class Count(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            seat = seated_player(table, ctx, args or "me", self.usage)
+            seat = seated_player(table, ctx, args or "me", self.usage_text())
             held = len(table.hand(seat.account_id))
             who = "You hold" if seat.account_id == ctx.player.account_id else f"{seat.name} holds"
             return f"{who} {held} card{'s' if held != 1 else ''}."
@@ -144,7 +144,8 @@ class ViewDiscard(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
-            owner = seated_player(table, ctx, args, self.usage).account_id if args.strip() else ctx.player.account_id
+            named = args.strip()
+            owner = seated_player(table, ctx, args, self.usage_text()).account_id if named else ctx.player.account_id
             pile = list(reversed(table.state.pile(*table.discard_key(owner))))
             return f"Discard pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 

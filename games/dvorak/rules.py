@@ -224,6 +224,26 @@ class Table(Voting, DeckMoves):
             self._set_turn(event, drawn=turn.drawn + 1)
         return top
 
+    def draw_many(self, actor: int, count: int, visible: bool = False, forced: bool = False) -> None:
+        """Draw ``count`` cards, one draw each; if the turn's draws or the piles allow
+        fewer, refuse the lot (the caller undoes a refused move, as every move's)."""
+        turn, draws = self.state.turn, self.settings["draws"]
+        if count > 1 and self._turn_rules(forced) and turn.player == actor and turn.drawn + count > draws:
+            drawn = f" (you have drawn {turn.drawn})" if turn.drawn else ""
+            raise RuleViolation(
+                f"Nothing was drawn: you may draw {draws} card{'' if draws == 1 else 's'} a turn, and {count} would "
+                f"be more{drawn}.{FORCE_HINT}"
+            )
+        for drawn_so_far in range(count):
+            try:
+                self.draw(actor, visible=visible, forced=forced)
+            except RuleViolation as violation:
+                if not drawn_so_far:
+                    raise
+                raise RuleViolation(
+                    f"Nothing was drawn, since only {drawn_so_far} of the {count} cards could be: {violation}"
+                ) from None
+
     def _refill(self, event: Event, owner: int) -> None:
         """The draw pile ran out: the discard pile is shuffled to make a new one."""
         order = list(self.state.pile(*self.discard_key(owner)))
