@@ -1,0 +1,206 @@
+"""What every game kind shares: events, changes, rule violations, seats, and the contract
+a game kind keeps with the room engine.
+
+A room holds one *table* of its game: a :class:`GameTable`, whose ``state`` changes only
+by *deltas* (small JSON-ready lists such as ``["move", 12, "hand", 7, -1]``). A move
+checks the rules, raises :class:`RuleViolation` (changing nothing) or applies deltas and
+records :class:`Event` s; the room stores the events and their deltas in one transaction
+and then announces them. Replaying a room's log applies the same deltas to a new table
+and must rebuild the stored state exactly.
+
+Who may see what is the game's **visibility policy** (:meth:`GameKind.event_for` and
+the views of its tables): renderers, structured views, computer players and the tests'
+secrecy oracle all ask it, and nothing else decides it.
+
+Nothing here imports from the server, the commands or the database.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+Delta = list[Any]
+
+#: The id of nobody: no host yet, no owner, no player to act.
+NOBODY = 0
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+class RuleViolation(Exception):
+    """The move is against the rules or the facts of the table; nothing changed."""
+
+
+@dataclass
+class Event:
+    """Something that happened at a table: what, who did it, and the changes it made.
+
+    ``data`` says what happened in full, secrets included; what each viewer is shown of
+    it is for the game's visibility policy to say (:meth:`GameKind.event_for`)."""
+
+    kind: str
+    actor: int
+    #: The actor's name when it happened (they may leave the table later).
+    actor_name: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    deltas: list[Delta] = field(default_factory=list)
+    forced: bool = False
+
+
+@dataclass
+class Changes:
+    """What a move did: its events, how to undo it, and (for a game that keeps tables of
+    its own) which of its stored rows it touched or made."""
+
+    events: list[Event]
+    undo: list[Delta]
+    touched: set[int] = field(default_factory=set)
+    created: set[int] = field(default_factory=set)
+
+
+class SeatLike(Protocol):
+    """What the room engine reads of a seat. A seat's id is its player's account id, or,
+    for a computer player, a negative number of the table's own."""
+
+    account_id: int
+    name: str
+    #: Out of the game: still at the table, but no longer playing.
+    out: bool
+    #: Away longer than the grace period (games that count presence, like votes).
+    absent: bool
+    #: A computer player's level ("" for a person).
+    bot: str
+
+
+class GameState(Protocol):
+    """What the room engine reads of a table's state, whatever the game."""
+
+    phase: str
+    host: int
+    seats: Any
+    settings: dict[str, Any]
+    #: How the last game ended ("" if none has).
+    result: str
+
+    def seat(self, account_id: int) -> SeatLike | None: ...
+
+    def apply(self, delta: Delta) -> set[int]: ...
+
+    def inverse(self, delta: Delta) -> list[Delta]: ...
+
+
+@dataclass(frozen=True)
+class Due:
+    """A move a table wants made by itself after ``delay`` seconds, unless something
+    else happens first: a computer player's turn, a person's turn timer running out, the
+    next deal. ``actor`` is the seat it is made for; ``move`` makes it (and refuses, as
+    any move, if the table has moved on)."""
+
+    delay: float
+    actor: int
+    move: Callable[[Any], Any]
+    #: What it is, for the logs: ``bot``, ``timer``, ``deal``.
+    reason: str
+
+
+class GameTable:
+    """A table of some game: its state, and the bookkeeping every move shares (its
+    events, undo deltas and touched rows). Each game's table subclasses it with its
+    moves."""
+
+    def __init__(self, state: Any, rng: random.Random | None = None) -> None:
+        self.state = state
+        self.rng = rng or random.SystemRandom()
+        self._events: list[Event] = []
+        self._touched: set[int] = set()
+        self._created: set[int] = set()
+        self._undo: list[Delta] = []
+
+    def take_changes(self) -> Changes:
+        """Hand over (and forget) the events and touched rows since the last call."""
+        changes = Changes(self._events, self._undo, self._touched, self._created)
+        self._events, self._touched, self._created, self._undo = [], set(), set(), []
+        return changes
+
+    def undo(self, changes: Changes) -> None:
+        """Put the table back as it was before ``changes`` (which were not stored)."""
+        for delta in reversed(changes.undo):
+            self.state.apply(delta)
+
+    def name_of(self, account_id: int) -> str:
+        seat = self.state.seat(account_id)
+        return seat.name if seat else "someone"
+
+    def due(self) -> Due | None:
+        """The move this table wants made by itself next, if any (none by default)."""
+        return None
+
+    def mark_absent(self, account_id: int, absent: bool) -> None:
+        """Note that a seated player is away past the grace period (or back). Only games
+        that count presence (Dvorak's votes) keep it; others ignore it."""
+
+    def _event(self, kind: str, actor: int, forced: bool = False, **data: Any) -> Event:
+        actor_name = data.get("name") if kind == "join" else self.name_of(actor)
+        event = Event(kind, actor, actor_name or "", data, [], forced)
+        self._events.append(event)
+        return event
+
+    def _change(self, event: Event, delta: Delta) -> None:
+        self._undo.extend(reversed(self.state.inverse(delta)))
+        self._touched |= self.state.apply(delta)
+        event.deltas.append(delta)
+
+
+class GameKind(ABC):
+    """One game a room can hold: how to make and rebuild its tables, what each viewer may
+    see, and how its stored state is checked. Registered in :mod:`games` by ``name``."""
+
+    #: The room's ``game``: ``dvorak``, ``gnav``.
+    name: ClassVar[str]
+    #: One line for the ``games`` list.
+    title: ClassVar[str]
+    #: Whether the game keeps tables of its own in the database (a projection of its
+    #: state, see ``persistence``); otherwise its state is stored as one snapshot.
+    own_tables: ClassVar[bool] = False
+
+    @abstractmethod
+    def default_settings(self) -> dict[str, Any]:
+        """The settings of a new room."""
+
+    @abstractmethod
+    def new_state(self) -> Any:
+        """The state of a new, empty table with the default settings."""
+
+    @abstractmethod
+    def table(self, state: Any, **options: Any) -> GameTable:
+        """A table around ``state`` (options: limits the server sets, like a card limit)."""
+
+    @abstractmethod
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        """The part of ``state`` stored as one JSON snapshot on the room's row (for a game
+        with tables of its own, what those tables do not hold). Seats are stored as rows."""
+
+    @abstractmethod
+    def restore(
+        self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
+    ) -> Any:
+        """A state from what the room's row and seat rows hold (a game with tables of its
+        own then adds what they hold)."""
+
+    @abstractmethod
+    def problems(self, state: Any) -> list[str]:
+        """What is wrong with ``state`` by the game's invariants (nothing: sound)."""
+
+    @abstractmethod
+    def differences(self, replayed: Any, stored: Any) -> list[str]:
+        """How two states differ, field by field (nothing: the same)."""
+
+    @abstractmethod
+    def event_for(self, state: Any, event: Event, viewer: int) -> dict[str, Any] | None:
+        """The game's visibility policy for events: what ``viewer`` (a seat's id, or any
+        other account id: a spectator) may be shown of ``event``'s data, with every
+        secret they may not know taken out; None if they are shown nothing of it."""
