@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import logging
+from functools import cache
 
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, find_command
-from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
-from commands.dvorak.manage import TABLE_COMMANDS
-from commands.dvorak.moves import MOVE_COMMANDS
-from commands.dvorak.views import VIEW_COMMANDS
-from commands.dvorak.votes import VOTE_COMMANDS
+from commands.dvorak.deck import SAVED_DECK_COMMANDS
+from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
+from games import DEFAULT_KIND
 from games.dvorak.deckformat import split_pasted_commands
 from persistence.database import DatabaseFull, DatabaseUnavailable
 from persistence.decks import DeckStore
@@ -31,21 +30,6 @@ NOT_LOGGED_IN = (
     "You are not logged in: type connect <name> <password> to log in, or create <name> <password> to make a new player."
 )
 ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
-#: Commands that exist only inside a game room, to point lost players the right way.
-ROOM_ONLY = (MOVE_COMMANDS, VIEW_COMMANDS, VOTE_COMMANDS, TABLE_COMMANDS, DECK_COMMANDS, IN_ROOM_COMMANDS)
-IN_A_ROOM = (
-    SOCIAL_COMMANDS,
-    LOOK_COMMANDS,
-    MOVE_COMMANDS,
-    VIEW_COMMANDS,
-    VOTE_COMMANDS,
-    TABLE_COMMANDS,
-    DECK_COMMANDS,
-    IN_ROOM_COMMANDS,
-    SAVED_DECK_COMMANDS,
-    CONNECTION_COMMANDS,
-    ACCOUNT_COMMANDS,
-)
 IN_THE_LOBBY = (
     SOCIAL_COMMANDS,
     LOOK_COMMANDS,
@@ -54,6 +38,27 @@ IN_THE_LOBBY = (
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
 )
+#: Commands that exist only inside a game room (of some game), to point lost players the
+#: right way.
+ROOM_ONLY = (
+    *(s for game in all_game_commands().values() for s in game.command_sets if s not in IN_THE_LOBBY),
+    IN_ROOM_COMMANDS,
+)
+
+
+@cache
+def in_a_room(game: str) -> tuple[CommandSet, ...]:
+    """The command sets of a room of ``game``: its own first, then every room's."""
+    return (
+        SOCIAL_COMMANDS,
+        LOOK_COMMANDS,
+        *game_commands(game).command_sets,
+        IN_ROOM_COMMANDS,
+        CONNECTION_COMMANDS,
+        ACCOUNT_COMMANDS,
+    )
+
+
 #: Commands for getting in, which a logged-in player has no use for.
 BEFORE_LOGIN_ONLY = (LOGIN_COMMANDS,)
 PASTE_EMIT_SKIPPED = (
@@ -83,7 +88,7 @@ def _not_here(connection: Connection, line: str) -> str:
     how to get to a table, when it calls one usable there; else ``Huh?``."""
     player = connection.player
     if player is None:
-        return NOT_LOGGED_IN if find_command(IN_A_ROOM, line) is not None else HUH
+        return NOT_LOGGED_IN if find_command(in_a_room(DEFAULT_KIND), line) is not None else HUH
     if find_command(BEFORE_LOGIN_ONLY, line) is not None:
         return f"You are already logged in, as {player.name}. To be another player, type LOGOUT first."
     return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else HUH
@@ -95,7 +100,7 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
     if isinstance(player.place, GameRoom):
-        return IN_A_ROOM
+        return in_a_room(player.place.game)
     return IN_THE_LOBBY
 
 

@@ -4,115 +4,23 @@ Packages, sent whenever they change (the README shows their JSON):
 
 - ``Char.Name``: who you are logged in as.
 - ``Room.Info``: where you are (the lobby or a game room).
-- ``Dvorak.Table``: the table: phase, host, whose turn, seats with hand sizes, what is
-  in play, the piles, the special rules, the settings.
-- ``Dvorak.Hand``: your own hand, card by card (nobody else's, ever).
-- ``Dvorak.Votes``: what is waiting for a vote and who voted how.
+- each game's own packages, from what its visibility policy lets you see (for Dvorak
+  ``Dvorak.Table``, ``Dvorak.Hand``, ``Dvorak.Votes``: see ``commands/dvorak/gmcp.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.dvorak.deckformat import colour_code
-from games.dvorak.rules import Table
-from games.dvorak.state import APPROVE, DISCARD, DRAW, REJECT, RULES, Card
+from commands.games import all_game_commands, game_commands
 from server.hub import OnlinePlayer, Place
 from server.rooms import GameRoom
-
-
-def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
-    data: dict[str, Any] = {"number": card.number, "name": card.name, "type": card.kind_label}
-    if with_text:
-        data["text"] = card.text
-    if colour_code(card.colour):
-        data["colour"] = card.colour
-    return data
 
 
 def room_info(place: Place) -> dict[str, Any]:
     if isinstance(place, GameRoom):
         return {"name": place.name, "kind": "game", "game": place.game, "password": place.password_hash is not None}
     return {"name": place.title, "kind": "lobby"}
-
-
-def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
-    state = table.state
-    present = room.present()
-    turn = state.turn
-    multideck = bool(state.settings["multideck"])
-    owners = [seat.account_id for seat in state.seats] if multideck else [0]
-
-    def pile_json(owner: int) -> dict[str, Any]:
-        discard = state.pile(DISCARD, owner)
-        return {
-            "draw": len(state.pile(DRAW, owner)),
-            "discard": len(discard),
-            "discard_top": card_json(state.cards[discard[-1]], with_text=False) if discard else None,
-        }
-
-    return {
-        "room": room.name,
-        "phase": state.phase,
-        "host": table.name_of(state.host) if state.host else None,
-        "turn": (
-            {
-                "player": table.name_of(turn.player),
-                "number": turn.number,
-                "drawn": turn.drawn,
-                "things": turn.things,
-                "actions": turn.actions,
-            }
-            if state.phase == "playing" and state.settings["turns"]
-            else None
-        ),
-        "seats": [
-            {
-                "name": seat.name,
-                "cards": len(table.hand(seat.account_id)),
-                "team": seat.team or None,
-                "out": seat.out,
-                "away": seat.account_id not in present,
-                "current": state.phase == "playing" and seat.account_id == turn.player,
-                "in_play": [
-                    {**card_json(state.cards[n], with_text=False), "on": state.cards[n].attached_to}
-                    for n in table.in_play(seat.account_id)
-                ],
-            }
-            for seat in state.seats
-        ],
-        "piles": {table.name_of(owner): pile_json(owner) for owner in owners} if multideck else pile_json(0),
-        "rules": [card_json(state.cards[n]) for n in state.pile(RULES)],
-        "watching": room.spectators(),
-        "settings": dict(state.settings),
-        "result": state.result or None,
-    }
-
-
-def votes_json(table: Table) -> dict[str, Any]:
-    state = table.state
-    voters = table.voters()
-    pending, shown = [], set()
-    for proposal in state.proposals.values():
-        if proposal.id in shown:
-            continue
-        group = state.bundle_of(proposal)
-        shown.update(p.id for p in group)
-        votes = group[0].votes
-        pending.append(
-            {
-                "cards": [{"kind": p.kind, **card_json(state.cards[p.subject])} for p in group],
-                "proposer": group[0].proposer_name,
-                "approve": [table.name_of(a) for a in voters if votes.get(a) == APPROVE],
-                "reject": [table.name_of(a) for a in voters if votes.get(a) == REJECT],
-                "waiting": [table.name_of(a) for a in voters if a not in votes],
-            }
-        )
-    return {"policy": state.settings["vote"], "pending": pending}
-
-
-def hand_json(table: Table, account_id: int) -> dict[str, Any]:
-    return {"cards": [card_json(table.state.cards[n]) for n in table.hand(account_id)]}
 
 
 def send_identity(player: OnlinePlayer) -> None:
@@ -130,28 +38,16 @@ def send_place(player: OnlinePlayer) -> None:
     if isinstance(place, GameRoom):
         send_table(place, [player])
     else:
-        for connection in player.connections:
-            connection.send_gmcp("Dvorak.Table", {})
-            connection.send_gmcp("Dvorak.Hand", {"cards": []})
-            connection.send_gmcp("Dvorak.Votes", {"pending": []})
+        for game in all_game_commands().values():
+            for package, empty in game.empty_views.items():
+                for connection in player.connections:
+                    connection.send_gmcp(package, empty)
 
 
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None = None) -> None:
-    """The table, each viewer's own hand, and the votes, to everyone in the room who
-    asked for GMCP (or just to ``players``)."""
-    viewers = [
-        p for p in (players if players is not None else room.occupants.values()) if any(c.gmcp for c in p.connections)
-    ]
-    if not viewers:
-        return
-    table = table_json(room, room.table)
-    votes = votes_json(room.table)
-    for player in viewers:
-        hand = hand_json(room.table, player.account_id)
-        for connection in player.connections:
-            connection.send_gmcp("Dvorak.Table", table)
-            connection.send_gmcp("Dvorak.Hand", hand)
-            connection.send_gmcp("Dvorak.Votes", votes)
+    """The room's table as its game shows it, to everyone in the room who asked for GMCP
+    (or just to ``players``)."""
+    game_commands(room.game).send_views(room, players)
 
 
 def place_changed(place: Place) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from commands.base import Command, CommandSet, Context
-from commands.dvorak.render import render_table
+from commands.games import game_commands
+from games.base import GameTable
 from server.rooms import GameRoom
 
 #: Names listed by ``look`` in a crowded place; WHO has the rest.
@@ -15,11 +16,12 @@ async def look_text(ctx: Context) -> str:
     player = ctx.player
     place = player.place
     if isinstance(place, GameRoom):
+        render_table = game_commands(place.game).render_table
 
-        def draw(table):  # type: ignore[no-untyped-def]
+        def draw(table: GameTable) -> str:
             present = place.present()
-            away = {seat.account_id for seat in table.state.seats if seat.account_id not in present}
-            return render_table(place.name, table, player.account_id, away, place.spectators())
+            away = {seat.account_id for seat in table.state.seats if seat.account_id not in present and not seat.bot}
+            return render_table(place, table, player.account_id, away, place.spectators())
 
         return await place.inspect(draw)
     names = [p.name for p in place.everyone()]
@@ -32,9 +34,9 @@ async def look_text(ctx: Context) -> str:
 class Look(Command):
     """Look around: who is here, or the table.
 
-    In the lobby, who is here. In a game room, the table: seats in turn order with hand
-    sizes, whose turn it is, what is in play, the piles, and the settings that differ from
-    the defaults.
+    In the lobby, who is here. In a game room, the table as its game shows it: for
+    Dvorak, seats in turn order with hand sizes, whose turn it is, what is in play, the
+    piles, and the settings that differ from the defaults.
     """
 
     key = "look"

@@ -13,12 +13,11 @@ import logging
 from dataclasses import dataclass
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.dvorak.base import current_room, find_seat, inspect, perform, seated_player
-from commands.dvorak.render import render_log_entry
-from commands.dvorak.views import own_hand
+from commands.games import game_commands
 from commands.look import look_text
+from commands.tables import current_room, find_seat, inspect, perform, seated_player
 from commands.text import truncate
-from games.dvorak.state import NO_OWNER, PLAYING
+from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import Missed, RoomNameTaken, TooManyRooms
 from server.accounts import AccountError
@@ -336,7 +335,8 @@ class Log(Command):
         viewer = ctx.player.account_id
         what = "event" if len(entries) == 1 else f"{len(entries)} events"
         lines = [f"The last {what} in room {room.name} (times in UTC):"]
-        lines += [render_log_entry(room.table, e.created_at, e.event, viewer) for e in entries]
+        render_event = game_commands(room.game).render_event
+        lines += [f"[{e.created_at:%H:%M}] {render_event(room.table, e.event, viewer)}" for e in entries]
         ctx.reply("\n".join(lines))
 
 
@@ -358,7 +358,7 @@ class DelRoom(Command):
         player = ctx.player
         host = room.table.state.host
         if player.account_id != host and not player.is_admin:
-            if host == NO_OWNER:
+            if host == NOBODY:
                 raise CommandError(f"Room {room.name} has no host: join it (you become its host), then delete it.")
             raise CommandError(f"Only the host ({room.table.name_of(host)}) can delete room {room.name}.")
         answer = answer.lower()
@@ -418,15 +418,19 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
     ctx.reply(f"You are back at your seat in room {room.name}.")
     ctx.reply(await look_text(ctx))
     viewer = player.account_id
+    game = game_commands(room.game)
     if room.table.state.phase == PLAYING:
-        ctx.reply(await room.inspect(lambda table: own_hand(table, viewer)))
+        ctx.reply(await room.inspect(lambda table: game.own_hand(table, viewer)))
     if missed.events or missed.talk:
         lines = ["While you were away:"]
         if missed.count > len(missed.events):
             lines.append(f"  ({missed.count - len(missed.events)} earlier events: see log)")
         if missed.said > len(missed.talk):
             lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
-        entries = [(e.created_at, render_log_entry(room.table, e.created_at, e.event, viewer)) for e in missed.events]
+        entries = [
+            (e.created_at, f"[{e.created_at:%H:%M}] {game.render_event(room.table, e.event, viewer)}")
+            for e in missed.events
+        ]
         entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in missed.talk]
         lines += [text for _, text in sorted(entries, key=lambda entry: entry[0])]
         ctx.reply("\n".join(lines))

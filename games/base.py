@@ -60,6 +60,9 @@ class Changes:
     undo: list[Delta]
     touched: set[int] = field(default_factory=set)
     created: set[int] = field(default_factory=set)
+    #: Whether who is seated, or how (name, team, out, absent), changed: the seat rows
+    #: are rewritten.
+    seats_changed: bool = False
 
 
 class SeatLike(Protocol):
@@ -119,12 +122,22 @@ class GameTable:
         self._touched: set[int] = set()
         self._created: set[int] = set()
         self._undo: list[Delta] = []
+        #: The seats as they were before the first change since the last take_changes.
+        self._seats_before: list[tuple[Any, ...]] | None = None
 
     def take_changes(self) -> Changes:
         """Hand over (and forget) the events and touched rows since the last call."""
-        changes = Changes(self._events, self._undo, self._touched, self._created)
+        seats_changed = self._seats_before is not None and self._seats_before != self._seat_rows()
+        changes = Changes(self._events, self._undo, self._touched, self._created, seats_changed)
         self._events, self._touched, self._created, self._undo = [], set(), set(), []
+        self._seats_before = None
         return changes
+
+    def _seat_rows(self) -> list[tuple[Any, ...]]:
+        return [
+            (seat.account_id, seat.name, getattr(seat, "team", ""), seat.out, seat.absent, seat.bot)
+            for seat in self.state.seats
+        ]
 
     def undo(self, changes: Changes) -> None:
         """Put the table back as it was before ``changes`` (which were not stored)."""
@@ -150,6 +163,8 @@ class GameTable:
         return event
 
     def _change(self, event: Event, delta: Delta) -> None:
+        if self._seats_before is None:
+            self._seats_before = self._seat_rows()
         self._undo.extend(reversed(self.state.inverse(delta)))
         self._touched |= self.state.apply(delta)
         event.deltas.append(delta)

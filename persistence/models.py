@@ -66,8 +66,9 @@ class Account(Base):
 
 
 class Room(Base):
-    """A named game room: its table's settings, turn and phase. The cards, seats and
-    events are rows of their own. ``seq`` is the number of the room's last event: it
+    """A named game room of one ``game``: its table's phase, host, settings and state.
+    The seats and events (and a game's own tables, like Dvorak's cards) are rows of
+    their own. ``seq`` is the number of the room's last event: it
     only grows, and a write that expected another value lost a race and is refused."""
 
     __tablename__ = "rooms"
@@ -80,10 +81,10 @@ class Room(Base):
     phase: Mapped[str] = mapped_column(String(10))
     host_account_id: Mapped[int] = mapped_column(Integer)
     settings: Mapped[dict] = mapped_column(JSON)
-    turn: Mapped[dict] = mapped_column(JSON)
-    result: Mapped[str] = mapped_column(Text)
-    next_card_number: Mapped[int] = mapped_column(Integer)
-    next_proposal: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: The table's state as the game keeps it on the room's row: all of it but the seats,
+    #: or for a game with tables of its own, what they do not hold (see
+    #: ``games.base.GameKind.snapshot``).
+    state: Mapped[dict] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer)
     #: A digest chaining the room's events (see :mod:`persistence.rooms`): a write that
     #: expected another digest came from a copy of the room that the database does not
@@ -103,12 +104,17 @@ class Room(Base):
 
 
 class Seat(Base):
-    """A player seated in a room, in turn order. A seat outlives the connection."""
+    """A player seated in a room, in turn order. A seat outlives the connection. A
+    computer player's seat is no account: its ``account_id`` is negative, the table's own."""
 
     __tablename__ = "seats"
 
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
+    #: The player's name (an account's, or a computer player's).
+    name: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    #: A computer player's level ("" for a person).
+    bot: Mapped[str] = mapped_column(String(10), default="", server_default="")
     position: Mapped[int] = mapped_column(Integer)
     team: Mapped[str] = mapped_column(String(20))
     out: Mapped[bool] = mapped_column(Boolean)

@@ -19,44 +19,31 @@ import hashlib
 import json
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, String, Text, and_, bindparam, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from games.dvorak.rules import Changes, Event
-from games.dvorak.state import NO_OWNER, OVER, Card, Proposal, Seat, TableState, Turn, card_face, proposal_from_dict
-from persistence.database import BULK_STATEMENTS, Database
+from games import kind_of
+from games.base import NOBODY, OVER, WAITING, Changes, Event, SeatLike
+from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, run_deferred, update_from_values
+from persistence.database import Database
+from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
-from persistence.models import (
-    Account,
-    CardRow,
-    CardVersion,
-    EventRow,
-    GameResult,
-    ProposalRow,
-    Room,
-    RoomTalk,
-    VoteRow,
-)
+from persistence.models import Account, EventRow, GameResult, Room, RoomTalk
 from persistence.models import Seat as SeatRow
 
 _rooms = Room.__table__
 _seats = SeatRow.__table__
-_cards = CardRow.__table__
 _events = EventRow.__table__
 _results = GameResult.__table__
 _accounts = Account.__table__
-_proposals = ProposalRow.__table__
-_votes = VoteRow.__table__
-_versions = CardVersion.__table__
 _talk = RoomTalk.__table__
 
-PENDING_STATUS = "pending"
 #: Lines said in a room kept for players who come back (the oldest go first).
 TALK_KEPT = 100
 #: A room that is open: not deleted or archived.
@@ -79,6 +66,23 @@ class StaleRoom(Exception):
     """The room changed in the database since it was loaded; reload it and try again."""
 
 
+class Projection(Protocol):
+    """The tables a game keeps of its own, beside the generic rooms, seats and event log:
+    how they are read into a table's state and written with each move (in the same
+    transaction). A game without tables of its own is stored as a snapshot on the room's
+    row (:meth:`games.base.GameKind.snapshot`) and needs none."""
+
+    async def load(self, connection: AsyncConnection, room_id: int, state: Any) -> None: ...
+
+    def write(self, rows: RowWriter, moves: list[Move], now: datetime) -> None: ...
+
+    async def row_problems(self, connection: AsyncConnection, room_id: int) -> list[str]: ...
+
+
+#: The games that keep tables of their own, by name (see :class:`Projection`).
+PROJECTIONS: dict[str, Projection] = {"dvorak": DvorakTables()}
+
+
 @dataclass(frozen=True)
 class RoomSummary:
     """What the room list shows about a room."""
@@ -88,6 +92,7 @@ class RoomSummary:
     game: str
     phase: str
     has_password: bool
+    #: The names of those seated, in turn order (computer players marked).
     seated: tuple[str, ...]
 
 
@@ -141,7 +146,7 @@ class StoredRoom:
     name: str
     game: str
     password_hash: str | None
-    state: TableState
+    state: Any
     seq: int
     digest: str
     #: Deleted by its host or archived for lack of use (its rows and log are kept).
@@ -150,33 +155,6 @@ class StoredRoom:
     @property
     def head(self) -> LogHead:
         return LogHead(self.seq, self.digest)
-
-
-@dataclass(frozen=True)
-class CardVersionRecord:
-    """One version of a card's face."""
-
-    version: int
-    name: str
-    kind: str
-    text: str
-    colour: str
-    created_at: datetime
-
-    def as_card(self, number: int) -> Card:
-        """This version as a card, for showing it."""
-        return Card(number, self.name, self.kind, self.text, colour=self.colour, is_rule=self.kind == "Rule")
-
-    def as_saved(self) -> dict[str, Any]:
-        """This version as a saved deck keeps it (JSON-ready; the time in ISO 8601)."""
-        return {
-            "version": self.version,
-            "name": self.name,
-            "kind": self.kind,
-            "text": self.text,
-            "colour": self.colour,
-            "created_at": self.created_at.isoformat(),
-        }
 
 
 @dataclass(frozen=True)
@@ -222,26 +200,30 @@ class RoomStore:
         self._database = database
         self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch)
 
-    async def store(self, room_id: int, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
+    async def store(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see
         :mod:`persistence.group_commit`); the room's new head. Raises :class:`StaleRoom`
         (storing nothing) if the stored head is not ``expected``."""
         return await self._grouped.store(Move(room_id, expected, state, changes))
+
+    @property
+    def database(self) -> Database:
+        return self._database
 
     async def create(
         self,
         name: str,
         game: str,
         password_hash: str | None,
-        settings: dict[str, Any],
         maker: int | None = None,
         rooms_per_player: int | None = None,
     ) -> int:
-        """Store a new, empty room made by account ``maker``; its id. Raises
+        """Store a new, empty room of ``game`` made by account ``maker``; its id. Raises
         :class:`RoomNameTaken`, or :class:`TooManyRooms` if the maker already hosts
         ``rooms_per_player`` rooms: those they host, and those they made that nobody
         hosts (an empty room keeps counting against its maker until someone else
         takes it over)."""
+        kind = kind_of(game)
         try:
             async with self._database.transaction() as connection:
                 if maker is not None and rooms_per_player is not None:
@@ -255,12 +237,10 @@ class RoomStore:
                         name_key=room_key(name),
                         game=game,
                         password_hash=password_hash,
-                        phase="waiting",
-                        host_account_id=0,
-                        settings=settings,
-                        turn=asdict(Turn()),
-                        result="",
-                        next_card_number=1,
+                        phase=WAITING,
+                        host_account_id=NOBODY,
+                        settings=kind.default_settings(),
+                        state=kind.snapshot(kind.new_state()),
                         seq=EMPTY_LOG.seq,
                         digest=EMPTY_LOG.digest,
                         created_at=_now(),
@@ -290,12 +270,10 @@ class RoomStore:
                 )
             ).all()
             seated: dict[int, list[str]] = {}
-            for room_id, name in await connection.execute(
-                select(_seats.c.room_id, _accounts.c.name)
-                .join(_accounts, _accounts.c.id == _seats.c.account_id)
-                .order_by(_seats.c.room_id, _seats.c.position)
+            for room_id, name, bot in await connection.execute(
+                select(_seats.c.room_id, _seats.c.name, _seats.c.bot).order_by(_seats.c.room_id, _seats.c.position)
             ):
-                seated.setdefault(room_id, []).append(name)
+                seated.setdefault(room_id, []).append(f"{name} (bot)" if bot else name)
         return [
             RoomSummary(
                 row.id, row.name, row.game, row.phase, row.password_hash is not None, tuple(seated.get(row.id, ()))
@@ -399,72 +377,29 @@ class RoomStore:
             if row is None:
                 return None
             seat_rows = (
-                await connection.execute(
-                    select(_seats, _accounts.c.name)
-                    .join(_accounts, _accounts.c.id == _seats.c.account_id)
-                    .where(_seats.c.room_id == room_id)
-                    .order_by(_seats.c.position)
-                )
+                await connection.execute(select(_seats).where(_seats.c.room_id == room_id).order_by(_seats.c.position))
             ).all()
-            card_rows = (
-                await connection.execute(
-                    select(_cards)
-                    .where(_cards.c.room_id == room_id)
-                    .order_by(_cards.c.zone, _cards.c.owner, _cards.c.position)
-                )
-            ).all()
-            proposal_rows = (
-                await connection.execute(
-                    select(_proposals)
-                    .where(_proposals.c.room_id == room_id, _proposals.c.status == PENDING_STATUS)
-                    .order_by(_proposals.c.id)
-                )
-            ).all()
-            vote_rows = (
-                await connection.execute(
-                    select(_votes)
-                    .where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_([p.id for p in proposal_rows]))
-                    .order_by(_votes.c.seq, _votes.c.account_id)
-                )
-            ).all()
-        state = TableState(
-            phase=row.phase,
-            host=row.host_account_id,
-            seats=[Seat(s.account_id, s.name, s.team, s.out, s.absent) for s in seat_rows],
-            settings=dict(row.settings),
-            turn=Turn(**row.turn),
-            result=row.result,
-            next_number=row.next_card_number,
-            next_proposal=row.next_proposal,
-        )
-        for c in card_rows:
-            state.cards[c.number] = Card(
-                c.number,
-                c.name,
-                c.kind,
-                c.text,
-                c.author_account_id,
-                c.author_name,
-                c.zone,
-                c.owner,
-                c.attached_to,
-                c.deck_owner,
-                c.is_rule,
-                c.colour,
-                c.version,
-            )
-            state.piles.setdefault((c.zone, c.owner), []).append(c.number)
-        for p in proposal_rows:
-            state.proposals[p.id] = Proposal(
-                p.id, p.kind, p.subject, p.proposer_account_id, p.proposer_name, p.face, p.bundle
-            )
-        for v in vote_rows:
-            state.proposals[v.proposal_id].votes[v.account_id] = v.choice
+            kind = kind_of(row.game)
+            seats = [
+                {
+                    "account_id": s.account_id,
+                    "name": s.name,
+                    "team": s.team,
+                    "out": s.out,
+                    "absent": s.absent,
+                    "bot": s.bot,
+                }
+                for s in seat_rows
+            ]
+            state = kind.restore(row.phase, row.host_account_id, row.settings, seats, row.state)
+            projection = PROJECTIONS.get(row.game)
+            if projection is not None:
+                await projection.load(connection, room_id, state)
         return StoredRoom(
             row.id, row.name, row.game, row.password_hash, state, row.seq, row.digest, row.archived_at is not None
         )
 
-    async def commit(self, room_id: int, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
+    async def commit(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Store one move in a transaction of its own; the room's new head. Raises
         :class:`StaleRoom` (storing nothing) if the stored head is not ``expected``."""
         move = Move(room_id, expected, state, changes)
@@ -473,48 +408,24 @@ class RoomStore:
             raise StaleRoom(room_id)
         return move.written
 
-    async def card_history(self, room_id: int, number: int) -> list[CardVersionRecord]:
-        """Every version of card ``number``, oldest first."""
-        return (await self._card_versions(room_id, number)).get(number, [])
-
-    async def card_histories(self, room_id: int) -> dict[int, list[CardVersionRecord]]:
-        """Every version of every card of the room, by card number, oldest first."""
-        return await self._card_versions(room_id)
-
-    async def _card_versions(self, room_id: int, number: int | None = None) -> dict[int, list[CardVersionRecord]]:
-        """The versions of the room's cards (only card ``number``'s, if given), by number."""
-        where = [_versions.c.room_id == room_id]
-        if number is not None:
-            where.append(_versions.c.number == number)
-        async with self._database.snapshot() as connection:
-            query = select(_versions).where(*where).order_by(_versions.c.number, _versions.c.version)
-            rows = (await connection.execute(query)).all()
-        histories: dict[int, list[CardVersionRecord]] = {}
-        for r in rows:
-            histories.setdefault(r.number, []).append(
-                CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at)
-            )
-        return histories
-
     async def all_ids(self) -> list[tuple[int, str]]:
         """Every room's id and name, by name (deleted and archived ones too)."""
         async with self._database.snapshot() as connection:
             return [
-                tuple(row)
-                for row in await connection.execute(select(_rooms.c.id, _rooms.c.name).order_by(_rooms.c.name_key))
+                (room_id, name)
+                for room_id, name in await connection.execute(
+                    select(_rooms.c.id, _rooms.c.name).order_by(_rooms.c.name_key)
+                )
             ]
 
     async def row_problems(self, room_id: int) -> list[str]:
-        """What is wrong with the stored rows themselves: gaps or repeats in pile
-        positions, seat positions or the event log's numbering."""
+        """What is wrong with the stored rows themselves: gaps or repeats in seat
+        positions or the event log's numbering (and in the game's own tables)."""
         problems: list[str] = []
         async with self._database.snapshot() as connection:
-            seq = (await connection.execute(select(_rooms.c.seq).where(_rooms.c.id == room_id))).scalar_one()
-            cards = (
-                await connection.execute(
-                    select(_cards.c.zone, _cards.c.owner, _cards.c.position).where(_cards.c.room_id == room_id)
-                )
-            ).all()
+            seq, game = (
+                await connection.execute(select(_rooms.c.seq, _rooms.c.game).where(_rooms.c.id == room_id))
+            ).one()
             seats = (await connection.execute(select(_seats.c.position).where(_seats.c.room_id == room_id))).scalars()
             event_seqs = (
                 await connection.execute(
@@ -523,12 +434,9 @@ class RoomStore:
             ).scalars()
             seat_positions = sorted(seats)
             seqs = list(event_seqs)
-        piles: dict[tuple[str, int], list[int]] = {}
-        for zone, owner, position in cards:
-            piles.setdefault((zone, owner), []).append(position)
-        for (zone, owner), positions in sorted(piles.items()):
-            if sorted(positions) != list(range(len(positions))):
-                problems.append(f"pile {zone}/{owner} positions are not 0..{len(positions) - 1}: {sorted(positions)}")
+            projection = PROJECTIONS.get(game)
+            if projection is not None:
+                problems += await projection.row_problems(connection, room_id)
         if seat_positions != list(range(len(seat_positions))):
             problems.append(f"seat positions are not 0..{len(seat_positions) - 1}: {seat_positions}")
         if seqs != list(range(1, seq + 1)):
@@ -617,38 +525,6 @@ class RoomStore:
             return {room_id: LogHead(seq, digest) for room_id, seq, digest in rows}
 
 
-def _positions(state: TableState, numbers: Iterable[int]) -> dict[int, int]:
-    """Each card's index in its pile, computing each touched pile's index once."""
-    positions: dict[int, int] = {}
-    for number in numbers:
-        if number in positions:
-            continue
-        card = state.cards[number]
-        for index, other in enumerate(state.pile(card.zone, card.owner)):
-            positions[other] = index
-    return positions
-
-
-def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
-    return {
-        "room_id": room_id,
-        "number": card.number,
-        "name": card.name,
-        "kind": card.kind,
-        "text": card.text,
-        "author_account_id": card.author,
-        "author_name": card.author_name,
-        "zone": card.zone,
-        "owner": card.owner,
-        "position": position,
-        "attached_to": card.attached_to,
-        "deck_owner": card.deck_owner,
-        "is_rule": card.is_rule,
-        "colour": card.colour,
-        "version": card.version,
-    }
-
-
 # -- storing moves, many at a time ------------------------------------------------------
 
 
@@ -691,7 +567,7 @@ class ClaimedRoom:
         assert room_id == self.room_id
         return await _read_events(self._connection, room_id, after_seq, None)
 
-    async def store(self, expected: LogHead, state: TableState, changes: Changes) -> LogHead:
+    async def store(self, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Write one move, to be committed when the claim ends; the room's new head.
         Raises :class:`StaleRoom` if the room's head is not ``expected``."""
         move = Move(self.room_id, expected, state, changes)
@@ -702,10 +578,9 @@ class ClaimedRoom:
 
 def _write_now(connection: Connection, move: Move) -> list[Move]:
     """:func:`write_moves` for one move, with the statements it leaves for the commit
-    (SQLite's multi-row statements, see :func:`deferred_statements`) run here too."""
+    (SQLite's multi-row statements) run here too."""
     stale = write_moves(connection, [move])
-    for statement, values in connection.info.pop(BULK_STATEMENTS, []):
-        connection.exec_driver_sql(statement, tuple(values))
+    run_deferred(connection)
     return stale
 
 
@@ -716,44 +591,28 @@ class Move:
 
     room_id: int
     expected: LogHead
-    state: TableState
+    state: Any
     changes: Changes
     #: The room's head once the move is written (set by :func:`write_moves`).
     written: LogHead = EMPTY_LOG
 
 
-_CARD_COLUMNS = ("name", "kind", "text", "zone", "owner", "position", "attached_to", "deck_owner", "colour", "version")
 #: The room row's columns a move writes.
-_ROOM_COLUMNS = (
-    "seq",
-    "digest",
-    "phase",
-    "host_account_id",
-    "settings",
-    "turn",
-    "result",
-    "next_card_number",
-    "next_proposal",
-    "used_at",
+_ROOM_COLUMNS = ("seq", "digest", "phase", "host_account_id", "settings", "state", "used_at")
+_UPDATE_ROOM = Bulk(
+    update(_rooms).where(_rooms.c.id == bindparam("r")).values({c: bindparam(c) for c in _ROOM_COLUMNS}),
+    update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
 )
-_UPDATE_ROOM = update(_rooms).where(_rooms.c.id == bindparam("r")).values({c: bindparam(c) for c in _ROOM_COLUMNS})
-_UPDATE_CARD = (
-    update(_cards)
-    .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
-    .values({column: bindparam(column) for column in _CARD_COLUMNS})
-)
-_INSERT_CARD = insert(_cards)
+_EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_name", "kind", "forced", "data", "deltas")
+#: The event rows' fields, in the order of those columns (data and deltas are JSON text).
+_EVENT_FIELDS = (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json")
 # Data and deltas come as the JSON text the digest was computed over (see write_moves).
-_INSERT_EVENT = insert(_events).values(
-    data=cast(bindparam("data_json", type_=Text), JSON), deltas=cast(bindparam("deltas_json", type_=Text), JSON)
+_INSERT_EVENT = Bulk(
+    insert(_events).values(
+        data=cast(bindparam("data_json", type_=Text), JSON), deltas=cast(bindparam("deltas_json", type_=Text), JSON)
+    ),
+    insert_values("events", _EVENT_COLUMNS, _EVENT_FIELDS),
 )
-_INSERT_VERSION = insert(_versions)
-_STATEMENTS = {
-    "insert_card": _INSERT_CARD,
-    "update_card": _UPDATE_CARD,
-    "insert_event": _INSERT_EVENT,
-    "insert_version": _INSERT_VERSION,
-}
 
 
 def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
@@ -762,98 +621,63 @@ def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
     was not what they expected), of which nothing is written. Each event is turned into
     JSON once: that text is both digested and stored."""
     now = _now()
-    rows = _RowWriter.for_connection(connection)
+    rows = RowWriter.for_connection(connection)
     logged = {id(move): _logged_events(move, now) for move in moves}
-    room_rows = [
-        {
-            "r": m.room_id,
-            "expected": m.expected,
-            "seq": m.written.seq,
-            "digest": m.written.digest,
-            "phase": m.state.phase,
-            "host_account_id": m.state.host,
-            "settings": m.state.settings,
-            "turn": dict(vars(m.state.turn)),
-            "result": m.state.result,
-            "next_card_number": m.state.next_number,
-            "next_proposal": m.state.next_proposal,
-            "used_at": now,
-        }
-        for m in moves
-    ]
-    stale_ids = rows.claim_rooms(room_rows)
-    stale = [m for m in moves if m.room_id in stale_ids]
-    fresh = [m for m in moves if m.room_id not in stale_ids]
-    new_cards: list[dict[str, Any]] = []
-    moved_cards: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    versions: list[dict[str, Any]] = []
+    stored = _claim_rooms(rows, [move.room_id for move in moves])
+    stale = [m for m in moves if stored.get(m.room_id, (None, ""))[0] != m.expected]
+    fresh = [m for m in moves if m not in stale]
+    by_game: dict[str, list[Move]] = {}
     for move in fresh:
-        state, changes = move.state, move.changes
-        touched = [n for n in changes.cards | changes.new_cards if n in state.cards]
-        positions = _positions(state, touched)
-        for number in touched:
-            row = _card_row(move.room_id, state.cards[number], positions[number])
-            if number in changes.new_cards:
-                new_cards.append(row)
-            else:
-                moved_cards.append({"r": move.room_id, "n": number, **{c: row[c] for c in _CARD_COLUMNS}})
-        events += logged[id(move)]
-        for offset, event in enumerate(changes.events, start=1):
-            seq = move.expected.seq + offset
-            for delta in event.deltas:
-                if delta[0] == "add":
-                    history = delta[2] if len(delta) > 2 else []
-                    versions += _version_rows(move.room_id, delta[1]["number"], delta[1], history, now, seq)
-                elif delta[0] == "face":
-                    face = {**card_face(state.cards[delta[1]]), **delta[2]}
-                    versions += _version_rows(move.room_id, delta[1], face, [], now, seq)
-                elif delta[0] in ("propose", "vote", "bundle", "decide"):
-                    _store_vote_delta(connection, move.room_id, delta, now, seq)
-        if any(delta[0] == "seats" for event in changes.events for delta in event.deltas):
-            _store_seats(connection, move.room_id, state.seats)
-        if state.phase == OVER and any(event.data.get("result") for event in changes.events):
-            connection.execute(
-                insert(_results).values(
-                    room_id=move.room_id,
-                    seq=move.written.seq,
-                    finished_at=now,
-                    result=state.result,
-                    players=[seat.name for seat in state.seats],
-                )
+        by_game.setdefault(stored[move.room_id][1], []).append(move)
+    room_rows: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for game, game_moves in by_game.items():
+        kind = kind_of(game)
+        for move in game_moves:
+            state = move.state
+            room_rows.append(
+                {
+                    "r": move.room_id,
+                    "seq": move.written.seq,
+                    "digest": move.written.digest,
+                    "phase": state.phase,
+                    "host_account_id": state.host,
+                    "settings": state.settings,
+                    "state": kind.snapshot(state),
+                    "used_at": now,
+                }
             )
-    rows.write("insert_card", new_cards)
-    rows.write("update_card", moved_cards)
-    rows.write("insert_event", events)
-    rows.write("insert_version", versions)
+            events += logged[id(move)]
+            if move.changes.seats_changed:
+                _store_seats(connection, move.room_id, state.seats)
+            if state.phase == OVER and any(event.data.get("result") for event in move.changes.events):
+                connection.execute(
+                    insert(_results).values(
+                        room_id=move.room_id,
+                        seq=move.written.seq,
+                        finished_at=now,
+                        result=state.result,
+                        players=[seat.name for seat in state.seats],
+                    )
+                )
+        projection = PROJECTIONS.get(game)
+        if projection is not None:
+            projection.write(rows, game_moves, now)
+    rows.write(_UPDATE_ROOM, room_rows)
+    rows.write(_INSERT_EVENT, events)
     return stale
 
 
-def _version_rows(
-    room_id: int, number: int, face: dict[str, Any], history: list[dict[str, Any]], now: datetime, seq: int
-) -> list[dict[str, Any]]:
-    """The card_versions rows a card's new face makes: the face itself, dated now; for a
-    card brought in from a saved deck, its earlier versions too, dated when they were
-    made (and the face is dated as saved if the saved deck holds it unchanged)."""
-    current = face.get("version", 1)
-    faces = {entry["version"]: entry for entry in history if entry["version"] < current}
-    saved = next((entry for entry in history if entry["version"] == current), None)
-    unchanged = saved is not None and all(saved[key] == face.get(key, "") for key in ("name", "kind", "text", "colour"))
-    faces[current] = {**face, "created_at": saved["created_at"] if unchanged else None}
-    return [
-        {
-            "room_id": room_id,
-            "number": number,
-            "version": version,
-            "name": entry["name"],
-            "kind": entry["kind"],
-            "text": entry["text"],
-            "colour": entry.get("colour", ""),
-            "created_at": datetime.fromisoformat(entry["created_at"]) if entry.get("created_at") else now,
-            "seq": seq,
-        }
-        for version, entry in sorted(faces.items())
-    ]
+def _claim_rooms(rows: RowWriter, room_ids: list[int]) -> dict[int, tuple[LogHead, str]]:
+    """Each room's stored head and game, its row held until the commit: PostgreSQL's
+    ``SELECT ... FOR UPDATE`` (in the order of the ids, as every node locks them: two
+    batches never deadlock); on SQLite, BEGIN IMMEDIATE already holds the write lock."""
+    query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest, _rooms.c.game).where(
+        _rooms.c.id.in_(sorted(set(room_ids)))
+    )
+    if not isinstance(rows, SqliteRowWriter):
+        query = query.order_by(_rooms.c.id).with_for_update()
+    return {room: (LogHead(seq, digest), game) for room, seq, digest, game in rows.connection.execute(query)}
 
 
 def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:
@@ -882,144 +706,13 @@ def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:
     return rows
 
 
-class _RowWriter:
-    """The few statements every batch runs, each once for all its rows."""
-
-    @staticmethod
-    def for_connection(connection: Connection) -> _RowWriter:
-        if connection.dialect.name == "sqlite":
-            return _SqliteRowWriter(connection)
-        return _RowWriter(connection)
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-
-    def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
-        """Advance each room's row; the ids of the rooms whose head (``seq`` and
-        ``digest``) was not the expected one (left as they were). The rows stay locked
-        until the commit."""
-        # In the order of their ids, as every node locks them: two batches never deadlock.
-        ids = sorted({r["r"] for r in rows})
-        locked = (
-            select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest)
-            .where(_rooms.c.id.in_(ids))
-            .order_by(_rooms.c.id)
-            .with_for_update()
-        )
-        stored = {room: LogHead(seq, digest) for room, seq, digest in self.connection.execute(locked)}
-        stale = {r["r"] for r in rows if stored.get(r["r"]) != r["expected"]}
-        fresh = [{k: v for k, v in r.items() if k != "expected"} for r in rows if r["r"] not in stale]
-        if fresh:
-            self.connection.execute(_UPDATE_ROOM, fresh)
-        return stale
-
-    def write(self, statement: str, rows: list[dict[str, Any]]) -> None:
-        if rows:
-            self.connection.execute(_STATEMENTS[statement], rows)
-
-
-class _SqliteRowWriter(_RowWriter):
-    """The same on SQLite, as a few multi-row statements that :meth:`Database.run_write`
-    runs, with the commit, away from the event loop (each is one step inside SQLite, so
-    that thread hardly needs the GIL). Values take the forms SQLAlchemy stores and reads:
-    JSON text, naive UTC timestamps, 0/1."""
-
-    def claim_rooms(self, rows: list[dict[str, Any]]) -> set[int]:
-        # BEGIN IMMEDIATE holds SQLite's write lock: nobody can change a room between
-        # this read and the update.
-        wanted = {row["r"]: row["expected"] for row in rows}
-        query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest).where(_rooms.c.id.in_(list(wanted)))
-        stored = {room: LogHead(seq, digest) for room, seq, digest in self.connection.execute(query)}
-        stale = {room for room, head in wanted.items() if stored.get(room) != head}
-        self.write("update_room", [row for row in rows if row["r"] not in stale])
-        return stale
-
-    def write(self, statement: str, rows: list[dict[str, Any]]) -> None:
-        if not rows:
-            return
-        shape, columns = _SQLITE[statement]
-        per_chunk = SQLITE_VARIABLES // len(columns)
-        for start in range(0, len(rows), per_chunk):
-            chunk = rows[start : start + per_chunk]
-            marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
-            values = [_sqlite_value(row[column]) for row in chunk for column in columns]
-            deferred_statements(self.connection).append((shape.format(values=marks), values))
-
-
-#: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
-SQLITE_VARIABLES = 30_000
-
-
-def deferred_statements(connection: Connection) -> list[tuple[str, list[Any]]]:
-    """Statements :meth:`Database.run_write` runs on the DB-API connection after the work,
-    just before committing (SQLite only)."""
-    return connection.info.setdefault(BULK_STATEMENTS, [])
-
-
-def _sqlite_value(value: Any) -> Any:
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(value, bool):
-        return int(value)
-    return value
-
-
-def _update_from_values(table: str, keys: dict[str, str], columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """``UPDATE <table> SET ... FROM (VALUES {values}) AS v WHERE <keys match>``, and the
-    row fields to give for each row, in order. ``keys`` maps key columns to row fields."""
-    fields = tuple(keys.values()) + columns
-    match = " AND ".join(f"{table}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
-    assignments = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
-    return f"UPDATE {table} SET {assignments} FROM (VALUES {{values}}) AS v WHERE {match}", fields
-
-
-def _insert_values(
-    table: str, columns: tuple[str, ...], fields: tuple[str, ...] | None = None
-) -> tuple[str, tuple[str, ...]]:
-    """``INSERT INTO <table> (<columns>) VALUES {values}``, and the row fields to give for
-    each row, in order (``fields``, or the columns' own names)."""
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", fields or columns
-
-
-_CARD_INSERT_COLUMNS = (
-    "room_id",
-    "number",
-    "name",
-    "kind",
-    "text",
-    "author_account_id",
-    "author_name",
-    "zone",
-    "owner",
-    "position",
-    "attached_to",
-    "deck_owner",
-    "is_rule",
-    "colour",
-    "version",
-)
-_EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_name", "kind", "forced", "data", "deltas")
-#: The event rows' fields, in the order of those columns (data and deltas are JSON text).
-_EVENT_FIELDS = (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json")
-_VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
-_SQLITE = {
-    "update_room": _update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
-    "insert_card": _insert_values("cards", _CARD_INSERT_COLUMNS),
-    "update_card": _update_from_values("cards", {"room_id": "r", "number": "n"}, _CARD_COLUMNS),
-    "insert_event": _insert_values("events", _EVENT_COLUMNS, _EVENT_FIELDS),
-    "insert_version": _insert_values("card_versions", _VERSION_COLUMNS),
-}
-
-
 async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
     """The names of the rooms that count against ``account_id``'s quota, holding the
     account's row so that one player's rooms are made one at a time."""
     await connection.execute(select(_accounts.c.id).where(_accounts.c.id == account_id).with_for_update())
     counted = _OPEN & or_(
         _rooms.c.host_account_id == account_id,
-        and_(_rooms.c.created_by_account_id == account_id, _rooms.c.host_account_id == NO_OWNER),
+        and_(_rooms.c.created_by_account_id == account_id, _rooms.c.host_account_id == NOBODY),
     )
     return list((await connection.execute(select(_rooms.c.name).where(counted).order_by(_rooms.c.name_key))).scalars())
 
@@ -1030,75 +723,20 @@ def _write_batch(connection: Connection, items: list[Move]) -> list[LogHead | Ex
     return [StaleRoom(move.room_id) if id(move) in stale else move.written for move in items]
 
 
-def _store_vote_delta(connection: Connection, room_id: int, delta: list, now: datetime, seq: int) -> None:  # type: ignore[type-arg]
-    """Write what a proposal delta changed: a new proposal, a vote, a bundle, a decision."""
-    kind = delta[0]
-    if kind == "propose":
-        proposal = proposal_from_dict(delta[1])
-        connection.execute(
-            insert(_proposals).values(
-                room_id=room_id,
-                id=proposal.id,
-                kind=proposal.kind,
-                subject=proposal.subject,
-                proposer_account_id=proposal.proposer,
-                proposer_name=proposal.proposer_name,
-                face=proposal.face,
-                bundle=proposal.bundle,
-                status=PENDING_STATUS,
-                created_at=now,
-                created_seq=seq,
-            )
-        )
-        for account, choice in proposal.votes.items():
-            _store_vote(connection, room_id, proposal.id, account, choice, now, seq)
-    elif kind == "vote":
-        _, proposal_id, account, choice = delta
-        _store_vote(connection, room_id, proposal_id, account, choice, now, seq)
-    elif kind == "bundle":
-        _, ids, bundle = delta
-        connection.execute(
-            update(_proposals).where(_proposals.c.room_id == room_id, _proposals.c.id.in_(ids)).values(bundle=bundle)
-        )
-        connection.execute(delete(_votes).where(_votes.c.room_id == room_id, _votes.c.proposal_id.in_(ids)))
-    elif kind == "decide":
-        _, proposal_id, outcome = delta
-        connection.execute(
-            update(_proposals)
-            .where(_proposals.c.room_id == room_id, _proposals.c.id == proposal_id)
-            .values(status=outcome, decided_at=now, decided_seq=seq)
-        )
+def _seat_fields(seat: SeatLike) -> dict[str, Any]:
+    return {
+        "name": seat.name,
+        "team": getattr(seat, "team", ""),
+        "out": seat.out,
+        "absent": seat.absent,
+        "bot": seat.bot,
+    }
 
 
-def _store_vote(
-    connection: Connection,
-    room_id: int,
-    proposal_id: int,
-    account: int,
-    choice: str | None,
-    now: datetime,
-    seq: int,
-) -> None:
-    connection.execute(
-        delete(_votes).where(
-            _votes.c.room_id == room_id, _votes.c.proposal_id == proposal_id, _votes.c.account_id == account
-        )
-    )
-    if choice is not None:
-        connection.execute(
-            insert(_votes).values(
-                room_id=room_id, proposal_id=proposal_id, account_id=account, choice=choice, voted_at=now, seq=seq
-            )
-        )
-
-
-def _seat_fields(seat: Seat) -> dict[str, Any]:
-    return {"team": seat.team, "out": seat.out, "absent": seat.absent}
-
-
-def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> None:
+def _store_seats(connection: Connection, room_id: int, seats: Iterable[SeatLike]) -> None:
     """Make the room's seat rows what ``seats`` says, keeping each player's away mark."""
     stored = set((connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars())
+    seats = list(seats)
     current = {seat.account_id for seat in seats}
     if stored - current:
         connection.execute(delete(_seats).where(_seats.c.room_id == room_id, _seats.c.account_id.in_(stored - current)))
@@ -1111,9 +749,7 @@ def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> Non
         connection.execute(
             update(_seats)
             .where(_seats.c.room_id == bindparam("r"), _seats.c.account_id == bindparam("a"))
-            .values(
-                position=bindparam("position"), team=bindparam("team"), out=bindparam("out"), absent=bindparam("absent")
-            ),
+            .values({column: bindparam(column) for column in ("position", "name", "team", "out", "absent", "bot")}),
             existing,
         )
     new = [row for row in rows if row["a"] not in stored]
@@ -1121,14 +757,7 @@ def _store_seats(connection: Connection, room_id: int, seats: list[Seat]) -> Non
         connection.execute(
             insert(_seats),
             [
-                {
-                    "room_id": r["r"],
-                    "account_id": r["a"],
-                    "position": r["position"],
-                    "team": r["team"],
-                    "out": r["out"],
-                    "absent": r["absent"],
-                }
+                {"room_id": r["r"], "account_id": r["a"], **{k: v for k, v in r.items() if k not in ("r", "a")}}
                 for r in new
             ],
         )

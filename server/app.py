@@ -12,7 +12,7 @@ from contextlib import aclosing
 import telnetlib3
 
 from commands.dispatch import CommandProcessor
-from commands.dvorak.render import announce
+from commands.games import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore

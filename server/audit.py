@@ -7,10 +7,10 @@ the tests after every crash they cause.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from games.dvorak.invariants import differences, table_problems
-from games.dvorak.rules import Table
-from games.dvorak.state import TableState
+from games import kind_of
+from games.base import GameKind
 from persistence.database import Database
 from persistence.rooms import LoggedEvent, RoomStore, StoredRoom
 
@@ -50,7 +50,7 @@ async def check_rooms(database: Database, name: str | None = None) -> list[RoomR
     for room_id, room_name in await _rooms(store, name):
         stored = await store.load(room_id)
         assert stored is not None
-        problems = table_problems(Table(stored.state).state) + await store.row_problems(room_id)
+        problems = kind_of(stored.game).problems(stored.state) + await store.row_problems(room_id)
         problems += [f"its event log rebuilds another room: {problem}" for problem in await _unlike_log(store, stored)]
         reports.append(RoomReport(room_name, problems))
     return reports
@@ -60,9 +60,9 @@ class BrokenLog(Exception):
     """An event's deltas cannot be applied to the table the events before it built."""
 
 
-def replay(events: list[LoggedEvent]) -> TableState:
-    """A table rebuilt from nothing by applying each event's deltas in order."""
-    state = Table().state
+def replay(kind: GameKind, events: list[LoggedEvent]) -> Any:
+    """A table of ``kind`` rebuilt from nothing by applying each event's deltas in order."""
+    state = kind.new_state()
     for logged in events:
         try:
             for delta in logged.event.deltas:
@@ -88,8 +88,9 @@ async def _unlike_log(store: RoomStore, stored: StoredRoom) -> list[str]:
     """How ``stored`` differs from the room its event log rebuilds (nothing if it is
     exactly that room)."""
     events = await store.events(stored.id)
+    kind = kind_of(stored.game)
     try:
-        problems = differences(replay(events), Table(stored.state).state)
+        problems = kind.differences(replay(kind, events), stored.state)
     except BrokenLog as broken:
         problems = [str(broken)]
     if len(events) != stored.seq:

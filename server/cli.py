@@ -17,7 +17,6 @@ from commands.text import clean_text
 from games.dvorak.deck import deck_contents
 from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
 from games.dvorak.rules import RuleViolation, Table
-from games.dvorak.settings import defaults as default_settings
 from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url, normalize_url
 from persistence.rooms import RoomNameTaken, RoomStore
@@ -229,11 +228,13 @@ async def import_deck(database: Database, path: Path, room_name: str) -> str:
     room_id = await store.find_id(room_name)
     if room_id is None:
         try:
-            room_id = await store.create(room_name, "dvorak", None, default_settings())
+            room_id = await store.create(room_name, "dvorak", None)
         except RoomNameTaken:
             room_id = await store.find_id(room_name)
     stored = await store.load(room_id)
     assert stored is not None
+    if stored.game != "dvorak":
+        raise CommandLineError(f"Room {stored.name} is a room of {stored.game}: decks go into Dvorak rooms only.")
     table = Table(stored.state)
     try:
         count = table.import_cards(path.stem, cards, rules, clear=deck.clears)

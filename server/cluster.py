@@ -73,7 +73,7 @@ import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from commands.text import clean_text
-from games.dvorak.rules import Event
+from games.base import Event
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in

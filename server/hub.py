@@ -96,6 +96,8 @@ class Peers:
 
     #: Whether other nodes may change rooms too (so this node's copy of one can be behind).
     shared = False
+    #: This node's name among its peers ("" alone).
+    node = ""
 
     def relay(self, place_key: str, text: str, exclude: int | None) -> None:
         """Show ``text`` to the players of place ``place_key`` on the other nodes."""
@@ -177,6 +179,9 @@ class Place:
     def present(self) -> set[int]:
         """The accounts of everyone here, on every node."""
         return set(self.occupants) | set(self.remote)
+
+    def remote_changed(self) -> None:
+        """Someone here on another node came, went or moved (the hub calls this)."""
 
 
 class Lobby(Place):
@@ -353,12 +358,12 @@ class Hub:
         return player
 
     def _remote_changed(self, place_keys: set[str]) -> None:
-        if self.on_remote_change is None:
-            return
         for key in place_keys:
             place = self.places.get(key)
             if place is not None:
-                self.on_remote_change(place)
+                place.remote_changed()
+                if self.on_remote_change is not None:
+                    self.on_remote_change(place)
 
     # -- finding players ---------------------------------------------------------------
 

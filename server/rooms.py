@@ -8,6 +8,12 @@ tried again after them: its moves are shown here first, from the database, in or
 The other nodes hear of each stored move (see :mod:`server.cluster`) and make it on
 their copy of the room, or read it from the database if they missed one.
 
+A table may want moves made by itself (:meth:`games.base.GameTable.due`): a computer
+player's turn, a person's turn timer, the next deal. The room makes them after their
+delay through :meth:`GameRoom.perform`, like any player's move, but only while a seated
+person is here (a table whose people have all gone pauses), and on one node only: the
+first by name among the nodes of the seated people here.
+
 Each copy keeps the head of the log it was built from (the last event's ``seq`` and the
 digest chaining every event, see :class:`persistence.rooms.LogHead`), and a move is
 stored only if the database's head is that one: a copy told of events that were never
@@ -24,10 +30,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from games.dvorak.rules import Changes, Event, RuleViolation, Table
-from games.dvorak.settings import defaults as default_settings
+from games import DEFAULT_KIND, kind_of
+from games.base import Changes, Due, Event, GameTable, RuleViolation
 from persistence.rooms import (
-    CardVersionRecord,
     LoggedEvent,
     LogHead,
     Missed,
@@ -38,7 +43,7 @@ from persistence.rooms import (
     chain,
 )
 from server.connection import as_news
-from server.hub import Hub, Place
+from server.hub import Hub, OnlinePlayer, Place
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +83,7 @@ def check_room_name(name: str) -> str | None:
 
 
 class GameRoom(Place):
-    """A named room where a table of Dvorak is played; seated players and spectators."""
+    """A named room where a table of some game is played; seated players and spectators."""
 
     def __init__(
         self, stored: StoredRoom, store: RoomStore, announce: Announcer, hub: Hub, card_limit: int | None = None
@@ -87,10 +92,12 @@ class GameRoom(Place):
         self.id = stored.id
         self.name = stored.name
         self.game = stored.game
+        #: The room's game (see :mod:`games`).
+        self.kind = kind_of(stored.game)
         self.password_hash = stored.password_hash
         #: Cards and rules the room may hold (removed ones not counted).
         self.card_limit = card_limit
-        self.table = Table(stored.state, card_limit=card_limit)
+        self.table: GameTable = self.kind.table(stored.state, card_limit=card_limit)
         #: How far the log this copy of the room was built from goes (see the module's doc).
         self.head = stored.head
         #: When a command last found the room (see :meth:`RoomRegistry.unload_idle`).
@@ -103,6 +110,9 @@ class GameRoom(Place):
         self._suspect = False
         #: Since when (``time.monotonic()``) each seated player not here has been seen away.
         self.away_since: dict[int, float] = {}
+        #: The timer of the move the table wants made by itself next, and the task making it.
+        self._due_timer: asyncio.TimerHandle | None = None
+        self._acting: asyncio.Task[None] | None = None
 
     @property
     def seq(self) -> int:
@@ -116,7 +126,7 @@ class GameRoom(Place):
         """Names of the people here (on any node) who are not seated."""
         return [p.name for p in self.everyone() if not self.is_seated(p.account_id)]
 
-    async def perform(self, move: Callable[[Table], T]) -> T:
+    async def perform(self, move: Callable[[GameTable], T]) -> T:
         """Make ``move`` on the table, store it, announce it; returns what the move returns.
 
         A :class:`~games.dvorak.rules.RuleViolation` from the move propagates with
@@ -148,7 +158,7 @@ class GameRoom(Place):
             self._tell(seq_before, changes.events)
             return result
 
-    async def _perform_claimed(self, move: Callable[[Table], T]) -> T:
+    async def _perform_claimed(self, move: Callable[[GameTable], T]) -> T:
         """:meth:`perform`'s second try, holding the room's row: catch up (or, if this
         copy is not what the database holds, reload), move, store."""
         changes = None
@@ -170,7 +180,7 @@ class GameRoom(Place):
         self._tell(seq_before, changes.events)
         return result
 
-    def _make(self, move: Callable[[Table], T]) -> tuple[T, Changes | None]:
+    def _make(self, move: Callable[[GameTable], T]) -> tuple[T, Changes | None]:
         """Make ``move`` on the table: what it returns, and what it changed (None if it
         changed nothing). A move that raises is undone."""
         try:
@@ -185,6 +195,68 @@ class GameRoom(Place):
         """Show stored events here, and tell the other nodes."""
         self._announce(self, events)
         self._hub.peers.room_events(self.id, seq_before, events)
+        self.reschedule()
+
+    # -- moves the table makes by itself ---------------------------------------------------
+
+    def enter(self, player: OnlinePlayer) -> None:
+        super().enter(player)
+        self.reschedule()
+
+    def leave(self, player: OnlinePlayer) -> None:
+        super().leave(player)
+        self.reschedule()
+
+    def remote_changed(self) -> None:
+        self.reschedule()
+
+    def _driven_here(self) -> bool:
+        """Whether this node makes the table's own moves: a seated person is here, and of
+        the nodes of the seated people here, this one is first by name."""
+        people = {seat.account_id for seat in self.table.state.seats if not seat.bot}
+        nodes = {self._hub.peers.node for account_id in self.occupants if account_id in people}
+        nodes |= {player.node for account_id, player in self.remote.items() if account_id in people}
+        return bool(nodes) and min(nodes) == self._hub.peers.node
+
+    def reschedule(self) -> None:
+        """Forget the table's pending move, and time the one it wants now (if this node
+        makes them). Called whenever the table or who is here changes."""
+        if self._due_timer is not None:
+            self._due_timer.cancel()
+            self._due_timer = None
+        if self._acting is not None and not self._acting.done():
+            return  # it reschedules when done
+        due = self.table.due()
+        if due is None or not self._driven_here():
+            return
+        self._due_timer = asyncio.get_running_loop().call_later(max(0.0, due.delay), self._act_now, due)
+
+    def stop_acting(self) -> None:
+        """Make no more moves by itself (the room is let go)."""
+        if self._due_timer is not None:
+            self._due_timer.cancel()
+            self._due_timer = None
+        if self._acting is not None:
+            self._acting.cancel()
+
+    def _act_now(self, due: Due) -> None:
+        self._due_timer = None
+        self._acting = asyncio.create_task(self._act(due), name=f"room {self.id} {due.reason}")
+
+    async def _act(self, due: Due) -> None:
+        try:
+            await self.perform(due.move)
+        except RuleViolation as refused:
+            # The table moved on since it was timed (on another node, say): nothing to do.
+            log.info("room %s: %s move for seat %s refused: %s", self.name, due.reason, due.actor, refused)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: %s move for seat %s failed", self.name, due.reason, due.actor)
+            return
+        finally:
+            self._acting = None
+        self.reschedule()
 
     async def _behind(self) -> bool:
         """Whether another node has stored moves this node has not heard of yet."""
@@ -201,7 +273,7 @@ class GameRoom(Place):
         """Whether a move is being made or stored (or news taken in) right now."""
         return self._lock.locked()
 
-    async def inspect(self, look: Callable[[Table], T]) -> T:
+    async def inspect(self, look: Callable[[GameTable], T]) -> T:
         """Read the table between moves, never while one is being stored. (After a failed
         store this is the table as undone in memory; the next move catches up.)"""
         async with self._lock:
@@ -228,6 +300,7 @@ class GameRoom(Place):
                 return
             self.head = LogHead(seq_after, chain(self.head.digest, events))
             self._announce(self, events)
+            self.reschedule()
 
     async def hear(self, text: str, exclude: int | None) -> None:
         """Show what was said here on another node, in its place among the room's events."""
@@ -260,6 +333,7 @@ class GameRoom(Place):
         self._suspect = False
         with as_news():
             self._announce(self, events)
+        self.reschedule()
 
     async def reload_unless_stored(self) -> None:
         """Load the room afresh from the database unless this copy is what it holds, or
@@ -276,7 +350,9 @@ class GameRoom(Place):
         if stored is None:
             raise StaleRoom(self.id)
         log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
-        self.table, self.head, self._suspect = Table(stored.state, card_limit=self.card_limit), stored.head, False
+        self.table = self.kind.table(stored.state, card_limit=self.card_limit)
+        self.head, self._suspect = stored.head, False
+        self.reschedule()
 
     async def _reload_and_show(self, seq_before: int) -> None:
         """Load the room afresh and show the events after ``seq_before`` (the last resort,
@@ -289,14 +365,6 @@ class GameRoom(Place):
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
         return await self._store.events(self.id, after_seq=after_seq, last=last)
-
-    async def card_history(self, number: int) -> list[CardVersionRecord]:
-        """Every stored version of card ``number``, oldest first."""
-        return await self._store.card_history(self.id, number)
-
-    async def card_histories(self) -> dict[int, list[CardVersionRecord]]:
-        """Every stored version of every card, by number, oldest first."""
-        return await self._store.card_histories(self.id)
 
     async def went_away(self, account_id: int) -> None:
         """Record that a seated player's last connection went, to tell them later what
@@ -313,7 +381,7 @@ class GameRoom(Place):
         """Whether a seated player is not here (on any node): what is said here is then
         kept for them."""
         present = self.present()
-        return any(seat.account_id not in present for seat in self.table.state.seats)
+        return any(seat.account_id not in present for seat in self.table.state.seats if not seat.bot)
 
     async def remember_talk(self, text: str) -> None:
         """Keep ``text``, said here, for the seated players who are away."""
@@ -329,6 +397,8 @@ class GameRoom(Place):
             del self.away_since[account_id]
         gone, back = [], []
         for seat in self.table.state.seats:
+            if seat.bot:
+                continue  # a computer player is never away
             if seat.account_id in present:
                 self.away_since.pop(seat.account_id, None)
                 if seat.absent:
@@ -389,6 +459,7 @@ class RoomRegistry:
         self._rooms[room_id] = room
         self.hub.add_place(room)
         self.hub.peers.room_loaded(room_id)
+        room.reschedule()
         return room
 
     def loaded_room(self, room_id: int) -> GameRoom | None:
@@ -477,6 +548,7 @@ class RoomRegistry:
             if player.account_id != untold:
                 player.send(notice)
         self._seen_ahead.pop(room_id, None)
+        room.stop_acting()
         self.hub.remove_place(room)
         self.hub.peers.room_unloaded(room_id)
 
@@ -491,6 +563,7 @@ class RoomRegistry:
             if not room.occupants and room.used_at < deadline and not room.busy and room.id not in self._loading
         ]
         for room in idle:
+            room.stop_acting()
             del self._rooms[room.id]
             self._seen_ahead.pop(room.id, None)
             self.hub.remove_place(room)
@@ -507,11 +580,11 @@ class RoomRegistry:
         room_id = await self.store.find_id(name)
         return await self.get(room_id) if room_id is not None else None
 
-    async def create(self, name: str, password_hash: str | None, maker: int) -> GameRoom:
-        """Store a new Dvorak room made by account ``maker`` and load it; raises
+    async def create(self, name: str, password_hash: str | None, maker: int, game: str = DEFAULT_KIND) -> GameRoom:
+        """Store a new room of ``game`` made by account ``maker`` and load it; raises
         RoomNameTaken, or TooManyRooms when the maker hosts as many as a player may."""
         room_id = await self.store.create(
-            name, "dvorak", password_hash, default_settings(), maker=maker, rooms_per_player=self.rooms_per_player
+            name, game, password_hash, maker=maker, rooms_per_player=self.rooms_per_player
         )
         room = await self.get(room_id)
         assert room is not None

@@ -9,7 +9,7 @@ import signal
 
 from sqlalchemy import select
 
-from games.dvorak.state import HAND
+from games.dvorak.visibility import cards_seen
 from persistence.models import GameResult
 from tests.client import MudClient
 from tests.conftest import WELCOME_END
@@ -38,27 +38,11 @@ async def seat_players(server, names, room="Table One", deck=DECK_SIZE):
 
 
 def visible_to(events, viewer: int) -> set[int]:
-    """The cards ``viewer`` may have seen, by the visibility rules: everything played or
-    moved face up, and the cards drawn or dealt to the viewer."""
+    """The cards ``viewer`` may have seen, by the game's visibility policy: everything
+    played or moved face up, and the cards drawn or dealt to the viewer."""
     seen: set[int] = set()
     for logged in events:
-        event = logged.event
-        data = event.data
-        if event.kind == "draw":
-            if data["visible"] or event.actor == viewer:
-                seen.add(data["card"])
-            continue
-        if event.kind == "takerand":
-            if viewer in (event.actor, data["player"]):
-                seen.add(data["card"])
-            continue
-        if event.kind in ("start", "join"):
-            seen |= {d[1] for d in event.deltas if d[0] == "move" and d[2] == HAND and d[3] == viewer}
-            continue
-        for key in ("card", "onto"):
-            if data.get(key):
-                seen.add(data[key])
-        seen |= set(data.get("destroyed", []))
+        seen |= cards_seen(logged.event, viewer)
     return seen
 
 

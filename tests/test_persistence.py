@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import inspect, text
 
 from games.dvorak.rules import Event, Table
-from games.dvorak.settings import defaults as default_settings
 from persistence.accounts import AccountStore, NameTaken
 from persistence.database import Database, normalize_url
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
@@ -108,7 +107,7 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
     gives them back; a copy at the stored seq with another digest cannot write."""
     ann, ben = [(await AccountStore(database).create(name, "$argon2id$fake")).id for name in ("Ann", "Ben")]
     store = RoomStore(database)
-    room_id = await store.create("Den", "dvorak", None, default_settings())
+    room_id = await store.create("Den", "dvorak", None)
     stored = await store.load(room_id)
     assert stored.head == EMPTY_LOG
     table, head = Table(stored.state), stored.head

@@ -6,7 +6,8 @@ import re
 from dataclasses import replace
 
 from commands.base import CommandError, CommandSet, Context, find_command
-from commands.dvorak.base import GameCommand, card_number, perform, seated_player
+from commands.dvorak.base import GameCommand, card_number
+from commands.tables import perform, seated_player
 
 #: Most cards one draw command takes.
 DRAW_MAX = 20

@@ -1,19 +1,17 @@
 """How a Dvorak table and its events look to each viewer.
 
-This is where secrecy is kept: an event is rendered for one viewer at a time, and a card
-in a hand or in a draw pile is named only to those the rules let see it. Everyone may
-see *that* a player drew a card; only the player sees *which*.
+An event is rendered for one viewer at a time, from what the game's visibility policy
+(:mod:`games.dvorak.visibility`) lets that viewer see of it: everyone may see *that* a
+player drew a card; only the player sees *which*.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from commands import gmcp
 from commands.text import coloured, plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
 from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, RULES, Card, Proposal
+from games.dvorak.visibility import event_for
 from server.rooms import GameRoom
 
 FORCED_NOTE = " [forced: outside the basic rules]"
@@ -72,17 +70,13 @@ def _source(table: Table, event: Event, viewer: int) -> str:
     return ""
 
 
-def _dealt_to(event: Event, viewer: int) -> list[int]:
-    return [d[1] for d in event.deltas if d[0] == "move" and d[2] == HAND and d[3] == viewer]
-
-
 def render_event(table: Table, event: Event, viewer: int) -> str:
     """The text ``viewer`` sees for ``event``."""
     cards = table.state.cards
     actor = event.actor
     you = viewer == actor
     who = "You" if you else event.actor_name
-    data = event.data
+    data = event_for(event, viewer)
 
     def verb(own: str, other: str) -> str:
         return f"{who} {own if you else other}"
@@ -95,15 +89,16 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text = verb("take", "takes") + " a seat at the table."
         if data.get("refilled"):
             text += f" {_refilled(data['refilled'])}"
-        dealt = _dealt_to(event, viewer) if you else []
+        dealt = data["dealt"] if you else []
+        count = data["dealt_counts"].get(actor, 0)
         if data.get("short"):
-            held = len(_dealt_to(event, actor))
+            held = count
             whom = "you are" if you else f"{event.actor_name} is"
             text += f" There are not enough cards for a full hand: {whom} dealt {plural(held, 'card')}."
         if dealt:
             text += "\nYou are dealt:\n" + card_list(table, dealt)
-        elif _dealt_to(event, actor) and not data.get("short"):
-            text += f" {event.actor_name} is dealt {plural(len(_dealt_to(event, actor)), 'card')}."
+        elif count and not data.get("short"):
+            text += f" {event.actor_name} is dealt {plural(count, 'card')}."
     elif kind in ("leave", "kick"):
         gone = data["name"] if data["player"] != viewer else "you"
         text = (
@@ -189,11 +184,11 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
             f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
         )
         if viewer in data["players"]:
-            text += "\nYour hand:\n" + card_list(table, _dealt_to(event, viewer))
+            text += "\nYour hand:\n" + card_list(table, data["dealt"])
     elif kind == "draw":
-        if data["visible"]:
+        if "card" in data and data["visible"]:
             text = verb("draw", "draws") + f" and show{'' if you else 's'} everyone {card_full(card())}"
-        elif you:
+        elif "card" in data:
             text = f"You draw {card_full(card())}"
         else:
             text = f"{who} draws a card."
@@ -226,7 +221,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         else:
             text = verb("give", "gives") + f" {card_label(card())} to {target}{source}."
     elif kind == "takerand":
-        if viewer in (actor, data["player"]):
+        if "card" in data:
             text = verb("take", "takes") + (
                 f" {card_label(card())} from {_name(table, data['player'], viewer, possessive=True)} hand at random."
             )
@@ -295,13 +290,6 @@ def _attached_note(table: Table, destroyed: list[int], on: str) -> str:
         return ""
     labels = ", ".join(card_label(table.state.cards[n]) for n in destroyed)
     return f" Played on {on}, {labels} also {'goes' if len(destroyed) == 1 else 'go'} to the discard pile."
-
-
-def announce(room: GameRoom, events: list[Event]) -> None:
-    """Send a room's new events to everyone in it, each as they may see them."""
-    for occupant in list(room.occupants.values()):
-        occupant.send("\n".join(render_event(room.table, event, occupant.account_id) for event in events))
-    gmcp.send_table(room)
 
 
 def _deck_handed_over(table: Table, data: dict, viewer: int) -> str:
@@ -402,12 +390,7 @@ def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
     return "\n".join(lines)
 
 
-def render_log_entry(table: Table, created_at: datetime, event: Event, viewer: int) -> str:
-    """One line of ``log``: the time (UTC) and the event as ``viewer`` may see it."""
-    return f"[{created_at:%H:%M}] {render_event(table, event, viewer)}"
-
-
-def render_table(room_name: str, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:
+def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
     state = table.state
     settings = state.settings
@@ -415,7 +398,7 @@ def render_table(room_name: str, table: Table, viewer: int, away: set[int], watc
     status = {"waiting": "waiting to start", "playing": f"playing, turn {state.turn.number}", "over": "game over"}[
         phase
     ]
-    lines = [f"Room {room_name}: Dvorak, {status}. Host: {table.name_of(state.host) if state.host else 'nobody'}."]
+    lines = [f"Room {room.name}: Dvorak, {status}. Host: {table.name_of(state.host) if state.host else 'nobody'}."]
     if state.result and phase != PLAYING:
         lines.append(f"Last game: {state.result}")
     if state.seats:

@@ -1,5 +1,5 @@
-"""What every move on a Dvorak table shares: the events it produces, the bookkeeping of
-its changes, and the checks of who may do what.
+"""What every move on a Dvorak table shares: the checks of who may do what (the events
+and the bookkeeping of changes are every game's, in :mod:`games.base`).
 
 A move that breaks a rule raises :class:`RuleViolation` before changing anything; its
 message says which rule forbids it. The moves themselves are in ``rules`` (seats and
@@ -9,9 +9,9 @@ play), ``voting`` (proposals and votes) and ``deck`` (loading, clearing, restori
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
+from games.base import Event, GameTable, RuleViolation
 from games.dvorak import settings as table_settings
 from games.dvorak.state import (
     DECK_ZONES,
@@ -37,78 +37,28 @@ TEAM_MAX = 20
 FORCE_HINT = " (If a card allows it, put force in front of the command.)"
 
 
-class RuleViolation(Exception):
-    """The move is against the rules or the facts of the table; nothing changed."""
-
-
-@dataclass
-class Event:
-    """Something that happened at the table: what, who did it, and the changes it made."""
-
-    kind: str
-    actor: int
-    #: The actor's name when it happened (they may leave the table later).
-    actor_name: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-    deltas: list[Delta] = field(default_factory=list)
-    forced: bool = False
-
-
-@dataclass
-class Changes:
-    """What a move did: its events, which stored rows it touched, and how to undo it."""
-
-    events: list[Event]
-    cards: set[int]
-    new_cards: set[int]
-    undo: list[Delta]
-
-
-class TableCore:
-    """A Dvorak table's state, the bookkeeping of its changes, and the checks every
-    move shares. The moves themselves are in the subclasses."""
+class TableCore(GameTable):
+    """A Dvorak table's state and the checks every move shares. The moves themselves are
+    in the subclasses; the bookkeeping of changes is every game's (:class:`GameTable`)."""
 
     def __init__(
         self, state: TableState | None = None, rng: random.Random | None = None, card_limit: int | None = None
     ) -> None:
-        self.state = state if state is not None else TableState(settings=table_settings.defaults())
+        super().__init__(state if state is not None else TableState(settings=table_settings.defaults()), rng)
+        self.state: TableState
         #: Cards and rules the table may hold, removed ones not counted (None: any number).
         self.card_limit = card_limit
         for name, value in table_settings.defaults().items():
             self.state.settings.setdefault(name, value)
-        self.rng = rng or random.SystemRandom()
-        self._events: list[Event] = []
-        self._cards: set[int] = set()
-        self._new_cards: set[int] = set()
-        self._undo: list[Delta] = []
 
     # -- bookkeeping -------------------------------------------------------------------
-
-    def take_changes(self) -> Changes:
-        """Hand over (and forget) the events and touched rows since the last call."""
-        changes = Changes(self._events, self._cards, self._new_cards, self._undo)
-        self._events, self._cards, self._new_cards, self._undo = [], set(), set(), []
-        return changes
-
-    def undo(self, changes: Changes) -> None:
-        """Put the table back as it was before ``changes`` (which were not stored)."""
-        for delta in reversed(changes.undo):
-            self.state.apply(delta)
-
-    def _event(self, kind: str, actor: int, forced: bool = False, **data: Any) -> Event:
-        actor_name = data.get("name") if kind == "join" else self.name_of(actor)
-        event = Event(kind, actor, actor_name or "", data, [], forced)
-        self._events.append(event)
-        return event
 
     def _change(self, event: Event, delta: Delta) -> None:
         if delta[0] == "add":
             self._make_room_for_a_card()
-        self._undo.extend(reversed(self.state.inverse(delta)))
-        self._cards |= self.state.apply(delta)
-        event.deltas.append(delta)
+        super()._change(event, delta)
         if delta[0] == "add":
-            self._new_cards.add(delta[1]["number"])
+            self._created.add(delta[1]["number"])
 
     def _make_room_for_a_card(self) -> None:
         """Refuse a new card or rule once the table holds as many as it may."""
@@ -136,10 +86,6 @@ class TableCore:
     @property
     def settings(self) -> dict[str, Any]:
         return self.state.settings
-
-    def name_of(self, account_id: int) -> str:
-        seat = self.state.seat(account_id)
-        return seat.name if seat else "someone"
 
     def card(self, number: int) -> Card:
         card = self.state.cards.get(number)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from games.base import Changes, Event, RuleViolation
 from games.dvorak import settings as table_settings
-from games.dvorak.core import FORCE_HINT, TEAM_MAX, Changes, Event, RuleViolation
+from games.dvorak.core import FORCE_HINT, TEAM_MAX
 from games.dvorak.deck import DeckMoves
 from games.dvorak.state import (
     DECK_ZONES,

@@ -21,20 +21,23 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from games.base import NOBODY
+from games.base import OVER as OVER
+from games.base import PLAYING as PLAYING
+from games.base import WAITING as WAITING
+from games.base import Delta as Delta
+
 DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
 PENDING, REJECTED, REMOVED, RULES = "pending", "rejected", "removed", "rules"
 ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED, RULES)
 #: Zones whose cards are part of the deck being played (approved cards).
 DECK_ZONES = (DRAW, DISCARD, HAND, PLAY)
-NO_OWNER = 0
-
-WAITING, PLAYING, OVER = "waiting", "playing", "over"
+NO_OWNER = NOBODY
 
 APPROVE, REJECT = "approve", "reject"
 #: What a proposal asks for: a new card, a new special rule, a change, a removal.
 NEW_CARD, NEW_RULE, EDIT, REMOVAL = "card", "rule", "edit", "remove"
 
-Delta = list[Any]
 PileKey = tuple[str, int]
 
 
@@ -89,6 +92,8 @@ class Seat:
     out: bool = False
     #: Away longer than the grace period: not counted in the vote until back.
     absent: bool = False
+    #: Dvorak has no computer players: always "" (a person).
+    bot: str = ""
 
 
 @dataclass
@@ -354,9 +359,9 @@ def proposal_from_dict(data: dict[str, Any]) -> Proposal:
 
 
 def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
-    """Seats as a delta holds them (``absent`` only when set, as logs made before it was
-    kept hold them)."""
-    return [{k: v for k, v in vars(seat).items() if k != "absent" or v} for seat in seats]
+    """Seats as a delta holds them (``absent`` and ``bot`` only when set, as logs made
+    before they were kept hold them)."""
+    return [{k: v for k, v in vars(seat).items() if k not in ("absent", "bot") or v} for seat in seats]
 
 
 def card_dict(card: Card) -> dict[str, Any]:

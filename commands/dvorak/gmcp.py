@@ -1,0 +1,130 @@
+"""Dvorak's GMCP packages: its table, your hand and the votes, as structured data (the
+README shows their JSON).
+
+- ``Dvorak.Table``: the table: phase, host, whose turn, seats with hand sizes, what is
+  in play, the piles, the special rules, the settings.
+- ``Dvorak.Hand``: your own hand, card by card (nobody else's, ever: see
+  :mod:`games.dvorak.visibility`).
+- ``Dvorak.Votes``: what is waiting for a vote and who voted how.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.dvorak.deckformat import colour_code
+from games.dvorak.rules import Table
+from games.dvorak.state import APPROVE, DISCARD, DRAW, REJECT, RULES, Card
+from games.dvorak.visibility import card_visible
+from server.hub import OnlinePlayer
+from server.rooms import GameRoom
+
+#: The packages, with what they hold outside a Dvorak room.
+EMPTY_VIEWS: dict[str, Any] = {"Dvorak.Table": {}, "Dvorak.Hand": {"cards": []}, "Dvorak.Votes": {"pending": []}}
+
+
+def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {"number": card.number, "name": card.name, "type": card.kind_label}
+    if with_text:
+        data["text"] = card.text
+    if colour_code(card.colour):
+        data["colour"] = card.colour
+    return data
+
+
+def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
+    state = table.state
+    present = room.present()
+    turn = state.turn
+    multideck = bool(state.settings["multideck"])
+    owners = [seat.account_id for seat in state.seats] if multideck else [0]
+
+    def pile_json(owner: int) -> dict[str, Any]:
+        discard = state.pile(DISCARD, owner)
+        return {
+            "draw": len(state.pile(DRAW, owner)),
+            "discard": len(discard),
+            "discard_top": card_json(state.cards[discard[-1]], with_text=False) if discard else None,
+        }
+
+    return {
+        "room": room.name,
+        "phase": state.phase,
+        "host": table.name_of(state.host) if state.host else None,
+        "turn": (
+            {
+                "player": table.name_of(turn.player),
+                "number": turn.number,
+                "drawn": turn.drawn,
+                "things": turn.things,
+                "actions": turn.actions,
+            }
+            if state.phase == "playing" and state.settings["turns"]
+            else None
+        ),
+        "seats": [
+            {
+                "name": seat.name,
+                "cards": len(table.hand(seat.account_id)),
+                "team": seat.team or None,
+                "out": seat.out,
+                "away": seat.account_id not in present,
+                "current": state.phase == "playing" and seat.account_id == turn.player,
+                "in_play": [
+                    {**card_json(state.cards[n], with_text=False), "on": state.cards[n].attached_to}
+                    for n in table.in_play(seat.account_id)
+                ],
+            }
+            for seat in state.seats
+        ],
+        "piles": {table.name_of(owner): pile_json(owner) for owner in owners} if multideck else pile_json(0),
+        "rules": [card_json(state.cards[n]) for n in state.pile(RULES)],
+        "watching": room.spectators(),
+        "settings": dict(state.settings),
+        "result": state.result or None,
+    }
+
+
+def votes_json(table: Table) -> dict[str, Any]:
+    state = table.state
+    voters = table.voters()
+    pending, shown = [], set()
+    for proposal in state.proposals.values():
+        if proposal.id in shown:
+            continue
+        group = state.bundle_of(proposal)
+        shown.update(p.id for p in group)
+        votes = group[0].votes
+        pending.append(
+            {
+                "cards": [{"kind": p.kind, **card_json(state.cards[p.subject])} for p in group],
+                "proposer": group[0].proposer_name,
+                "approve": [table.name_of(a) for a in voters if votes.get(a) == APPROVE],
+                "reject": [table.name_of(a) for a in voters if votes.get(a) == REJECT],
+                "waiting": [table.name_of(a) for a in voters if a not in votes],
+            }
+        )
+    return {"policy": state.settings["vote"], "pending": pending}
+
+
+def hand_json(table: Table, account_id: int) -> dict[str, Any]:
+    shown = [n for n in table.hand(account_id) if card_visible(table.state, n, account_id)]
+    return {"cards": [card_json(table.state.cards[n]) for n in shown]}
+
+
+def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
+    """The table, each viewer's own hand, and the votes, to everyone in the room who
+    asked for GMCP (or just to ``players``)."""
+    viewers = [
+        p for p in (players if players is not None else room.occupants.values()) if any(c.gmcp for c in p.connections)
+    ]
+    if not viewers:
+        return
+    table = table_json(room, room.table)
+    votes = votes_json(room.table)
+    for player in viewers:
+        hand = hand_json(room.table, player.account_id)
+        for connection in player.connections:
+            connection.send_gmcp("Dvorak.Table", table)
+            connection.send_gmcp("Dvorak.Hand", hand)
+            connection.send_gmcp("Dvorak.Votes", votes)

@@ -1,0 +1,68 @@
+"""What the commands add to each game kind: its command sets, how its events and table
+read, and its structured (GMCP) views. The room engine's commands (rooms, look, log,
+help, GMCP) ask here by the room's game.
+
+Each game kind registered in :data:`games.KINDS` has a package ``commands/<kind>`` whose
+``GAME_COMMANDS`` is its :class:`GameCommands` (a test checks that every kind has one).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from commands.base import CommandSet
+from games import KINDS
+from games.base import Event, GameTable
+
+if TYPE_CHECKING:
+    from server.hub import OnlinePlayer
+    from server.rooms import GameRoom
+
+
+@dataclass(frozen=True)
+class GameCommands:
+    """A game kind's commands and views."""
+
+    #: The command sets of a room of this game, in the order they are looked up in.
+    command_sets: tuple[CommandSet, ...]
+    #: The line ``viewer`` reads for an event (from what the game lets them see of it).
+    render_event: Callable[[GameTable, Event, int], str]
+    #: The table as ``look`` draws it: (room, table, viewer, seated people away, spectators).
+    render_table: Callable[[GameRoom, GameTable, int, set[int], list[str]], str]
+    #: What a seated player holds, as they are reminded of it when they come back.
+    own_hand: Callable[[GameTable, int], str]
+    #: The table's structured views, to everyone in the room who asked for GMCP (or to
+    #: the players given).
+    send_views: Callable[[GameRoom, list[OnlinePlayer] | None], None]
+    #: The game's GMCP packages with what each holds outside its rooms (sent on leaving).
+    empty_views: dict[str, Any]
+    #: Told to the maker of a new room, after "You made room <name> and are its host.".
+    first_steps: str
+    #: The rules of the game, for ``help <game>``.
+    rules_help: str
+
+
+@cache
+def game_commands(game: str) -> GameCommands:
+    """The commands and views of the game called ``game`` (a room's ``game``)."""
+    if game not in KINDS:
+        raise KeyError(game)
+    return importlib.import_module(f"commands.{game}").GAME_COMMANDS
+
+
+def all_game_commands() -> dict[str, GameCommands]:
+    """Every game kind's commands and views, by game, in the registry's order."""
+    return {game: game_commands(game) for game in KINDS}
+
+
+def announce(room: GameRoom, events: list[Event]) -> None:
+    """Send a room's new events to everyone in it, each as they may see them, then the
+    structured views."""
+    game = game_commands(room.game)
+    for occupant in list(room.occupants.values()):
+        occupant.send("\n".join(game.render_event(room.table, event, occupant.account_id) for event in events))
+    game.send_views(room, None)

@@ -1,0 +1,69 @@
+"""What every command at a game table needs, whatever the game: the room the player is
+in, moves and looks at its table (a broken rule becomes the reply), and players found by
+name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from commands.base import CommandError, Context
+from games.base import GameTable, RuleViolation, SeatLike
+from server.rooms import GameRoom
+
+T = TypeVar("T")
+
+
+def current_room(ctx: Context) -> GameRoom:
+    """The game room the player is in; a clear refusal if they are in none."""
+    place = ctx.player.place
+    if not isinstance(place, GameRoom):
+        raise CommandError('You are not in a game room. Type "rooms" to see them, "join <room>" to sit down.')
+    return place
+
+
+async def perform(ctx: Context, move: Callable[[GameTable], T]) -> T:
+    """Make a move at the player's table: a rule broken becomes the reply."""
+    try:
+        return await current_room(ctx).perform(move)
+    except RuleViolation as violation:
+        raise CommandError(str(violation)) from None
+
+
+async def inspect(ctx: Context, look: Callable[[GameTable], T]) -> T:
+    """Read the player's table; a rule broken becomes the reply."""
+    try:
+        return await current_room(ctx).inspect(look)
+    except RuleViolation as violation:
+        raise CommandError(str(violation)) from None
+
+
+def find_seat(table: GameTable, ctx: Context, name: str) -> SeatLike | None:
+    """The seated player called ``name`` (``me`` for yourself, or a unique start of a
+    name), or None if nobody seated is; refuses an ambiguous abbreviation."""
+    name = name.strip()
+    if name.lower() == "me":
+        return table.state.seat(ctx.player.account_id)
+    key = name.casefold()
+    exact = [seat for seat in table.state.seats if seat.name.casefold() == key]
+    if exact:
+        return exact[0]
+    starts = [seat for seat in table.state.seats if seat.name.casefold().startswith(key)]
+    if len(starts) > 1:
+        raise CommandError(f'"{name}" could be any of: {", ".join(s.name for s in starts)}.')
+    return starts[0] if starts else None
+
+
+def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> SeatLike:
+    """Like :func:`find_seat`, but nobody found is a refusal; no name at all is answered
+    with the command's ``usage``."""
+    if not name.strip():
+        raise CommandError(f"Which player? Usage: {usage}")
+    seat = find_seat(table, ctx, name)
+    if seat is None:
+        raise CommandError(
+            "You are not seated here."
+            if name.strip().lower() == "me"
+            else f'Nobody called "{name.strip()}" is seated here.'
+        )
+    return seat

@@ -1,0 +1,68 @@
+"""Dvorak as a game kind: what the room engine needs to make, store, check and show its
+tables (see :class:`games.base.GameKind`).
+
+Dvorak keeps tables of its own (cards, proposals, votes, card versions: see
+``persistence``); the room's snapshot holds the rest: the turn, how the last game ended,
+and the next card and proposal numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from games.base import Event, GameKind
+from games.dvorak import settings as table_settings
+from games.dvorak.invariants import differences, table_problems
+from games.dvorak.rules import Table
+from games.dvorak.state import Seat, TableState, Turn
+from games.dvorak.visibility import event_for
+
+
+class DvorakKind(GameKind):
+    name = "dvorak"
+    title = "Dvorak: the card game whose cards are written by its players."
+    own_tables = True
+
+    def default_settings(self) -> dict[str, Any]:
+        return table_settings.defaults()
+
+    def new_state(self) -> TableState:
+        return TableState(settings=self.default_settings())
+
+    def table(self, state: TableState, **options: Any) -> Table:
+        return Table(state, card_limit=options.get("card_limit"))
+
+    def snapshot(self, state: TableState) -> dict[str, Any]:
+        return {
+            "turn": asdict(state.turn),
+            "result": state.result,
+            "next_number": state.next_number,
+            "next_proposal": state.next_proposal,
+        }
+
+    def restore(
+        self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
+    ) -> TableState:
+        return TableState(
+            phase=phase,
+            host=host,
+            seats=[Seat(s["account_id"], s["name"], s["team"], s["out"], s["absent"]) for s in seats],
+            settings=dict(settings),
+            turn=Turn(**snapshot["turn"]),
+            result=snapshot["result"],
+            next_number=snapshot["next_number"],
+            next_proposal=snapshot["next_proposal"],
+        )
+
+    def problems(self, state: TableState) -> list[str]:
+        return table_problems(Table(state).state)
+
+    def differences(self, replayed: TableState, stored: TableState) -> list[str]:
+        return differences(replayed, Table(stored).state)
+
+    def event_for(self, state: TableState, event: Event, viewer: int) -> dict[str, Any]:
+        return event_for(event, viewer)
+
+
+KIND = DvorakKind()

@@ -1,0 +1,104 @@
+"""Writing many rows at once: the few statements a batch of moves runs, each once for all
+its rows, on PostgreSQL as executemany and on SQLite as multi-row statements run with
+the commit, away from the event loop (see :meth:`Database.run_write`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Executable
+
+from persistence.database import BULK_STATEMENTS
+
+#: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
+SQLITE_VARIABLES = 30_000
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """One statement written for many rows: as SQLAlchemy runs it (``core``, given the
+    rows as they are), and as SQLite's multi-row form (``sqlite``: the SQL with a
+    ``{values}`` slot, and the row fields to give for each row, in order)."""
+
+    core: Executable
+    sqlite: tuple[str, tuple[str, ...]]
+
+
+def update_from_values(table: str, keys: dict[str, str], columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """``UPDATE <table> SET ... FROM (VALUES {values}) AS v WHERE <keys match>``, and the
+    row fields to give for each row, in order. ``keys`` maps key columns to row fields."""
+    fields = tuple(keys.values()) + columns
+    match = " AND ".join(f"{table}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
+    assignments = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
+    return f"UPDATE {table} SET {assignments} FROM (VALUES {{values}}) AS v WHERE {match}", fields
+
+
+def insert_values(
+    table: str, columns: tuple[str, ...], fields: tuple[str, ...] | None = None
+) -> tuple[str, tuple[str, ...]]:
+    """``INSERT INTO <table> (<columns>) VALUES {values}``, and the row fields to give for
+    each row, in order (``fields``, or the columns' own names)."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", fields or columns
+
+
+class RowWriter:
+    """Runs :class:`Bulk` statements in the caller's transaction."""
+
+    @staticmethod
+    def for_connection(connection: Connection) -> RowWriter:
+        if connection.dialect.name == "sqlite":
+            return SqliteRowWriter(connection)
+        return RowWriter(connection)
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def write(self, statement: Bulk, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.connection.execute(statement.core, rows)
+
+
+class SqliteRowWriter(RowWriter):
+    """The same on SQLite, as a few multi-row statements that :meth:`Database.run_write`
+    runs, with the commit, away from the event loop (each is one step inside SQLite, so
+    that thread hardly needs the GIL). Values take the forms SQLAlchemy stores and reads:
+    JSON text, naive UTC timestamps, 0/1."""
+
+    def write(self, statement: Bulk, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        shape, columns = statement.sqlite
+        per_chunk = SQLITE_VARIABLES // len(columns)
+        for start in range(0, len(rows), per_chunk):
+            chunk = rows[start : start + per_chunk]
+            marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
+            values = [_sqlite_value(row[column]) for row in chunk for column in columns]
+            deferred_statements(self.connection).append((shape.format(values=marks), values))
+
+
+def deferred_statements(connection: Connection) -> list[tuple[str, list[Any]]]:
+    """Statements :meth:`Database.run_write` runs on the DB-API connection after the work,
+    just before committing (SQLite only)."""
+    return connection.info.setdefault(BULK_STATEMENTS, [])
+
+
+def run_deferred(connection: Connection) -> None:
+    """Run the statements left for the commit now (for work done in a transaction that
+    :meth:`Database.run_write` does not commit)."""
+    for statement, values in connection.info.pop(BULK_STATEMENTS, []):
+        connection.exec_driver_sql(statement, tuple(values))
+
+
+def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, bool):
+        return int(value)
+    return value
