@@ -75,6 +75,9 @@ class Command:
     #: How many commands' worth of the command rate it takes: more for the few that make
     #: the server do much more work than most (store a whole room, hash a password).
     cost: ClassVar[int] = 1
+    #: Whether it takes a MUSH switch (``newroom/gnav``): the switch comes first in its
+    #: arguments, as ``/gnav``.
+    takes_switch: ClassVar[bool] = False
 
     async def run(self, ctx: Context, args: str) -> None:
         raise NotImplementedError
@@ -123,6 +126,7 @@ def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Comma
 
     A leading ``"``, ``:`` or ``;`` is a command by itself (``"hello`` says hello);
     otherwise the first word, in any letter case, names the command. Earlier sets win.
+    A command that takes a switch is also called as ``<name>/<switch>``.
     """
     prefixes, by_name = _merged(command_sets)
     command = prefixes.get(line[0])
@@ -132,6 +136,10 @@ def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Comma
     command = by_name.get(word.lower())
     if command is not None:
         return command, rest.strip()
+    name, slash, switch = word.partition("/")
+    command = by_name.get(name.lower()) if slash else None
+    if command is not None and command.takes_switch:
+        return command, f"/{switch} {rest.strip()}".rstrip()
     return None
 
 

@@ -17,6 +17,7 @@ from commands.games import game_commands
 from commands.look import look_text
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
 from commands.text import truncate
+from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import Missed, RoomNameTaken, TooManyRooms
@@ -147,17 +148,26 @@ class Rooms(Command):
 
 
 class NewRoom(Command):
-    """Make a new Dvorak room and sit down as its host.
+    """Make a new game room and sit down as its host.
 
-    With a password, only those who know it can join or watch.
+    A Dvorak room, or a room of the game named after a slash: "newroom/gnav Fjord" makes
+    a room of Gnav ("games" lists the games). With a password, only those who know it can
+    join or watch.
     """
 
     key = "newroom"
     cost = 5
-    usage = ("newroom <name>", "newroom <name>=<password>")
+    usage = ("newroom <name>", "newroom <name>=<password>", "newroom/<game> <name>[=<password>]")
     private_arguments = True
+    takes_switch = True
 
     async def run(self, ctx: Context, args: str) -> None:
+        game = DEFAULT_KIND
+        if args.startswith("/"):
+            switch, _, args = args[1:].partition(" ")
+            game = switch.strip().lower()
+            if game not in KINDS:
+                raise CommandError(f'There is no game "{switch[:20]}". Games: {", ".join(KINDS)} (type "games").')
         name, password = _name_and_password(args, self.usage_text())
         problem = check_room_name(name)
         if problem:
@@ -165,7 +175,7 @@ class NewRoom(Command):
         _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
         password_hash = await ctx.accounts.hash_secret(password) if password else None
         try:
-            room = await ctx.rooms.create(name, password_hash, maker=ctx.player.account_id)
+            room = await ctx.rooms.create(name, password_hash, maker=ctx.player.account_id, game=game)
         except RoomNameTaken:
             raise CommandError(await _name_taken(ctx, name)) from None
         except TooManyRooms as quota:
@@ -176,8 +186,23 @@ class NewRoom(Command):
         await go_to(ctx, room, f"{ctx.player.name} arrives.")
         actor, player_name = ctx.player.account_id, ctx.player.name
         await perform(ctx, lambda table: table.sit(actor, player_name))
-        ctx.reply(f'You made room {room.name} and are its host. Add cards with loadcard, then type "start".')
+        first_steps = game_commands(game).first_steps
+        ctx.reply(f"You made room {room.name} ({KINDS[game].name.capitalize()}) and are its host. {first_steps}")
         ctx.reply(await look_text(ctx))
+
+
+class Games(Command):
+    """List the games a room can hold.
+
+    Make a room of one with "newroom/<game> <name>"; "help <game>" tells its rules.
+    """
+
+    key = "games"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        lines = ["Games (make a room of one with newroom/<game> <name>; plain newroom makes Dvorak):"]
+        lines += [f"  {kind.name:<8} {kind.title}" for kind in KINDS.values()]
+        ctx.reply("\n".join(lines))
 
 
 class Join(Command):
@@ -442,5 +467,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
             log.warning("could not count %s in the vote again (done at the next check): %s", player.name, outage)
 
 
-LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch(), DelRoom()])
-IN_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), DelRoom()])
+LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
+IN_ROOM_COMMANDS = CommandSet(
+    "Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), DelRoom()]
+)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import textwrap
 
 from commands.base import Command, CommandError, CommandSet, Context
+from commands.games import game_commands
 from commands.login import player_gone, welcome_screen
 from commands.text import coloured, format_duration, format_online_time, truncate
+from games import KINDS
 from server.accounts import AccountError
 
 
@@ -144,10 +146,13 @@ def colour_status(ctx: Context) -> str:
 
 
 class Help(Command):
-    """Show the commands you can use now, or one's help."""
+    """Show the commands you can use now, or one's help.
+
+    "help <game>" (dvorak, gnav: see "games") tells a game's rules.
+    """
 
     key = "help"
-    usage = ("help", "help <command>")
+    usage = ("help", "help <command>", "help <game>")
 
     async def run(self, ctx: Context, args: str) -> None:
         topic = args.strip()
@@ -159,6 +164,9 @@ class Help(Command):
             if command is not None:
                 ctx.reply(f"Help for {command.key}:\n{command.help_text()}")
                 return
+        if topic.lower() in KINDS:
+            ctx.reply(game_commands(topic.lower()).rules_help)
+            return
         raise CommandError(f'There is no command "{topic}" here. Type "help" for the list.')
 
 

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import update
 
-from commands.dispatch import IN_A_ROOM
+from commands.dispatch import in_a_room
+from games import KINDS
 from persistence.models import CardRow
 from server.app import FLOOD_NOTICE, LOGIN_TIMEOUT_NOTICE, MushServer
 from server.audit import check_rooms
@@ -102,7 +103,13 @@ async def test_raw_socket_fuzzing_while_two_players_keep_playing(start_server, c
 #: Every command usable in a room, except those that end the session (hanging up is not
 #: breaking anything).
 command_names = sorted(
-    {name for command_set in IN_A_ROOM for c in command_set.commands for name in (c.key, *c.aliases)}
+    {
+        name
+        for game in KINDS
+        for command_set in in_a_room(game)
+        for c in command_set.commands
+        for name in (c.key, *c.aliases)
+    }
     - {"QUIT", "LOGOUT"}
 )
 arguments = st.one_of(

@@ -90,16 +90,21 @@ def test_special_prefixes_and_case_insensitive_names():
 
 def test_every_command_has_help_text_and_one_meaning_per_name():
     from commands import dispatch
+    from games import KINDS
 
-    sets = [value for value in vars(dispatch).values() if isinstance(value, CommandSet)]
+    sets = {value for value in vars(dispatch).values() if isinstance(value, CommandSet)}
+    sets |= {command_set for game in KINDS for command_set in dispatch.in_a_room(game)}
     assert len(sets) >= 10
     for command_set in sets:
         for command in command_set.commands:
             assert command.summary(), command.key
             assert command.help_text().strip(), command.key
-    in_a_room = dispatch.IN_A_ROOM
-    names = [name.lower() for command_set in in_a_room for c in command_set.commands for name in (c.key, *c.aliases)]
-    assert len(names) == len(set(names)), [n for n in names if names.count(n) > 1]
+    for game in KINDS:
+        in_a_room = dispatch.in_a_room(game)
+        names = [
+            name.lower() for command_set in in_a_room for c in command_set.commands for name in (c.key, *c.aliases)
+        ]
+        assert len(names) == len(set(names)), (game, [n for n in names if names.count(n) > 1])
 
 
 #: Ordinary text in the languages of the seeds and beyond: kept exactly as typed.
