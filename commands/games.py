@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from commands.base import CommandSet
 from games import KINDS
-from games.base import Event, GameTable
+from games.base import Event, GameTable, SeatLike
 
 if TYPE_CHECKING:
     from server.hub import OnlinePlayer
@@ -66,3 +66,8 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(game.render_event(room.table, event, occupant.account_id) for event in events))
     game.send_views(room, None)
+
+
+def bot_label(seat: SeatLike) -> str:
+    """A seat's name as lists show it: a computer player's marked as one."""
+    return f"{seat.name} (bot)" if seat.bot else seat.name

@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.games import game_commands
+from commands.games import bot_label, game_commands
 from commands.look import look_text
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
 from commands.text import truncate
@@ -130,7 +130,7 @@ class Rooms(Command):
         lines = [f"{'Room':<{width}} {'Game':<7} {'State':<8} {'Watch':>5} {'Pw':<3} Seated"]
         for summary, live in rows:
             seated = live.table.state.seats if live else None
-            names = [seat.name for seat in seated] if seated is not None else list(summary.seated)
+            names = [bot_label(seat) for seat in seated] if seated is not None else list(summary.seated)
             phase = live.table.state.phase if live else summary.phase
             if live:
                 watching = len(live.spectators())

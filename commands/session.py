@@ -36,6 +36,9 @@ def render_who(ctx: Context) -> str:
         lines.append(truncate(row.rstrip(), width))
     count = len(players)
     lines.append(f"{count} player{'s' if count != 1 else ''} connected.")
+    bots = [f"{seat.name} ({room.name})" for room in ctx.rooms.loaded() for seat in room.table.state.seats if seat.bot]
+    if bots:
+        lines += textwrap.wrap("Computer players: " + ", ".join(bots) + ".", width)
     return "\n".join(lines)
 
 

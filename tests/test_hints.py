@@ -45,7 +45,9 @@ async def test_create_or_connect_when_logged_in_says_you_are_logged_in(connect):
 async def test_room_password_hints_name_the_command_typed(server):
     ann = await ScriptedPlayer.connect(server.port, "Ann")
     bo = await ScriptedPlayer.connect(server.port, "Bo")
-    assert flat(await ann.ask("newroom")) == "Usage: newroom <name> or newroom <name>=<password>"
+    assert flat(await ann.ask("newroom")) == (
+        "Usage: newroom <name> or newroom <name>=<password> or newroom/<game> <name>[=<password>]"
+    )
     await ann.ask("newroom Den=hush")
     reply = flat(await bo.ask("watch Den"))
     assert "Room Den has a password: add it after an equals sign, e.g. watch Den=<password>" in reply

@@ -21,6 +21,7 @@ from games.dvorak.deckformat import (
 from games.dvorak.rules import Table
 from games.dvorak.state import DECK_ZONES, PENDING, REJECTED, REMOVED, RULES, Card
 from persistence.decks import DeckOwnedByOther, DecksTooBig, TooManyDecks
+from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
 
 
@@ -171,7 +172,7 @@ class SaveDeck(GameCommand):
             raise CommandError(problem.replace("room name", "deck name"))
         room = current_room(ctx)
         data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
-        histories = await room.card_histories()
+        histories = await card_versions(ctx.rooms.store.database, room.id)
         versions = {
             str(card["number"]): [version.as_saved() for version in histories.get(card["number"], [])]
             for card in data["cards"]

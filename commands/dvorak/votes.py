@@ -12,6 +12,7 @@ from commands.text import plural
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
+from persistence.dvorak_tables import card_versions
 
 
 class NewCard(GameCommand):
@@ -252,7 +253,7 @@ class CardHistory(GameCommand):
         number = card_number(args, self.usage[0])
         room = current_room(ctx)
         label = await inspect(ctx, lambda table: card_label(table.card(number)))
-        versions = await room.card_history(number)
+        versions = (await card_versions(ctx.rooms.store.database, room.id, number)).get(number, [])
         lines = [f"History of {label}:"]
         for version in versions:
             face = card_full(version.as_card(number))
