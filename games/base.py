@@ -110,10 +110,10 @@ class Due:
     reason: str
 
 
-class GameTable:
+class GameTable(ABC):
     """A table of some game: its state, and the bookkeeping every move shares (its
     events, undo deltas and touched rows). Each game's table subclasses it with its
-    moves."""
+    moves, among them the seat moves every room uses."""
 
     def __init__(self, state: Any, rng: random.Random | None = None) -> None:
         self.state = state
@@ -147,6 +147,18 @@ class GameTable:
     def name_of(self, account_id: int) -> str:
         seat = self.state.seat(account_id)
         return seat.name if seat else "someone"
+
+    @abstractmethod
+    def sit(self, account_id: int, name: str) -> None:
+        """Seat the player ``account_id`` (called ``name``) at the table."""
+
+    @abstractmethod
+    def unseat(self, actor: int, account_id: int) -> None:
+        """``account_id`` leaves the table (``actor`` is they, or the host removing them)."""
+
+    @abstractmethod
+    def set_host(self, actor: int, account_id: int) -> None:
+        """The host ``actor`` hands the table over to the seated player ``account_id``."""
 
     def due(self) -> Due | None:
         """The move this table wants made by itself next, if any (none by default)."""

@@ -1,0 +1,142 @@
+"""Playing Gnav: starting a match, keeping or swapping your card, computer players, the
+table's settings."""
+
+from __future__ import annotations
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.tables import current_room, inspect, perform
+from commands.text import split_assignment
+from games.gnav import settings as gnav_settings
+from games.gnav.rules import LEVELS, GnavTable
+from games.gnav.visibility import seat_view
+
+
+class Start(Command):
+    """Start a match (host).
+
+    Everyone seated gets the lives set (3 unless "set lives=" says otherwise), a dealer is
+    drawn by lot, and the first deal is dealt. Deals follow by themselves until one player
+    is left with lives.
+    """
+
+    key = "start"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.start(actor))
+
+
+class Keep(Command):
+    """Keep your card; play goes on to the next player.
+
+    If your time runs out (set turntime=, 60 seconds unless the host changed it), you keep
+    your card.
+    """
+
+    key = "keep"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.keep(actor))
+
+
+class Swap(Command):
+    """Ask the next player on your left to swap cards.
+
+    Numbers, 0, Pot, Owl and Fool must accept. A House or Horse sends you on to the next
+    player; a Dragoon refuses and you lose a life; a Cat refuses, you lose a life and every
+    swap of the deal is undone; a Cuckoo ends the deal. The dealer swaps with the top of
+    the stock instead.
+    """
+
+    key = "swap"
+    aliases = ("ask",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.swap(actor))
+
+
+class Hand(Command):
+    """Show your card."""
+
+    key = "hand"
+    aliases = ("card",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        viewer = ctx.player.account_id
+
+        def look(table: GnavTable) -> str:
+            view = seat_view(table.state, viewer)
+            if not view.seated:
+                return "You are watching, so you hold no card."
+            if view.card is None:
+                return "You hold no card now (no deal is being played, or you sit this one out)."
+            return f"Your card: {card_title(view.card)}."
+
+        ctx.reply(await inspect(ctx, look))
+
+
+class AddBot(Command):
+    """Seat a computer player (host, between matches).
+
+    Levels: easy, normal (the default) and strong. A computer player sees only what its
+    seat may see, and waits "botdelay" seconds (1 unless set) before each move. Optionally
+    name it: addbot strong Astrid.
+    """
+
+    key = "addbot"
+    usage = ("addbot", "addbot <level>", "addbot <level> <name>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        level, _, name = args.strip().partition(" ")
+        level = level or "normal"
+        if level.lower() not in LEVELS:
+            raise CommandError(f"Which level? {', '.join(LEVELS)}. Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.add_bot(actor, level, name))
+
+
+class RemoveBot(Command):
+    """Take a computer player's seat away (host, between matches)."""
+
+    key = "removebot"
+    usage = ("removebot <name>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.remove_bot(actor, args))
+
+
+class Set(Command):
+    """Change a table setting (host); "set" alone lists them.
+
+    lives (1-9, between matches), turntime (10-600 seconds a person has for a turn before
+    keeping by default), botdelay (0-10 seconds a computer player waits).
+    """
+
+    key = "set"
+    usage = ("set", "set <setting>=<value>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            room = current_room(ctx)
+            values = room.table.state.settings
+            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
+            for name, spec in gnav_settings.SETTINGS.items():
+                value = values.get(name, spec.default)
+                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
+            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
+            ctx.reply("\n".join(lines))
+            return
+        assignment = split_assignment(args)
+        if assignment is None or not assignment[0]:
+            raise CommandError(f"Usage: {self.usage_text()}")
+        name, value = assignment
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.set(actor, name, value))
+
+
+PLAY_COMMANDS = CommandSet("Gnav", [Start(), Keep(), Swap(), Hand(), AddBot(), RemoveBot(), Set()])
