@@ -1,15 +1,19 @@
 """Computer players: each level is a policy, a pure function of its seat's view (never
 the state) and a random source, returning ``"keep"`` or ``"swap"``.
 
-- ``easy`` looks at its own card only, swaps the Fool and low cards, and now and then
-  gets it wrong.
-- ``normal`` swaps a card below a line that depends on its place in the order of play
-  (the dealer, last, draws from the stock), keeps matadors, and keeps when it knows the
-  card it would get is no better or would refuse.
+- ``easy`` looks at its own card only: it tosses a coin over an ordinary card, and
+  mostly (three times in five) swaps a Fool and keeps a matador.
+- ``normal`` swaps a card up to a line (V; VI for the dealer, who draws from the
+  stock), always swaps a Fool, keeps matadors, and keeps when it knows the card it would
+  get is no better or would refuse; but it second-guesses itself over an ordinary card
+  three times in ten.
 - ``strong`` reasons about what it cannot see: it deals the cards its view does not
   place (the deck less every card it knows of, respecting what it knows of each hand)
   many times over, plays the rest of the deal out under both choices with the others
-  playing ``normal``, and takes the choice that costs it the fewest lives on average.
+  playing ``normal``, and takes the choice that costs it the fewest lives on average
+  (a life another player loses counting for half a life of its own, shared among them).
+  What the others did tells it about their cards: one who kept (had they played
+  ``normal``) holds a card above the line, one who was asked holds the asker's card.
 """
 
 from __future__ import annotations
@@ -28,31 +32,37 @@ _HOUSE, _HORSE = cards.order(cards.HOUSE), cards.order(cards.HORSE)
 _CAT, _DRAGOON, _CUCKOO = cards.order(cards.CAT), cards.order(cards.DRAGOON), cards.order(cards.CUCKOO)
 _LOWEST_MATADOR = _HOUSE
 
-#: easy: swaps cards up to this one (the Fool always), and errs this often.
-EASY_LINE = cards.order("ii")
-EASY_ERROR = 0.25
 #: normal: swaps cards up to these (a player asking another; the dealer drawing).
 NORMAL_LINE = cards.order("v")
 NORMAL_DEALER_LINE = cards.order("vi")
+#: normal: how often it does the other thing with a card that is neither Fool nor matador.
+NORMAL_SLIP = 0.3
+#: easy: how often it keeps a Fool or swaps a matador.
+EASY_BLUNDER = 0.4
 #: strong: deals sampled per choice.
 STRONG_SAMPLES = 60
+#: strong: how much a life lost by another player (on average) is worth to it.
+STRONG_SPITE = 0.5
 
 
 def easy(view: SeatView, rng: random.Random) -> str:
     card = _own(view)
-    if card == _FOOL:
-        return SWAP
-    wants = SWAP if card <= EASY_LINE else KEEP
-    if card < _LOWEST_MATADOR and rng.random() < EASY_ERROR:
-        return KEEP if wants == SWAP else SWAP
-    return wants
+    if _FOOL < card < _LOWEST_MATADOR:
+        return rng.choice((KEEP, SWAP))
+    right = SWAP if card == _FOOL else KEEP
+    if rng.random() < EASY_BLUNDER:
+        return KEEP if right == SWAP else SWAP
+    return right
 
 
 def normal(view: SeatView, rng: random.Random) -> str:
     card = _own(view)
     if card == _FOOL:
         return SWAP
-    if not _normal_would_swap(card, view.viewer == view.dealer):
+    wants = _normal_would_swap(card, view.viewer == view.dealer)
+    if card < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
+        wants = not wants
+    if not wants:
         return KEEP
     if view.viewer != view.dealer:
         target = _next_target(view)
@@ -74,8 +84,9 @@ def strong(view: SeatView, rng: random.Random) -> str:
     keep_cost = swap_cost = 0.0
     for _ in range(STRONG_SAMPLES):
         hands, stock = deal.sample(rng)
-        keep_cost += deal.play_out(dict(hands), list(stock), swap_first=False)
-        swap_cost += deal.play_out(dict(hands), list(stock), swap_first=True)
+        seed = rng.random()
+        keep_cost += deal.play_out(dict(hands), list(stock), False, random.Random(seed))
+        swap_cost += deal.play_out(dict(hands), list(stock), True, random.Random(seed))
     return SWAP if swap_cost < keep_cost else KEEP
 
 
@@ -131,11 +142,11 @@ class _Deal:
         self.stock_size = view.stock_size
         self.hidden_slots = [index for index in range(view.stock_size) if index not in self.stock_known]
         self.pool = [cards.order(card) for card in view.unseen]
-        no_matador, no_fool = set(view.not_matador), set(view.not_fool)
+        bounds = _bounds(view)
         # The most constrained first, so they find a card that fits.
         self.constraints = sorted(
-            ((holder, holder in no_matador, holder in no_fool) for holder in self.hidden_holders),
-            key=lambda item: -(item[1] + item[2]),
+            ((holder, *bounds.get(holder, (0, _CUCKOO, 0, _CUCKOO))) for holder in self.hidden_holders),
+            key=lambda item: item[4] - item[3],
         )
 
     @classmethod
@@ -149,10 +160,12 @@ class _Deal:
         pool = list(self.pool)
         rng.shuffle(pool)
         hands = dict(self.known)
-        for holder, no_matador, no_fool in self.constraints:
+        for holder, low, high, likely_low, likely_high in self.constraints:
+            if rng.random() >= NORMAL_SLIP:
+                low, high = likely_low, likely_high
             pick = 0
             for at, card in enumerate(pool):
-                if (not no_matador or card < _LOWEST_MATADOR) and (not no_fool or card != _FOOL):
+                if low <= card <= high:
                     pick = at
                     break
             hands[holder] = pool.pop(pick)
@@ -163,13 +176,13 @@ class _Deal:
             stock[index] = pool.pop()
         return hands, stock
 
-    def play_out(self, hands: dict[int, int], stock: list[int], swap_first: bool) -> float:
+    def play_out(self, hands: dict[int, int], stock: list[int], swap_first: bool, rng: random.Random) -> float:
         """Lives the viewer loses in the rest of the deal, its first move given, the
         others playing as ``normal`` does on their own card."""
         order, me = self.order, self.me
         lives = dict(self.lives)
         swaps = list(self.swaps)
-        state = {"drawn": self.drawn, "lost": 0}
+        state = {"drawn": self.drawn, "lost": 0, "others": 0}
         alive = set(order)
         at = order.index(me)
         actor = me
@@ -187,10 +200,16 @@ class _Deal:
                 break
             at, actor = nxt, order[nxt]
             choice = _normal_would_swap(hands[actor], actor == self.dealer)
-        lost = state["lost"]
-        if me in alive and len(alive) >= 2:
-            lost += me in _losers([holder for holder in order if holder in alive], hands)
-        return lost
+            if hands[actor] not in (_FOOL,) and hands[actor] < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
+                choice = not choice
+        lost, others = state["lost"], state["others"]
+        if len(alive) >= 2:
+            for holder in _losers([holder for holder in order if holder in alive], hands):
+                if holder == me:
+                    lost += 1
+                else:
+                    others += 1
+        return lost - STRONG_SPITE * others / max(len(order) - 1, 1)
 
     def _ask(self, actor, at, hands, stock, swaps, lives, alive, state):  # type: ignore[no-untyped-def]
         """One ask; the index in the order of the next to act, or None: the deal ends."""
@@ -231,8 +250,7 @@ class _Deal:
 
     def _refused(self, asker, card, hands, stock, swaps, lives, alive, state) -> None:  # type: ignore[no-untyped-def]
         lives[asker] -= 1
-        if asker == self.me:
-            state["lost"] += 1
+        state["lost" if asker == self.me else "others"] += 1
         if lives[asker] <= 0:
             alive.discard(asker)
         if card == _CAT:
@@ -251,3 +269,47 @@ def _losers(contestants: list[int], hands: dict[int, int]) -> set[int]:
     others = [holder for holder in contestants if hands[holder] != _FOOL]
     lowest = min(hands[holder] for holder in others)
     return set(fools) | {holder for holder in others if hands[holder] == lowest}
+
+
+def _bounds(view: SeatView) -> dict[int, tuple[int, int, int, int]]:
+    """What each holder's card may be now: ``(low, high)`` for certain, from what the view
+    shows (dealt Fools are shown; a card taken by an accepted swap or from the stock is
+    no matador), then ``(low, high)`` again as far as the others played ``normal``: one
+    who kept holds a card above its line, one who was asked holds the asker's card, at
+    most the line."""
+    anything = (0, _CUCKOO, 0, _CUCKOO)
+    bounds: dict[int, tuple[int, int, int, int]] = {}
+    for entry in view.history:
+        kind = entry["kind"]
+        if kind == "deal":
+            bounds = {}
+            for holder in entry["order"]:
+                low = 0 if holder in entry["fools"] else 1
+                bounds[holder] = (low, _CUCKOO, low, _CUCKOO)
+        elif kind == "keep" and entry["player"] != view.viewer:
+            holder = entry["player"]
+            low, high, likely_low, likely_high = bounds.get(holder, anything)
+            line = NORMAL_DEALER_LINE if holder == view.dealer else NORMAL_LINE
+            bounds[holder] = (low, high, max(likely_low, line + 1), likely_high)
+        elif kind == "swap":
+            asker, target = entry["asker"], entry["target"]
+            given, taken = bounds.get(asker, anything), bounds.get(target, anything)
+            bounds[target] = (given[0], given[1], given[2], min(given[3], NORMAL_LINE))
+            top = _LOWEST_MATADOR - 1
+            bounds[asker] = (taken[0], min(taken[1], top), taken[2], min(taken[3], top))
+        elif kind == "stock" and not entry.get("empty"):
+            bounds[entry["asker"]] = (0, _LOWEST_MATADOR - 1, 0, _LOWEST_MATADOR - 1)
+        elif kind == "undo":
+            for how, first, second in entry["swaps"]:
+                if how == "seat":
+                    bounds[first], bounds[second] = bounds.get(second, anything), bounds.get(first, anything)
+                else:
+                    bounds[first] = anything
+    fitted = {}
+    for holder, (low, high, likely_low, likely_high) in bounds.items():
+        if low > high:
+            low, high = 0, _CUCKOO
+        if not low <= likely_low <= likely_high <= high:
+            likely_low, likely_high = low, high
+        fitted[holder] = (low, high, likely_low, likely_high)
+    return fitted
