@@ -297,7 +297,9 @@ class GnavTable(GameTable):
         else:
             gave = state.hands[actor]
             secret = {"gave": gave, "got": card}
-            event = self._record("swap", actor, asker=actor, target=target, private=[[actor, secret], [target, secret]])
+            event = self._record(
+                "swap", actor, asker=actor, target=target, private=[[actor, secret], [target, dict(secret)]]
+            )
             self._change(event, ["swap", actor, target])
             self._set(event, "swaps", [*state.swaps, ["seat", actor, target]])
             self._continue_after(actor)
