@@ -104,13 +104,16 @@ def test_the_look_marks_the_turn_the_dealer_the_bots_and_your_card_within_80_col
     assert "Olga (bot, normal)" in text and "Sven (bot, strong)" in text
     assert "dealer" in text.splitlines()[4]
     assert "Your card: Fool (Narr)." in text
-    assert "Shown this deal: you: Fool." in text
+    assert "Shown this deal: you: Fool (dealt)." in text
     assert all(len(line) <= 80 for line in text.splitlines())
+    table.swap(1)
+    assert "Where you know the cards are now: Olga Fool." in render_view(seat_view(table.state, 1), "The Longhouse")
     spectator = render_view(seat_view(table.state, 999), "The Longhouse")
-    assert "Your card" not in spectator and "Shown this deal: Ann: Fool." in spectator
+    assert "Your card" not in spectator and "Shown this deal: Ann: Fool (dealt)." in spectator
 
 
 def test_help_names_cards_in_both_languages_and_quotes_every_reading():
     text = help_text()
     assert "Cuckoo (Gjøk)" in text and "Fool (Narr)" in text
     assert "Readings" in text and "A Horse or House that is passed is shown to everyone" in text
+    assert all(len(line) <= 80 for line in text.splitlines())

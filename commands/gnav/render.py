@@ -12,10 +12,11 @@ rendered can show a card the viewer may not see. Pure text, no sessions.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from commands.text import truncate
+from commands.text import truncate, wrap_lines
 from games.base import NOBODY, OVER, PLAYING
 from games.gnav import cards, rules
 from games.gnav.visibility import SeatView
@@ -282,18 +283,26 @@ def render_view(view: SeatView, room_name: str) -> str:
         lines.append(truncate(f"Order of play: {order}", WIDTH))
     if view.card is not None:
         rank = cards.BY_KEY[view.card]
-        lines.append(f"Your card: {rank.english} ({rank.norwegian}).")
+        both = rank.english if rank.english == rank.norwegian else f"{rank.english} ({rank.norwegian})"
+        lines.append(f"Your card: {both}.")
     shown = [
-        f"{'the stock' if holder == NOBODY else _name(view, holder)}: {cards.english(card)}"
-        for holder, card, _why in view.revealed
+        f"{'the stock' if holder == NOBODY else _name(view, holder)}: {cards.english(card)} ({WHY[why]})"
+        for holder, card, why in view.revealed
     ]
     if shown:
-        lines.append(truncate("Shown this deal: " + "; ".join(shown) + ".", WIDTH))
+        lines.extend(wrap_lines("Shown this deal: " + "; ".join(shown) + ".", WIDTH))
+    known = [f"{_name(view, holder)} {cards.english(card)}" for holder, card in view.known if holder != view.viewer]
+    if known and view.phase == PLAYING and view.turn != NOBODY:
+        lines.extend(wrap_lines("Where you know the cards are now: " + ", ".join(known) + ".", WIDTH))
     if view.phase == PLAYING and view.turn == view.viewer:
         lines.append("It is your turn: keep or swap.")
     elif view.phase == PLAYING and view.turn == NOBODY:
         lines.append("The deal is settled; the next one comes in a moment.")
     return "\n".join(lines)
+
+
+#: Why a card was shown to everyone, as the look says it.
+WHY = {"deal": "dealt", "pass": "passed", "refuse": "refused", "cuckoo": "asked"}
 
 
 def _name(view: SeatView, account_id: int) -> str:
@@ -304,9 +313,14 @@ def _name(view: SeatView, account_id: int) -> str:
 
 
 def readings() -> str:
-    """The readings of the rules, as written in :mod:`games.gnav.rules`."""
-    doc = rules.__doc__ or ""
-    return doc.split("Readings\n--------\n", 1)[1].strip()
+    """The readings of the rules, as written in :mod:`games.gnav.rules`, each a bullet
+    wrapped to 80 columns."""
+    doc = (rules.__doc__ or "").split("Readings\n--------\n", 1)[1].strip()
+    paragraphs = [" ".join(part.split()) for part in doc.split("\n- ")]
+    lines = textwrap.wrap(paragraphs[0], WIDTH)
+    for item in paragraphs[1:]:
+        lines.extend(textwrap.wrap(item, WIDTH, initial_indent="- ", subsequent_indent="  "))
+    return "\n".join(lines)
 
 
 def help_text() -> str:
@@ -317,10 +331,9 @@ def help_text() -> str:
     )
     return "\n".join(
         [
-            "Gnav (Kille, Cuckoo): one hidden card each; keep it or swap it; avoid the lowest.",
+            "Gnav (Kille): one hidden card each; keep it or swap it; avoid the lowest.",
             "",
-            f"42 cards, two of each rank, lowest first: {ranks}.",
-            "The top five are the matadors.",
+            *wrap_lines(f"42 cards, two of each rank, lowest first: {ranks}. The top five are the matadors.", WIDTH),
             "",
             "Everyone starts with the same lives (setting lives, 3 unless the host sets it).",
             "Each deal, everyone alive and not resting gets one hidden card; a Fool dealt",
@@ -338,7 +351,7 @@ def help_text() -> str:
             "",
             f"At most {rules.MAX_SEATS} seats; computer players (addbot easy|normal|strong) fill any.",
             "",
-            "Readings (where the rules leave a point open, this table plays it so):",
+            "Readings",
             readings(),
         ]
     )

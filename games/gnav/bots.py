@@ -6,12 +6,12 @@ the state) and a random source, returning ``"keep"`` or ``"swap"``.
 - ``normal`` swaps a card up to a line (V; VI for the dealer, who draws from the
   stock), always swaps a Fool, keeps matadors, and keeps when it knows the card it would
   get is no better or would refuse; but it second-guesses itself over an ordinary card
-  three times in ten.
+  about one time in three.
 - ``strong`` reasons about what it cannot see: it deals the cards its view does not
   place (the deck less every card it knows of, respecting what it knows of each hand)
   many times over, plays the rest of the deal out under both choices with the others
   playing ``normal``, and takes the choice that costs it the fewest lives on average
-  (a life another player loses counting for half a life of its own, shared among them).
+  (a life another player loses counting for three quarters of one of its own, shared among them).
   What the others did tells it about their cards: one who kept (had they played
   ``normal``) holds a card above the line, one who was asked holds the asker's card.
 """
@@ -36,13 +36,13 @@ _LOWEST_MATADOR = _HOUSE
 NORMAL_LINE = cards.order("v")
 NORMAL_DEALER_LINE = cards.order("vi")
 #: normal: how often it does the other thing with a card that is neither Fool nor matador.
-NORMAL_SLIP = 0.3
+NORMAL_SLIP = 0.35
 #: easy: how often it keeps a Fool or swaps a matador.
 EASY_BLUNDER = 0.4
 #: strong: deals sampled per choice.
 STRONG_SAMPLES = 60
 #: strong: how much a life lost by another player (on average) is worth to it.
-STRONG_SPITE = 0.5
+STRONG_SPITE = 0.75
 
 
 def easy(view: SeatView, rng: random.Random) -> str:
