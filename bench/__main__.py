@@ -2,6 +2,7 @@
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] ...
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
+.venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import asyncio
 import json
 import sys
 
-from bench import attacks, scenarios
+from bench import attacks, gnav, scenarios
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
@@ -28,7 +29,7 @@ def run(coroutine):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "all"))
+    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "all"))
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
@@ -37,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
+    parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
     arguments = parser.parse_args(argv)
+    if arguments.scenario == "gnav":
+        for result in gnav.run(arguments.matches):
+            print(json.dumps(result), flush=True)
+        return 0
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
     if arguments.scenario == "attacks":

@@ -1,0 +1,11 @@
+"""Gnav (Kille, Cuckoo): one hidden card each, keep it or swap it, avoid the lowest.
+
+``cards`` holds the ranks and the deck, ``state`` a table and the deltas that change it,
+``rules`` the moves (and, in its docstring, the readings of the rules), ``visibility``
+the one policy of who sees what, ``bots`` the computer players, ``kind`` the game kind
+the rooms use: :data:`KIND`. Pure and synchronous: no I/O.
+"""
+
+from games.gnav.kind import KIND
+
+__all__ = ["KIND"]

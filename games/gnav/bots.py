@@ -1,0 +1,315 @@
+"""Computer players: each level is a policy, a pure function of its seat's view (never
+the state) and a random source, returning ``"keep"`` or ``"swap"``.
+
+- ``easy`` looks at its own card only: it tosses a coin over an ordinary card, and
+  mostly (three times in five) swaps a Fool and keeps a matador.
+- ``normal`` swaps a card up to a line (V; VI for the dealer, who draws from the
+  stock), always swaps a Fool, keeps matadors, and keeps when it knows the card it would
+  get is no better or would refuse; but it second-guesses itself over an ordinary card
+  about one time in three.
+- ``strong`` reasons about what it cannot see: it deals the cards its view does not
+  place (the deck less every card it knows of, respecting what it knows of each hand)
+  many times over, plays the rest of the deal out under both choices with the others
+  playing ``normal``, and takes the choice that costs it the fewest lives on average
+  (a life another player loses counting for three quarters of one of its own, shared among them).
+  What the others did tells it about their cards: one who kept (had they played
+  ``normal``) holds a card above the line, one who was asked holds the asker's card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.base import NOBODY
+from games.gnav import cards
+from games.gnav.visibility import SeatView
+
+KEEP, SWAP = "keep", "swap"
+
+_FOOL = cards.order(cards.FOOL)
+_HOUSE, _HORSE = cards.order(cards.HOUSE), cards.order(cards.HORSE)
+_CAT, _DRAGOON, _CUCKOO = cards.order(cards.CAT), cards.order(cards.DRAGOON), cards.order(cards.CUCKOO)
+_LOWEST_MATADOR = _HOUSE
+
+#: normal: swaps cards up to these (a player asking another; the dealer drawing).
+NORMAL_LINE = cards.order("v")
+NORMAL_DEALER_LINE = cards.order("vi")
+#: normal: how often it does the other thing with a card that is neither Fool nor matador.
+NORMAL_SLIP = 0.35
+#: easy: how often it keeps a Fool or swaps a matador.
+EASY_BLUNDER = 0.4
+#: strong: deals sampled per choice.
+STRONG_SAMPLES = 60
+#: strong: how much a life lost by another player (on average) is worth to it.
+STRONG_SPITE = 0.75
+
+
+def easy(view: SeatView, rng: random.Random) -> str:
+    card = _own(view)
+    if _FOOL < card < _LOWEST_MATADOR:
+        return rng.choice((KEEP, SWAP))
+    right = SWAP if card == _FOOL else KEEP
+    if rng.random() < EASY_BLUNDER:
+        return KEEP if right == SWAP else SWAP
+    return right
+
+
+def normal(view: SeatView, rng: random.Random) -> str:
+    card = _own(view)
+    if card == _FOOL:
+        return SWAP
+    wants = _normal_would_swap(card, view.viewer == view.dealer)
+    if card < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
+        wants = not wants
+    if not wants:
+        return KEEP
+    if view.viewer != view.dealer:
+        target = _next_target(view)
+        known = view.knows(target) if target != NOBODY else None
+        if known is not None:
+            rank = cards.order(known)
+            if rank in (_CAT, _DRAGOON, _CUCKOO) or rank <= card:
+                return KEEP
+    return SWAP
+
+
+def strong(view: SeatView, rng: random.Random) -> str:
+    card = _own(view)
+    if card >= _LOWEST_MATADOR:
+        return KEEP
+    deal = _Deal.from_view(view)
+    if deal is None:
+        return normal(view, rng)
+    keep_cost = swap_cost = 0.0
+    for _ in range(STRONG_SAMPLES):
+        hands, stock = deal.sample(rng)
+        seed = rng.random()
+        keep_cost += deal.play_out(dict(hands), list(stock), False, random.Random(seed))
+        swap_cost += deal.play_out(dict(hands), list(stock), True, random.Random(seed))
+    return SWAP if swap_cost < keep_cost else KEEP
+
+
+POLICIES: dict[str, Callable[[SeatView, random.Random], str]] = {"easy": easy, "normal": normal, "strong": strong}
+
+
+def decide(level: str, view: SeatView, rng: random.Random) -> str:
+    """The move the ``level`` computer player makes in ``view``: keep or swap."""
+    return POLICIES[level](view, rng)
+
+
+def _own(view: SeatView) -> int:
+    if view.card is None:
+        raise ValueError("a policy decides only for a seat holding a card")
+    return cards.order(view.card)
+
+
+def _normal_would_swap(card: int, dealer: bool) -> bool:
+    if card == _FOOL:
+        return True
+    if card >= _LOWEST_MATADOR:
+        return False
+    return card <= (NORMAL_DEALER_LINE if dealer else NORMAL_LINE)
+
+
+def _next_target(view: SeatView) -> int:
+    """Whom the viewer's ask would reach first, past Horses and Houses it knows of."""
+    out = {player.account_id for player in view.players if player.out}
+    following = [holder for holder in view.order[view.order.index(view.viewer) + 1 :] if holder not in out]
+    for holder in following:
+        known = view.knows(holder)
+        if known in (cards.HORSE, cards.HOUSE):
+            continue
+        return holder
+    return NOBODY
+
+
+class _Deal:
+    """The rest of one deal as a strong player imagines it: cards as rank numbers,
+    hidden ones dealt at random from what the view leaves unplaced."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.me = view.viewer
+        out = {player.account_id for player in view.players if player.out}
+        self.order = [holder for holder in view.order if holder not in out]
+        self.dealer = view.dealer
+        self.lives = {player.account_id: player.lives for player in view.players}
+        self.swaps = [(how, first, second) for how, first, second in view.swaps]
+        self.drawn = view.drawn
+        self.known = {holder: cards.order(card) for holder, card in view.known}
+        self.hidden_holders = [holder for holder in view.order if holder not in self.known]
+        self.stock_known = {index: cards.order(card) for index, card in view.stock_known}
+        self.stock_size = view.stock_size
+        self.hidden_slots = [index for index in range(view.stock_size) if index not in self.stock_known]
+        self.pool = [cards.order(card) for card in view.unseen]
+        bounds = _bounds(view)
+        # The most constrained first, so they find a card that fits.
+        self.constraints = sorted(
+            ((holder, *bounds.get(holder, (0, _CUCKOO, 0, _CUCKOO))) for holder in self.hidden_holders),
+            key=lambda item: item[4] - item[3],
+        )
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> _Deal | None:
+        deal = cls(view)
+        if len(deal.pool) != len(deal.hidden_holders) + len(deal.hidden_slots):
+            return None
+        return deal
+
+    def sample(self, rng: random.Random) -> tuple[dict[int, int], list[int]]:
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = dict(self.known)
+        for holder, low, high, likely_low, likely_high in self.constraints:
+            if rng.random() >= NORMAL_SLIP:
+                low, high = likely_low, likely_high
+            pick = 0
+            for at, card in enumerate(pool):
+                if low <= card <= high:
+                    pick = at
+                    break
+            hands[holder] = pool.pop(pick)
+        stock = [0] * self.stock_size
+        for index, card in self.stock_known.items():
+            stock[index] = card
+        for index in self.hidden_slots:
+            stock[index] = pool.pop()
+        return hands, stock
+
+    def play_out(self, hands: dict[int, int], stock: list[int], swap_first: bool, rng: random.Random) -> float:
+        """Lives the viewer loses in the rest of the deal, its first move given, the
+        others playing as ``normal`` does on their own card."""
+        order, me = self.order, self.me
+        lives = dict(self.lives)
+        swaps = list(self.swaps)
+        state = {"drawn": self.drawn, "lost": 0, "others": 0}
+        alive = set(order)
+        at = order.index(me)
+        actor = me
+        choice = swap_first
+        while True:
+            if not choice:
+                nxt = at + 1
+            else:
+                nxt = self._ask(actor, at, hands, stock, swaps, lives, alive, state)
+            if nxt is None:
+                break
+            while nxt < len(order) and order[nxt] not in alive:
+                nxt += 1
+            if nxt >= len(order) or len(alive) < 2:
+                break
+            at, actor = nxt, order[nxt]
+            choice = _normal_would_swap(hands[actor], actor == self.dealer)
+            if hands[actor] not in (_FOOL,) and hands[actor] < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
+                choice = not choice
+        lost, others = state["lost"], state["others"]
+        if len(alive) >= 2:
+            for holder in _losers([holder for holder in order if holder in alive], hands):
+                if holder == me:
+                    lost += 1
+                else:
+                    others += 1
+        return lost - STRONG_SPITE * others / max(len(order) - 1, 1)
+
+    def _ask(self, actor, at, hands, stock, swaps, lives, alive, state):  # type: ignore[no-untyped-def]
+        """One ask; the index in the order of the next to act, or None: the deal ends."""
+        order = self.order
+        if actor != self.dealer:
+            for later in range(at + 1, len(order)):
+                holder = order[later]
+                if holder not in alive:
+                    continue
+                card = hands[holder]
+                if card in (_HOUSE, _HORSE):
+                    continue
+                if card == _CUCKOO:
+                    return None
+                if card in (_CAT, _DRAGOON):
+                    self._refused(actor, card, hands, stock, swaps, lives, alive, state)
+                    return later + 1
+                hands[actor], hands[holder] = card, hands[actor]
+                swaps.append(("seat", actor, holder))
+                return at + 1
+        while True:
+            index = len(stock) - 1 - state["drawn"]
+            if index < 0:
+                return at + 1
+            card = stock[index]
+            if card in (_HOUSE, _HORSE):
+                state["drawn"] += 1
+                continue
+            if card == _CUCKOO:
+                return None
+            if card in (_CAT, _DRAGOON):
+                self._refused(actor, card, hands, stock, swaps, lives, alive, state)
+                return None
+            hands[actor], stock[index] = card, hands[actor]
+            state["drawn"] += 1
+            swaps.append(("stock", actor, index))
+            return at + 1
+
+    def _refused(self, asker, card, hands, stock, swaps, lives, alive, state) -> None:  # type: ignore[no-untyped-def]
+        lives[asker] -= 1
+        state["lost" if asker == self.me else "others"] += 1
+        if lives[asker] <= 0:
+            alive.discard(asker)
+        if card == _CAT:
+            for how, first, second in reversed(swaps):
+                if how == "seat":
+                    hands[first], hands[second] = hands[second], hands[first]
+                else:
+                    hands[first], stock[second] = stock[second], hands[first]
+            swaps.clear()
+
+
+def _losers(contestants: list[int], hands: dict[int, int]) -> set[int]:
+    fools = [holder for holder in contestants if hands[holder] == _FOOL]
+    if len(fools) >= 2:
+        return set(fools)
+    others = [holder for holder in contestants if hands[holder] != _FOOL]
+    lowest = min(hands[holder] for holder in others)
+    return set(fools) | {holder for holder in others if hands[holder] == lowest}
+
+
+def _bounds(view: SeatView) -> dict[int, tuple[int, int, int, int]]:
+    """What each holder's card may be now: ``(low, high)`` for certain, from what the view
+    shows (dealt Fools are shown; a card taken by an accepted swap or from the stock is
+    no matador), then ``(low, high)`` again as far as the others played ``normal``: one
+    who kept holds a card above its line, one who was asked holds the asker's card, at
+    most the line."""
+    anything = (0, _CUCKOO, 0, _CUCKOO)
+    bounds: dict[int, tuple[int, int, int, int]] = {}
+    for entry in view.history:
+        kind = entry["kind"]
+        if kind == "deal":
+            bounds = {}
+            for holder in entry["order"]:
+                low = 0 if holder in entry["fools"] else 1
+                bounds[holder] = (low, _CUCKOO, low, _CUCKOO)
+        elif kind == "keep" and entry["player"] != view.viewer:
+            holder = entry["player"]
+            low, high, likely_low, likely_high = bounds.get(holder, anything)
+            line = NORMAL_DEALER_LINE if holder == view.dealer else NORMAL_LINE
+            bounds[holder] = (low, high, max(likely_low, line + 1), likely_high)
+        elif kind == "swap":
+            asker, target = entry["asker"], entry["target"]
+            given, taken = bounds.get(asker, anything), bounds.get(target, anything)
+            bounds[target] = (given[0], given[1], given[2], min(given[3], NORMAL_LINE))
+            top = _LOWEST_MATADOR - 1
+            bounds[asker] = (taken[0], min(taken[1], top), taken[2], min(taken[3], top))
+        elif kind == "stock" and not entry.get("empty"):
+            bounds[entry["asker"]] = (0, _LOWEST_MATADOR - 1, 0, _LOWEST_MATADOR - 1)
+        elif kind == "undo":
+            for how, first, second in entry["swaps"]:
+                if how == "seat":
+                    bounds[first], bounds[second] = bounds.get(second, anything), bounds.get(first, anything)
+                else:
+                    bounds[first] = anything
+    fitted = {}
+    for holder, (low, high, likely_low, likely_high) in bounds.items():
+        if low > high:
+            low, high = 0, _CUCKOO
+        if not low <= likely_low <= likely_high <= high:
+            likely_low, likely_high = low, high
+        fitted[holder] = (low, high, likely_low, likely_high)
+    return fitted

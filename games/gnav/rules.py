@@ -1,0 +1,570 @@
+"""The rules of Gnav as moves on a table: each move checks the rules, then changes the
+table through deltas grouped into events. No I/O: callers store and announce the events.
+
+Gnav (Kille, Cuckoo): each player alive and not resting gets one hidden card; in order
+of play, from the dealer's left with the dealer last, each keeps it or asks to swap with
+the next participant on their left. Numbers, 0, Pot, Owl and Fool must accept; the five
+matadors answer instead (Cuckoo ends the deal, Dragoon and Cat refuse and cost the asker
+a life, the Cat undoing every swap of the deal, Horse and House send the asker on past
+them). The dealer swaps with the top of the stock instead. Then all cards are shown and
+the holders of the lowest card lose a life; the last player with lives wins.
+
+Readings
+--------
+Where the rules (the Czech page of Cardavia, the authority) leave a point open, this
+table plays it so:
+
+- *Lowest* is by the one order of the 21 ranks, Fool lowest and Cuckoo highest, the
+  matadors being the top five (House < Horse < Cat < Dragoon < Cuckoo). Two cards of one
+  rank tie.
+- One Fool in play: its holder loses a life, and so do all players tied for the lowest
+  card among the others (with two contestants, that is both).
+- Two Fools in play: only the two Fool holders lose a life.
+- Surviving Fool holders rest the next deal: no card, no turn, nothing to pay; they
+  return for the deal after it. A deal without a comparison (below) rests nobody.
+- If fewer than two players would take part in a deal (the others resting), it is
+  skipped: nobody loses a life, the resters return, and the deal is dealt to all
+  survivors. The skipped deal does not move the dealer.
+- If fewer than two contestants are left when the swapping ends (the others brought to 0
+  by a Dragoon or a Cat, or gone), there is no comparison and nobody loses a life.
+- The dealer is the next surviving seat taking part in the deal (a resting player does
+  not deal); the first dealer of a match is drawn by lot.
+- Play goes round once: each participant acts at most once a deal, the dealer last. An
+  ask never goes round past the dealer: past the dealer lies the stock.
+- A Horse or House that is passed is shown to everyone (its holder says which it is).
+  After a swap, play goes on with the next participant after the asker, so a passed
+  Horse or House holder still has their turn, and the receiver then has theirs.
+- After a Dragoon's or Cat's refusal, play goes on with the next participant left of the
+  refuser; the passed Horse/House holders between the asker and the refuser, and the
+  refuser, have no turn this deal. A refusal from the stock ends the deal (nobody is
+  left of the stock), even when a player other than the dealer asked past the dealer.
+- A player brought to 0 by a Dragoon or Cat is out at once: their card stays with them
+  (a Cat still undoes swaps through their hand), but they are not compared.
+- The stock: a Horse or House drawn is shown and left where it lies, and the next card
+  is drawn. A Cuckoo drawn is shown and ends the deal at once; the asker keeps their
+  card. A Dragoon or Cat drawn is shown and refuses: the asker loses a life (the Cat also
+  undoing the deal's swaps), the card stays in the stock. An ordinary card is taken, and
+  the asker's card goes face down where it lay (the asker alone knows it); the next draw
+  takes the card under it. The dealer's draw is shown to the dealer alone unless it
+  reveals a matador.
+- The Cat's undoing also undoes swaps with the stock, and a swap undone before a Cat
+  does not give anyone a turn again.
+- A player who leaves mid-match forfeits: they are out at once, their card is no longer
+  compared, and their seat goes when the match ends. If it was their turn, play goes on.
+  Computer players cannot be removed mid-match (they play it to the end).
+- The match is won by the last player with lives; if every player left reaches 0 in the
+  same settlement, it is a draw.
+- At most 8 seats: 8 cards dealt leave 34 in the stock.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, GameTable, RuleViolation
+from games.gnav import bots, cards
+from games.gnav import settings as table_settings
+from games.gnav.cards import CAT, CUCKOO, FOOL, PASSERS, REFUSERS
+from games.gnav.state import GnavState, Seat, hand_pairs, seat_dicts
+from games.gnav.visibility import seat_view
+
+MAX_SEATS = 8
+MIN_PLAYERS = 2
+NAME_MAX = 30
+#: Seconds between a settlement and the next deal, for everyone to read it.
+DEAL_PAUSE = 3.0
+LEVELS = ("easy", "normal", "strong")
+#: The names computer players take, in the order they are given out.
+BOT_NAMES = ("Olga", "Sven", "Astrid", "Nils", "Ingrid", "Leif", "Sigrid", "Knut", "Frida", "Tor")
+#: Events that make up a deal's history (its record of what happened, which each seat's
+#: view reads through the visibility policy).
+DEAL_EVENTS = ("keep", "timeout", "swap", "pass", "refuse", "undo", "cuckoo", "stock", "settle", "rest", "out", "leave")
+
+
+def new_state() -> GnavState:
+    """An empty table with the default settings."""
+    return GnavState(settings=table_settings.defaults())
+
+
+class GnavTable(GameTable):
+    """A Gnav table: its state and every move made on it."""
+
+    state: GnavState
+
+    def __init__(self, state: GnavState | None = None, rng: random.Random | None = None) -> None:
+        super().__init__(state if state is not None else new_state(), rng)
+        self._step_pending = False
+
+    # -- reading ---------------------------------------------------------------------
+
+    def setting(self, name: str) -> Any:
+        value = self.state.settings.get(name)
+        return table_settings.SETTINGS[name].default if value is None else value
+
+    def due(self) -> Due | None:
+        """What the table does by itself next: a computer player's move after the bot
+        delay, a person's turn kept by default after the turn time, or the next deal a
+        moment after a settlement. Each carries the step it was made for."""
+        state = self.state
+        if state.phase != PLAYING:
+            return None
+        step = state.step
+        if state.turn == NOBODY:
+            return Due(DEAL_PAUSE, NOBODY, lambda table: table.next_deal(step), "deal")
+        actor = state.turn
+        seat = state.seat(actor)
+        if seat is not None and seat.bot:
+            return Due(float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot")
+        return Due(float(self.setting("turntime")), actor, lambda table: table.timeout(step), "timer")
+
+    # -- seats -----------------------------------------------------------------------
+
+    def join(self, account_id: int, name: str) -> None:
+        """Take a seat (between matches)."""
+        name = name.strip()
+        if account_id <= 0 or not name:
+            raise RuleViolation("Only a player with an account and a name can take a seat.")
+        if self.state.seat(account_id) is not None:
+            raise RuleViolation("You already have a seat here.")
+        if self.state.phase == PLAYING:
+            raise RuleViolation("A match is being played here; you can join when it ends.")
+        self._room_for_one_more()
+        event = self._record("join", account_id, player=account_id, name=name)
+        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
+        if self.state.host == NOBODY:
+            self._set(event, "host", account_id)
+
+    def leave(self, account_id: int) -> None:
+        """Give up a seat. Mid-match the leaver forfeits: out at once, the seat going when
+        the match ends; if it was their turn, play goes on."""
+        seat = self.state.seat(account_id)
+        if seat is None:
+            raise RuleViolation("You have no seat here.")
+        if self.state.phase != PLAYING:
+            event = self._record("leave", account_id, player=account_id, name=seat.name, forfeit=False)
+            self._pass_host(event, account_id)
+            self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s.account_id != account_id])])
+            return
+        if seat.left:
+            raise RuleViolation("You have already left this match; your seat goes when it ends.")
+        self._step_pending = True
+        was_turn = self.state.turn == account_id
+        in_deal = self.state.in_deal(account_id)
+        event = self._record("leave", account_id, player=account_id, name=seat.name, forfeit=True)
+        self._seat(event, account_id, out=True, left=True, resting=False)
+        self._pass_host(event, account_id)
+        if len(self.state.alive()) < MIN_PLAYERS:
+            self._end_match()
+        elif was_turn:
+            self._continue_after(account_id)
+        elif in_deal and self.state.turn != NOBODY and len(self.state.contestants()) < MIN_PLAYERS:
+            self._settle()
+
+    def add_bot(self, actor: int, level: str, name: str = "") -> None:
+        """Seat a computer player of ``level`` (easy, normal, strong), named ``name`` from
+        the bot names (the first free one if none is given). Host only, between matches."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("Computer players join between matches.")
+        level = level.strip().lower()
+        if level not in LEVELS:
+            raise RuleViolation(f"A computer player is {', '.join(LEVELS)}.")
+        self._room_for_one_more()
+        taken = {seat.name.lower() for seat in self.state.seats}
+        if name.strip():
+            chosen = next((bot for bot in BOT_NAMES if bot.lower() == name.strip().lower()), None)
+            if chosen is None:
+                raise RuleViolation(f"Computer players are named {', '.join(BOT_NAMES)}.")
+            if chosen.lower() in taken:
+                raise RuleViolation(f"{chosen} is already seated here.")
+        else:
+            chosen = next((bot for bot in BOT_NAMES if bot.lower() not in taken), None)
+            if chosen is None:
+                raise RuleViolation("Every computer player's name is taken here.")
+        bot_id = self.state.next_bot
+        event = self._record("addbot", actor, player=bot_id, name=chosen, level=level)
+        self._set(event, "next_bot", bot_id - 1)
+        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(bot_id, chosen, bot=level))]])
+
+    def remove_bot(self, actor: int, name: str) -> None:
+        """Take a computer player's seat away (host only, between matches)."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("Computer players play a match to its end; remove them after it.")
+        seat = next((s for s in self.state.seats if s.bot and s.name.lower() == name.strip().lower()), None)
+        if seat is None:
+            raise RuleViolation(f"No computer player here is named {name.strip() or 'that'}.")
+        event = self._record("removebot", actor, player=seat.account_id, name=seat.name, level=seat.bot)
+        self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s is not seat])])
+
+    def set(self, actor: int, name: str, value: Any) -> None:
+        """Change a setting (host only): lives 1-9 (between matches), turntime 10-600
+        seconds, botdelay 0-10 seconds."""
+        self._host(actor)
+        spec = table_settings.SETTINGS.get(name.strip().lower())
+        if spec is None:
+            raise RuleViolation(f"The settings are {', '.join(table_settings.SETTINGS)}.")
+        try:
+            parsed = spec.parse(value)
+        except ValueError as error:
+            raise RuleViolation(f"{str(error).capitalize()}.") from None
+        if not spec.mid_match and self.state.phase == PLAYING:
+            raise RuleViolation(f"{spec.name} can be changed only between matches.")
+        event = self._record("set", actor, name=spec.name, value=parsed)
+        self._change(event, ["setting", spec.name, parsed])
+
+    # -- the match -------------------------------------------------------------------
+
+    def start(self, actor: int) -> None:
+        """Begin a match (host only): everyone seated gets the lives set, and the first
+        deal is dealt by a dealer drawn by lot."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("A match is already being played.")
+        if len(self.state.seats) < MIN_PLAYERS:
+            raise RuleViolation("Gnav needs at least two players (add a computer player: addbot normal).")
+        self._step_pending = True
+        lives = int(self.setting("lives"))
+        event = self._record("start", actor, players=[s.account_id for s in self.state.seats], lives=lives)
+        for seat in self.state.seats:
+            self._seat(event, seat.account_id, lives=lives, out=False, resting=False, left=False)
+        for name, value in (("result", ""), ("deal", 0), ("dealer", NOBODY), ("phase", PLAYING)):
+            self._set(event, name, value)
+        self._deal()
+
+    def keep(self, actor: int, step: int | None = None) -> None:
+        """Keep your card; play goes on to the next participant."""
+        self._own_turn(actor, step)
+        self._step_pending = True
+        self._record("keep", actor, player=actor)
+        self._continue_after(actor)
+
+    def timeout(self, step: int) -> None:
+        """The turn timer ran out: the player whose turn it is keeps their card."""
+        state = self.state
+        if state.phase != PLAYING or state.turn == NOBODY or step != state.step:
+            raise RuleViolation("That turn is already over.")
+        actor = state.turn
+        self._step_pending = True
+        self._record("timeout", actor, player=actor)
+        self._continue_after(actor)
+
+    def bot_move(self, actor: int, step: int) -> None:
+        """A computer player's move, decided from its seat's view alone."""
+        seat = self.state.seat(actor)
+        if seat is None or not seat.bot:
+            raise RuleViolation("That is not a computer player here.")
+        self._own_turn(actor, step)
+        choice = bots.decide(seat.bot, seat_view(self.state, actor), self.rng)
+        if choice == "swap":
+            self.swap(actor, step)
+        else:
+            self.keep(actor, step)
+
+    def swap(self, actor: int, step: int | None = None) -> None:
+        """Ask the next participant on your left to swap cards (the dealer: swap with the
+        top of the stock). Horses and Houses send the ask on past them."""
+        self._own_turn(actor, step)
+        state = self.state
+        self._step_pending = True
+        if actor == state.dealer:
+            self._draw(actor)
+            return
+        target = NOBODY
+        for holder in state.order[state.order.index(actor) + 1 :]:
+            if not state.in_deal(holder):
+                continue
+            card = state.hands[holder]
+            if card in PASSERS:
+                event = self._record("pass", actor, asker=actor, holder=holder, card=card)
+                self._reveal(event, holder, card, "pass")
+                continue
+            target = holder
+            break
+        if target == NOBODY:
+            self._draw(actor)
+            return
+        card = state.hands[target]
+        if card == CUCKOO:
+            event = self._record("cuckoo", actor, asker=actor, holder=target, card=card)
+            self._reveal(event, target, card, "cuckoo")
+            self._settle()
+        elif card in REFUSERS:
+            self._refused(actor, target, card)
+            self._continue_after(target)
+        else:
+            gave = state.hands[actor]
+            secret = {"gave": gave, "got": card}
+            event = self._record(
+                "swap", actor, asker=actor, target=target, private=[[actor, secret], [target, dict(secret)]]
+            )
+            self._change(event, ["swap", actor, target])
+            self._set(event, "swaps", [*state.swaps, ["seat", actor, target]])
+            self._continue_after(actor)
+
+    def next_deal(self, step: int) -> None:
+        """Deal the next deal (the table does it by itself a moment after a settlement)."""
+        state = self.state
+        if state.phase != PLAYING or state.turn != NOBODY or step != state.step:
+            raise RuleViolation("The next deal is not due.")
+        self._step_pending = True
+        self._deal()
+
+    # -- how a deal goes -------------------------------------------------------------
+
+    def _deal(self) -> None:
+        state = self.state
+        alive = state.alive()
+        taking_part = [seat for seat in alive if not seat.resting]
+        if len(taking_part) < MIN_PLAYERS:
+            resting = [seat.account_id for seat in alive if seat.resting]
+            event = self._record("skip", NOBODY, deal=state.deal + 1, resting=resting)
+            for account_id in resting:
+                self._seat(event, account_id, resting=False)
+            taking_part = alive
+        ids = [seat.account_id for seat in taking_part]
+        if state.dealer == NOBODY:
+            dealer = self.rng.choice(ids)
+        else:
+            everyone = [seat.account_id for seat in state.seats]
+            at = everyone.index(state.dealer) if state.dealer in everyone else -1
+            following = everyone[at + 1 :] + everyone[: at + 1]
+            dealer = next(account_id for account_id in following if account_id in ids)
+        at = ids.index(dealer)
+        order = ids[at + 1 :] + ids[: at + 1]
+        deck = list(cards.DECK)
+        self.rng.shuffle(deck)
+        hands = dict(zip(order, deck, strict=False))
+        fools = [holder for holder in order if hands[holder] == FOOL]
+        event = self._record(
+            "deal",
+            dealer,
+            deal=state.deal + 1,
+            dealer=dealer,
+            order=order,
+            fools=fools,
+            resting=[seat.account_id for seat in alive if seat.resting],
+            turn=order[0],
+            private=[[holder, {"card": hands[holder]}] for holder in order],
+        )
+        for name, value in (
+            ("deal", state.deal + 1),
+            ("dealer", dealer),
+            ("order", order),
+            ("stock", deck[len(order) :]),
+            ("drawn", 0),
+            ("swaps", []),
+            ("revealed", [[holder, FOOL, "deal"] for holder in fools]),
+            ("history", []),
+            ("turn", order[0]),
+        ):
+            self._set(event, name, value)
+        self._change(event, ["hands", hand_pairs(hands)])
+        self._log(event)
+
+    def _draw(self, asker: int) -> None:
+        """``asker`` swaps with the stock: past any Horse or House, to the first other card."""
+        state = self.state
+        while True:
+            index = state.stock_top()
+            if index is None:
+                self._record("stock", asker, asker=asker, empty=True)
+                self._continue_after(asker)
+                return
+            card = state.stock[index]
+            if card in PASSERS:
+                event = self._record("pass", asker, asker=asker, holder=NOBODY, card=card, index=index)
+                self._reveal(event, NOBODY, card, "pass")
+                self._set(event, "drawn", state.drawn + 1)
+                continue
+            if card == CUCKOO:
+                event = self._record("cuckoo", asker, asker=asker, holder=NOBODY, card=card, index=index)
+                self._reveal(event, NOBODY, card, "cuckoo")
+                self._settle()
+                return
+            if card in REFUSERS:
+                self._refused(asker, NOBODY, card, index)
+                self._settle()
+                return
+            secret = {"gave": state.hands[asker], "got": card}
+            event = self._record("stock", asker, asker=asker, index=index, private=[[asker, secret]])
+            self._change(event, ["stockswap", asker, index])
+            self._set(event, "drawn", state.drawn + 1)
+            self._set(event, "swaps", [*state.swaps, ["stock", asker, index]])
+            self._continue_after(asker)
+            return
+
+    def _refused(self, asker: int, holder: int, card: str, index: int | None = None) -> None:
+        """A Dragoon or Cat (a player's, or drawn from the stock) refuses: the asker loses
+        a life, and a Cat undoes every swap of the deal, the last first."""
+        seat = self.state.seat(asker)
+        assert seat is not None
+        lives = max(seat.lives - 1, 0)
+        where = {} if index is None else {"index": index}
+        event = self._record("refuse", asker, asker=asker, holder=holder, card=card, lives=lives, **where)
+        self._reveal(event, holder, card, "refuse")
+        self._seat(event, asker, lives=lives)
+        if card == CAT and self.state.swaps:
+            undone = list(reversed(self.state.swaps))
+            undo = self._record("undo", holder, holder=holder, swaps=undone)
+            for how, first, second in undone:
+                self._change(undo, ["swap" if how == "seat" else "stockswap", first, second])
+            self._set(undo, "swaps", [])
+        if lives == 0:
+            out = self._record("out", asker, player=asker, why="refuse")
+            self._seat(out, asker, out=True)
+
+    def _continue_after(self, account_id: int) -> None:
+        """Play goes on with the first participant after ``account_id`` still in the
+        match; after the dealer, the deal is settled."""
+        state = self.state
+        if len(state.contestants()) < MIN_PLAYERS:
+            self._settle()
+            return
+        following = state.order[state.order.index(account_id) + 1 :]
+        upcoming = next((holder for holder in following if state.in_deal(holder)), NOBODY)
+        if upcoming == NOBODY:
+            self._settle()
+            return
+        event = self._record("turn", upcoming, player=upcoming)
+        self._set(event, "turn", upcoming)
+
+    def _settle(self) -> None:
+        """All cards are shown; the holders of the lowest card (or the Fools) lose a life."""
+        state = self.state
+        contestants = state.contestants()
+        how, losers = "too few", []
+        if len(contestants) >= MIN_PLAYERS:
+            fools = [holder for holder in contestants if state.hands[holder] == FOOL]
+            if len(fools) >= 2:
+                how, losers = "two fools", fools
+            else:
+                others = [holder for holder in contestants if holder not in fools]
+                lowest = min(cards.order(state.hands[holder]) for holder in others)
+                lowest_holders = [holder for holder in others if cards.order(state.hands[holder]) == lowest]
+                how = "one fool" if fools else "lowest"
+                losers = fools + lowest_holders
+        lives_after = {holder: state.seat(holder).lives - 1 for holder in losers}  # type: ignore[union-attr]
+        event = self._record(
+            "settle",
+            NOBODY,
+            deal=state.deal,
+            cards=[[holder, state.hands[holder]] for holder in state.order],
+            contestants=contestants,
+            how=how,
+            losers=losers,
+            lives=[[holder, lives] for holder, lives in lives_after.items()],
+        )
+        self._set(event, "turn", NOBODY)
+        for seat in state.seats:
+            if seat.resting:
+                self._seat(event, seat.account_id, resting=False)
+        for holder, lives in lives_after.items():
+            self._seat(event, holder, lives=lives)
+        resters = [holder for holder in losers if state.hands[holder] == FOOL and lives_after[holder] > 0]
+        if resters:
+            rest = self._record("rest", NOBODY, players=resters)
+            for holder in resters:
+                self._seat(rest, holder, resting=True)
+        for holder, lives in lives_after.items():
+            if lives <= 0:
+                out = self._record("out", holder, player=holder, why="lowest")
+                self._seat(out, holder, out=True)
+        if len(state.alive()) < MIN_PLAYERS:
+            self._end_match([holder for holder, lives in lives_after.items() if lives <= 0])
+
+    def _end_match(self, together: list[int] | None = None) -> None:
+        """The match is over: won by the last player with lives, or drawn if the last
+        ones (``together``) lost their last lives in the same settlement."""
+        state = self.state
+        alive = state.alive()
+        if alive:
+            winner = alive[0]
+            end = self._record("win", winner.account_id, player=winner.account_id, name=winner.name)
+            result = f"{winner.name} won the match."
+        else:
+            players = together or []
+            names = [self.name_of(account_id) for account_id in players]
+            end = self._record("draw", NOBODY, players=players, names=names)
+            result = (
+                f"A draw: {', '.join(names)} lost their last lives together." if names else "A draw: nobody is left."
+            )
+        for name, value in (("phase", OVER), ("turn", NOBODY), ("result", result)):
+            self._set(end, name, value)
+        for seat in state.seats:
+            if seat.resting:
+                self._seat(end, seat.account_id, resting=False)
+        if any(seat.left for seat in state.seats):
+            self._change(end, ["seats", seat_dicts([seat for seat in state.seats if not seat.left])])
+
+    # -- bookkeeping -----------------------------------------------------------------
+
+    def _record(self, kind: str, actor: int, **data: Any) -> Event:
+        """A new event; the first of a move carries the step forward, and those of a deal
+        go into its history."""
+        event = self._event(kind, actor, **data)
+        if self._step_pending:
+            self._step_pending = False
+            self._set(event, "step", self.state.step + 1)
+        if kind in DEAL_EVENTS and self.state.phase == PLAYING:
+            self._log(event)
+        return event
+
+    def _log(self, event: Event) -> None:
+        self._change(event, ["log", {"kind": event.kind, "actor": event.actor, **copy.deepcopy(event.data)}])
+
+    def _set(self, event: Event, name: str, value: Any) -> None:
+        self._change(event, ["set", name, value])
+
+    def _seat(self, event: Event, account_id: int, **changes: Any) -> None:
+        self._change(event, ["seat", account_id, changes])
+
+    def _reveal(self, event: Event, holder: int, card: str, why: str) -> None:
+        self._set(event, "revealed", [*self.state.revealed, [holder, card, why]])
+
+    def _pass_host(self, event: Event, leaver: int) -> None:
+        """The host leaving hands the table to the next person seated after them."""
+        state = self.state
+        if state.host != leaver:
+            return
+        everyone = state.seats
+        at = next((i for i, seat in enumerate(everyone) if seat.account_id == leaver), -1)
+        following = everyone[at + 1 :] + everyone[: max(at, 0)]
+        heir = next((s for s in following if not s.bot and not s.left and s.account_id != leaver), None)
+        heir_id = heir.account_id if heir else NOBODY
+        self._set(event, "host", heir_id)
+        if heir is not None:
+            self._record("host", heir_id, player=heir_id, name=heir.name)
+
+    # -- checks ----------------------------------------------------------------------
+
+    def _host(self, actor: int) -> None:
+        if actor != self.state.host:
+            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
+
+    def _room_for_one_more(self) -> None:
+        if len(self.state.seats) >= MAX_SEATS:
+            raise RuleViolation(f"This table is full: Gnav seats at most {MAX_SEATS}.")
+
+    def _own_turn(self, actor: int, step: int | None) -> None:
+        state = self.state
+        if state.phase != PLAYING:
+            raise RuleViolation("No match is being played here. The host starts one with: start")
+        seat = state.seat(actor)
+        if seat is None:
+            raise RuleViolation("Only players seated at this table can do that.")
+        if seat.out:
+            raise RuleViolation("You are out of this match.")
+        if step is not None and step != state.step:
+            raise RuleViolation("That move is out of date: the table has moved on.")
+        if state.turn == NOBODY:
+            raise RuleViolation("This deal is over; the next one is coming.")
+        if seat.resting:
+            raise RuleViolation("You are resting this deal.")
+        if state.turn != actor:
+            raise RuleViolation(f"It is {self.name_of(state.turn)}'s turn, not yours.")
+
+
+__all__ = ["BOT_NAMES", "LEVELS", "MAX_SEATS", "GnavTable", "RuleViolation", "WAITING", "new_state"]
