@@ -30,7 +30,7 @@ def play_match(levels: list[str], rng: random.Random) -> int | None:
     """Play one match with a player of ``levels[i]`` in seat ``i``; the winner's seat
     number, or None for a draw."""
     table = GnavTable(rng=rng)
-    table.join(HOST, "Host")
+    table.sit(HOST, "Host")
     for level in levels[1:]:
         table.add_bot(HOST, level)
     table.start(HOST)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from games.base import GameKind
 from games.dvorak.kind import KIND as DVORAK
+from games.gnav.kind import KIND as GNAV
 
 #: Every game a room can hold, by name; the first is the default (plain ``newroom``).
-KINDS: dict[str, GameKind] = {kind.name: kind for kind in (DVORAK,)}
+KINDS: dict[str, GameKind] = {kind.name: kind for kind in (DVORAK, GNAV)}
 
 DEFAULT_KIND = DVORAK.name
 

@@ -164,7 +164,7 @@ class GameTable(ABC):
         """The move this table wants made by itself next, if any (none by default)."""
         return None
 
-    def mark_absent(self, account_id: int, absent: bool) -> None:
+    def mark_absent(self, account_id: int, absent: bool) -> None:  # noqa: B027 - a hook most games leave empty
         """Note that a seated player is away past the grace period (or back). Only games
         that count presence (Dvorak's votes) keep it; others ignore it."""
 

@@ -18,7 +18,7 @@ def seated(players: int = 4, lives: int = 3, seed: int = 1) -> GnavTable:
     """A waiting table with people 1..``players`` seated in that order, 1 the host."""
     table = GnavTable(rng=random.Random(seed))
     for account_id in range(1, players + 1):
-        table.join(account_id, NAMES[account_id - 1])
+        table.sit(account_id, NAMES[account_id - 1])
     table.set(1, "lives", lives)
     table.take_changes()
     return table

@@ -53,7 +53,7 @@ def test_refusals_and_settlement_read_with_you_for_the_viewer():
     table.keep(3)
     events = table.take_changes().events
     mine = lines_for(table, events, 1)
-    assert "Bo shows the Dragoon and refuses: you lose a life (2 lives left)." in mine
+    assert "You ask Bo to swap. Bo shows the Dragoon and refuses: you lose a life (2 lives left)." in mine
     assert any(line.startswith("Cards: you II, Bo Dragoon, Cy V. You lose a life") for line in mine)
     assert "You show the Dragoon and refuse: Ann loses a life (2 lives left)." in lines_for(table, events, 2)
 

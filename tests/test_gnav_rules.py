@@ -43,16 +43,16 @@ def test_the_first_to_join_hosts_and_the_table_seats_at_most_eight():
     table = seated(MAX_SEATS)
     assert table.state.host == 1
     with pytest.raises(RuleViolation, match="full"):
-        table.join(99, "Late")
+        table.sit(99, "Late")
     with pytest.raises(RuleViolation, match="already"):
-        table.join(2, "Bo")
+        table.sit(2, "Bo")
 
 
 def test_nobody_joins_mid_match_and_a_host_leaving_passes_the_table_to_the_next_person():
     table = started(3)
     with pytest.raises(RuleViolation, match="match is being played"):
-        table.join(9, "Zed")
-    table.leave(1)
+        table.sit(9, "Zed")
+    table.unseat(1, 1)
     assert table.state.host == 2
 
 
@@ -405,18 +405,18 @@ def test_the_last_survivor_wins_and_the_host_may_start_a_new_match():
 def test_a_leaver_mid_match_forfeits_and_play_goes_on():
     table = started(3)
     stack(table, 3, {1: "ii", 2: "v", 3: "x"})
-    table.leave(1)
+    table.unseat(1, 1)
     assert table.state.seat(1).out and table.state.turn == 2
     table.keep(2)
     table.keep(3)
     assert lives(table)[2] == 2  # Ann's II is no longer compared
     with pytest.raises(RuleViolation, match="already left"):
-        table.leave(1)
+        table.unseat(1, 1)
 
 
 def test_the_last_player_left_after_leavers_wins_and_leavers_seats_go():
     table = started(2)
-    table.leave(2)
+    table.unseat(2, 2)
     assert table.state.phase == OVER and table.state.result == "Ann won the match."
     assert [seat.account_id for seat in table.state.seats] == [1]
 

@@ -7,6 +7,7 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.tables import current_room, inspect, perform
 from commands.text import split_assignment
 from games.gnav import settings as gnav_settings
+from games.gnav.cards import english
 from games.gnav.rules import LEVELS, GnavTable
 from games.gnav.visibility import seat_view
 
@@ -72,7 +73,7 @@ class Hand(Command):
                 return "You are watching, so you hold no card."
             if view.card is None:
                 return "You hold no card now (no deal is being played, or you sit this one out)."
-            return f"Your card: {card_title(view.card)}."
+            return f"Your card: {english(view.card)}."
 
         ctx.reply(await inspect(ctx, look))
 

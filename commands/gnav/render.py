@@ -115,6 +115,8 @@ def _deal(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     ]
     if "card" in d:
         parts.append(f"Your card: {cards.english(d['card'])}.")
+    if first == v:
+        parts.append("It is your turn: keep or swap." + _timer(d))
     for holder in d["fools"]:
         parts.append(f"{_subject(holder, v, n)} {_verb(holder, v, 'knock and show', 'knocks and shows')} the Fool.")
     if d["resting"]:
@@ -123,12 +125,14 @@ def _deal(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 def _keep(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'keep', 'keeps')} {_whose(d['player'], v, n)} card."
+    player = d["player"]
+    return f"{_subject(player, v, n)} {_verb(player, v, 'keep', 'keeps')} {_verb(player, v, 'your', 'their')} card."
 
 
 def _timeout(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"Time is up: {_who(player, v, n)} {_verb(player, v, 'keep', 'keeps')} {_whose(player, v, n)} card."
+    keeps, their = _verb(player, v, "keep", "keeps"), _verb(player, v, "your", "their")
+    return f"Time is up: {_who(player, v, n)} {keeps} {their} card."
 
 
 def _swap(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -158,7 +162,7 @@ def _refuse(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
         source = f"The stock's top card is the {card}: it refuses"
     else:
         shows, refuses = _verb(holder, v, "show", "shows"), _verb(holder, v, "refuse", "refuses")
-        source = f"{_subject(holder, v, n)} {shows} the {card} and {refuses}"
+        source = f"{_asks(asker, holder, v, n)} {_subject(holder, v, n)} {shows} the {card} and {refuses}"
     return f"{source}: {_who(asker, v, n)} {_verb(asker, v, 'lose', 'loses')} a life ({_lives(d['lives'])} left)."
 
 
@@ -170,7 +174,13 @@ def _cuckoo(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     if d["holder"] == NOBODY:
         return "The stock's top card is the Cuckoo: the deal ends at once."
     holder = d["holder"]
-    return f"{_subject(holder, v, n)} {_verb(holder, v, 'show', 'shows')} the Cuckoo: the deal ends at once."
+    shows = _verb(holder, v, "show", "shows")
+    return f"{_asks(d['asker'], holder, v, n)} {_subject(holder, v, n)} {shows} the Cuckoo: the deal ends at once."
+
+
+def _asks(asker: int, holder: int, v: int, n: Names) -> str:
+    """``Bo asks you to swap.``: the ask a matador answers."""
+    return f"{_subject(asker, v, n)} {_verb(asker, v, 'ask', 'asks')} {_who(holder, v, n)} to swap."
 
 
 def _stock(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -184,8 +194,14 @@ def _stock(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _turn(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     if d["player"] == v:
-        return "It is your turn: keep or swap."
+        return "It is your turn: keep or swap." + _timer(d)
     return f"It is {n.get(d['player'], 'someone')}'s turn."
+
+
+def _timer(d: dict[str, Any]) -> str:
+    """How long a person has for the turn (as the turn's event says), for them."""
+    seconds = d.get("seconds")
+    return f" (In {seconds} seconds you keep your card.)" if seconds else ""
 
 
 def _settle(d: dict[str, Any], v: int, n: Names, actor: int) -> str:

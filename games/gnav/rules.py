@@ -121,7 +121,7 @@ class GnavTable(GameTable):
 
     # -- seats -----------------------------------------------------------------------
 
-    def join(self, account_id: int, name: str) -> None:
+    def sit(self, account_id: int, name: str) -> None:
         """Take a seat (between matches)."""
         name = name.strip()
         if account_id <= 0 or not name:
@@ -136,10 +136,15 @@ class GnavTable(GameTable):
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
 
-    def leave(self, account_id: int) -> None:
-        """Give up a seat. Mid-match the leaver forfeits: out at once, the seat going when
-        the match ends; if it was their turn, play goes on."""
+    def unseat(self, actor: int, account_id: int) -> None:
+        """Give up a seat (or, by the host, take a person's away). Mid-match the leaver
+        forfeits: out at once, the seat going when the match ends; if it was their turn,
+        play goes on. Computer players go with removebot."""
         seat = self.state.seat(account_id)
+        if actor != account_id:
+            self._host(actor)
+            if seat is None or seat.bot:
+                raise RuleViolation("That player is not seated at this table (computer players go with removebot).")
         if seat is None:
             raise RuleViolation("You have no seat here.")
         if self.state.phase != PLAYING:
@@ -161,6 +166,17 @@ class GnavTable(GameTable):
             self._continue_after(account_id)
         elif in_deal and self.state.turn != NOBODY and len(self.state.contestants()) < MIN_PLAYERS:
             self._settle()
+
+    def set_host(self, actor: int, account_id: int) -> None:
+        """Hand the table over to another person seated here (host only)."""
+        self._host(actor)
+        seat = self.state.seat(account_id)
+        if seat is None or seat.bot or seat.left:
+            raise RuleViolation("The host must be a person seated at this table.")
+        if account_id == actor:
+            raise RuleViolation("You are the host already.")
+        event = self._record("host", actor, player=account_id, name=seat.name)
+        self._set(event, "host", account_id)
 
     def add_bot(self, actor: int, level: str, name: str = "") -> None:
         """Seat a computer player of ``level`` (easy, normal, strong), named ``name`` from
@@ -347,6 +363,7 @@ class GnavTable(GameTable):
             fools=fools,
             resting=[seat.account_id for seat in alive if seat.resting],
             turn=order[0],
+            seconds=self._time_for(order[0]),
             private=[[holder, {"card": hands[holder]}] for holder in order],
         )
         for name, value in (
@@ -428,7 +445,7 @@ class GnavTable(GameTable):
         if upcoming == NOBODY:
             self._settle()
             return
-        event = self._record("turn", upcoming, player=upcoming)
+        event = self._record("turn", upcoming, player=upcoming, seconds=self._time_for(upcoming))
         self._set(event, "turn", upcoming)
 
     def _settle(self) -> None:
@@ -537,6 +554,12 @@ class GnavTable(GameTable):
         self._set(event, "host", heir_id)
         if heir is not None:
             self._record("host", heir_id, player=heir_id, name=heir.name)
+
+    def _time_for(self, account_id: int) -> int | None:
+        """The seconds a person has for the turn before keeping by default (None for a
+        computer player), announced with the turn."""
+        seat = self.state.seat(account_id)
+        return None if seat is None or seat.bot else int(self.setting("turntime"))
 
     # -- checks ----------------------------------------------------------------------
 
