@@ -55,7 +55,9 @@ def test_refusals_and_settlement_read_with_you_for_the_viewer():
     mine = lines_for(table, events, 1)
     assert "You ask Bo to swap. Bo shows the Dragoon and refuses: you lose a life (2 lives left)." in mine
     assert any(line.startswith("Cards: you II, Bo Dragoon, Cy V. You lose a life") for line in mine)
-    assert "You show the Dragoon and refuse: Ann loses a life (2 lives left)." in lines_for(table, events, 2)
+    assert "Ann asks you to swap. You show the Dragoon and refuse: Ann loses a life (2 lives left)." in lines_for(
+        table, events, 2
+    )
 
 
 def test_no_line_for_a_third_party_names_a_card_it_may_not_see():
