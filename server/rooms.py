@@ -129,7 +129,7 @@ class GameRoom(Place):
     async def perform(self, move: Callable[[GameTable], T]) -> T:
         """Make ``move`` on the table, store it, announce it; returns what the move returns.
 
-        A :class:`~games.dvorak.rules.RuleViolation` from the move propagates with
+        A :class:`~games.base.RuleViolation` from the move propagates with
         nothing changed; so does any storage error (the move is undone). If another node
         moved first, its moves are shown here and ``move`` is tried again after them,
         this time with the room's row locked so that no node can overtake it again.
