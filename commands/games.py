@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from commands.base import CommandSet
 from games import KINDS
-from games.base import Event, GameTable, SeatLike
+from games.base import Event, GameTable, Seat
 
 if TYPE_CHECKING:
     from server.hub import OnlinePlayer
@@ -68,6 +68,6 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     game.send_views(room, None)
 
 
-def bot_label(seat: SeatLike) -> str:
+def bot_label(seat: Seat) -> str:
     """A seat's name as lists show it: a computer player's marked as one."""
     return f"{seat.name} (bot)" if seat.bot else seat.name

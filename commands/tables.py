@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from commands.base import CommandError, Context
-from games.base import GameTable, RuleViolation, SeatLike
+from games.base import GameTable, RuleViolation, Seat
 from server.rooms import GameRoom
 
 T = TypeVar("T")
@@ -38,7 +38,7 @@ async def inspect(ctx: Context, look: Callable[[GameTable], T]) -> T:
         raise CommandError(str(violation)) from None
 
 
-def find_seat(table: GameTable, ctx: Context, name: str) -> SeatLike | None:
+def find_seat(table: GameTable, ctx: Context, name: str) -> Seat | None:
     """The seated player called ``name`` (``me`` for yourself, or a unique start of a
     name), or None if nobody seated is; refuses an ambiguous abbreviation."""
     name = name.strip()
@@ -54,7 +54,7 @@ def find_seat(table: GameTable, ctx: Context, name: str) -> SeatLike | None:
     return starts[0] if starts else None
 
 
-def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> SeatLike:
+def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> Seat:
     """Like :func:`find_seat`, but nobody found is a refusal; no name at all is answered
     with the command's ``usage``."""
     if not name.strip():

@@ -65,18 +65,21 @@ class Changes:
     seats_changed: bool = False
 
 
-class SeatLike(Protocol):
-    """What the room engine reads of a seat. A seat's id is its player's account id, or,
-    for a computer player, a negative number of the table's own."""
+@dataclass
+class Seat:
+    """A player at a table, in turn order: what the room engine reads of a seat, and what
+    the seat rows keep. A seat's id is its player's account id, or, for a computer
+    player, a negative number of the table's own. A game may add fields of its own."""
 
     account_id: int
     name: str
+    team: str = ""
     #: Out of the game: still at the table, but no longer playing.
-    out: bool
+    out: bool = False
     #: Away longer than the grace period (games that count presence, like votes).
-    absent: bool
+    absent: bool = False
     #: A computer player's level ("" for a person).
-    bot: str
+    bot: str = ""
 
 
 class GameState(Protocol):
@@ -89,7 +92,7 @@ class GameState(Protocol):
     #: How the last game ended ("" if none has).
     result: str
 
-    def seat(self, account_id: int) -> SeatLike | None: ...
+    def seat(self, account_id: int) -> Seat | None: ...
 
     def apply(self, delta: Delta) -> set[int]: ...
 
@@ -134,10 +137,7 @@ class GameTable(ABC):
         return changes
 
     def _seat_rows(self) -> list[tuple[Any, ...]]:
-        return [
-            (seat.account_id, seat.name, getattr(seat, "team", ""), seat.out, seat.absent, seat.bot)
-            for seat in self.state.seats
-        ]
+        return [(seat.account_id, seat.name, seat.team, seat.out, seat.absent, seat.bot) for seat in self.state.seats]
 
     def undo(self, changes: Changes) -> None:
         """Put the table back as it was before ``changes`` (which were not stored)."""

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games import kind_of
-from games.base import NOBODY, OVER, WAITING, Changes, Event, SeatLike
+from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat
 from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, run_deferred, update_from_values
 from persistence.database import Database
 from persistence.dvorak_tables import DvorakTables
@@ -723,17 +723,17 @@ def _write_batch(connection: Connection, items: list[Move]) -> list[LogHead | Ex
     return [StaleRoom(move.room_id) if id(move) in stale else move.written for move in items]
 
 
-def _seat_fields(seat: SeatLike) -> dict[str, Any]:
+def _seat_fields(seat: Seat) -> dict[str, Any]:
     return {
         "name": seat.name,
-        "team": getattr(seat, "team", ""),
+        "team": seat.team,
         "out": seat.out,
         "absent": seat.absent,
         "bot": seat.bot,
     }
 
 
-def _store_seats(connection: Connection, room_id: int, seats: Iterable[SeatLike]) -> None:
+def _store_seats(connection: Connection, room_id: int, seats: Iterable[Seat]) -> None:
     """Make the room's seat rows what ``seats`` says, keeping each player's away mark."""
     stored = set((connection.execute(select(_seats.c.account_id).where(_seats.c.room_id == room_id))).scalars())
     seats = list(seats)

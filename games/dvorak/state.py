@@ -26,6 +26,7 @@ from games.base import OVER as OVER
 from games.base import PLAYING as PLAYING
 from games.base import WAITING as WAITING
 from games.base import Delta as Delta
+from games.base import Seat as Seat
 
 DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
 PENDING, REJECTED, REMOVED, RULES = "pending", "rejected", "removed", "rules"
@@ -79,21 +80,6 @@ class Card:
         if kind.upper() == "T":
             return "Thing"
         return kind
-
-
-@dataclass
-class Seat:
-    """A player at the table, in turn order."""
-
-    account_id: int
-    name: str
-    team: str = ""
-    #: Eliminated: still at the table, but out of turn order and the vote.
-    out: bool = False
-    #: Away longer than the grace period: not counted in the vote until back.
-    absent: bool = False
-    #: Dvorak has no computer players: always "" (a person).
-    bot: str = ""
 
 
 @dataclass

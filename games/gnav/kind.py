@@ -16,25 +16,13 @@ from typing import Any, ClassVar
 from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind
 from games.gnav import cards, settings, visibility
 from games.gnav.rules import LEVELS, MAX_SEATS, MIN_PLAYERS, GnavTable, new_state
-from games.gnav.state import GnavState, Seat, hand_pairs
+from games.gnav.state import SETTABLE, GnavState, Seat, hand_pairs
 
 #: What the seat rows hold of a seat; the rest of it is in the snapshot.
 STORED_SEAT_FIELDS = ("account_id", "name", "team", "out", "absent", "bot")
-#: The state's fields kept in the snapshot as they are (JSON-ready).
-SNAPSHOT_FIELDS = (
-    "result",
-    "deal",
-    "dealer",
-    "turn",
-    "order",
-    "stock",
-    "drawn",
-    "swaps",
-    "revealed",
-    "history",
-    "step",
-    "next_bot",
-)
+#: The state's fields kept in the snapshot as they are (JSON-ready): all that a ``set``
+#: delta changes but phase and host, which the room's row keeps.
+SNAPSHOT_FIELDS = tuple(name for name in SETTABLE if name not in ("phase", "host"))
 
 
 class GnavKind(GameKind):

@@ -23,20 +23,15 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from games.base import NOBODY, WAITING, Delta
+from games.base import Seat as GameSeat
 
 
 @dataclass
-class Seat:
-    """A player at the table, in seating order (play goes from one seat to the next)."""
+class Seat(GameSeat):
+    """A player at the table, in seating order (play goes from one seat to the next).
+    ``out``: no lives left, or forfeited by leaving; ``bot``: ``easy``, ``normal`` or
+    ``strong`` for a computer player."""
 
-    account_id: int
-    name: str
-    team: str = ""
-    #: Out of the match: no lives left, or forfeited by leaving.
-    out: bool = False
-    absent: bool = False
-    #: A computer player's level (``easy``, ``normal``, ``strong``); "" for a person.
-    bot: str = ""
     lives: int = 0
     #: Sits out the current (or, between deals, the next) deal: a surviving Fool holder.
     resting: bool = False
