@@ -40,7 +40,9 @@ class Event:
     """Something that happened at a table: what, who did it, and the changes it made.
 
     ``data`` says what happened in full, secrets included; what each viewer is shown of
-    it is for the game's visibility policy to say (:meth:`GameKind.event_for`)."""
+    it is for the game's visibility policy to say (:meth:`GameKind.event_for`). The event
+    that ends a game has its outcome, a sentence, as ``data["result"]``: it is stored
+    among the game results."""
 
     kind: str
     actor: int
