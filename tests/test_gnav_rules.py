@@ -56,6 +56,27 @@ def test_nobody_joins_mid_match_and_a_host_leaving_passes_the_table_to_the_next_
     assert table.state.host == 2
 
 
+def test_the_host_hands_the_table_over_to_a_person_and_removes_people_not_bots_with_kick():
+    table = seated(3)
+    table.add_bot(1, "normal")
+    with pytest.raises(RuleViolation, match="Only the host"):
+        table.set_host(2, 3)
+    with pytest.raises(RuleViolation, match="must be a person"):
+        table.set_host(1, -1)
+    table.set_host(1, 2)
+    assert table.state.host == 2
+    with pytest.raises(RuleViolation, match="Only the host"):
+        table.unseat(1, 3)
+    with pytest.raises(RuleViolation, match="removebot"):
+        table.unseat(2, -1)
+    table.unseat(2, 3)
+    assert [seat.account_id for seat in table.state.seats] == [1, 2, -1]
+    table.start(2)
+    table.take_changes()
+    table.unseat(2, 1)  # kicked mid-match: forfeits, as a leaver does
+    assert table.state.seat(1).out and table.state.seat(1).left
+
+
 def test_computer_players_take_fixed_names_and_new_negative_ids_never_reused():
     table = seated(1)
     with pytest.raises(RuleViolation, match="Only the host"):

@@ -82,6 +82,10 @@ def _join(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     who, player = _subject(d["player"], v, n), d["player"]
+    if actor not in (player, NOBODY):
+        forfeits = f" and {_verb(player, v, 'forfeit', 'forfeits')} the match" if d.get("forfeit") else ""
+        removes = _verb(actor, v, "remove", "removes")
+        return f"{_subject(actor, v, n)} {removes} {_who(player, v, n)} from the table{forfeits}."
     if d.get("forfeit"):
         return f"{who} {_verb(player, v, 'leave', 'leaves')} the match and {_verb(player, v, 'forfeit', 'forfeits')}."
     return f"{who} {_verb(player, v, 'leave', 'leaves')} the table."

@@ -148,7 +148,7 @@ class GnavTable(GameTable):
         if seat is None:
             raise RuleViolation("You have no seat here.")
         if self.state.phase != PLAYING:
-            event = self._record("leave", account_id, player=account_id, name=seat.name, forfeit=False)
+            event = self._record("leave", actor, player=account_id, name=seat.name, forfeit=False)
             self._pass_host(event, account_id)
             self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s.account_id != account_id])])
             return
@@ -157,7 +157,7 @@ class GnavTable(GameTable):
         self._step_pending = True
         was_turn = self.state.turn == account_id
         in_deal = self.state.in_deal(account_id)
-        event = self._record("leave", account_id, player=account_id, name=seat.name, forfeit=True)
+        event = self._record("leave", actor, player=account_id, name=seat.name, forfeit=True)
         self._seat(event, account_id, out=True, left=True, resting=False)
         self._pass_host(event, account_id)
         if len(self.state.alive()) < MIN_PLAYERS:
