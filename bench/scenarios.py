@@ -346,19 +346,22 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
     now = datetime.now(UTC)
     password_hash = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1).hash(PASSWORD)
     per_room = events // rooms
-    settings, turn = (
-        json.dumps(defaults()),
-        json.dumps({"player": 0, "number": 0, "drawn": 0, "things": 0, "actions": 0, "gives": 0}),
+    settings = json.dumps(defaults())
+    # Dvorak's snapshot of a finished game (``games.dvorak.kind.DvorakKind.snapshot``).
+    state = json.dumps(
+        {
+            "turn": {"player": 0, "number": 0, "drawn": 0, "things": 0, "actions": 0, "gives": 0, "discarded": 0},
+            "result": "",
+            "next_number": 1,
+            "next_proposal": 1,
+        }
     )
     data, deltas = json.dumps({"name": "handsize", "value": "5"}), json.dumps([["setting", "handsize", 5]])
     room_rows = [
-        (i, f"Archive {i}", f"archive {i}", "dvorak", None, "over", 0, settings, turn, "", 1, 1, per_room, now)
+        (i, f"Archive {i}", f"archive {i}", "dvorak", None, "over", 0, settings, state, per_room, now)
         for i in range(1, rooms + 1)
     ]
-    room_columns = (
-        "id, name, name_key, game, password_hash, phase, host_account_id, settings, turn, result, "
-        "next_card_number, next_proposal, seq, created_at"
-    )
+    room_columns = "id, name, name_key, game, password_hash, phase, host_account_id, settings, state, seq, created_at"
 
     def event_rows(start: int, stop: int):  # type: ignore[no-untyped-def]
         for room in range(start, stop):
@@ -376,8 +379,8 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
                 ("Veteran", "veteran", password_hash, now.isoformat(" ")),
             )
             database.executemany(
-                f"INSERT INTO rooms ({room_columns}) VALUES ({', '.join('?' * 14)})",
-                [(*row[:13], row[13].isoformat(" ")) for row in room_rows],
+                f"INSERT INTO rooms ({room_columns}) VALUES ({', '.join('?' * 11)})",
+                [(*row[:10], row[10].isoformat(" ")) for row in room_rows],
             )
             for start in range(1, rooms + 1, 1000):
                 database.executemany(
