@@ -1,6 +1,7 @@
 """Run benchmark scenarios and print their figures.
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] ...
+.venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
 """
@@ -15,7 +16,7 @@ import sys
 from bench import attacks, gnav, scenarios
 from bench.processes import raise_open_file_limit
 
-SCENARIOS = ("game", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
+SCENARIOS = ("game", "gnavroom", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
 
 
 def run(coroutine):  # type: ignore[no-untyped-def]
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
-    parser.add_argument("--rooms", type=int, default=200, help="game: rooms of five players")
+    parser.add_argument("--rooms", type=int, default=200, help="game, gnavroom: rooms")
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
@@ -70,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         for backend in backends:
             if scenario == "game":
                 result = run(scenarios.game(backend, arguments.rooms, arguments.rate, arguments.seconds))
+            elif scenario == "gnavroom":
+                result = run(scenarios.gnav_rooms(backend, arguments.rooms, arguments.seconds))
             elif scenario == "chat":
                 result = run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
             elif scenario == "idle":

@@ -20,6 +20,8 @@ from typing import Any
 import asyncpg
 
 from bench.game import Room, bystander, play_room, set_up_room
+from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
+from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, mark
 from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
 
@@ -135,6 +137,70 @@ async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: fl
                 for seat in room.seats:
                     await seat.client.close()
             result["offered_moves_per_s"] = rate
+            return result
+        finally:
+            await server.stop()
+
+
+async def gnav_rooms(
+    backend: str, rooms: int = 200, seconds: float = 20.0, botdelay: float = 0.2, look_every: float = 5.0
+) -> dict[str, Any]:
+    """``rooms`` Gnav rooms, each one person over telnet and three normal computer players
+    waiting ``botdelay`` before each move: the person answers each turn at once (keep or
+    swap), starts a new match when one ends and looks every ``look_every`` seconds on
+    average. Their replies' times, and the computer players' moves and the deals the
+    server stored meanwhile (see ``bench.gnavroom``)."""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS)
+        await server.start()
+        try:
+            hosts = await in_batches(
+                [lambda i=i: set_up_gnav_room(i, server.port, PASSWORD, botdelay) for i in range(rooms)], 40
+            )
+            latencies, counters = PlayLatencies(), Counters()
+            for host in hosts:
+                host.latencies = latencies
+            stop, rng = asyncio.Event(), random.Random(17)
+            tasks = [asyncio.create_task(play(host, stop, counters, random.Random(rng.random()))) for host in hosts]
+            tasks += [
+                asyncio.create_task(look_now_and_then(host, look_every, stop, counters, random.Random(rng.random())))
+                for host in hosts
+            ]
+            await asyncio.sleep(2.0)  # warm up: every first match under way
+            latencies.clear()
+            counters.commands = counters.moves = 0
+            counters.errors.clear()
+            before = await count_events(url)
+            start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+            await asyncio.sleep(seconds)
+            elapsed = time.perf_counter() - began
+            use, loadgen = server.usage(), own_cpu() - loadgen_cpu
+            after = await count_events(url)
+            stop.set()
+            await asyncio.wait(tasks, timeout=15)
+            deals, bot_moves, matches, timeouts, events = (a - b for a, b in zip(after, before, strict=True))
+            starts = latencies.starts.summary()
+            result = {
+                "rooms": rooms,
+                "botdelay": botdelay,
+                "commands_per_s": round(counters.commands / elapsed, 1),
+                "human_moves_per_s": round(counters.moves / elapsed, 1),
+                **{k: round(v, 1) for k, v in latencies.summary().items()},
+                "p99_ms_by_command": latencies.slowest_commands(),
+                "start_p99_ms": round(starts["p99_ms"], 1) if starts["count"] else None,
+                "bot_moves_per_s": round(bot_moves / elapsed, 1),
+                "deals_per_s": round(deals / elapsed, 1),
+                "matches_per_s": round(matches / elapsed, 2),
+                "events_per_s": round(events / elapsed, 1),
+                "server_cpu_cores": round((use.cpu_seconds - start_cpu) / elapsed, 2),
+                "server_rss_mib": round(use.rss_kib / 1024, 1),
+                "server_peak_rss_mib": round(use.peak_rss_kib / 1024, 1),
+                "loadgen_cpu_cores": round(loadgen / elapsed, 2),
+                "late_moves": len(counters.errors),
+                "turns_timed_out": timeouts,
+            }
+            for host in hosts:
+                await host.close()
             return result
         finally:
             await server.stop()
@@ -346,19 +412,22 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
     now = datetime.now(UTC)
     password_hash = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1).hash(PASSWORD)
     per_room = events // rooms
-    settings, turn = (
-        json.dumps(defaults()),
-        json.dumps({"player": 0, "number": 0, "drawn": 0, "things": 0, "actions": 0, "gives": 0}),
+    settings = json.dumps(defaults())
+    # Dvorak's snapshot of a finished game (``games.dvorak.kind.DvorakKind.snapshot``).
+    state = json.dumps(
+        {
+            "turn": {"player": 0, "number": 0, "drawn": 0, "things": 0, "actions": 0, "gives": 0, "discarded": 0},
+            "result": "",
+            "next_number": 1,
+            "next_proposal": 1,
+        }
     )
     data, deltas = json.dumps({"name": "handsize", "value": "5"}), json.dumps([["setting", "handsize", 5]])
     room_rows = [
-        (i, f"Archive {i}", f"archive {i}", "dvorak", None, "over", 0, settings, turn, "", 1, 1, per_room, now)
+        (i, f"Archive {i}", f"archive {i}", "dvorak", None, "over", 0, settings, state, per_room, now)
         for i in range(1, rooms + 1)
     ]
-    room_columns = (
-        "id, name, name_key, game, password_hash, phase, host_account_id, settings, turn, result, "
-        "next_card_number, next_proposal, seq, created_at"
-    )
+    room_columns = "id, name, name_key, game, password_hash, phase, host_account_id, settings, state, seq, created_at"
 
     def event_rows(start: int, stop: int):  # type: ignore[no-untyped-def]
         for room in range(start, stop):
@@ -376,8 +445,8 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
                 ("Veteran", "veteran", password_hash, now.isoformat(" ")),
             )
             database.executemany(
-                f"INSERT INTO rooms ({room_columns}) VALUES ({', '.join('?' * 14)})",
-                [(*row[:13], row[13].isoformat(" ")) for row in room_rows],
+                f"INSERT INTO rooms ({room_columns}) VALUES ({', '.join('?' * 11)})",
+                [(*row[:10], row[10].isoformat(" ")) for row in room_rows],
             )
             for start in range(1, rooms + 1, 1000):
                 database.executemany(
