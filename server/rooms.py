@@ -112,6 +112,8 @@ class GameRoom(Place):
         self.away_since: dict[int, float] = {}
         #: The timer of the move the table wants made by itself next, and the task making it.
         self._due_timer: asyncio.TimerHandle | None = None
+        #: What the timer was set for: the log's seq, the reason and the seat.
+        self._due_key: tuple[int, str, int] | None = None
         self._acting: asyncio.Task[None] | None = None
 
     @property
@@ -219,23 +221,37 @@ class GameRoom(Place):
         return bool(nodes) and min(nodes) == self._hub.peers.node
 
     def reschedule(self) -> None:
-        """Forget the table's pending move, and time the one it wants now (if this node
-        makes them). Called whenever the table or who is here changes."""
-        if self._due_timer is not None:
-            self._due_timer.cancel()
-            self._due_timer = None
+        """Time the move the table wants made by itself now, if this node makes them, or
+        forget it. Called whenever the table or who is here changes; a move already timed
+        for the same point of the log keeps its time (people coming and going do not put
+        off a turn timer)."""
         if self._acting is not None and not self._acting.done():
             return  # it reschedules when done
         due = self.table.due()
         if due is None or not self._driven_here():
+            self._forget_due()
             return
+        key = (self.seq, due.reason, due.actor)
+        if self._due_timer is not None and self._due_key == key:
+            return
+        self._forget_due()
+        self._due_key = key
         self._due_timer = asyncio.get_running_loop().call_later(max(0.0, due.delay), self._act_now, due)
 
-    def stop_acting(self) -> None:
-        """Make no more moves by itself (the room is let go)."""
+    @property
+    def due_at(self) -> float | None:
+        """When (the event loop's clock) this node makes the table's next move by itself,
+        or None if it makes none now."""
+        return self._due_timer.when() if self._due_timer is not None else None
+
+    def _forget_due(self) -> None:
         if self._due_timer is not None:
             self._due_timer.cancel()
             self._due_timer = None
+
+    def stop_acting(self) -> None:
+        """Make no more moves by itself (the room is let go)."""
+        self._forget_due()
         if self._acting is not None:
             self._acting.cancel()
 

@@ -1,0 +1,61 @@
+"""The moves a table makes by itself (computer players, turn timers, the next deal), as
+the room times them: through the room's own path, and not put off by people coming and
+going."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.players import ScriptedPlayer
+
+
+async def _ann_to_move(server) -> tuple[ScriptedPlayer, object]:
+    """Ann alone with one computer player in a Gnav room, a match started, and Ann's
+    turn; the room."""
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    await ann.ask("newroom/gnav Fjord")
+    await ann.ask("addbot easy")
+    await ann.ask("set botdelay=0")
+    await ann.ask("start")
+    room = await server.rooms.find("Fjord")
+    for _ in range(200):
+        if room.table.state.turn == ann_id(room) and room.due_at is not None:
+            return ann, room
+        await asyncio.sleep(0.05)
+    raise AssertionError("it never became Ann's turn")
+
+
+def ann_id(room) -> int:
+    return next(seat.account_id for seat in room.table.state.seats if seat.name == "Ann")
+
+
+async def test_a_turn_timer_keeps_its_time_while_spectators_come_and_go(server):
+    ann, room = await _ann_to_move(server)
+    due_at, seq = room.due_at, room.seq
+    assert due_at is not None
+    assert due_at - asyncio.get_running_loop().time() > 30  # the person's 60 seconds, not a bot's 0
+    dora = await ScriptedPlayer.connect(server.port, "Dora")
+    for _ in range(3):
+        await dora.ask("watch fjord")
+        await dora.ask("leave")
+    assert (room.seq, room.due_at) == (seq, due_at)
+    await ann.ask("keep")
+    # The table moved on: whatever is timed now is timed afresh.
+    assert room.seq > seq
+
+
+async def test_a_table_whose_people_have_all_gone_makes_no_move_until_one_is_back(server):
+    ann, room = await _ann_to_move(server)
+    await ann.close()
+    for _ in range(100):
+        if not room.occupants:
+            break
+        await asyncio.sleep(0.02)
+    assert room.due_at is None
+    seq = room.seq
+    await asyncio.sleep(0.3)
+    assert room.seq == seq
+    again = await ScriptedPlayer.connect(server.port, "Ann", create=False)
+    assert room.due_at is not None
+    await again.ask("keep")
+    assert room.seq > seq
