@@ -497,17 +497,18 @@ class GnavTable(GameTable):
         ones (``together``) lost their last lives in the same settlement."""
         state = self.state
         alive = state.alive()
+        # The end's event carries the result: that is what has the store record it.
         if alive:
             winner = alive[0]
-            end = self._record("win", winner.account_id, player=winner.account_id, name=winner.name)
             result = f"{winner.name} won the match."
+            end = self._record("win", winner.account_id, player=winner.account_id, name=winner.name, result=result)
         else:
             players = together or []
             names = [self.name_of(account_id) for account_id in players]
-            end = self._record("draw", NOBODY, players=players, names=names)
             result = (
                 f"A draw: {', '.join(names)} lost their last lives together." if names else "A draw: nobody is left."
             )
+            end = self._record("draw", NOBODY, players=players, names=names, result=result)
         for name, value in (("phase", OVER), ("turn", NOBODY), ("result", result)):
             self._set(end, name, value)
         for seat in state.seats:
