@@ -8,7 +8,8 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,14 @@ from tests.conftest import WELCOME_END
 from tests.players import BEGIN, END, ScriptedPlayer
 
 GMCP = 201
+#: ``dvorak-mush`` with the next deal 0.05 s after a settlement instead of 3 s.
+QUICK_DEALS_PROGRAM = [
+    sys.executable,
+    "-c",
+    "import sys; import games.gnav.rules as rules; rules.DEAL_PAUSE = 0.05; "
+    "from server.cli import main; sys.exit(main())",
+]
+
 #: A turn of the reader's, or the match's end, as the reader is told it.
 #: (Lines are wrapped to the reader's width: any space may be a line break.)
 TURN = r"It is your turn:\s+keep\s+or\s+swap\."
@@ -108,18 +117,21 @@ async def next_turn(humans: list[Human], timeout: float = 30.0) -> tuple[Human, 
 async def play(
     humans: list[Human],
     rng: random.Random,
-    stop: Callable[[Human], bool] | None = None,
+    stop: Callable[[Human], bool | Awaitable[bool]] | None = None,
     swap_share: float = 0.5,
     after_move: Callable[[Human], Any] | None = None,
 ) -> Human | None:
     """The humans keep or swap on their turns until the match ends (None) or ``stop``
-    says so of the one whose turn it is (returned, their turn untaken)."""
+    (a function or a coroutine function) says so of the one whose turn it is (returned,
+    their turn untaken)."""
     while True:
         human, match = await next_turn(humans)
         if match.group("end"):
             return None
-        if stop is not None and stop(human):
-            return human
+        if stop is not None:
+            stopping = stop(human)
+            if stopping if isinstance(stopping, bool) else await stopping:
+                return human
         reply = await human.ask("swap" if rng.random() < swap_share else "keep")
         assert not any(words in reply for words in OUT_OF_TURN), f"{human.name}'s move was refused: {reply}"
         if after_move is not None:
@@ -150,7 +162,7 @@ CARD_NAMES: dict[str, set[str]] = {rank.key: {rank.english, rank.norwegian} for 
 _ALL_NAMES = sorted({name for names in CARD_NAMES.values() for name in names}, key=len, reverse=True)
 _ANY_CARD = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, _ALL_NAMES)) + r")(?![\w'])")
 #: Counts of lives read like the card 0 ("(0 lives left)", "0 lives"): not card names.
-_LIVES = re.compile(r"\b\d+ li(?:fe|ves)\b")
+_LIVES = re.compile(r"\b\d+\s+li(?:fe|ves)\b")
 SEGMENT = re.compile(r"^Deal (\d+): .*?(?=^Cards: |^Deal \d+: |\Z)", re.MULTILINE | re.DOTALL)
 
 
@@ -193,6 +205,8 @@ def shown_keys(event: Event, viewer: int) -> set[str]:
     policy's code: its public fields, and the private fields kept for the viewer."""
     data = event.data
     keys = card_keys({key: value for key, value in data.items() if key != PRIVATE})
+    if event.kind == "deal" and data["fools"]:
+        keys.add(cards.FOOL)  # a Fool dealt is shown (its holders are listed)
     for holder, secret in data.get(PRIVATE, ()):
         if holder == viewer:
             keys |= card_keys(secret)

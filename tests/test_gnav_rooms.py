@@ -8,11 +8,14 @@ import asyncio
 import random
 import re
 import signal
-import sys
+from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
+from commands.dispatch import in_a_room
 from commands.gnav.render import card_name
 from games.base import Event
 from games.gnav import rules as gnav_rules
@@ -20,6 +23,7 @@ from games.gnav.cards import english
 from persistence.database import Database
 from persistence.models import GameResult
 from tests.gnav_players import (
+    QUICK_DEALS_PROGRAM,
     Human,
     allowed_names,
     audit,
@@ -34,6 +38,8 @@ from tests.gnav_players import (
 )
 from tests.players import flat
 from tests.server_process import ServerProcess
+from tests.test_hostile import LineClient, ServerThread
+from tests.test_hostile import arguments as hostile_arguments
 
 
 @pytest.fixture
@@ -93,13 +99,20 @@ async def seq_and_last(database_url: str, room: str) -> tuple[int, str, int]:
     return log[-1].seq, last.kind, last.data.get("player", 0)
 
 
-#: ``dvorak-mush`` with the next deal 0.05 s after a settlement instead of 3 s.
-QUICK_DEALS_PROGRAM = [
-    sys.executable,
-    "-c",
-    "import sys; import games.gnav.rules as rules; rules.DEAL_PAUSE = 0.05; "
-    "from server.cli import main; sys.exit(main())",
-]
+async def before_a_bot(human: Human) -> bool:
+    """Whether it is ``human``'s turn in deal 2 or later with a computer player, still in
+    the match, next in the order of play (as their look tells it)."""
+    number, dealing = human.deal()
+    if number < 2 or dealing:
+        return False
+    look = await human.ask("look")
+    human.read_all()  # the look says it is their turn again: not a new turn
+    order = re.search(r"Order of play: ((?:\w+, )*\w+)", flat(look))
+    assert order is not None, look
+    names = order.group(1).split(", ")
+    following = names[names.index("you") + 1]
+    row = re.search(rf"^[ >] {following} \(bot, \w+\)(.*)$", look, re.MULTILINE)
+    return row is not None and "out" not in row.group(1)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["stopped", "killed"])
@@ -119,14 +132,14 @@ async def test_after_a_restart_mid_deal_everyone_has_their_seat_and_card_and_a_p
     assert "Watching: Cy." in flat(await cy.ask("watch hall"))
     await ann.ask("start")
 
-    # Play until a person's turn in deal 2, not as its dealer: the next to act is a bot.
+    # Play until a person's turn in deal 2 or later, with a computer player next.
     rng = random.Random(2)
-    holder = await play([ann, bo], rng, stop=lambda human: human.deal()[0] >= 2 and not human.deal()[1])
-    assert holder is not None, "the match ended within a deal"
+    holder = await play([ann, bo], rng, stop=before_a_bot)
+    assert holder is not None, "the match ended too soon"
     paused_deal = holder.deal()[0]
     other = bo if holder is ann else ann
     card = {human.name: await human.ask("hand") for human in (ann, bo)}
-    assert all(re.fullmatch(r"Your card: \S+\.\n", reply) for reply in card.values()), card
+    assert re.fullmatch(r"Your card: \S+\.\n", card[holder.name]), card
     assert "You are watching, so you hold no card." in await cy.ask("hand")
 
     assert await node.stop(signum) == (-signum if signum == signal.SIGKILL else 0)
@@ -162,12 +175,12 @@ async def test_after_a_restart_mid_deal_everyone_has_their_seat_and_card_and_a_p
         await asyncio.sleep(0.5)
         assert (await seq_and_last(database_url, "Hall"))[0] == paused_at  # nobody is back yet
         other = await connect(node.port, other.name, create=False)
+        holder = await connect(node.port, holder.name, create=False)
         await other.until(rf"\b{bot}\b")
         log = await stored_log(database_url, "Hall")
         moved = [logged.event for logged in log if logged.seq > paused_at]
         assert moved and moved[0].actor == player, [(e.kind, e.actor) for e in moved]
-        # Play goes on: the next deal comes, and it is a person's turn again.
-        holder = await connect(node.port, holder.name, create=False)
+        # Play goes on to the next deal (or the match's end).
         await play([holder, other], rng, stop=lambda human: human.deal()[0] > paused_deal)
         kinds = {
             (logged.event.kind, logged.event.data.get("deal")) for logged in await stored_log(database_url, "Hall")
@@ -256,3 +269,182 @@ def swap_line(event: Event) -> str:
     """What a swap's asker reads of it: the two cards exchanged."""
     gave, got = secrets(event)
     return f"You swap {card_name(gave)} for someone's {english(got)}."
+
+
+# -- the table's own moves --------------------------------------------------------------
+
+
+async def test_a_table_whose_people_have_all_gone_makes_no_moves_until_one_is_back(server, quick_deals):
+    ann = await connect(server.port, "Ann")
+    await ann.ask("newroom/gnav Pause")
+    await ann.ask("addbot normal Olga")
+    bo = await connect(server.port, "Bo")
+    await bo.ask("join pause")
+    await ann.ask("addbot easy Sven")
+    await ann.ask("set botdelay=0.3")
+    await ann.ask("start")
+    holder = await play([ann, bo], random.Random(4), stop=lambda human: True)
+    assert holder is not None
+    other = bo if holder is ann else ann
+    await other.close()
+    await holder.until(rf"{other.name} has disconnected")
+    assert "You keep your card." in await holder.ask("keep")
+    await holder.close()
+
+    room = await server.rooms.find("pause")
+    for _ in range(100):
+        if not room.occupants:
+            break
+        await asyncio.sleep(0.02)
+    assert not room.occupants
+    paused_at, due = room.seq, room.table.due()
+    # What the table would do next (a bot's move, or the next deal) is due within 0.3 s.
+    assert due is not None and due.reason in ("bot", "deal") and due.delay <= 0.3, due
+    await asyncio.sleep(1.0)
+    assert room.seq == paused_at
+
+    back = await connect(server.port, other.name, create=False)
+    assert "You are back at your seat in room Pause." in flat(back.client.transcript)
+    for _ in range(200):
+        if room.seq > paused_at:
+            break
+        await asyncio.sleep(0.02)
+    assert room.seq > paused_at
+    moved = (await room.events(after_seq=paused_at))[0].event
+    assert moved.actor == due.actor
+    assert await audit(server.database) == []
+
+
+async def test_a_person_who_lets_the_turn_time_run_out_keeps_their_card(server):
+    hana = await connect(server.port, "Hana")
+    await hana.ask("newroom/gnav Clock")
+    await hana.ask("addbot")
+    await hana.ask("addbot")
+    await hana.ask("set botdelay=0")
+    assert "You set turntime to 10." in await hana.ask("set turntime=10")
+    await hana.ask("start")
+    await hana.until(r"It is your turn:\s+keep\s+or\s+swap\.\s+\(In\s+10\s+seconds\s+you\s+keep\s+your\s+card\.\)")
+    await hana.until(r"^Time is up: you keep your card\.$", timeout=15)
+    room = await server.rooms.find("clock")
+    timeouts = [logged.event for logged in await room.events() if logged.event.kind == "timeout"]
+    assert [event.data["player"] for event in timeouts] == [room.table.state.seats[0].account_id]
+    assert await audit(server.database) == []
+
+
+# -- refusals ---------------------------------------------------------------------------
+
+
+async def test_refusals_say_why_in_a_sentence_and_change_nothing(server):
+    ann = await connect(server.port, "Ann")
+    await ann.ask("newroom/gnav Fjord")
+    bo = await connect(server.port, "Bo")
+    await bo.ask("join fjord")
+    room = await server.rooms.find("fjord")
+
+    async def refused(who: Human, command: str, answer: str) -> None:
+        before = room.seq
+        reply = flat(await who.ask(command))
+        assert answer in reply, reply
+        assert room.seq == before, f"{command!r} changed the room"
+
+    await refused(bo, "addbot", "Only the host (Ann) can do that.")
+    await refused(ann, "set lives=0", "Lives is from 1 to 9.")
+    await refused(ann, "newroom/chess X", 'There is no game "chess". Games: dvorak, gnav (type "games").')
+    await refused(ann, "addbot grandmaster", "Which level? easy, normal, strong.")
+    for _ in range(6):
+        await ann.ask("addbot")
+    assert len(room.table.state.seats) == 8
+    await refused(ann, "addbot", "This table is full: Gnav seats at most 8.")
+    cy = await connect(server.port, "Cy")
+    await refused(cy, "join fjord", "This table is full: Gnav seats at most 8.")
+    assert "Cy" not in [seat.name for seat in room.table.state.seats]
+
+    di = await connect(server.port, "Di")
+    await di.ask("newroom/gnav Solo")
+    solo = await server.rooms.find("solo")
+    before = solo.seq
+    assert "Gnav needs at least two players (add a computer player: addbot normal)." in flat(await di.ask("start"))
+    assert solo.seq == before
+
+    await ann.ask("set botdelay=10")
+    await ann.ask("start")
+    await refused(ann, "removebot Olga", "Computer players play a match to its end; remove them after it.")
+    turn = room.table.state.turn
+    idle = bo if turn == room.table.state.seats[0].account_id else ann
+    await refused(idle, "keep", f"It is {room.table.name_of(turn)}'s turn, not yours.")
+    await cy.ask("watch fjord")
+    await refused(cy, "swap", "Only players seated at this table can do that.")
+    await refused(cy, "keep", "Only players seated at this table can do that.")
+    await refused(bo, "set botdelay=0", "Only the host (Ann) can do that.")
+    assert await audit(server.database) == []
+
+
+# -- hostile input ----------------------------------------------------------------------
+
+#: Every command usable in a Gnav room, but those that end the session.
+gnav_command_names = sorted(
+    {name for command_set in in_a_room("gnav") for c in command_set.commands for name in (c.key, *c.aliases)}
+    - {"QUIT", "LOGOUT"}
+)
+gnav_arguments = st.one_of(
+    hostile_arguments,
+    st.lists(
+        st.sampled_from(
+            [
+                "easy",
+                "normal",
+                "strong",
+                "Olga",
+                "Sven",
+                "Astrid",
+                "lives=1",
+                "botdelay=0",
+                "turntime=10",
+                "lives",
+                "=",
+                "-1",
+                "nan",
+                "1e9",
+                "Host",
+                "Fuzzer",
+                "fuzz",
+            ]
+        ),
+        max_size=4,
+    ).map(" ".join),
+)
+gnav_command_lines = st.tuples(st.sampled_from(gnav_command_names), gnav_arguments).map(" ".join)
+
+
+@pytest.fixture
+def gnav_fuzz_server(settings, quick_deals):  # type: ignore[no-untyped-def]
+    running = ServerThread(replace(settings, command_burst=10_000))
+    host = LineClient(running.server.port)
+    for line in ["create Host secret1", "newroom/gnav Fuzz", "addbot easy", "addbot strong", "set botdelay=0", "WHO"]:
+        host.send(line)
+    host.read_until(b"player connected.")
+    player = LineClient(running.server.port)
+    for line in ["create Fuzzer secret1", "join fuzz", "WHO"]:
+        player.send(line)
+    player.read_until(b"players connected")
+    host.send("start")
+    host.send("WHO")
+    host.read_until(b"players connected")
+    yield running, player
+    player.close()
+    host.close()
+    running.stop()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(gnav_command_lines, min_size=1, max_size=20))
+def test_random_commands_in_a_gnav_room_with_bots_never_break_it(gnav_fuzz_server, lines):
+    running, player = gnav_fuzz_server
+    player.send("join fuzz")
+    for line in lines:
+        player.send(line)
+    player.send("OUTPUTSUFFIX <<done>>")
+    player.send("WHO")
+    player.read_until(b"<<done>>")
+    player.send("OUTPUTSUFFIX")
+    assert running.call(audit(running.server.database)) == []
