@@ -118,6 +118,30 @@ class MudClient:
                 )
             await self._receive(remaining)
 
+    async def wait_for(
+        self, pattern: str | re.Pattern[str], start: int = 0, timeout: float = DEFAULT_TIMEOUT
+    ) -> re.Match[str]:
+        """Wait for ``pattern`` in the transcript from offset ``start`` on; consume nothing
+        (a match's ``end()`` is where to look next)."""
+        regex = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.MULTILINE)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            match = regex.search(self.transcript, start)
+            if match is not None:
+                return match
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closed:
+                raise AssertionError(
+                    f"did not see {regex.pattern!r} within {timeout}s; the transcript ends:\n{self.transcript[-3000:]}"
+                )
+            await self._receive(remaining)
+
+    @property
+    def subnegotiations(self) -> list[bytes]:
+        """Every telnet subnegotiation received (option byte first), GMCP messages included."""
+        return self._filter.subnegotiations
+
     async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
         """Send ``line`` and wait for ``pattern``."""
         self.send(line)

@@ -48,8 +48,9 @@ async def run_cli_for_status(database_url: str, *args: str) -> tuple[int, str, s
 class ServerProcess:
     """``dvorak-mush serve`` in a child process, configured through the environment."""
 
-    def __init__(self, database_url: str, data_dir: Path) -> None:
+    def __init__(self, database_url: str, data_dir: Path, program: list[str] = PROGRAM) -> None:
         self.port = free_port()
+        self.program = program
         self.env = {
             **os.environ,
             "DVORAK_PORT": str(self.port),
@@ -62,7 +63,7 @@ class ServerProcess:
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            *PROGRAM, "serve", cwd=ROOT, env=self.env, stderr=asyncio.subprocess.PIPE
+            *self.program, "serve", cwd=ROOT, env=self.env, stderr=asyncio.subprocess.PIPE
         )
         assert self.process.stderr is not None
         while "listening for telnet" not in self.log:

@@ -497,6 +497,7 @@ class GnavTable(GameTable):
         ones (``together``) lost their last lives in the same settlement."""
         state = self.state
         alive = state.alive()
+        # The end's event carries the result: that is what has the store record it.
         if alive:
             winner = alive[0]
             result = f"{winner.name} won the match."
