@@ -114,7 +114,12 @@ class Database:
                 pool_timeout=timeout,
                 connect_args={"timeout": timeout, "command_timeout": timeout},
             )
-        self._reader = self.engine.execution_options(dvorak_read_only=True)
+        # A snapshot reads several tables (a room's row, its seats, a game's own rows): on
+        # PostgreSQL, READ COMMITTED would let another node's commit land between two of
+        # its statements; REPEATABLE READ gives all of them the moment of the first. (In
+        # SQLite's WAL mode a read transaction is such a snapshot already.)
+        isolation = {} if self.backend == "sqlite" else {"isolation_level": "REPEATABLE READ"}
+        self._reader = self.engine.execution_options(dvorak_read_only=True, **isolation)
         #: SQLite allows one writer: this process's writers queue here rather than
         #: sleeping in SQLite's busy handler (other processes still meet the busy timeout).
         self._write_turn = asyncio.Lock() if self.backend == "sqlite" else None
