@@ -82,8 +82,8 @@ async def test_a_player_plays_a_whole_match_against_three_computer_players(serve
     assert "Fjord Gnav" in rooms and "Olga (bot), Sven (bot), Astrid (bot)" in rooms
     who = flat(await hana.ask("WHO"))
     assert "Computer players: Olga (Fjord), Sven (Fjord), Astrid (Fjord)." in who
-    look = await hana.ask("look")
-    assert "The match is over." in look
+    look = flat(await hana.ask("look"))
+    assert f"The match is over: {result} The host starts a new one with: start" in look
     for marked in ("Olga (bot, easy)", "Sven (bot, normal)", "Astrid (bot, strong)"):
         assert marked in look
     assert await audit(server.database) == []

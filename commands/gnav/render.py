@@ -276,7 +276,7 @@ def render_view(view: SeatView, room_name: str) -> str:
     if view.phase == PLAYING:
         lines.append(f"Deal {view.deal}. Lives at the start: {view.lives_setting}.")
     elif view.phase == OVER:
-        lines.append("The match is over. The host starts a new one with: start")
+        lines.append(f"The match is over: {view.result} The host starts a new one with: start")
     else:
         lines.append("Waiting for the host to start a match (start).")
     for player in view.players:

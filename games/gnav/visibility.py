@@ -102,6 +102,8 @@ class SeatView:
     #: Swaps made this deal and not undone, in order: ``(how, asker, other)``.
     swaps: tuple[tuple[str, int, int], ...]
     lives_setting: int
+    #: How the last match ended ("" if none has).
+    result: str = ""
 
     def player(self, account_id: int) -> PlayerView | None:
         return next((player for player in self.players if player.account_id == account_id), None)
@@ -156,6 +158,7 @@ def seat_view(state: GnavState, viewer: int) -> SeatView:
         shown=shown,
         swaps=public_swaps,
         lives_setting=int(state.settings.get("lives", 3)),
+        result=state.result,
     )
 
 
