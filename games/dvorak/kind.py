@@ -8,7 +8,6 @@ and the next card and proposal numbers.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from games.base import Event, GameKind
@@ -35,7 +34,7 @@ class DvorakKind(GameKind):
 
     def snapshot(self, state: TableState) -> dict[str, Any]:
         return {
-            "turn": asdict(state.turn),
+            "turn": dict(vars(state.turn)),
             "result": state.result,
             "next_number": state.next_number,
             "next_proposal": state.next_proposal,
