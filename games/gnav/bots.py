@@ -211,7 +211,17 @@ class _Deal:
                     others += 1
         return lost - STRONG_SPITE * others / max(len(order) - 1, 1)
 
-    def _ask(self, actor, at, hands, stock, swaps, lives, alive, state):  # type: ignore[no-untyped-def]
+    def _ask(
+        self,
+        actor: int,
+        at: int,
+        hands: dict[int, int],
+        stock: list[int],
+        swaps: list[tuple[str, int, int]],
+        lives: dict[int, int],
+        alive: set[int],
+        state: dict[str, int],
+    ) -> int | None:
         """One ask; the index in the order of the next to act, or None: the deal ends."""
         order = self.order
         if actor != self.dealer:
@@ -248,7 +258,17 @@ class _Deal:
             swaps.append(("stock", actor, index))
             return at + 1
 
-    def _refused(self, asker, card, hands, stock, swaps, lives, alive, state) -> None:  # type: ignore[no-untyped-def]
+    def _refused(
+        self,
+        asker: int,
+        card: int,
+        hands: dict[int, int],
+        stock: list[int],
+        swaps: list[tuple[str, int, int]],
+        lives: dict[int, int],
+        alive: set[int],
+        state: dict[str, int],
+    ) -> None:
         lives[asker] -= 1
         state["lost" if asker == self.me else "others"] += 1
         if lives[asker] <= 0:

@@ -463,7 +463,7 @@ class GnavTable(GameTable):
                 lowest_holders = [holder for holder in others if cards.order(state.hands[holder]) == lowest]
                 how = "one fool" if fools else "lowest"
                 losers = fools + lowest_holders
-        lives_after = {holder: state.seat(holder).lives - 1 for holder in losers}  # type: ignore[union-attr]
+        lives_after = {seat.account_id: seat.lives - 1 for seat in state.seats if seat.account_id in losers}
         event = self._record(
             "settle",
             NOBODY,
