@@ -127,3 +127,14 @@ def test_seats_of_computer_players_are_not_accounts():
     bots = [seat for seat in table.state.seats if seat.bot]
     assert [seat.account_id for seat in bots] == [-1, -2]
     assert all(seat.account_id < NOBODY for seat in bots)
+
+
+def test_every_move_on_a_card_calls_a_move_the_rules_have():
+    from commands.dvorak.base import CardMove
+    from games.dvorak.rules import Table
+
+    moves = [c for s in in_a_room("dvorak") for c in s.commands if isinstance(c, CardMove)]
+    assert {c.key for c in moves} >= {"use", "discard", "destroy", "shufcard", "removecard", "withdraw", "revote"}
+    for command in moves:
+        assert callable(getattr(Table, command.rules_method)), command.key
+        assert command.usage == (f"{command.key} <num>",)

@@ -1,11 +1,13 @@
 """What every Dvorak command needs beyond every game's (:mod:`commands.tables`): card
-numbers, and ``force``."""
+numbers, ``force``, and the shape of a move on one card."""
 
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
-from commands.base import Command, CommandError
+from commands.base import Command, CommandError, Context
+from commands.tables import perform
 
 _CARD_NUMBER = re.compile(r"#?(\d{1,9})")
 
@@ -22,3 +24,21 @@ class GameCommand(Command):
     """A command about the table. ``forceable`` ones may be prefixed with ``force``."""
 
     forceable = False
+
+
+class CardMove(GameCommand):
+    """A move on one card, given by its number: such a command is its name, docstring,
+    usage and the rules method it calls, as ``method(actor, number)`` (with ``forced``
+    when it may be forced)."""
+
+    #: The name of the :class:`games.dvorak.rules.Table` method the move calls.
+    rules_method: ClassVar[str]
+
+    async def run(self, ctx: Context, args: str) -> None:
+        number = card_number(args, self.usage_text())
+        actor, forced = ctx.player.account_id, ctx.forced
+        move = self.rules_method
+        if self.forceable:
+            await perform(ctx, lambda table: getattr(table, move)(actor, number, forced=forced))
+        else:
+            await perform(ctx, lambda table: getattr(table, move)(actor, number))

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from commands.base import CommandError, CommandSet, Context, find_command
-from commands.dvorak.base import GameCommand, card_number
+from commands.dvorak.base import CardMove, GameCommand, card_number
 from commands.tables import perform, seated_player
 
 #: Most cards one draw command takes.
@@ -78,7 +78,7 @@ class Play(GameCommand):
         await perform(ctx, lambda table: table.play(actor, number, onto=onto, forced=ctx.forced))
 
 
-class Use(GameCommand):
+class Use(CardMove):
     """Use the "Action:" written on one of your Things.
 
     It counts as your Action this turn. A Thing with no "Action:" written on it cannot be
@@ -88,14 +88,10 @@ class Use(GameCommand):
     key = "use"
     usage = ("use <num>",)
     forceable = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.use(actor, number, forced=ctx.forced))
+    rules_method = "use"
 
 
-class Discard(GameCommand):
+class Discard(CardMove):
     """Discard a card from your hand.
 
     It goes face up onto the discard pile. With turns on, only to get down to the hand limit
@@ -109,11 +105,7 @@ class Discard(GameCommand):
     key = "discard"
     usage = ("discard <num>",)
     forceable = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.discard(actor, number, forced=ctx.forced))
+    rules_method = "discard"
 
 
 class DiscardRandom(GameCommand):
@@ -130,7 +122,7 @@ class DiscardRandom(GameCommand):
         await perform(ctx, lambda table: table.discard(actor, None, forced=ctx.forced))
 
 
-class Destroy(GameCommand):
+class Destroy(CardMove):
     """Destroy a card in play (anyone's).
 
     It goes to the discard pile, and so does every Thing played on it.
@@ -139,11 +131,7 @@ class Destroy(GameCommand):
     key = "destroy"
     usage = ("destroy <num>",)
     forceable = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.destroy(actor, number, forced=ctx.forced))
+    rules_method = "destroy"
 
 
 _GIVE = re.compile(r"(\S+)\s+to\s+(.+)", re.IGNORECASE)
@@ -227,7 +215,7 @@ class Shuffle(GameCommand):
         await perform(ctx, lambda table: table.shuffle_discard(actor, forced=ctx.forced))
 
 
-class ShuffleCard(GameCommand):
+class ShuffleCard(CardMove):
     """Shuffle one card into the draw pile.
 
     The card may be anywhere. With turns on, only a card makes this move, so it needs force.
@@ -237,11 +225,7 @@ class ShuffleCard(GameCommand):
     key = "shufcard"
     usage = ("shufcard <num>",)
     forceable = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.shuffle_card(actor, number, forced=ctx.forced))
+    rules_method = "shuffle_card"
 
 
 class EndTurn(GameCommand):

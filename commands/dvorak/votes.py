@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand, card_number
+from commands.dvorak.base import CardMove, GameCommand, card_number
 from commands.dvorak.render import card_full, card_label, card_list, render_proposal
 from commands.tables import current_room, inspect, perform
 from commands.text import plural
@@ -179,7 +179,7 @@ class EditCard(GameCommand):
         await perform(ctx, lambda table: table.propose_edit(actor, number, face.name, face.kind, face.text))
 
 
-class RemoveCard(GameCommand):
+class RemoveCard(CardMove):
     """Propose taking a card (or rule) out of the game.
 
     Accepted, the card is gone from every pile, or the special rule is no longer in force.
@@ -187,14 +187,10 @@ class RemoveCard(GameCommand):
 
     key = "removecard"
     usage = ("removecard <num>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.propose_removal(actor, number))
+    rules_method = "propose_removal"
 
 
-class Withdraw(GameCommand):
+class Withdraw(CardMove):
     """Call off your proposal.
 
     The host may call off any.
@@ -202,14 +198,10 @@ class Withdraw(GameCommand):
 
     key = "withdraw"
     usage = ("withdraw <num>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.withdraw(actor, number))
+    rules_method = "withdraw"
 
 
-class Revote(GameCommand):
+class Revote(CardMove):
     """Put a rejected card or rule to the vote again.
 
     After a game, say, as the rules' aftermath suggests.
@@ -217,11 +209,7 @@ class Revote(GameCommand):
 
     key = "revote"
     usage = ("revote <num>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        number = card_number(args, self.usage[0])
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.revote(actor, number))
+    rules_method = "revote"
 
 
 class Bundle(GameCommand):
