@@ -138,3 +138,13 @@ def test_every_move_on_a_card_calls_a_move_the_rules_have():
     for command in moves:
         assert callable(getattr(Table, command.rules_method)), command.key
         assert command.usage == (f"{command.key} <num>",)
+
+
+def test_every_kind_of_event_the_dvorak_rules_make_has_a_renderer():
+    from commands.dvorak.render import RENDERERS
+
+    source = "\n".join(path.read_text() for path in sorted((ROOT / "games" / "dvorak").glob("*.py")))
+    firsts = re.findall(r"self\._event\(\s*([^,]+),", source)
+    made = {kind for first in firsts for kind in re.findall(r'"(\w+)"', first)}
+    assert len(made) > 30
+    assert made <= set(RENDERERS), made - set(RENDERERS)

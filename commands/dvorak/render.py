@@ -7,6 +7,10 @@ player drew a card; only the player sees *which*.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from commands.text import coloured, plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
@@ -70,204 +74,418 @@ def _source(table: Table, event: Event, viewer: int) -> str:
     return ""
 
 
-def render_event(table: Table, event: Event, viewer: int) -> str:
-    """The text ``viewer`` sees for ``event``."""
-    cards = table.state.cards
-    actor = event.actor
-    you = viewer == actor
-    who = "You" if you else event.actor_name
-    data = event_for(event, viewer)
+@dataclass(frozen=True)
+class _Reading:
+    """One event as one viewer reads it: what the renderers of each event kind need."""
 
-    def verb(own: str, other: str) -> str:
-        return f"{who} {own if you else other}"
+    table: Table
+    event: Event
+    viewer: int
+    #: What the visibility policy lets the viewer see of the event's data.
+    data: dict[str, Any]
 
-    def card(key: str = "card") -> Card:
-        return cards[data[key]]
+    @property
+    def actor(self) -> int:
+        return self.event.actor
 
-    kind = event.kind
-    if kind == "join":
-        text = verb("take", "takes") + " a seat at the table."
-        if data.get("refilled"):
-            text += f" {_refilled(data['refilled'])}"
-        dealt = data["dealt"] if you else []
-        count = data["dealt_counts"].get(actor, 0)
-        if data.get("short"):
-            held = count
-            whom = "you are" if you else f"{event.actor_name} is"
-            text += f" There are not enough cards for a full hand: {whom} dealt {plural(held, 'card')}."
-        if dealt:
-            text += "\nYou are dealt:\n" + card_list(table, dealt)
-        elif count and not data.get("short"):
-            text += f" {event.actor_name} is dealt {plural(count, 'card')}."
-    elif kind in ("leave", "kick"):
-        gone = data["name"] if data["player"] != viewer else "you"
-        text = (
-            verb("leave", "leaves") + " the table."
-            if kind == "leave"
-            else verb("remove", "removes") + f" {gone} from the table."
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def you(self) -> bool:
+        return self.viewer == self.event.actor
+
+    @property
+    def who(self) -> str:
+        return "You" if self.you else self.event.actor_name
+
+    @property
+    def cards(self) -> dict[int, Card]:
+        return self.table.state.cards
+
+    def verb(self, own: str, other: str) -> str:
+        """The actor and the verb: ``You draw``, ``Bob draws``."""
+        return f"{self.who} {own if self.you else other}"
+
+    def card(self, key: str = "card") -> Card:
+        """The card the event's ``key`` names."""
+        return self.cards[self.data[key]]
+
+
+def _join(r: _Reading) -> str:
+    table, event, data, actor, you, verb = r.table, r.event, r.data, r.actor, r.you, r.verb
+    text = verb("take", "takes") + " a seat at the table."
+    if data.get("refilled"):
+        text += f" {_refilled(data['refilled'])}"
+    dealt = data["dealt"] if you else []
+    count = data["dealt_counts"].get(actor, 0)
+    if data.get("short"):
+        held = count
+        whom = "you are" if you else f"{event.actor_name} is"
+        text += f" There are not enough cards for a full hand: {whom} dealt {plural(held, 'card')}."
+    if dealt:
+        text += "\nYou are dealt:\n" + card_list(table, dealt)
+    elif count and not data.get("short"):
+        text += f" {event.actor_name} is dealt {plural(count, 'card')}."
+    return text
+
+
+def _leave_or_kick(r: _Reading) -> str:
+    table, viewer, data, verb, kind = r.table, r.viewer, r.data, r.verb, r.kind
+    gone = data["name"] if data["player"] != viewer else "you"
+    text = (
+        verb("leave", "leaves") + " the table."
+        if kind == "leave"
+        else verb("remove", "removes") + f" {gone} from the table."
+    )
+    if data.get("discarded"):
+        text += _cards_discarded(data, viewer)
+    if data.get("alone"):
+        text += (
+            f" {data['alone']} is the only one left in the game, and it goes on: a kick decides nothing (the host "
+            "ends it with win or endgame)."
         )
-        if data.get("discarded"):
-            text += _cards_discarded(data, viewer)
-        if data.get("alone"):
-            text += (
-                f" {data['alone']} is the only one left in the game, and it goes on: a kick decides nothing (the host "
-                "ends it with win or endgame)."
-            )
-        text += _deck_handed_over(table, data, viewer)
-    elif kind == "host":
-        text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
-    elif kind == "team":
-        target = _name(table, data["player"], viewer)
-        text = (
-            verb("put", "puts") + f" {target} on team {data['team']}."
-            if data["team"]
-            else verb("take", "takes") + f" {target} off their team."
-        )
-    elif kind == "setting":
-        text = verb("set", "sets") + f" {data['name']} to {data['value']}."
-    elif kind == "load":
-        text = verb("add", "adds") + f" a card to the deck: {card_full(card())}"
-    elif kind == "loadrule":
-        text = verb("put", "puts") + f" a special rule in force: {card_full(card())}"
-    elif kind in ("newcard", "newrule", "revote"):
-        what = {"newcard": "a new card", "newrule": "a special rule", "revote": "again"}[kind]
-        if kind == "revote":
-            text = verb("put", "puts") + f" {card_name(card())} to the vote again:\n  {card_full(card())}"
-        else:
-            text = verb("propose", "proposes") + f" {what}: {card_full(card())}"
-        text += _how_to_vote(table, data["card"], viewer)
-    elif kind == "editcard":
-        face = data["face"]
-        proposed = Card(data["card"], face["name"], face["kind"], face["text"], is_rule=card().is_rule)
-        text = verb("propose", "proposes") + f" changing {card_label(card())} to: {card_full(proposed)}"
-        text += _how_to_vote(table, data["card"], viewer)
-    elif kind == "removecard":
-        text = verb("propose", "proposes") + f" removing {card_label(card())} from the game."
-        text += _how_to_vote(table, data["card"], viewer)
-    elif kind == "vote":
-        choice = {"approve": ("approve", "approves"), "reject": ("repeal", "repeals")}[data["choice"]]
-        members = data["cards"]
-        what = f"#{data['card']}" if len(members) == 1 else "the bundle " + ", ".join(f"#{n}" for n in members)
-        text = verb(*choice) + f" {what}."
-    elif kind == "withdraw":
-        text = verb("withdraw", "withdraws") + f" the proposal about {card_label(card())}."
-    elif kind == "bundle":
-        numbers = ", ".join(f"#{n}" for n in data["cards"])
-        text = verb("lump", "lumps") + f" {numbers} into one vote: it accepts or rejects them all."
-    elif kind == "cleardeck":
-        count = data["count"]
-        gone = "it was already empty" if not count else "1 card or rule is gone" if count == 1 else ""
-        text = verb("clear", "clears") + f" the deck: {gone or f'{count} cards and rules are gone'}."
-    elif kind == "loaddeck":
-        text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
-        if data.get("offset"):
-            text += f" Its cards are numbered from #{data['offset'] + 1} here."
-        if data.get("renumbered"):
-            count, first = data["renumbered"]
-            text += (
-                f" One card's number was taken here: it is #{first} now."
-                if count == 1
-                else f" {count} cards' numbers were taken here: they are numbered from #{first} on."
-            )
-    elif kind == "import":
-        text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
-    elif kind == "start":
-        first = _name(table, data["first"], viewer)
-        handsize = data["handsize"]
-        dealt = (
-            f"the cards are dealt out as far as they go (at most {handsize} each)"
-            if data.get("short")
-            else f"each player is dealt {handsize} cards"
-        )
-        text = (
-            verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
-            f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
-        )
-        if viewer in data["players"]:
-            text += "\nYour hand:\n" + card_list(table, data["dealt"])
-    elif kind == "draw":
-        if "card" in data and data["visible"]:
-            text = verb("draw", "draws") + f" and show{'' if you else 's'} everyone {card_full(card())}"
-        elif "card" in data:
-            text = f"You draw {card_full(card())}"
-        else:
-            text = f"{who} draws a card."
-    elif kind == "refill":
-        text = _refilled(sum(1 for d in event.deltas if d[0] == "move"))
-    elif kind == "play":
-        played = card()
-        if data.get("onto"):
-            text = verb("play", "plays") + f" {card_full(played)}\n  on {card_label(cards[data['onto']])}"
-        else:
-            text = verb("play", "plays") + f" {card_full(played)}"
-    elif kind == "use":
-        text = verb("use", "uses") + f" the Action of {card_full(card())}"
-    elif kind == "discard":
-        if data.get("random"):
-            text = verb("discard", "discards") + f" a random card: {card_label(card())}."
-        else:
-            text = verb("discard", "discards") + f" {card_label(card())}."
-    elif kind == "destroy":
-        owner = _name(table, data["owner"], viewer, possessive=True, actor=actor)
-        text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
-    elif kind == "give":
-        target = _name(table, data["to"], viewer)
-        source = _source(table, event, viewer)
-        if data["thing"]:
-            where = "" if data["to"] == actor else f" for {target}"
-            text = verb("put", "puts") + f" {card_full(card())} into play{where}{source}."
-        elif data["to"] == actor:
-            text = verb("take", "takes") + f" {card_label(card())}{source}."
-        else:
-            text = verb("give", "gives") + f" {card_label(card())} to {target}{source}."
-    elif kind == "takerand":
-        if "card" in data:
-            text = verb("take", "takes") + (
-                f" {card_label(card())} from {_name(table, data['player'], viewer, possessive=True)} hand at random."
-            )
-        else:
-            text = f"{who} takes a random card from {data['name']}'s hand."
-    elif kind == "shuffle":
-        text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
-    elif kind == "shufcard":
-        text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
-    elif kind == "viewhand":
-        target = "your" if data["player"] == viewer else f"{data['name']}'s"
-        text = verb("look", "looks") + f" at {target} hand."
-    elif kind == "viewdraw":
-        text = verb("look", "looks") + " through the draw pile."
-    elif kind in ("endturn", "skip"):
-        if kind == "endturn":
-            text = verb("end", "ends") + " the turn."
-        else:
-            whose = _name(table, data["player"], viewer, possessive=True, actor=actor)
-            text = verb("skip", "skips") + f" {whose} turn."
-        following = data["next"]
-        if following == viewer:
-            text += " It is now your turn: draw a card to begin."
-        elif following != NO_OWNER:
-            text += f" It is now {table.name_of(following)}'s turn."
-    elif kind == "eliminate":
-        if data["player"] == actor:
-            text = verb("resign", "resigns") + " from the game."
-        else:
-            text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
-        if data.get("discarded"):
-            text += _cards_discarded(data, viewer)
-    elif kind == "win":
-        text = verb("declare", "declares") + " the game won."
-    elif kind == "endgame":
-        text = verb("end", "ends") + " the game."
-    elif kind == "away":
-        text = (
-            "You were away too long: votes are counted without you until you are back."
-            if you
-            else f"{who} has been away too long: votes are counted without {who} until {who} is back."
-        )
-    elif kind == "back":
-        text = "You are back and vote again." if you else f"{who} is back and votes again."
+    text += _deck_handed_over(table, data, viewer)
+    return text
+
+
+def _host(r: _Reading) -> str:
+    table, viewer, data, verb = r.table, r.viewer, r.data, r.verb
+    text = verb("make", "makes") + f" {_name(table, data['player'], viewer)} the host."
+    return text
+
+
+def _team(r: _Reading) -> str:
+    table, viewer, data, verb = r.table, r.viewer, r.data, r.verb
+    target = _name(table, data["player"], viewer)
+    text = (
+        verb("put", "puts") + f" {target} on team {data['team']}."
+        if data["team"]
+        else verb("take", "takes") + f" {target} off their team."
+    )
+    return text
+
+
+def _setting(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    text = verb("set", "sets") + f" {data['name']} to {data['value']}."
+    return text
+
+
+def _load(r: _Reading) -> str:
+    verb, card = r.verb, r.card
+    text = verb("add", "adds") + f" a card to the deck: {card_full(card())}"
+    return text
+
+
+def _loadrule(r: _Reading) -> str:
+    verb, card = r.verb, r.card
+    text = verb("put", "puts") + f" a special rule in force: {card_full(card())}"
+    return text
+
+
+def _new_card_rule_or_revote(r: _Reading) -> str:
+    table, viewer, data, verb, card, kind = r.table, r.viewer, r.data, r.verb, r.card, r.kind
+    what = {"newcard": "a new card", "newrule": "a special rule", "revote": "again"}[kind]
+    if kind == "revote":
+        text = verb("put", "puts") + f" {card_name(card())} to the vote again:\n  {card_full(card())}"
     else:
-        text = f"{who} did something ({kind})."
+        text = verb("propose", "proposes") + f" {what}: {card_full(card())}"
+    text += _how_to_vote(table, data["card"], viewer)
+    return text
+
+
+def _editcard(r: _Reading) -> str:
+    table, viewer, data, verb, card = r.table, r.viewer, r.data, r.verb, r.card
+    face = data["face"]
+    proposed = Card(data["card"], face["name"], face["kind"], face["text"], is_rule=card().is_rule)
+    text = verb("propose", "proposes") + f" changing {card_label(card())} to: {card_full(proposed)}"
+    text += _how_to_vote(table, data["card"], viewer)
+    return text
+
+
+def _removecard(r: _Reading) -> str:
+    table, viewer, data, verb, card = r.table, r.viewer, r.data, r.verb, r.card
+    text = verb("propose", "proposes") + f" removing {card_label(card())} from the game."
+    text += _how_to_vote(table, data["card"], viewer)
+    return text
+
+
+def _vote(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    choice = {"approve": ("approve", "approves"), "reject": ("repeal", "repeals")}[data["choice"]]
+    members = data["cards"]
+    what = f"#{data['card']}" if len(members) == 1 else "the bundle " + ", ".join(f"#{n}" for n in members)
+    text = verb(*choice) + f" {what}."
+    return text
+
+
+def _withdraw(r: _Reading) -> str:
+    verb, card = r.verb, r.card
+    text = verb("withdraw", "withdraws") + f" the proposal about {card_label(card())}."
+    return text
+
+
+def _bundle(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    numbers = ", ".join(f"#{n}" for n in data["cards"])
+    text = verb("lump", "lumps") + f" {numbers} into one vote: it accepts or rejects them all."
+    return text
+
+
+def _cleardeck(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    count = data["count"]
+    gone = "it was already empty" if not count else "1 card or rule is gone" if count == 1 else ""
+    text = verb("clear", "clears") + f" the deck: {gone or f'{count} cards and rules are gone'}."
+    return text
+
+
+def _loaddeck(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    text = verb("load", "loads") + f" the saved deck {data['name']} ({plural(data['count'], 'card')})."
+    if data.get("offset"):
+        text += f" Its cards are numbered from #{data['offset'] + 1} here."
+    if data.get("renumbered"):
+        count, first = data["renumbered"]
+        text += (
+            f" One card's number was taken here: it is #{first} now."
+            if count == 1
+            else f" {count} cards' numbers were taken here: they are numbered from #{first} on."
+        )
+    return text
+
+
+def _import(r: _Reading) -> str:
+    data = r.data
+    text = f"The deck {data['name']} is imported ({plural(data['count'], 'card')} and rules)."
+    return text
+
+
+def _start(r: _Reading) -> str:
+    table, viewer, data, verb = r.table, r.viewer, r.data, r.verb
+    first = _name(table, data["first"], viewer)
+    handsize = data["handsize"]
+    dealt = (
+        f"the cards are dealt out as far as they go (at most {handsize} each)"
+        if data.get("short")
+        else f"each player is dealt {handsize} cards"
+    )
+    text = (
+        verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
+        f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
+    )
+    if viewer in data["players"]:
+        text += "\nYour hand:\n" + card_list(table, data["dealt"])
+    return text
+
+
+def _draw(r: _Reading) -> str:
+    data, you, who, verb, card = r.data, r.you, r.who, r.verb, r.card
+    if "card" in data and data["visible"]:
+        text = verb("draw", "draws") + f" and show{'' if you else 's'} everyone {card_full(card())}"
+    elif "card" in data:
+        text = f"You draw {card_full(card())}"
+    else:
+        text = f"{who} draws a card."
+    return text
+
+
+def _refill(r: _Reading) -> str:
+    event = r.event
+    text = _refilled(sum(1 for d in event.deltas if d[0] == "move"))
+    return text
+
+
+def _play(r: _Reading) -> str:
+    data, verb, card, cards = r.data, r.verb, r.card, r.cards
+    played = card()
+    if data.get("onto"):
+        text = verb("play", "plays") + f" {card_full(played)}\n  on {card_label(cards[data['onto']])}"
+    else:
+        text = verb("play", "plays") + f" {card_full(played)}"
+    return text
+
+
+def _use(r: _Reading) -> str:
+    verb, card = r.verb, r.card
+    text = verb("use", "uses") + f" the Action of {card_full(card())}"
+    return text
+
+
+def _discard(r: _Reading) -> str:
+    data, verb, card = r.data, r.verb, r.card
+    if data.get("random"):
+        text = verb("discard", "discards") + f" a random card: {card_label(card())}."
+    else:
+        text = verb("discard", "discards") + f" {card_label(card())}."
+    return text
+
+
+def _destroy(r: _Reading) -> str:
+    table, viewer, data, actor, verb, card = r.table, r.viewer, r.data, r.actor, r.verb, r.card
+    owner = _name(table, data["owner"], viewer, possessive=True, actor=actor)
+    text = verb("destroy", "destroys") + f" {owner} {card_label(card())}."
+    return text
+
+
+def _give(r: _Reading) -> str:
+    table, event, viewer, data, actor, verb, card = r.table, r.event, r.viewer, r.data, r.actor, r.verb, r.card
+    target = _name(table, data["to"], viewer)
+    source = _source(table, event, viewer)
+    if data["thing"]:
+        where = "" if data["to"] == actor else f" for {target}"
+        text = verb("put", "puts") + f" {card_full(card())} into play{where}{source}."
+    elif data["to"] == actor:
+        text = verb("take", "takes") + f" {card_label(card())}{source}."
+    else:
+        text = verb("give", "gives") + f" {card_label(card())} to {target}{source}."
+    return text
+
+
+def _takerand(r: _Reading) -> str:
+    table, viewer, data, who, verb, card = r.table, r.viewer, r.data, r.who, r.verb, r.card
+    if "card" in data:
+        text = verb("take", "takes") + (
+            f" {card_label(card())} from {_name(table, data['player'], viewer, possessive=True)} hand at random."
+        )
+    else:
+        text = f"{who} takes a random card from {data['name']}'s hand."
+    return text
+
+
+def _shuffle(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    text = verb("shuffle", "shuffles") + f" the discard pile ({plural(data['count'], 'card')}) into the draw pile."
+    return text
+
+
+def _shufcard(r: _Reading) -> str:
+    table, event, viewer, verb, card = r.table, r.event, r.viewer, r.verb, r.card
+    text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
+    return text
+
+
+def _viewhand(r: _Reading) -> str:
+    viewer, data, verb = r.viewer, r.data, r.verb
+    target = "your" if data["player"] == viewer else f"{data['name']}'s"
+    text = verb("look", "looks") + f" at {target} hand."
+    return text
+
+
+def _viewdraw(r: _Reading) -> str:
+    verb = r.verb
+    text = verb("look", "looks") + " through the draw pile."
+    return text
+
+
+def _endturn_or_skip(r: _Reading) -> str:
+    table, viewer, data, actor, verb, kind = r.table, r.viewer, r.data, r.actor, r.verb, r.kind
+    if kind == "endturn":
+        text = verb("end", "ends") + " the turn."
+    else:
+        whose = _name(table, data["player"], viewer, possessive=True, actor=actor)
+        text = verb("skip", "skips") + f" {whose} turn."
+    following = data["next"]
+    if following == viewer:
+        text += " It is now your turn: draw a card to begin."
+    elif following != NO_OWNER:
+        text += f" It is now {table.name_of(following)}'s turn."
+    return text
+
+
+def _eliminate(r: _Reading) -> str:
+    table, viewer, data, actor, verb = r.table, r.viewer, r.data, r.actor, r.verb
+    if data["player"] == actor:
+        text = verb("resign", "resigns") + " from the game."
+    else:
+        text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
+    if data.get("discarded"):
+        text += _cards_discarded(data, viewer)
+    return text
+
+
+def _win(r: _Reading) -> str:
+    verb = r.verb
+    text = verb("declare", "declares") + " the game won."
+    return text
+
+
+def _endgame(r: _Reading) -> str:
+    verb = r.verb
+    text = verb("end", "ends") + " the game."
+    return text
+
+
+def _away(r: _Reading) -> str:
+    you, who = r.you, r.who
+    text = (
+        "You were away too long: votes are counted without you until you are back."
+        if you
+        else f"{who} has been away too long: votes are counted without {who} until {who} is back."
+    )
+    return text
+
+
+def _back(r: _Reading) -> str:
+    you, who = r.you, r.who
+    text = "You are back and vote again." if you else f"{who} is back and votes again."
+    return text
+
+
+#: One renderer per kind of event the rules make.
+RENDERERS: dict[str, Callable[[_Reading], str]] = {
+    "join": _join,
+    "leave": _leave_or_kick,
+    "kick": _leave_or_kick,
+    "host": _host,
+    "team": _team,
+    "setting": _setting,
+    "load": _load,
+    "loadrule": _loadrule,
+    "newcard": _new_card_rule_or_revote,
+    "newrule": _new_card_rule_or_revote,
+    "revote": _new_card_rule_or_revote,
+    "editcard": _editcard,
+    "removecard": _removecard,
+    "vote": _vote,
+    "withdraw": _withdraw,
+    "bundle": _bundle,
+    "cleardeck": _cleardeck,
+    "loaddeck": _loaddeck,
+    "import": _import,
+    "start": _start,
+    "draw": _draw,
+    "refill": _refill,
+    "play": _play,
+    "use": _use,
+    "discard": _discard,
+    "destroy": _destroy,
+    "give": _give,
+    "takerand": _takerand,
+    "shuffle": _shuffle,
+    "shufcard": _shufcard,
+    "viewhand": _viewhand,
+    "viewdraw": _viewdraw,
+    "endturn": _endturn_or_skip,
+    "skip": _endturn_or_skip,
+    "eliminate": _eliminate,
+    "win": _win,
+    "endgame": _endgame,
+    "away": _away,
+    "back": _back,
+}
+
+
+def render_event(table: Table, event: Event, viewer: int) -> str:
+    """The text ``viewer`` sees for ``event``: its kind's line (see :data:`RENDERERS`),
+    then what leaving play took with it, whether it was forced, the votes it decided and
+    the game's result."""
+    data = event_for(event, viewer)
+    reading = _Reading(table, event, viewer, data)
+    render = RENDERERS.get(event.kind)
+    text = render(reading) if render is not None else f"{reading.who} did something ({event.kind})."
     # What leaving play took with it follows the sentence that made it leave: the move's
     # own, or the decision (an accepted removal) when the event decided a vote.
     attached_note = _attached_note(table, data.get("destroyed", []), "them" if "discarded" in data else "it")
