@@ -7,12 +7,13 @@ player drew a card; only the player sees *which*.
 
 from __future__ import annotations
 
-from commands.text import coloured, plural
+from commands.text import plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
 from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, RULES, Card, Proposal
 from games.dvorak.visibility import event_for
 from server.rooms import GameRoom
+from server.text import coloured
 
 FORCED_NOTE = " [forced: outside the basic rules]"
 
