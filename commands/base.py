@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from commands.text import WHOLE_LINE, reflowable
+from server.text import WHOLE_LINE, reflowable
 
 if TYPE_CHECKING:
     from persistence.decks import DeckStore

@@ -7,9 +7,10 @@ import textwrap
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import game_commands
 from commands.login import player_gone, welcome_screen
-from commands.text import coloured, format_duration, format_online_time, truncate
+from commands.text import format_duration, format_online_time, truncate
 from games import KINDS
 from server.accounts import AccountError
+from server.text import coloured
 
 
 class Who(Command):

@@ -13,7 +13,6 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from commands.text import clean_text
 from games.dvorak.deck import deck_contents
 from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
 from games.dvorak.rules import RuleViolation, Table
@@ -23,6 +22,7 @@ from persistence.rooms import RoomNameTaken, RoomStore
 from server.audit import UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings
 from server.rooms import check_room_name
+from server.text import clean_text
 
 log = logging.getLogger("server")
 

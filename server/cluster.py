@@ -72,11 +72,11 @@ from urllib.parse import unquote, urlsplit
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from commands.text import clean_text
 from games.base import Event
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in
+from server.text import clean_text
 
 log = logging.getLogger(__name__)
 

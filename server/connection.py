@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import telnetlib3
 
-from commands.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
 from server.telnet import gmcp_enabled, read_text, set_local_echo
+from server.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
 
 if TYPE_CHECKING:
     from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from commands.base import CommandSet, find_command
 from commands.social import SOCIAL_COMMANDS
-from commands.text import clean_text, format_duration, format_online_time, parse_quoted_word, wrap_lines
+from commands.text import format_duration, format_online_time, parse_quoted_word
 from server.accounts import LoginThrottle, check_name
+from server.text import clean_text, wrap_lines
 
 
 @given(st.text())

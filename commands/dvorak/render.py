@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from commands.text import coloured, plural
+from commands.text import plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
 from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, RULES, Card, Proposal
 from games.dvorak.visibility import event_for
 from server.rooms import GameRoom
+from server.text import coloured
 
 FORCED_NOTE = " [forced: outside the basic rules]"
 

@@ -16,10 +16,11 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from commands.text import truncate, wrap_lines
+from commands.text import truncate
 from games.base import NOBODY, OVER, PLAYING
 from games.gnav import cards, rules
 from games.gnav.visibility import SeatView
+from server.text import wrap_lines
 
 WIDTH = 80
 NAME_WIDTH = 24
