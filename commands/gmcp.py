@@ -1,6 +1,6 @@
 """GMCP: structured state for MUD clients (Mudlet and others) that ask for it.
 
-Packages, sent whenever they change (the README shows their JSON):
+Packages, sent whenever they change (docs/players.md shows their JSON):
 
 - ``Char.Name``: who you are logged in as.
 - ``Room.Info``: where you are (the lobby or a game room).

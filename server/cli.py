@@ -289,7 +289,7 @@ async def audit(database: Database, room: str | None, auditor) -> tuple[str, boo
 def backup_sqlite(settings: Settings, target: Path) -> str:
     url = normalize_url(settings.resolved_database_url)
     if url.get_backend_name() != "sqlite":
-        raise CommandLineError("backup copies SQLite databases; for PostgreSQL use pg_dump (see the README).")
+        raise CommandLineError("backup copies SQLite databases; for PostgreSQL use pg_dump (see docs/operators.md).")
     source_path = Path(url.database or "")
     if not source_path.exists():
         raise CommandLineError(f"There is no database at {source_path}.")

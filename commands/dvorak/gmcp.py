@@ -1,5 +1,5 @@
 """Dvorak's GMCP packages: its table, your hand and the votes, as structured data (the
-README shows their JSON).
+docs/players.md shows their JSON).
 
 - ``Dvorak.Table``: the table: phase, host, whose turn, seats with hand sizes, what is
   in play, the piles, the special rules, the settings.
