@@ -52,6 +52,23 @@ class Event:
     deltas: list[Delta] = field(default_factory=list)
     forced: bool = False
 
+    def as_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data, the one form it is stored, digested and sent to
+        the other nodes in (:meth:`from_dict` reads it back)."""
+        return {
+            "kind": self.kind,
+            "actor": self.actor,
+            "actor_name": self.actor_name,
+            "data": self.data,
+            "deltas": self.deltas,
+            "forced": self.forced,
+        }
+
+    @classmethod
+    def from_dict(cls, value: dict[str, Any]) -> Event:
+        """The event :meth:`as_dict` made ``value`` of."""
+        return cls(value["kind"], value["actor"], value["actor_name"], value["data"], value["deltas"], value["forced"])
+
 
 @dataclass
 class Changes:

@@ -118,7 +118,7 @@ _text = json.encoder.encode_basestring_ascii
 def _link(digest: str, event: Event, data: str, deltas: str) -> str:
     """The digest after ``event``, from ``digest`` before it; ``data`` and ``deltas`` are
     the event's as :func:`_json` writes them. (The JSON of the whole event, written out
-    here for speed: what ``_json`` would make of it.)"""
+    here for speed: what ``_json`` makes of :meth:`Event.as_dict`, as a test checks.)"""
     actor = "null" if event.actor is None else str(event.actor)
     logged = (
         f'{{"kind":{_text(event.kind)},"actor":{actor},"actor_name":{_text(event.actor_name)},'

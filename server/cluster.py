@@ -354,17 +354,7 @@ class Cluster(Peers):
             "after": seq_before + len(events),
             "events": None,
         }
-        encoded = [
-            {
-                "kind": e.kind,
-                "actor": e.actor,
-                "actor_name": e.actor_name,
-                "data": e.data,
-                "deltas": e.deltas,
-                "forced": e.forced,
-            }
-            for e in events
-        ]
+        encoded = [event.as_dict() for event in events]
         if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
         self._send_room_news(nodes, message)
@@ -640,13 +630,13 @@ def _event(value: Any) -> Event:
         raise ValueError("not an event")
     if not (isinstance(value["data"], dict) and isinstance(value["deltas"], list) and type(value["forced"]) is bool):
         raise ValueError("not an event")
-    return Event(
-        _text(value["kind"]),
-        _account(value["actor"]),
-        _shown(value["actor_name"]),
-        value["data"],
-        value["deltas"],
-        value["forced"],
+    return Event.from_dict(
+        {
+            **value,
+            "kind": _text(value["kind"]),
+            "actor": _account(value["actor"]),
+            "actor_name": _shown(value["actor_name"]),
+        }
     )
 
 

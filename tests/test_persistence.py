@@ -157,3 +157,10 @@ def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json
     first = hashlib.sha256(text.encode()).hexdigest()
     assert chain("", [event]) == first
     assert chain("", [event, event]) == hashlib.sha256((first + text).encode()).hexdigest()
+
+
+def test_the_digest_is_of_the_event_as_its_one_serialiser_writes_it():
+    event = Event("draw", 3, "Åsa “Ann”", {"card": 5, "visible": False}, [["move", 5, "hand", 3, -1]], True)
+    as_json = json.dumps(event.as_dict(), separators=(",", ":"))
+    assert chain("", [event]) == hashlib.sha256(as_json.encode()).hexdigest()
+    assert Event.from_dict(json.loads(as_json)) == event
