@@ -3,7 +3,7 @@ read, and its structured (GMCP) views. The room engine's commands (rooms, look, 
 help, GMCP) ask here by the room's game.
 
 Each game kind registered in :data:`games.KINDS` has a package ``commands/<kind>`` whose
-``GAME_COMMANDS`` is its :class:`GameCommands` (a test checks that every kind has one).
+module ``game`` holds ``GAME_COMMANDS``, its :class:`GameCommands` (a test checks that every kind has one).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def game_commands(game: str) -> GameCommands:
     """The commands and views of the game called ``game`` (a room's ``game``)."""
     if game not in KINDS:
         raise KeyError(game)
-    return importlib.import_module(f"commands.{game}").GAME_COMMANDS
+    return importlib.import_module(f"commands.{game}.game").GAME_COMMANDS
 
 
 def all_game_commands() -> dict[str, GameCommands]:

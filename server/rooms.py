@@ -244,6 +244,11 @@ class GameRoom(Place):
         or None if it makes none now."""
         return self._due_timer.when() if self._due_timer is not None else None
 
+    @property
+    def moving_by_itself(self) -> bool:
+        """Whether a move timed by :meth:`reschedule` is being made now."""
+        return self._acting is not None and not self._acting.done()
+
     def _forget_due(self) -> None:
         if self._due_timer is not None:
             self._due_timer.cancel()

@@ -5,6 +5,10 @@ database backend: SQLite always, and PostgreSQL at ``DVORAK_TEST_POSTGRES_URL``
 (default ``postgresql://postgres@127.0.0.1:5432/test``). When PostgreSQL cannot be
 reached the PostgreSQL runs are skipped, except under ``CI=true``, where they fail.
 Choose backends with ``--backend sqlite|postgresql|all``.
+
+The database drivers and the server are imported only by the fixtures that use them, so
+the pure rules tests (which take none of these fixtures) run without them: see
+:data:`PURE_TIER` and :mod:`tests.no_database_drivers`.
 """
 
 from __future__ import annotations
@@ -17,15 +21,31 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import asyncpg
 import pytest
-from sqlalchemy import make_url
 
-from server.app import MushServer
 from server.config import Settings
 from tests.client import MudClient
+
+if TYPE_CHECKING:
+    from server.app import MushServer
+    from tests.harness import World
+
+#: Test files that need no database driver, no server and no network: the rules alone.
+#: :mod:`tests.test_fast_tier` runs them with the drivers made impossible to import.
+PURE_TIER = (
+    "test_deckformat.py",
+    "test_dvorak_rules.py",
+    "test_gnav_bots.py",
+    "test_gnav_render.py",
+    "test_gnav_rules.py",
+    "test_turn_rules.py",
+    "test_voting_rules.py",
+)
+#: The fast tier (marked ``fast``: ``pytest -m fast``): the pure tests, and commands run
+#: without sockets on a temporary SQLite database (:mod:`tests.harness`).
+FAST_TIER = (*PURE_TIER, "test_commands_fast.py")
 
 POSTGRES_ADMIN_URL = os.environ.get("DVORAK_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -40,6 +60,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in FAST_TIER:
+            item.add_marker(pytest.mark.fast)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" in metafunc.fixturenames:
         chosen = metafunc.config.getoption("--backend")
@@ -48,6 +74,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def _postgres_dsn(database: str | None = None) -> str:
+    from sqlalchemy import make_url
+
     url = make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
     if database is not None:
         url = url.set(database=database)
@@ -56,6 +84,8 @@ def _postgres_dsn(database: str | None = None) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_available() -> bool:
+    import asyncpg
+
     async def probe() -> str | None:
         try:
             connection = await asyncpg.connect(_postgres_dsn(), timeout=5)
@@ -89,6 +119,9 @@ async def database_url(backend: str, tmp_path, request: pytest.FixtureRequest) -
 @asynccontextmanager
 async def postgres_database() -> AsyncIterator[str]:
     """A new, empty PostgreSQL database (its SQLAlchemy URL), dropped afterwards."""
+    import asyncpg
+    from sqlalchemy import make_url
+
     name = f"dvorak_test_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(_postgres_dsn())
     try:
@@ -124,13 +157,15 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
     return server_settings(database_url, tmp_path)
 
 
-StartServer = Callable[..., Awaitable[MushServer]]
+StartServer = Callable[..., Awaitable["MushServer"]]
 
 
 @pytest.fixture
 async def start_server(settings: Settings) -> AsyncIterator[StartServer]:
     """Start servers on the test's database, with settings overridden by keyword; all are
     stopped at the end of the test."""
+    from server.app import MushServer
+
     started: list[MushServer] = []
 
     async def start(**overrides: object) -> MushServer:
@@ -148,6 +183,16 @@ async def start_server(settings: Settings) -> AsyncIterator[StartServer]:
 async def server(start_server: StartServer) -> MushServer:
     """A running server on the test's database."""
     return await start_server()
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    """A server without sockets on a temporary SQLite database (see :mod:`tests.harness`)."""
+    from tests.harness import World
+
+    opened = await World.open(tmp_path / "world.sqlite3")
+    yield opened
+    await opened.close()
 
 
 #: The last line of the welcome screen.

@@ -1,0 +1,36 @@
+"""Commands for playing Dvorak in a game room, with the original engine's names; how its
+events and table read; its GMCP packages."""
+
+from __future__ import annotations
+
+from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
+from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
+from commands.dvorak.manage import TABLE_COMMANDS
+from commands.dvorak.moves import MOVE_COMMANDS
+from commands.dvorak.render import render_event, render_table
+from commands.dvorak.views import VIEW_COMMANDS, own_hand
+from commands.dvorak.votes import VOTE_COMMANDS
+from commands.games import GameCommands
+
+RULES_HELP = """Dvorak: the card game whose cards are written by its players.
+
+The deck is the room's: anyone seated proposes new cards (newcard <name>/<A|T>/<text>) and
+special rules (newrule), and the table votes on each by its number (approve 12, repeal
+12). A game: the host types start; every approved card is shuffled into the draw pile and
+each player is dealt a hand. On your turn draw a card, play a Thing (it stays in play) and
+an Action (it happens, then is discarded), and end your turn. Cards say what else happens;
+when a card lets you break the basic rules, put force in front of the command. The game
+ends when a card says someone wins (win <player>).
+
+Type "commands" for every command here, "help <command>" for one."""
+
+GAME_COMMANDS = GameCommands(
+    command_sets=(MOVE_COMMANDS, VIEW_COMMANDS, VOTE_COMMANDS, TABLE_COMMANDS, DECK_COMMANDS, SAVED_DECK_COMMANDS),
+    render_event=render_event,
+    render_table=render_table,
+    own_hand=own_hand,
+    send_views=send_table,
+    empty_views=EMPTY_VIEWS,
+    first_steps='Add cards with loadcard, then type "start".',
+    rules_help=RULES_HELP,
+)

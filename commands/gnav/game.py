@@ -1,0 +1,96 @@
+"""Commands for playing Gnav in a game room; how its events and table read; its GMCP
+package. Everything shown comes from the game's visibility policy
+(:mod:`games.gnav.visibility`): the lines from ``event_for``, the table and the GMCP
+package from the viewer's ``seat_view``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commands.games import GameCommands
+from commands.gnav.play import PLAY_COMMANDS
+from commands.gnav.render import help_text, render_event, render_view
+from games.base import Event, GameTable
+from games.gnav import KIND
+from games.gnav.cards import english
+from games.gnav.visibility import seat_view
+from server.hub import OnlinePlayer
+from server.rooms import GameRoom
+
+#: The package, with what it holds outside a Gnav room.
+EMPTY_VIEWS: dict[str, Any] = {"Gnav.Table": {}}
+
+
+def event_line(table: GameTable, event: Event, viewer: int) -> str:
+    """The line ``viewer`` reads about ``event``: from what the policy shows them of it."""
+    names = {seat.account_id: seat.name for seat in table.state.seats}
+    names.setdefault(event.actor, event.actor_name)
+    if "player" in event.data and "name" in event.data:
+        names.setdefault(event.data["player"], event.data["name"])
+    shown = KIND.event_for(table.state, event, viewer)
+    return (render_event(shown, event.kind, viewer, names, event.actor) or "") if shown is not None else ""
+
+
+def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
+    """The table as ``look`` draws it for ``viewer``."""
+    lines = [render_view(seat_view(table.state, viewer), room.name)]
+    if away:
+        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
+    if watching:
+        lines.append("Watching: " + ", ".join(watching) + ".")
+    return "\n".join(lines)
+
+
+def own_card(table: GameTable, viewer: int) -> str:
+    """The card a returning player holds."""
+    card = seat_view(table.state, viewer).card
+    return f"Your card: {english(card)}." if card is not None else "You hold no card this deal."
+
+
+def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
+    """``Gnav.Table`` for ``viewer``: their seat's view (nothing it may not know)."""
+    view = seat_view(table.state, viewer)
+    return {
+        "phase": view.phase,
+        "deal": view.deal,
+        "host": view.host,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "order": list(view.order),
+        "you": viewer if view.seated else None,
+        "card": english(view.card) if view.card is not None else None,
+        "seats": [
+            {
+                "id": p.account_id,
+                "name": p.name,
+                "bot": p.bot or None,
+                "lives": p.lives,
+                "out": p.out,
+                "resting": p.resting,
+            }
+            for p in view.players
+        ],
+        "revealed": [{"holder": holder, "card": english(card), "why": why} for holder, card, why in view.revealed],
+    }
+
+
+def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
+    """``Gnav.Table`` to everyone in the room who asked for GMCP (or just to ``players``),
+    each their own seat's view."""
+    for player in players if players is not None else list(room.occupants.values()):
+        if any(connection.gmcp for connection in player.connections):
+            data = table_json(room.table, player.account_id)
+            for connection in player.connections:
+                connection.send_gmcp("Gnav.Table", data)
+
+
+GAME_COMMANDS = GameCommands(
+    command_sets=(PLAY_COMMANDS,),
+    render_event=event_line,
+    render_table=table_text,
+    own_hand=own_card,
+    send_views=send_table,
+    empty_views=EMPTY_VIEWS,
+    first_steps='Add computer players with addbot (easy, normal or strong), then type "start".',
+    rules_help=help_text(),
+)

@@ -1,0 +1,216 @@
+"""Commands run without sockets: a whole world in this process, on a temporary SQLite database.
+
+In the spirit of Evennia's ``EvenniaCommandTest.call()``: a test logs players in and runs
+one command line as one of them, and is given what every player saw because of it::
+
+    world = await World.open(tmp_path / "world.sqlite3")
+    await world.log_in("Ann", "Bo")
+    saw = await world.call("Ann", "say hello")
+    assert saw["Ann"] == 'You say, "hello"' and saw["Bo"] == 'Ann says, "hello"'
+
+Everything but the socket is the server's own: the hub, the room registry, the command
+processor and the stores are wired as :class:`server.app.MushServer` wires them, and each
+player's connection is a real :class:`server.connection.Connection` whose bytes, instead
+of going to a client, are kept as text (80 columns, no colour) and as GMCP messages.
+Passwords are hashed with argon2id at its cheapest, so logging in costs nothing.
+
+The moves a room makes by itself (computer players, timers that are due) run on the event
+loop as they do in the server: :meth:`World.call` lets those due now finish before it
+returns, so with ``botdelay 0`` what the computer players did is in what it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from commands.dispatch import CommandProcessor
+from commands.games import announce
+from persistence.accounts import AccountStore
+from persistence.database import Database
+from persistence.decks import DeckStore
+from persistence.rooms import RoomStore
+from server.accounts import AccountService, LoginThrottle
+from server.config import Settings
+from server.connection import Connection
+from server.hub import Hub
+from server.rooms import GameRoom, RoomRegistry
+
+if TYPE_CHECKING:
+    from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
+
+PASSWORD = "secret1"
+#: argon2id's cheapest parameters: one pass over 8 KiB.
+CHEAP_HASHING = {"time_cost": 1, "memory_kib": 8}
+#: Turns of the event loop :meth:`World.settle` waits for due moves before giving up: a
+#: table that keeps moving by itself this long is a bug, not something to wait out.
+MOST_TURNS_TO_SETTLE = 100_000
+
+
+class KeptConnection(Connection):
+    """A :class:`Connection` with no socket behind it: sending, framing and the command
+    state are the real class's; what would be written to the client is kept in
+    :attr:`text` (lines, without colour) and :attr:`gmcp_sent` instead."""
+
+    def __init__(self, number: int, address: str, settings: Settings) -> None:
+        # No reader or writer: every member that would touch them is replaced below.
+        reader, writer = cast("TelnetReaderUnicode", None), cast("TelnetWriterUnicode", None)
+        super().__init__(number, reader, writer, address, settings.max_line_length, settings.output_limit)
+        self.text: list[str] = []
+        self.gmcp_sent: list[tuple[str, object]] = []
+
+    @property
+    def width(self) -> int:
+        return 80
+
+    @property
+    def colour(self) -> bool:
+        return False
+
+    def flush(self) -> None:
+        """Keep what was queued for the client, a line at a time."""
+        for text in self._outbox:
+            self.text.extend(text.split("\r\n"))
+        self._outbox.clear()
+
+    @property
+    def gmcp(self) -> bool:
+        return not self.closing
+
+    def send_gmcp(self, package: str, data: object) -> None:
+        self.flush()
+        self.gmcp_sent.append((package, data))
+
+    def hide_input(self, hidden: bool) -> None:
+        """There is no echo to turn off."""
+
+    @property
+    def gone(self) -> bool:
+        return self.closing
+
+    def close(self, message: str | None = None) -> None:
+        if self.closing:
+            return
+        if message:
+            self._write(message)
+        self.flush()
+        self.closing = True
+
+    def take_text(self) -> str:
+        """What was written since the last time, as one string of lines."""
+        self.flush()
+        text, self.text = self.text, []
+        return "\n".join(text)
+
+
+class World:
+    """One server node's worth of hub, rooms, stores and commands, with no listener.
+    Open with :meth:`open`; :meth:`close` when done."""
+
+    def __init__(self, database: Database, settings: Settings) -> None:
+        self.settings = settings
+        self.database = database
+        self.hub = Hub()
+        self.accounts = AccountService(
+            AccountStore(database),
+            LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
+            hashing_threads=1,
+            **CHEAP_HASHING,
+        )
+        self.rooms = RoomRegistry(
+            RoomStore(database),
+            announce,
+            self.hub,
+            card_limit=settings.max_cards_per_room,
+            rooms_per_player=settings.max_rooms_per_player,
+        )
+        self.decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
+        #: Each player's connection, by name.
+        self.connections: dict[str, KeptConnection] = {}
+
+    @classmethod
+    async def open(cls, database_file: Path, **settings: Any) -> World:
+        """A world on a new SQLite database at ``database_file`` (migrated to the newest
+        schema), with :class:`Settings` overridden by keyword."""
+        chosen = Settings(database_url=f"sqlite+aiosqlite:///{database_file}", **settings)
+        database = Database(chosen.resolved_database_url, chosen.database_timeout)
+        await database.upgrade()
+        return cls(database, chosen)
+
+    async def close(self) -> None:
+        """Stop the rooms' timed moves, hang everyone up, close the database."""
+        for room in self.rooms.loaded():
+            room.stop_acting()
+        for connection in list(self.connections.values()):
+            connection.close()
+            await self.processor.disconnected(connection)
+        self.accounts.close()
+        await self.database.dispose()
+
+    async def log_in(self, *names: str) -> None:
+        """Make a player for each name and log them in, in order (with ``create``, as a
+        client would); what they saw doing so is dropped."""
+        for name in names:
+            connection = KeptConnection(self.hub.next_connection_number(), "127.0.0.1", self.settings)
+            self.hub.add_connection(connection)
+            quoted = f'"{name}"' if " " in name else name
+            await self.processor.execute(connection, f"create {quoted} {PASSWORD}")
+            if connection.player is None:
+                raise AssertionError(f"{name} could not log in: {connection.take_text()}")
+            self.connections[name] = connection
+        await self.settle()
+        self.take_output()
+
+    async def call(self, name: str, line: str) -> dict[str, str]:
+        """Run ``line`` as player ``name``, let the moves it made due run, and return what
+        each logged-in player saw meanwhile, by name ("" for nothing)."""
+        self.take_output()
+        await self.processor.execute(self.connections[name], line)
+        await self.settle()
+        return self.take_output()
+
+    async def calls(self, name: str, *lines: str) -> dict[str, str]:
+        """Run each of ``lines`` as ``name``; what each player saw of all of them."""
+        seen: dict[str, list[str]] = {}
+        for line in lines:
+            for who, text in (await self.call(name, line)).items():
+                seen.setdefault(who, []).append(text)
+        return {who: "\n".join(t for t in texts if t) for who, texts in seen.items()}
+
+    def take_output(self) -> dict[str, str]:
+        """What each player was shown since the last time, by name."""
+        return {name: connection.take_text() for name, connection in self.connections.items()}
+
+    def account_id(self, name: str) -> int:
+        """The account of player ``name``, logged in here."""
+        player = self.connections[name].player
+        if player is None:
+            raise AssertionError(f"{name} is not logged in")
+        return player.account_id
+
+    def gmcp(self, name: str) -> list[tuple[str, object]]:
+        """The GMCP messages ``name`` was sent since the last time (and forget them)."""
+        connection = self.connections[name]
+        sent, connection.gmcp_sent = connection.gmcp_sent, []
+        return sent
+
+    async def room(self, name: str) -> GameRoom:
+        """The game room called ``name``."""
+        room = await self.rooms.find(name)
+        if room is None:
+            raise AssertionError(f"there is no room {name!r}")
+        return room
+
+    async def settle(self) -> None:
+        """Let every move a room is due to make by itself now run to the end (and those
+        they make due in turn), as the server's event loop would between commands."""
+        loop = asyncio.get_running_loop()
+        for _ in range(MOST_TURNS_TO_SETTLE):
+            rooms = self.rooms.loaded()
+            due = [room for room in rooms if room.due_at is not None and room.due_at <= loop.time()]
+            if not due and not any(room.moving_by_itself or room.busy for room in rooms):
+                return
+            await asyncio.sleep(0)
+        raise AssertionError("the rooms kept moving by themselves")
