@@ -608,6 +608,13 @@ def _account(value: Any) -> int | None:
     return None if value is None else _number(value)
 
 
+def _seat(value: Any) -> int:
+    """An event's actor: a seat's id, which for a computer player is negative."""
+    if type(value) is not int:
+        raise ValueError(f"{value!r} is not a seat here")
+    return value
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{value!r} is not text")
@@ -634,7 +641,7 @@ def _event(value: Any) -> Event:
         {
             **value,
             "kind": _text(value["kind"]),
-            "actor": _account(value["actor"]),
+            "actor": _seat(value["actor"]),
             "actor_name": _shown(value["actor_name"]),
         }
     )

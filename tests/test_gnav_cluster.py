@@ -133,3 +133,13 @@ async def test_bots_move_once_driven_by_one_node_and_the_other_takes_over_when_i
     finally:
         if alpha.process is not None and alpha.process.returncode is None:
             await alpha.stop(signal.SIGKILL)
+
+
+def test_news_of_a_computer_players_move_is_taken_in_as_it_was_sent():
+    # A computer player's seat id is negative; news of its moves must not be refused as
+    # malformed (the other nodes would then only catch up from the database, late).
+    from games.base import Event
+    from server.cluster import _event
+
+    move = Event("keep", -2, "Sven", {"player": -2}, [["set", "turn", 7]], False)
+    assert _event(move.as_dict()) == move
