@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from commands.base import CommandSet
 from games import KINDS
@@ -23,18 +23,22 @@ if TYPE_CHECKING:
     from server.rooms import GameRoom
 
 
+#: A game kind's own table class.
+G = TypeVar("G", bound=GameTable)
+
+
 @dataclass(frozen=True)
-class GameCommands:
-    """A game kind's commands and views."""
+class GameCommands(Generic[G]):
+    """A game kind's commands and views, on its own table class ``G``."""
 
     #: The command sets of a room of this game, in the order they are looked up in.
     command_sets: tuple[CommandSet, ...]
     #: The line ``viewer`` reads for an event (from what the game lets them see of it).
-    render_event: Callable[[GameTable, Event, int], str]
+    render_event: Callable[[G, Event, int], str]
     #: The table as ``look`` draws it: (room, table, viewer, seated people away, spectators).
-    render_table: Callable[[GameRoom, GameTable, int, set[int], list[str]], str]
+    render_table: Callable[[GameRoom, G, int, set[int], list[str]], str]
     #: What a seated player holds, as they are reminded of it when they come back.
-    own_hand: Callable[[GameTable, int], str]
+    own_hand: Callable[[G, int], str]
     #: The table's structured views, to everyone in the room who asked for GMCP (or to
     #: the players given).
     send_views: Callable[[GameRoom, list[OnlinePlayer] | None], None]
@@ -47,14 +51,15 @@ class GameCommands:
 
 
 @cache
-def game_commands(game: str) -> GameCommands:
-    """The commands and views of the game called ``game`` (a room's ``game``)."""
+def game_commands(game: str) -> GameCommands[Any]:
+    """The commands and views of the game called ``game`` (a room's ``game``). Its table
+    class is the room's: rooms of a game hold that game's table (:data:`games.KINDS`)."""
     if game not in KINDS:
         raise KeyError(game)
     return importlib.import_module(f"commands.{game}.game").GAME_COMMANDS
 
 
-def all_game_commands() -> dict[str, GameCommands]:
+def all_game_commands() -> dict[str, GameCommands[Any]]:
     """Every game kind's commands and views, by game, in the registry's order."""
     return {game: game_commands(game) for game in KINDS}
 

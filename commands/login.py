@@ -153,8 +153,7 @@ async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) 
             continue
         place = hub.places.get(player.place)
         room_id = room_id_in(player.place)
-        seated = isinstance(place, GameRoom) and place.is_seated(player.account_id)
-        if seated:
+        if isinstance(place, GameRoom) and place.is_seated(player.account_id):
             place.deliver(f"{player.name} has disconnected; the seat is kept.")
         elif place is not None:
             place.notice(f"{player.name} has disconnected.", everywhere=False)

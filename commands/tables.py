@@ -12,6 +12,8 @@ from games.base import GameTable, RuleViolation, Seat
 from server.rooms import GameRoom
 
 T = TypeVar("T")
+#: A game's own table class.
+G = TypeVar("G", bound=GameTable)
 
 
 def current_room(ctx: Context) -> GameRoom:
@@ -36,6 +38,24 @@ async def inspect(ctx: Context, look: Callable[[GameTable], T]) -> T:
         return await current_room(ctx).inspect(look)
     except RuleViolation as violation:
         raise CommandError(str(violation)) from None
+
+
+def game_table(kind: type[G], table: GameTable) -> G:
+    """``table`` as its game's own table class ``kind``, for that game's commands. They are
+    looked up only in rooms of their game, so a table of another kind is a programming error."""
+    if not isinstance(table, kind):
+        raise TypeError(f"a command for {kind.__name__} reached a {type(table).__name__}")
+    return table
+
+
+async def perform_on(ctx: Context, kind: type[G], move: Callable[[G], T]) -> T:
+    """:func:`perform` for a game's own commands: ``move`` takes the game's table class ``kind``."""
+    return await perform(ctx, lambda table: move(game_table(kind, table)))
+
+
+async def inspect_on(ctx: Context, kind: type[G], look: Callable[[G], T]) -> T:
+    """:func:`inspect` for a game's own commands: ``look`` takes the game's table class ``kind``."""
+    return await inspect(ctx, lambda table: look(game_table(kind, table)))
 
 
 def find_seat(table: GameTable, ctx: Context, name: str) -> Seat | None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from persistence.database import Database
@@ -117,8 +118,8 @@ class AccountStore:
             )
 
 
-def _record(row: object) -> AccountRecord:
-    mapping = row._mapping  # type: ignore[attr-defined]
+def _record(row: Row[Any]) -> AccountRecord:
+    mapping = row._mapping
     return AccountRecord(
         id=mapping["id"],
         name=mapping["name"],

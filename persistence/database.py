@@ -21,10 +21,11 @@ from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import create_engine, event, make_url, text
 from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
-from sqlalchemy.pool import SingletonThreadPool
+from sqlalchemy.pool import ConnectionPoolEntry, SingletonThreadPool
 
 import migrations
 
@@ -128,7 +129,7 @@ class Database:
         busy_ms = int(self.timeout * 1000) if busy_ms is None else busy_ms
 
         @event.listens_for(engine, "connect")
-        def _configure(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        def _configure(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin.
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
@@ -187,7 +188,7 @@ class Database:
             try:
                 result = work(connection)
                 bulk = connection.info.pop(BULK_STATEMENTS, [])
-                raw = connection.connection.dbapi_connection
+                raw = _driver_connection(connection)
 
                 def finish() -> None:
                     for statement, values in bulk:
@@ -256,7 +257,7 @@ class Database:
 def _enforce_foreign_keys(connection: Connection, on: bool) -> None:
     """Turn SQLite's enforcement of foreign keys on or off (outside any transaction: the
     statement goes straight to the driver, not through SQLAlchemy's BEGIN)."""
-    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    cursor = _driver_connection(connection).cursor()
     try:
         cursor.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
     finally:
@@ -291,3 +292,12 @@ def alembic_config() -> AlembicConfig:
     config = AlembicConfig()
     config.set_main_option("script_location", str(Path(migrations.__file__).parent))
     return config
+
+
+def _driver_connection(connection: Connection) -> DBAPIConnection:
+    """The driver's own connection under ``connection``; SQLAlchemy drops it only when the
+    connection is invalidated, which a connection in use here never is."""
+    raw = connection.connection.dbapi_connection
+    if raw is None:
+        raise RuntimeError("the database connection was invalidated")
+    return raw

@@ -250,7 +250,7 @@ def _version_rows(
     faces = {entry["version"]: entry for entry in history if entry["version"] < current}
     saved = next((entry for entry in history if entry["version"] == current), None)
     unchanged = saved is not None and all(saved[key] == face.get(key, "") for key in ("name", "kind", "text", "colour"))
-    faces[current] = {**face, "created_at": saved["created_at"] if unchanged else None}
+    faces[current] = {**face, "created_at": saved["created_at"] if saved is not None and unchanged else None}
     return [
         {
             "room_id": room_id,

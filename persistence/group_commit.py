@@ -51,10 +51,12 @@ class GroupCommit(Generic[Item, Outcome]):
         while self._queue:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
             items = [item for item, _ in batch]
+
+            def write_batch(connection: Connection, items: list[Item] = items) -> list[Outcome | Exception]:
+                return self._write(connection, items)
+
             try:
-                outcomes = await self._database.run_write(
-                    lambda connection, items=items: self._write(connection, items)
-                )
+                outcomes = await self._database.run_write(write_batch)
             except Exception as error:
                 for _, future in batch:
                     if not future.done():

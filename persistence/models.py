@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import false as sa_false
@@ -37,6 +50,10 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    # Every model here is mapped to one Table (no mapping to a join or a select), so its
+    # __table__ is a Table, which insert(), update() and delete() accept; DeclarativeBase
+    # declares only the wider FromClause.
+    __table__: ClassVar[Table]
 
 
 class Account(Base):

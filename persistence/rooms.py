@@ -536,7 +536,7 @@ async def _read_events(
         query = query.order_by(_events.c.seq.desc()).limit(last)
     else:
         query = query.order_by(_events.c.seq)
-    rows = (await connection.execute(query)).all()
+    rows = list((await connection.execute(query)).all())
     if last is not None:
         rows.reverse()
     return [

@@ -14,13 +14,17 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 import argon2
 
 from persistence.accounts import AccountRecord, AccountStore, NameTaken
 from server.limits import OneAtATime
+
+T = TypeVar("T")
 
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 4, 128
@@ -152,7 +156,7 @@ class AccountService:
         """Stop the hashing threads."""
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def _in_thread(self, function, *args):  # type: ignore[no-untyped-def]
+    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
 
     async def _verify(self, password_hash: str, password: str) -> bool:

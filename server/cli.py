@@ -11,7 +11,9 @@ import logging
 import signal
 import sqlite3
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from games.dvorak.deck import deck_contents
 from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
@@ -19,10 +21,12 @@ from games.dvorak.rules import RuleViolation, Table
 from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url, normalize_url
 from persistence.rooms import RoomNameTaken, RoomStore
-from server.audit import UnknownRoom, check_rooms, replay_rooms
+from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings
 from server.rooms import check_room_name
 from server.text import clean_text
+
+T = TypeVar("T")
 
 log = logging.getLogger("server")
 
@@ -207,7 +211,7 @@ async def migrate(settings: Settings) -> None:
     log.info("database %s is up to date", describe_url(database.url))
 
 
-async def with_database(settings: Settings, work):  # type: ignore[no-untyped-def]
+async def with_database(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> T:
     """Run ``work(database)`` on an up-to-date database, then close it."""
     database = Database(settings.resolved_database_url, settings.database_timeout)
     try:
@@ -231,6 +235,8 @@ async def import_deck(database: Database, path: Path, room_name: str) -> str:
             room_id = await store.create(room_name, "dvorak", None)
         except RoomNameTaken:
             room_id = await store.find_id(room_name)
+    if room_id is None:  # made by someone else meanwhile, and deleted again
+        raise CommandLineError(f'Room "{room_name}" was made and deleted while the deck went in; try again.')
     stored = await store.load(room_id)
     assert stored is not None
     if stored.game != "dvorak":
@@ -272,7 +278,9 @@ async def set_admin(database: Database, name: str, grant: bool) -> str:
     return f"{name} is {'now' if grant else 'no longer'} an administrator."
 
 
-async def audit(database: Database, room: str | None, auditor) -> tuple[str, bool]:  # type: ignore[no-untyped-def]
+async def audit(
+    database: Database, room: str | None, auditor: Callable[[Database, str | None], Awaitable[list[RoomReport]]]
+) -> tuple[str, bool]:
     try:
         reports = await auditor(database, room)
     except UnknownRoom:

@@ -259,7 +259,8 @@ class Cluster(Peers):
                 sender.cancel()
                 self._client = None
                 self.connected.clear()
-                if not asyncio.current_task().cancelling():
+                running = asyncio.current_task()  # this task: never None in a coroutine
+                if running is not None and not running.cancelling():
                     log.warning("lost the MQTT broker %s", self.broker)
 
     async def _heartbeats(self) -> None:
@@ -328,7 +329,7 @@ class Cluster(Peers):
             news.clear()
 
         for message in queued:
-            if message.news:
+            if message.news and message.content is not None:  # a news item always has content
                 news.setdefault(message.topic, []).append(message.content)
             else:
                 tell_news()

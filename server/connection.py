@@ -6,10 +6,10 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import telnetlib3
 
@@ -229,7 +229,9 @@ class Connection:
     def _check_backlog(self) -> None:
         """A client that stops reading is cut off once its unread output passes the limit,
         so it can neither make the server buffer without bound nor slow anyone else."""
-        transport = self.writer.transport
+        # telnetlib3's writer is made with a (read and write) transport, ours
+        # (server.telnet.ClientTransport), but its property is annotated as BaseTransport.
+        transport = cast("asyncio.Transport | None", self.writer.transport)
         if transport is not None and transport.get_write_buffer_size() > self.output_limit:
             log.warning(
                 "connection %d stopped reading (%d bytes unread); cutting it off",
@@ -277,7 +279,7 @@ class Connection:
                 for text, wrap in held:
                     self._write(text, wrap)
 
-    async def lines(self) -> AsyncIterator[str]:
+    async def lines(self) -> AsyncGenerator[str, None]:
         """Yield every line the client sends, cleaned, until it hangs up: empty lines too,
         since every line counts against the limits. A line longer than
         ``max_line_length`` is refused with a message, and an empty line stands for it.

@@ -145,7 +145,7 @@ class Envelopes:
 
     # -- opening -----------------------------------------------------------------------
 
-    def open(self, topic: str, payload: bytes) -> dict[str, Any]:
+    def open(self, topic: str, payload: bytes | bytearray) -> dict[str, Any]:
         """The body of a message received on ``topic``; raises :class:`Refused` if it is
         not sealed with the cluster's secret for that topic, or is stale or a replay."""
         signature, body = bytes(payload[:_SIGNATURE]), bytes(payload[_SIGNATURE:])

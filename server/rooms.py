@@ -526,9 +526,9 @@ class RoomRegistry:
         for room in list(self._rooms.values()):
             gone, back = room.overdue(grace)
             for account_id in gone:
-                await room.perform(lambda table, who=account_id: table.mark_absent(who, True))
+                await room.perform(_marking_absent(account_id, True))
             for account_id in back:
-                await room.perform(lambda table, who=account_id: table.mark_absent(who, False))
+                await room.perform(_marking_absent(account_id, False))
 
     async def archive(self, room: GameRoom, notice: str, actor: int) -> bool:
         """Delete (archive) ``room`` for account ``actor``: everyone in it, on every node,
@@ -623,3 +623,8 @@ class RoomRegistry:
     async def summaries(self) -> list[tuple[RoomSummary, GameRoom | None]]:
         """Every room as stored, with its live room where this node has it loaded."""
         return [(summary, self._rooms.get(summary.id)) for summary in await self.store.summaries()]
+
+
+def _marking_absent(account_id: int, absent: bool) -> Callable[[GameTable], None]:
+    """The move noting that ``account_id`` is away (``absent``) or back."""
+    return lambda table: table.mark_absent(account_id, absent)

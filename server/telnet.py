@@ -14,8 +14,8 @@ import ipaddress
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import telnetlib3
 from telnetlib3.telopt import BINARY, DO, ECHO, GMCP, MCCP2_COMPRESS, MSSP, WILL, WONT
@@ -72,7 +72,7 @@ def proxied_address(header: bytes) -> str | None:
     return str(mapped or client)
 
 
-class ClientTransport:
+class ClientTransport(asyncio.Transport):
     """A client's transport as the protocol and its reader see it.
 
     Its ``write`` may be replaced, as telnetlib3 does to compress output (MCCP2; uvloop's
@@ -85,10 +85,11 @@ class ClientTransport:
     """
 
     def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__()
         self._transport = transport
         self._holds: set[str] = set()
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray | memoryview) -> None:
         self._transport.write(data)
 
     def hold(self, reason: str) -> None:
@@ -110,6 +111,47 @@ class ClientTransport:
 
     def resume_reading(self) -> None:
         self.release("buffer full")
+
+    # The rest of a transport is the client's own.
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size()
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._transport.get_write_buffer_limits()
+
+    def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
+        self._transport.writelines(list_of_data)
+
+    def write_eof(self) -> None:
+        self._transport.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self._transport.can_write_eof()
+
+    def abort(self) -> None:
+        self._transport.abort()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
@@ -217,7 +259,7 @@ class MushTelnetServer(telnetlib3.TelnetServer):
 
     def __init__(
         self,
-        *args: Any,
+        *,
         mssp: MsspProvider,
         input_rate: float,
         input_burst: int,
@@ -225,7 +267,7 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         proxy_from: tuple[Network, ...] = (),
         **kwargs: Any,
     ) -> None:
-        super().__init__(*args, limit=READER_LIMIT, writer_factory_encoding=MushTelnetWriter, **kwargs)
+        super().__init__(limit=READER_LIMIT, writer_factory_encoding=MushTelnetWriter, **kwargs)
         #: Bytes the client may send: reading pauses while it is overdrawn.
         self._input = TokenBucket(input_rate, input_burst)
         self._flow: ClientTransport | None = None
@@ -287,8 +329,12 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     _encoding_for = -1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._flow = ClientTransport(transport)  # type: ignore[arg-type]
-        super().connection_made(self._flow)  # type: ignore[arg-type]
+        # A stream protocol is given a whole transport (reading and writing), though
+        # asyncio's stubs type connection_made's argument as the BaseTransport every
+        # protocol gets; uvloop's transports do not subclass asyncio.Transport, so this
+        # is a cast, not an isinstance check.
+        self._flow = ClientTransport(cast(asyncio.Transport, transport))
+        super().connection_made(self._flow)
         if self._proxy_from and in_networks(self._peer_address(), self._proxy_from):
             # From a balancer: the player's address is in the header it sends first.
             # Anyone else is a player connecting directly, at their own address.

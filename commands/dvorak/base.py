@@ -4,10 +4,14 @@ numbers, ``force``, and the shape of a move on one card."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
-from commands.tables import perform
+from commands.tables import inspect_on, perform_on
+from games.dvorak.rules import Table
+
+T = TypeVar("T")
 
 _CARD_NUMBER = re.compile(r"#?(\d{1,9})")
 
@@ -18,6 +22,16 @@ def card_number(text: str, usage: str) -> int:
     if match is None:
         raise CommandError(f"Which card? Give its number. Usage: {usage}")
     return int(match.group(1))
+
+
+async def perform(ctx: Context, move: Callable[[Table], T]) -> T:
+    """Make a move at the player's Dvorak table; a rule broken becomes the reply."""
+    return await perform_on(ctx, Table, move)
+
+
+async def inspect(ctx: Context, look: Callable[[Table], T]) -> T:
+    """Read the player's Dvorak table; a rule broken becomes the reply."""
+    return await inspect_on(ctx, Table, look)
 
 
 class GameCommand(Command):

@@ -7,8 +7,8 @@ line by line, and also when a client delivers the whole paste as one line.
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand
-from commands.tables import current_room, inspect, perform
+from commands.dvorak.base import GameCommand, inspect, perform
+from commands.tables import current_room
 from commands.text import plural
 from games.dvorak.deck import deck_contents, snapshot
 from games.dvorak.deckformat import (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commands.tables import game_table
 from games.dvorak.deckformat import colour_code
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, DISCARD, DRAW, REJECT, RULES, Card
@@ -88,7 +89,8 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
 def votes_json(table: Table) -> dict[str, Any]:
     state = table.state
     voters = table.voters()
-    pending, shown = [], set()
+    pending: list[dict[str, Any]] = []
+    shown: set[int] = set()
     for proposal in state.proposals.values():
         if proposal.id in shown:
             continue
@@ -120,10 +122,11 @@ def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     ]
     if not viewers:
         return
-    table = table_json(room, room.table)
-    votes = votes_json(room.table)
+    dvorak = game_table(Table, room.table)
+    table = table_json(room, dvorak)
+    votes = votes_json(dvorak)
     for player in viewers:
-        hand = hand_json(room.table, player.account_id)
+        hand = hand_json(dvorak, player.account_id)
         for connection in player.connections:
             connection.send_gmcp("Dvorak.Table", table)
             connection.send_gmcp("Dvorak.Hand", hand)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand
-from commands.tables import inspect, perform, seated_player
+from commands.dvorak.base import GameCommand, inspect, perform
+from commands.tables import seated_player
 from commands.text import split_assignment
 from games.dvorak.rules import Table
 from games.dvorak.settings import SETTINGS

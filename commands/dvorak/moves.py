@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import ClassVar
 
 from commands.base import CommandError, CommandSet, Context, find_command
-from commands.dvorak.base import CardMove, GameCommand, card_number
-from commands.tables import perform, seated_player
+from commands.dvorak.base import CardMove, GameCommand, card_number, perform
+from commands.tables import seated_player
+from games.dvorak.rules import Table
 
 #: Most cards one draw command takes.
 DRAW_MAX = 20
@@ -23,7 +25,7 @@ class Draw(GameCommand):
     """
 
     key = "drawcard"
-    aliases = ("draw",)
+    aliases: ClassVar[tuple[str, ...]] = ("draw",)
     usage = ("drawcard", "drawcard <n>")
     forceable = True
     visible = False
@@ -149,7 +151,7 @@ class GiveCard(GameCommand):
     """
 
     key = "givecard"
-    aliases = ("give",)
+    aliases: ClassVar[tuple[str, ...]] = ("give",)
     usage = ("givecard <num> to <player>",)
     forceable = True
     as_thing = False
@@ -161,7 +163,7 @@ class GiveCard(GameCommand):
         number = card_number(match.group(1), self.usage[0])
         actor = ctx.player.account_id
 
-        def move(table):  # type: ignore[no-untyped-def]
+        def move(table: Table) -> None:
             target = seated_player(table, ctx, match.group(2), self.usage_text())
             table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=ctx.forced)
 
@@ -197,7 +199,7 @@ class TakeRandom(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
 
-        def move(table):  # type: ignore[no-untyped-def]
+        def move(table: Table) -> int:
             target = seated_player(table, ctx, args, self.usage_text())
             return table.take_random(actor, target.account_id, forced=ctx.forced)
 
@@ -255,7 +257,7 @@ class Skip(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
 
-        def move(table):  # type: ignore[no-untyped-def]
+        def move(table: Table) -> None:
             target = seated_player(table, ctx, args, self.usage_text())
             table.skip(actor, target.account_id, target_present=ctx.hub.is_online(target.account_id))
 

@@ -8,9 +8,9 @@ who looked at what. Spectators see only what is face up.
 from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand, card_number
+from commands.dvorak.base import GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_list, card_name, card_text
-from commands.tables import current_room, inspect, perform, seated_player
+from commands.tables import current_room, seated_player
 from commands.text import plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import CardMove, GameCommand, card_number
+from commands.dvorak.base import CardMove, GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_label, card_list, render_proposal
-from commands.tables import current_room, inspect, perform
+from commands.tables import current_room
 from commands.text import plural
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table

@@ -4,7 +4,7 @@ table's settings."""
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import current_room, inspect, perform
+from commands.tables import current_room, inspect_on, perform_on
 from commands.text import split_assignment
 from games.gnav import settings as gnav_settings
 from games.gnav.cards import english
@@ -24,7 +24,7 @@ class Start(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.start(actor))
+        await perform_on(ctx, GnavTable, lambda table: table.start(actor))
 
 
 class Keep(Command):
@@ -38,7 +38,7 @@ class Keep(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.keep(actor))
+        await perform_on(ctx, GnavTable, lambda table: table.keep(actor))
 
 
 class Swap(Command):
@@ -55,7 +55,7 @@ class Swap(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.swap(actor))
+        await perform_on(ctx, GnavTable, lambda table: table.swap(actor))
 
 
 class Hand(Command):
@@ -75,7 +75,7 @@ class Hand(Command):
                 return "You hold no card now (no deal is being played, or you sit this one out)."
             return f"Your card: {english(view.card)}."
 
-        ctx.reply(await inspect(ctx, look))
+        ctx.reply(await inspect_on(ctx, GnavTable, look))
 
 
 class AddBot(Command):
@@ -95,7 +95,7 @@ class AddBot(Command):
         if level.lower() not in LEVELS:
             raise CommandError(f"Which level? {', '.join(LEVELS)}. Usage: {self.usage_text()}")
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.add_bot(actor, level, name))
+        await perform_on(ctx, GnavTable, lambda table: table.add_bot(actor, level, name))
 
 
 class RemoveBot(Command):
@@ -108,7 +108,7 @@ class RemoveBot(Command):
         if not args.strip():
             raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.remove_bot(actor, args))
+        await perform_on(ctx, GnavTable, lambda table: table.remove_bot(actor, args))
 
 
 class Set(Command):
@@ -137,7 +137,7 @@ class Set(Command):
             raise CommandError(f"Usage: {self.usage_text()}")
         name, value = assignment
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.set(actor, name, value))
+        await perform_on(ctx, GnavTable, lambda table: table.set(actor, name, value))
 
 
 PLAY_COMMANDS = CommandSet("Gnav", [Start(), Keep(), Swap(), Hand(), AddBot(), RemoveBot(), Set()])

@@ -8,7 +8,7 @@ rebuilt from its event log is compared with the room as stored.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import fields as dataclass_fields
 
 from games.dvorak.state import (
     APPROVE,
@@ -24,6 +24,7 @@ from games.dvorak.state import (
     REJECT,
     REMOVED,
     ZONES,
+    Card,
     TableState,
 )
 
@@ -133,7 +134,11 @@ def differences(replayed: TableState, stored: TableState) -> list[str]:
     for number in sorted(set(replayed.cards) | set(stored.cards)):
         a, b = replayed.cards.get(number), stored.cards.get(number)
         if a != b:
-            fields = [k for k in asdict(a or b) if a is None or b is None or getattr(a, k) != getattr(b, k)]
+            fields = [
+                f.name
+                for f in dataclass_fields(Card)
+                if a is None or b is None or getattr(a, f.name) != getattr(b, f.name)
+            ]
             found.append(f"card #{number}: {', '.join(fields)}")
     for key in sorted(set(replayed.piles) | set(stored.piles)):
         if replayed.piles.get(key, []) != stored.piles.get(key, []):

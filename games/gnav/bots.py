@@ -187,6 +187,7 @@ class _Deal:
         at = order.index(me)
         actor = me
         choice = swap_first
+        nxt: int | None
         while True:
             if not choice:
                 nxt = at + 1

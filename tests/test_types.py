@@ -1,0 +1,36 @@
+"""The packages type-check: mypy, configured in pyproject.toml (``[tool.mypy]``), finds
+no error in games, persistence, server or commands."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("games", "persistence", "server", "commands")
+
+
+def mypy(root: Path) -> subprocess.CompletedProcess[str]:
+    """mypy run in ``root`` as configured there, with nothing else on its command line."""
+    return subprocess.run([sys.executable, "-m", "mypy"], cwd=root, capture_output=True, text=True, timeout=300)
+
+
+def test_the_packages_type_check():
+    result = mypy(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_type_error_fails_the_check(tmp_path):
+    """The check is live: a copy of the code where a rules module gives a number a
+    string fails it, naming the line."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    base = tmp_path / "games" / "base.py"
+    planted = len(base.read_text().splitlines()) + 1
+    base.write_text(base.read_text() + 'PLANTED: int = "not a number"\n')
+    result = mypy(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"games/base.py:{planted}: error: Incompatible types in assignment" in result.stdout
