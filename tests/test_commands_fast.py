@@ -323,3 +323,34 @@ async def test_help_and_commands_list_what_can_be_used_where_the_player_is(world
     table = (await world.call("Ann", "commands"))["Ann"]
     assert re.search(r"^Cards:\s+drawcard \(draw\)", table, re.M)
     assert "help <command>" in (await world.call("Ann", "help"))["Ann"]
+
+
+# -- one summary for look and Dvorak.Table ------------------------------------------------
+
+
+def _last_table(world: World, name: str) -> dict:
+    return [data for package, data in world.gmcp(name) if package == "Dvorak.Table"][-1]
+
+
+async def test_look_and_the_gmcp_table_tell_the_same_table(world):
+    await dvorak_game(world)
+    await world.call("Ann", "draw")
+    table = _last_table(world, "Cy")
+    look = (await world.call("Cy", "look"))["Cy"]
+    assert f"Draw pile: {table['piles']['draw']} card" in look
+    for seat in table["seats"]:
+        assert re.search(rf"{'>' if seat['current'] else ' '} {seat['name']} +{seat['cards']} card", look), look
+    assert table["watching"] == ["Cy"] and "Watching: Cy." in look
+    assert table["turn"]["player"] == "Ann" and "Ann's turn: drawn 1 of 1" in look
+
+
+async def test_in_a_multi_deck_game_each_players_piles_are_told_alike(world):
+    await dvorak_table(world)
+    await world.calls("Ann", "set multideck=on", "set handsize=1", "loadcard Rock/T/A rock.", "loadcard Hat/T/A hat.")
+    await world.calls("Bo", "loadcard Lamp/T/A lamp.", "loadcard Boot/T/A boot.")
+    await world.call("Ann", "start")
+    table = _last_table(world, "Cy")
+    assert set(table["piles"]) == {"Ann", "Bo"}
+    look = (await world.call("Cy", "look"))["Cy"]
+    for name, pile in table["piles"].items():
+        assert f"{name}: draw {pile['draw']}, discard {pile['discard']}" in look

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from commands.dvorak.summary import PileSummary, summarise
 from commands.tables import game_table
 from games.dvorak.deckformat import colour_code
 from games.dvorak.rules import Table
-from games.dvorak.state import APPROVE, DISCARD, DRAW, REJECT, RULES, Card
+from games.dvorak.state import APPROVE, NO_OWNER, REJECT, Card
 from games.dvorak.visibility import card_visible
 from server.hub import OnlinePlayer
 from server.rooms import GameRoom
@@ -34,55 +35,56 @@ def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
 
 
 def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
-    state = table.state
+    """``Dvorak.Table``: the table as everyone sees it (the summary ``look`` draws too)."""
     present = room.present()
-    turn = state.turn
-    multideck = bool(state.settings["multideck"])
-    owners = [seat.account_id for seat in state.seats] if multideck else [0]
+    away = {seat.account_id for seat in table.state.seats if seat.account_id not in present}
+    summary = summarise(room, table, away, room.spectators())
 
-    def pile_json(owner: int) -> dict[str, Any]:
-        discard = state.pile(DISCARD, owner)
+    def pile_json(pile: PileSummary) -> dict[str, Any]:
+        top = pile.discard_top
         return {
-            "draw": len(state.pile(DRAW, owner)),
-            "discard": len(discard),
-            "discard_top": card_json(state.cards[discard[-1]], with_text=False) if discard else None,
+            "draw": pile.draw,
+            "discard": pile.discard,
+            "discard_top": card_json(top, with_text=False) if top is not None else None,
         }
 
+    turn = summary.turn
     return {
-        "room": room.name,
-        "phase": state.phase,
-        "host": table.name_of(state.host) if state.host else None,
+        "room": summary.room,
+        "phase": summary.phase,
+        "host": summary.host,
         "turn": (
             {
-                "player": table.name_of(turn.player),
+                "player": summary.turn_player,
                 "number": turn.number,
                 "drawn": turn.drawn,
                 "things": turn.things,
                 "actions": turn.actions,
             }
-            if state.phase == "playing" and state.settings["turns"]
+            if turn is not None
             else None
         ),
         "seats": [
             {
                 "name": seat.name,
-                "cards": len(table.hand(seat.account_id)),
+                "cards": seat.cards,
                 "team": seat.team or None,
                 "out": seat.out,
-                "away": seat.account_id not in present,
-                "current": state.phase == "playing" and seat.account_id == turn.player,
-                "in_play": [
-                    {**card_json(state.cards[n], with_text=False), "on": state.cards[n].attached_to}
-                    for n in table.in_play(seat.account_id)
-                ],
+                "away": seat.away,
+                "current": seat.current,
+                "in_play": [{**card_json(card, with_text=False), "on": card.attached_to} for card in seat.in_play],
             }
-            for seat in state.seats
+            for seat in summary.seats
         ],
-        "piles": {table.name_of(owner): pile_json(owner) for owner in owners} if multideck else pile_json(0),
-        "rules": [card_json(state.cards[n]) for n in state.pile(RULES)],
-        "watching": room.spectators(),
-        "settings": dict(state.settings),
-        "result": state.result or None,
+        "piles": (
+            {seat.name: pile_json(summary.piles[seat.account_id]) for seat in summary.seats}
+            if summary.multideck
+            else pile_json(summary.piles[NO_OWNER])
+        ),
+        "rules": [card_json(card) for card in summary.rules],
+        "watching": list(summary.watching),
+        "settings": summary.settings,
+        "result": summary.result or None,
     }
 
 

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from commands.dvorak.summary import PileSummary, TableSummary, summarise
 from commands.text import plural
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
-from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, RULES, Card, Proposal
+from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, Card, Proposal
 from games.dvorak.visibility import event_for
 from server.rooms import GameRoom
 from server.text import coloured
@@ -610,51 +611,46 @@ def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
 
 
 def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:
-    """The table as ``look`` draws it for ``viewer``."""
-    state = table.state
-    settings = state.settings
-    phase = state.phase
+    """The table as ``look`` draws it for ``viewer``, from what everyone may see of it
+    (:func:`commands.dvorak.summary.summarise`)."""
+    summary = summarise(room, table, away, watching)
+    state, settings, phase = table.state, summary.settings, summary.phase
     status = {"waiting": "waiting to start", "playing": f"playing, turn {state.turn.number}", "over": "game over"}[
         phase
     ]
-    lines = [f"Room {room.name}: Dvorak, {status}. Host: {table.name_of(state.host) if state.host else 'nobody'}."]
-    if state.result and phase != PLAYING:
-        lines.append(f"Last game: {state.result}")
-    if state.seats:
+    lines = [f"Room {summary.room}: Dvorak, {status}. Host: {summary.host or 'nobody'}."]
+    if summary.result and phase != PLAYING:
+        lines.append(f"Last game: {summary.result}")
+    if summary.seats:
         lines.append("Seats, in turn order:")
-        for seat in state.seats:
-            marker = ">" if phase == PLAYING and seat.account_id == state.turn.player else " "
+        for seat in summary.seats:
             notes = []
             if seat.team:
                 notes.append(f"team {seat.team}")
             if seat.out:
                 notes.append("out")
-            if seat.account_id in away:
+            if seat.away:
                 notes.append("away")
             if seat.account_id == viewer:
                 notes.append("you")
-            held = len(table.hand(seat.account_id))
             lines.append(
-                f" {marker} {seat.name:<20} {held:>2} card{'s' if held != 1 else ' '}"
+                f" {'>' if seat.current else ' '} {seat.name:<20} {seat.cards:>2} card{'s' if seat.cards != 1 else ' '}"
                 + (f"  ({', '.join(notes)})" if notes else "")
             )
     else:
         lines.append("Nobody is seated.")
-    in_play = [seat for seat in state.seats if table.in_play(seat.account_id)]
+    in_play = [seat for seat in summary.seats if seat.in_play]
     if in_play:
         lines.append("In play:")
         for seat in in_play:
-            things = []
-            for number in table.in_play(seat.account_id):
-                card = state.cards[number]
-                on = f" on #{card.attached_to}" if card.attached_to else ""
-                things.append(f"{card_label(card)}{on}")
+            things = [
+                f"{card_label(card)}{f' on #{card.attached_to}' if card.attached_to else ''}" for card in seat.in_play
+            ]
             lines.append(f"  {seat.name}: " + ", ".join(things))
-    lines.append(_piles_line(table))
-    rules = state.pile(RULES)
-    if rules:
+    lines.append(_piles_line(summary))
+    if summary.rules:
         lines.append("Special rules:")
-        lines += [f"  {card_full(state.cards[n])}" for n in rules]
+        lines += [f"  {card_full(card)}" for card in summary.rules]
     if state.proposals:
         lines.append("Waiting for a vote (viewvote for details):")
         shown: set[int] = set()
@@ -663,15 +659,15 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
                 group = state.bundle_of(proposal)
                 shown.update(p.id for p in group)
                 lines.append(render_proposal(table, group, detailed=False))
-    if phase == PLAYING and settings["turns"]:
-        turn = state.turn
-        whose = "Your" if turn.player == viewer else f"{table.name_of(turn.player)}'s"
+    turn = summary.turn
+    if turn is not None:
+        whose = "Your" if turn.player == viewer else f"{summary.turn_player}'s"
         lines.append(
             f"{whose} turn: drawn {turn.drawn} of {settings['draws']}, "
             f"Things {turn.things} of {settings['plays']}, Actions {turn.actions} of {settings['actions']}."
         )
-    if watching:
-        lines.append(f"Watching: {', '.join(watching)}.")
+    if summary.watching:
+        lines.append(f"Watching: {', '.join(summary.watching)}.")
     changed = [
         f"{name}={spec.show(settings[name])}" for name, spec in SETTINGS.items() if settings[name] != spec.default
     ]
@@ -680,20 +676,18 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
     return "\n".join(lines)
 
 
-def _piles_line(table: Table) -> str:
-    state = table.state
-    if state.settings["multideck"]:
+def _piles_line(summary: TableSummary) -> str:
+    def top(pile: PileSummary) -> str:
+        return f", top {card_label(pile.discard_top)}" if pile.discard_top else ""
+
+    if summary.multideck:
         parts = []
-        for seat in state.seats:
-            draw = len(state.pile(DRAW, seat.account_id))
-            discard = state.pile(DISCARD, seat.account_id)
-            top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
-            parts.append(f"{seat.name}: draw {draw}, discard {len(discard)}{top}")
-        shared = state.pile(DRAW)
-        if shared:
-            parts.append(f"shared, dealt out at the start: draw {len(shared)}")
+        for seat in summary.seats:
+            pile = summary.piles[seat.account_id]
+            parts.append(f"{seat.name}: draw {pile.draw}, discard {pile.discard}{top(pile)}")
+        shared = summary.piles.get(NO_OWNER)
+        if shared is not None:
+            parts.append(f"shared, dealt out at the start: draw {shared.draw}")
         return "Piles: " + "; ".join(parts) + "."
-    draw = len(state.pile(DRAW))
-    discard = state.pile(DISCARD)
-    top = f", top {card_label(state.cards[discard[-1]])}" if discard else ""
-    return f"Draw pile: {plural(draw, 'card')}. Discard pile: {plural(len(discard), 'card')}{top}."
+    pile = summary.piles[NO_OWNER]
+    return f"Draw pile: {plural(pile.draw, 'card')}. Discard pile: {plural(pile.discard, 'card')}{top(pile)}."
