@@ -272,7 +272,7 @@ def _start(r: _Reading) -> str:
     dealt = (
         f"the cards are dealt out as far as they go (at most {handsize} each)"
         if data.get("short")
-        else f"each player is dealt {handsize} cards"
+        else f"each player is dealt {plural(handsize, 'card')}"
     )
     text = (
         verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
