@@ -55,15 +55,17 @@ def _card_shown(event: Event, viewer: int) -> bool:
 def event_for(event: Event, viewer: int) -> dict[str, Any]:
     """What ``viewer`` may be shown of ``event``: its data with the hidden cards taken
     out. A dealing event gets ``dealt`` (the cards dealt to the viewer) and
-    ``dealt_counts`` (how many each player was dealt, by account id)."""
-    data = dict(event.data)
-    if event.kind in _PRIVATE_CARD and not _card_shown(event, viewer):
-        del data["card"]
-    elif event.kind in _DEALING:
+    ``dealt_counts`` (how many each player was dealt, by account id). An event with
+    nothing hidden gives its own data, not a copy: read it, do not change it."""
+    if event.kind in _PRIVATE_CARD:
+        if _card_shown(event, viewer):
+            return event.data
+        return {key: value for key, value in event.data.items() if key != "card"}
+    if event.kind in _DEALING:
         hands = dealt(event)
-        data["dealt"] = hands.get(viewer, [])
-        data["dealt_counts"] = {player: len(cards) for player, cards in hands.items()}
-    return data
+        counts = {player: len(cards) for player, cards in hands.items()}
+        return {**event.data, "dealt": hands.get(viewer, []), "dealt_counts": counts}
+    return event.data
 
 
 def cards_seen(event: Event, viewer: int) -> set[int]:

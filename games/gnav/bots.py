@@ -179,56 +179,55 @@ class _Deal:
     def play_out(self, hands: dict[int, int], stock: list[int], swap_first: bool, rng: random.Random) -> float:
         """Lives the viewer loses in the rest of the deal, its first move given, the
         others playing as ``normal`` does on their own card."""
-        order, me = self.order, self.me
-        lives = dict(self.lives)
-        swaps = list(self.swaps)
-        state = {"drawn": self.drawn, "lost": 0, "others": 0}
-        alive = set(order)
-        at = order.index(me)
-        actor = me
+        order = self.order
+        deal = _Playout(self, hands, stock)
+        at = order.index(self.me)
+        actor = self.me
         choice = swap_first
         nxt: int | None
         while True:
-            if not choice:
-                nxt = at + 1
-            else:
-                nxt = self._ask(actor, at, hands, stock, swaps, lives, alive, state)
+            nxt = deal.ask(actor, at) if choice else at + 1
             if nxt is None:
                 break
-            while nxt < len(order) and order[nxt] not in alive:
+            while nxt < len(order) and order[nxt] not in deal.alive:
                 nxt += 1
-            if nxt >= len(order) or len(alive) < 2:
+            if nxt >= len(order) or len(deal.alive) < 2:
                 break
             at, actor = nxt, order[nxt]
             choice = _normal_would_swap(hands[actor], actor == self.dealer)
             if hands[actor] not in (_FOOL,) and hands[actor] < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
                 choice = not choice
-        lost, others = state["lost"], state["others"]
-        if len(alive) >= 2:
-            for holder in _losers([holder for holder in order if holder in alive], hands):
-                if holder == me:
+        lost, others = deal.lost, deal.others
+        if len(deal.alive) >= 2:
+            for holder in _losers([holder for holder in order if holder in deal.alive], hands):
+                if holder == self.me:
                     lost += 1
                 else:
                     others += 1
         return lost - STRONG_SPITE * others / max(len(order) - 1, 1)
 
-    def _ask(
-        self,
-        actor: int,
-        at: int,
-        hands: dict[int, int],
-        stock: list[int],
-        swaps: list[tuple[str, int, int]],
-        lives: dict[int, int],
-        alive: set[int],
-        state: dict[str, int],
-    ) -> int | None:
+
+class _Playout:
+    """One imagined rest of a deal being played: the cards where they are now, the swaps
+    a Cat would undo, the lives, who is still in, and the lives lost so far."""
+
+    def __init__(self, deal: _Deal, hands: dict[int, int], stock: list[int]) -> None:
+        self.deal = deal
+        self.hands, self.stock = hands, stock
+        self.swaps = list(deal.swaps)
+        self.lives = dict(deal.lives)
+        self.alive = set(deal.order)
+        self.drawn = deal.drawn
+        #: Lives lost by the viewer, and by the others.
+        self.lost = self.others = 0
+
+    def ask(self, actor: int, at: int) -> int | None:
         """One ask; the index in the order of the next to act, or None: the deal ends."""
-        order = self.order
-        if actor != self.dealer:
+        order, hands, stock = self.deal.order, self.hands, self.stock
+        if actor != self.deal.dealer:
             for later in range(at + 1, len(order)):
                 holder = order[later]
-                if holder not in alive:
+                if holder not in self.alive:
                     continue
                 card = hands[holder]
                 if card in (_HOUSE, _HORSE):
@@ -236,51 +235,45 @@ class _Deal:
                 if card == _CUCKOO:
                     return None
                 if card in (_CAT, _DRAGOON):
-                    self._refused(actor, card, hands, stock, swaps, lives, alive, state)
+                    self._refused(actor, card)
                     return later + 1
                 hands[actor], hands[holder] = card, hands[actor]
-                swaps.append(("seat", actor, holder))
+                self.swaps.append(("seat", actor, holder))
                 return at + 1
         while True:
-            index = len(stock) - 1 - state["drawn"]
+            index = len(stock) - 1 - self.drawn
             if index < 0:
                 return at + 1
             card = stock[index]
             if card in (_HOUSE, _HORSE):
-                state["drawn"] += 1
+                self.drawn += 1
                 continue
             if card == _CUCKOO:
                 return None
             if card in (_CAT, _DRAGOON):
-                self._refused(actor, card, hands, stock, swaps, lives, alive, state)
+                self._refused(actor, card)
                 return None
             hands[actor], stock[index] = card, hands[actor]
-            state["drawn"] += 1
-            swaps.append(("stock", actor, index))
+            self.drawn += 1
+            self.swaps.append(("stock", actor, index))
             return at + 1
 
-    def _refused(
-        self,
-        asker: int,
-        card: int,
-        hands: dict[int, int],
-        stock: list[int],
-        swaps: list[tuple[str, int, int]],
-        lives: dict[int, int],
-        alive: set[int],
-        state: dict[str, int],
-    ) -> None:
-        lives[asker] -= 1
-        state["lost" if asker == self.me else "others"] += 1
-        if lives[asker] <= 0:
-            alive.discard(asker)
+    def _refused(self, asker: int, card: int) -> None:
+        self.lives[asker] -= 1
+        if asker == self.deal.me:
+            self.lost += 1
+        else:
+            self.others += 1
+        if self.lives[asker] <= 0:
+            self.alive.discard(asker)
         if card == _CAT:
-            for how, first, second in reversed(swaps):
+            hands, stock = self.hands, self.stock
+            for how, first, second in reversed(self.swaps):
                 if how == "seat":
                     hands[first], hands[second] = hands[second], hands[first]
                 else:
                     hands[first], stock[second] = stock[second], hands[first]
-            swaps.clear()
+            self.swaps.clear()
 
 
 def _losers(contestants: list[int], hands: dict[int, int]) -> set[int]:
