@@ -13,12 +13,11 @@ import functools
 import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from server.text import WHOLE_LINE, reflowable
 
 if TYPE_CHECKING:
-    from persistence.decks import DeckStore
     from server.accounts import AccountService
     from server.connection import Connection
     from server.hub import Hub, OnlinePlayer
@@ -29,6 +28,23 @@ class CommandError(Exception):
     """Input was refused; the message (short, for the player) says why. Nothing changed."""
 
 
+S = TypeVar("S")
+
+
+class Services:
+    """What only some commands use, such as a game's own stores (Dvorak's saved decks),
+    each found by its class: ``ctx.services.get(DeckStore)``. The server makes one of each."""
+
+    def __init__(self, *services: object) -> None:
+        self._by_class = {type(service): service for service in services}
+
+    def get(self, wanted: type[S]) -> S:
+        """The service of class ``wanted``."""
+        service = self._by_class[wanted]
+        assert isinstance(service, wanted)
+        return service
+
+
 @dataclass
 class Context:
     """What a running command can reach: its connection, the hub and the services."""
@@ -37,11 +53,9 @@ class Context:
     hub: Hub
     accounts: AccountService
     rooms: RoomRegistry
-    decks: DeckStore
+    services: Services
     #: The command sets available to this connection right now (for help and commands).
     command_sets: tuple[CommandSet, ...] = ()
-    #: Set by ``force``: the move is made outside the basic turn rules.
-    forced: bool = False
 
     @property
     def player(self) -> OnlinePlayer:

@@ -6,7 +6,7 @@ import logging
 from functools import cache
 
 from commands import gmcp
-from commands.base import Command, CommandError, CommandSet, Context, find_command
+from commands.base import Command, CommandError, CommandSet, Context, Services, find_command
 from commands.dvorak.deck import SAVED_DECK_COMMANDS
 from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
@@ -17,7 +17,6 @@ from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
 from games.dvorak.deckformat import split_pasted_commands
 from persistence.database import DatabaseFull, DatabaseUnavailable
-from persistence.decks import DeckStore
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub, RemotePlayer
@@ -107,11 +106,11 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
 class CommandProcessor:
     """Runs each line a connection sends as a command, and greets and sees off connections."""
 
-    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry, decks: DeckStore) -> None:
+    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry, services: Services) -> None:
         self.hub = hub
         self.accounts = accounts
         self.rooms = rooms
-        self.decks = decks
+        self.services = services
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
 
@@ -181,7 +180,7 @@ class CommandProcessor:
             command, args = found
             if command.resets_idle:
                 connection.touch()
-            ctx = Context(connection, self.hub, self.accounts, self.rooms, self.decks, command_sets)
+            ctx = Context(connection, self.hub, self.accounts, self.rooms, self.services, command_sets)
             if command.framed:
                 with connection.framed():
                     await self._run(command, ctx, args)

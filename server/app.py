@@ -11,6 +11,7 @@ from contextlib import aclosing
 
 import telnetlib3
 
+from commands.base import Services
 from commands.dispatch import CommandProcessor
 from commands.games import announce
 from persistence.accounts import AccountStore
@@ -57,8 +58,12 @@ class MushServer:
             card_limit=settings.max_cards_per_room,
             rooms_per_player=settings.max_rooms_per_player,
         )
-        self.decks = DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
+        self.processor = CommandProcessor(
+            self.hub,
+            self.accounts,
+            self.rooms,
+            Services(DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes)),
+        )
         self.cluster: Cluster | None = None
         if settings.mqtt_url:
             self.cluster = Cluster(

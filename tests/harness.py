@@ -25,6 +25,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from commands.base import Services
 from commands.dispatch import CommandProcessor
 from commands.games import announce
 from persistence.accounts import AccountStore
@@ -125,8 +126,8 @@ class World:
             card_limit=settings.max_cards_per_room,
             rooms_per_player=settings.max_rooms_per_player,
         )
-        self.decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, self.decks)
+        decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks))
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 

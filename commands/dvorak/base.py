@@ -35,9 +35,18 @@ async def inspect(ctx: Context, look: Callable[[Table], T]) -> T:
 
 
 class GameCommand(Command):
-    """A command about the table. ``forceable`` ones may be prefixed with ``force``."""
+    """A command about the table. A ``forceable`` one may be prefixed with ``force``
+    (:class:`commands.dvorak.moves.Force`): it does its work in :meth:`move`, told whether
+    it is forced; the others implement ``run`` as every command does."""
 
-    forceable = False
+    forceable: ClassVar[bool] = False
+
+    async def run(self, ctx: Context, args: str) -> None:
+        await self.move(ctx, args, forced=False)
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        """Do the command's work, outside the basic turn rules when ``forced``."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither run nor move")
 
 
 class CardMove(GameCommand):
@@ -48,11 +57,11 @@ class CardMove(GameCommand):
     #: The name of the :class:`games.dvorak.rules.Table` method the move calls.
     rules_method: ClassVar[str]
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         number = card_number(args, self.usage_text())
-        actor, forced = ctx.player.account_id, ctx.forced
-        move = self.rules_method
+        actor = ctx.player.account_id
+        method = self.rules_method
         if self.forceable:
-            await perform(ctx, lambda table: getattr(table, move)(actor, number, forced=forced))
+            await perform(ctx, lambda table: getattr(table, method)(actor, number, forced=forced))
         else:
-            await perform(ctx, lambda table: getattr(table, move)(actor, number))
+            await perform(ctx, lambda table: getattr(table, method)(actor, number))

@@ -20,7 +20,7 @@ from games.dvorak.deckformat import (
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import DECK_ZONES, PENDING, REJECTED, REMOVED, RULES, Card
-from persistence.decks import DeckOwnedByOther, DecksTooBig, TooManyDecks
+from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks
 from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
 
@@ -48,9 +48,9 @@ class ClearDeck(GameCommand):
     cost = 5
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.clear_deck(actor, forced=ctx.forced))
+        await perform(ctx, lambda table: table.clear_deck(actor, forced=forced))
 
 
 class LoadCard(GameCommand):
@@ -75,7 +75,7 @@ class LoadCard(GameCommand):
     forceable = True
     usage = ("loadcard <name>/<A|T|type>/<text>", "loadcard <colour>/<name>/<type>/<text>")
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         try:
             card = parse_card_definition(args)
         except DefinitionError as error:
@@ -83,9 +83,7 @@ class LoadCard(GameCommand):
         actor, author = ctx.player.account_id, ctx.player.name
         await perform(
             ctx,
-            lambda table: table.load_card(
-                actor, author, card.name, card.kind, card.text, card.colour, forced=ctx.forced
-            ),
+            lambda table: table.load_card(actor, author, card.name, card.kind, card.text, card.colour, forced=forced),
         )
 
 
@@ -99,13 +97,13 @@ class LoadRule(GameCommand):
     forceable = True
     usage = ("loadrule <name>/<text>",)
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         try:
             rule = parse_rule_definition(args)
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
         actor, author = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text, forced=ctx.forced))
+        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text, forced=forced))
 
 
 class LogCards(GameCommand):
@@ -178,7 +176,7 @@ class SaveDeck(GameCommand):
             for card in data["cards"]
         }
         try:
-            replaced = await ctx.decks.save(
+            replaced = await ctx.services.get(DeckStore).save(
                 name, ctx.player.account_id, count, {**data, "room": room.name, "versions": versions}
             )
         except DeckOwnedByOther:
@@ -214,16 +212,16 @@ class LoadDeck(GameCommand):
     forceable = True
     usage = ("loaddeck <name>",)
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         name = args.strip()
         if not name:
             raise CommandError(f"Usage: {self.usage[0]}")
-        found = await ctx.decks.load(name)
+        found = await ctx.services.get(DeckStore).load(name)
         if found is None:
             raise CommandError(f'There is no saved deck called "{name}". Type "listdecks" for the list.')
         saved_name, data = found
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=ctx.forced))
+        await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=forced))
 
 
 class ListDecks(Command):
@@ -235,19 +233,19 @@ class ListDecks(Command):
     key = "listdecks"
 
     async def run(self, ctx: Context, args: str) -> None:
-        decks = await ctx.decks.summaries()
+        store = ctx.services.get(DeckStore)
+        decks = await store.summaries()
         if not decks:
             ctx.reply("No decks have been saved. In a room, savedeck <name> saves one.")
             return
         lines = [f"{'Deck':<30} {'Saved by':<20} {'Cards':>5}  Saved (UTC)"]
         for deck in decks:
             lines.append(f"{deck.name:<30} {deck.owner_name:<20} {deck.card_count:>5}  {deck.saved_at:%Y-%m-%d %H:%M}")
-        count, used = await ctx.decks.usage(ctx.player.account_id)
+        count, used = await store.usage(ctx.player.account_id)
         if count:
-            limits = ctx.decks
             lines.append(
-                f"Yours: {count}{f' of {limits.max_decks}' if limits.max_decks else ''} decks, "
-                f"{_kib(used)}{f' of {_kib(limits.max_bytes)}' if limits.max_bytes else ''}."
+                f"Yours: {count}{f' of {store.max_decks}' if store.max_decks else ''} decks, "
+                f"{_kib(used)}{f' of {_kib(store.max_bytes)}' if store.max_bytes else ''}."
             )
         ctx.reply("\n".join(lines))
 
@@ -263,12 +261,13 @@ class DeleteDeck(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         name = args.strip()
-        owner = await ctx.decks.owner_of(name) if name else None
+        store = ctx.services.get(DeckStore)
+        owner = await store.owner_of(name) if name else None
         if owner is None:
             raise CommandError(f'There is no saved deck called "{name}".' if name else f"Usage: {self.usage[0]}")
         if owner != ctx.player.account_id and not ctx.player.is_admin:
             raise CommandError("Only whoever saved that deck, or an administrator, can delete it.")
-        await ctx.decks.delete(name)
+        await store.delete(name)
         ctx.player.place.broadcast(f"{ctx.player.name} deletes the saved deck {name}.", exclude=ctx.player)
         ctx.reply(f"You delete the saved deck {name}.")
 

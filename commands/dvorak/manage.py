@@ -22,9 +22,9 @@ class Start(GameCommand):
     key = "start"
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.start(actor, forced=ctx.forced))
+        await perform(ctx, lambda table: table.start(actor, forced=forced))
 
 
 class Set(GameCommand):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import ClassVar
 
 from commands.base import CommandError, CommandSet, Context, find_command
@@ -30,14 +29,14 @@ class Draw(GameCommand):
     forceable = True
     visible = False
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         count = 1
         if args.strip():
             if not args.strip().isdigit() or not 1 <= int(args) <= DRAW_MAX:
                 raise CommandError(f"Usage: {self.usage_text()}, where n is 1 to {DRAW_MAX}.")
             count = int(args)
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.draw_many(actor, count, self.visible, ctx.forced))
+        await perform(ctx, lambda table: table.draw_many(actor, count, self.visible, forced))
 
 
 class DrawVisible(Draw):
@@ -68,7 +67,7 @@ class Play(GameCommand):
     usage = ("playcard <num>", "playcard <num> on <num>")
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         usage = self.usage_text()
         on = _PLAY_ON.fullmatch(args.strip())
         if on:
@@ -77,7 +76,7 @@ class Play(GameCommand):
         else:
             number, onto = card_number(args, usage), None
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.play(actor, number, onto=onto, forced=ctx.forced))
+        await perform(ctx, lambda table: table.play(actor, number, onto=onto, forced=forced))
 
 
 class Use(CardMove):
@@ -119,9 +118,9 @@ class DiscardRandom(GameCommand):
     key = "discrand"
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.discard(actor, None, forced=ctx.forced))
+        await perform(ctx, lambda table: table.discard(actor, None, forced=forced))
 
 
 class Destroy(CardMove):
@@ -156,7 +155,7 @@ class GiveCard(GameCommand):
     forceable = True
     as_thing = False
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         match = _GIVE.fullmatch(args.strip())
         if match is None:
             raise CommandError(f"Usage: {self.usage[0]}")
@@ -165,7 +164,7 @@ class GiveCard(GameCommand):
 
         def move(table: Table) -> None:
             target = seated_player(table, ctx, match.group(2), self.usage_text())
-            table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=ctx.forced)
+            table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=forced)
 
         await perform(ctx, move)
 
@@ -196,12 +195,12 @@ class TakeRandom(GameCommand):
     usage = ("takerand <player>",)
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
 
         def move(table: Table) -> int:
             target = seated_player(table, ctx, args, self.usage_text())
-            return table.take_random(actor, target.account_id, forced=ctx.forced)
+            return table.take_random(actor, target.account_id, forced=forced)
 
         await perform(ctx, move)
 
@@ -212,9 +211,9 @@ class Shuffle(GameCommand):
     key = "shuffle"
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.shuffle_discard(actor, forced=ctx.forced))
+        await perform(ctx, lambda table: table.shuffle_discard(actor, forced=forced))
 
 
 class ShuffleCard(CardMove):
@@ -240,9 +239,9 @@ class EndTurn(GameCommand):
     aliases = ("done",)
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.end_turn(actor, forced=ctx.forced))
+        await perform(ctx, lambda table: table.end_turn(actor, forced=forced))
 
 
 class Skip(GameCommand):
@@ -276,12 +275,12 @@ class Force(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         found = find_command(ctx.command_sets, args.strip()) if args.strip() else None
-        if found is None or not isinstance(found[0], GameCommand) or not found[0].forceable:
+        command = found[0] if found is not None else None
+        if found is None or not isinstance(command, GameCommand) or not command.forceable:
             forceable = {c.key for s in ctx.command_sets for c in s.commands if getattr(c, "forceable", False)}
             names = ", ".join(sorted(forceable))
             raise CommandError(f"Usage: force <command>, where the command is one of: {names}.")
-        command, inner = found
-        await command.run(replace(ctx, forced=True), inner)
+        await command.move(ctx, found[1], forced=True)
 
 
 MOVE_COMMANDS = CommandSet(

@@ -55,7 +55,7 @@ class ViewHand(GameCommand):
     usage = ("viewhand", "viewhand <player>")
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         me = ctx.player.account_id
         if args.strip() and args.strip().lower() != "me":
 
@@ -63,7 +63,7 @@ class ViewHand(GameCommand):
                 target = seated_player(table, ctx, args, self.usage_text())
                 if target.account_id == me:
                     return own_hand(table, me)
-                cards = table.view_hand(me, target.account_id, forced=ctx.forced)
+                cards = table.view_hand(me, target.account_id, forced=forced)
                 return f"{target.name}'s hand ({plural(len(cards), 'card')}):\n" + card_list(table, cards)
 
             ctx.reply(await perform(ctx, look))
@@ -165,11 +165,11 @@ class ViewDraw(GameCommand):
     key = "viewdraw"
     forceable = True
 
-    async def run(self, ctx: Context, args: str) -> None:
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
         me = ctx.player.account_id
 
         def look(table: Table) -> str:
-            pile = table.view_draw(me, forced=ctx.forced)
+            pile = table.view_draw(me, forced=forced)
             return f"Draw pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
 
         ctx.reply(await perform(ctx, look))
