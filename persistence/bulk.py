@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Executable
 
-from persistence.database import BULK_STATEMENTS
+from persistence.database import Writing
 
 #: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
 SQLITE_VARIABLES = 30_000
@@ -50,13 +50,14 @@ class RowWriter:
     """Runs :class:`Bulk` statements in the caller's transaction."""
 
     @staticmethod
-    def for_connection(connection: Connection) -> RowWriter:
-        if connection.dialect.name == "sqlite":
-            return SqliteRowWriter(connection)
-        return RowWriter(connection)
+    def for_writing(writing: Writing) -> RowWriter:
+        if writing.connection.dialect.name == "sqlite":
+            return SqliteRowWriter(writing)
+        return RowWriter(writing)
 
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
+    def __init__(self, writing: Writing) -> None:
+        self.writing = writing
+        self.connection: Connection = writing.connection
 
     def write(self, statement: Bulk, rows: list[dict[str, Any]]) -> None:
         if rows:
@@ -78,20 +79,7 @@ class SqliteRowWriter(RowWriter):
             chunk = rows[start : start + per_chunk]
             marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
             values = [_sqlite_value(row[column]) for row in chunk for column in columns]
-            deferred_statements(self.connection).append((shape.format(values=marks), values))
-
-
-def deferred_statements(connection: Connection) -> list[tuple[str, list[Any]]]:
-    """Statements :meth:`Database.run_write` runs on the DB-API connection after the work,
-    just before committing (SQLite only)."""
-    return connection.info.setdefault(BULK_STATEMENTS, [])
-
-
-def run_deferred(connection: Connection) -> None:
-    """Run the statements left for the commit now (for work done in a transaction that
-    :meth:`Database.run_write` does not commit)."""
-    for statement, values in connection.info.pop(BULK_STATEMENTS, []):
-        connection.exec_driver_sql(statement, tuple(values))
+            self.writing.with_commit.append((shape.format(values=marks), values))
 
 
 def _sqlite_value(value: Any) -> Any:

@@ -14,8 +14,9 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
@@ -41,9 +42,20 @@ _MIGRATION_LOCK_KEY = 0x0D0A_4A6B
 DEFAULT_TIMEOUT = 10.0
 
 
-#: Key in a SQLite write connection's ``info`` of ``(sql, values)`` statements to run
-#: after the work, off the event loop, just before the commit.
-BULK_STATEMENTS = "dvorak_bulk_statements"
+@dataclass
+class Writing:
+    """A write transaction as the work in it sees it (see :meth:`Database.run_write`)."""
+
+    connection: Connection
+    #: ``(sql, values)`` statements the work leaves to run on the driver's connection
+    #: after it, just before the commit: on SQLite, off the event loop.
+    with_commit: list[tuple[str, list[Any]]] = field(default_factory=list)
+
+    def run_left_statements(self) -> None:
+        """Run the statements left for the commit now (where no commit thread runs them)."""
+        for statement, values in self.with_commit:
+            self.connection.exec_driver_sql(statement, tuple(values))
+        self.with_commit.clear()
 
 
 class DatabaseUnavailable(Exception):
@@ -158,14 +170,13 @@ class Database:
                 async with self.engine.begin() as connection:
                     yield connection
 
-    async def run_write(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work(connection)`` in a write transaction and commit; its result. The
-        work is plain synchronous SQLAlchemy: with SQLite it runs right here on the
-        writer connection, with PostgreSQL on an async connection. Raises
-        :class:`DatabaseUnavailable`."""
+    async def run_write(self, work: Callable[[Writing], T]) -> T:
+        """Run ``work`` in a write transaction and commit; its result. The work is plain
+        synchronous SQLAlchemy: with SQLite it runs right here on the writer connection,
+        with PostgreSQL on an async connection. Raises :class:`DatabaseUnavailable`."""
         if self._sqlite_writer is None:
             async with self.transaction() as connection:
-                return await connection.run_sync(work)
+                return await connection.run_sync(_work_then_left_statements, work)
         assert self._write_turn is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
@@ -178,16 +189,17 @@ class Database:
                         raise
                 await asyncio.sleep(0.005)
 
-    async def _sqlite_write(self, work: Callable[[Connection], T]) -> T:
-        """The work here; the bulk statements it left in ``connection.info`` (see
-        :data:`BULK_STATEMENTS`) and the commit, which waits for the disk, in the commit
-        thread: SQLite lets go of the GIL meanwhile, so players are served."""
+    async def _sqlite_write(self, work: Callable[[Writing], T]) -> T:
+        """The work here; the statements it left for the commit (:attr:`Writing.with_commit`)
+        and the commit, which waits for the disk, in the commit thread: SQLite lets go
+        of the GIL meanwhile, so players are served."""
         assert self._sqlite_writer is not None
         with _unavailable_as_such(), self._sqlite_writer.connect() as connection:
             transaction = connection.begin()
             try:
-                result = work(connection)
-                bulk = connection.info.pop(BULK_STATEMENTS, [])
+                writing = Writing(connection)
+                result = work(writing)
+                bulk = writing.with_commit
                 raw = _driver_connection(connection)
 
                 def finish() -> None:
@@ -252,6 +264,13 @@ class Database:
         if self._sqlite_writer is not None:
             self._sqlite_writer.dispose()
             self._commit_thread.shutdown(wait=False)
+
+
+def _work_then_left_statements(connection: Connection, work: Callable[[Writing], T]) -> T:
+    writing = Writing(connection)
+    result = work(writing)
+    writing.run_left_statements()
+    return result
 
 
 def _enforce_foreign_keys(connection: Connection, on: bool) -> None:

@@ -13,9 +13,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from sqlalchemy.engine import Connection
-
-from persistence.database import Database, DatabaseUnavailable
+from persistence.database import Database, DatabaseUnavailable, Writing
 
 Item = TypeVar("Item")
 Outcome = TypeVar("Outcome")
@@ -23,7 +21,7 @@ Outcome = TypeVar("Outcome")
 #: Writes a batch in the given transaction (plain synchronous SQLAlchemy, see
 #: :meth:`Database.run_write`); for each item, its outcome, or the exception to raise for
 #: it (then nothing of that item may have been written).
-BatchWriter = Callable[[Connection, list[Item]], list[Outcome | Exception]]
+BatchWriter = Callable[[Writing, list[Item]], list[Outcome | Exception]]
 
 #: Most items written in one transaction.
 MAX_BATCH = 500
@@ -52,8 +50,8 @@ class GroupCommit(Generic[Item, Outcome]):
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
             items = [item for item, _ in batch]
 
-            def write_batch(connection: Connection, items: list[Item] = items) -> list[Outcome | Exception]:
-                return self._write(connection, items)
+            def write_batch(writing: Writing, items: list[Item] = items) -> list[Outcome | Exception]:
+                return self._write(writing, items)
 
             try:
                 outcomes = await self._database.run_write(write_batch)

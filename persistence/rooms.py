@@ -30,8 +30,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games import kind_of
 from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat
-from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, run_deferred, update_from_values
-from persistence.database import Database
+from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, update_from_values
+from persistence.database import Database, Writing
 from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, EventRow, GameResult, Room, RoomTalk
@@ -403,7 +403,7 @@ class RoomStore:
         """Store one move in a transaction of its own; the room's new head. Raises
         :class:`StaleRoom` (storing nothing) if the stored head is not ``expected``."""
         move = Move(room_id, expected, state, changes)
-        stale = await self._database.run_write(lambda connection: write_moves(connection, [move]))
+        stale = await self._database.run_write(lambda writing: write_moves(writing, [move]))
         if stale:
             raise StaleRoom(room_id)
         return move.written
@@ -579,8 +579,9 @@ class ClaimedRoom:
 def _write_now(connection: Connection, move: Move) -> list[Move]:
     """:func:`write_moves` for one move, with the statements it leaves for the commit
     (SQLite's multi-row statements) run here too."""
-    stale = write_moves(connection, [move])
-    run_deferred(connection)
+    writing = Writing(connection)
+    stale = write_moves(writing, [move])
+    writing.run_left_statements()
     return stale
 
 
@@ -615,13 +616,14 @@ _INSERT_EVENT = Bulk(
 )
 
 
-def write_moves(connection: Connection, moves: list[Move]) -> list[Move]:
+def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
     """Write ``moves`` (of different rooms) in the caller's transaction, a few statements
     for all of them together; returns the moves that are stale (their room's stored head
     was not what they expected), of which nothing is written. Each event is turned into
     JSON once: that text is both digested and stored."""
     now = _now()
-    rows = RowWriter.for_connection(connection)
+    rows = RowWriter.for_writing(writing)
+    connection = writing.connection
     logged = {id(move): _logged_events(move, now) for move in moves}
     stored = _claim_rooms(rows, [move.room_id for move in moves])
     stale = [m for m in moves if stored.get(m.room_id, (None, ""))[0] != m.expected]
@@ -717,9 +719,9 @@ async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
     return list((await connection.execute(select(_rooms.c.name).where(counted).order_by(_rooms.c.name_key))).scalars())
 
 
-def _write_batch(connection: Connection, items: list[Move]) -> list[LogHead | Exception]:
+def _write_batch(writing: Writing, items: list[Move]) -> list[LogHead | Exception]:
     """For group commit: each move's room's new head, or :class:`StaleRoom`."""
-    stale = {id(move) for move in write_moves(connection, items)}
+    stale = {id(move) for move in write_moves(writing, items)}
     return [StaleRoom(move.room_id) if id(move) in stale else move.written for move in items]
 
 
