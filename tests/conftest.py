@@ -143,6 +143,7 @@ def server_settings(database_url: str, data_dir: Path, **overrides: Any) -> Sett
     return Settings(
         host="127.0.0.1",
         port=0,
+        web_port=0,
         data_dir=str(data_dir),
         database_url=database_url,
         negotiation_wait=0.05,

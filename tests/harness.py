@@ -22,8 +22,9 @@ returns, so with ``botdelay 0`` what the computer players did is in what it retu
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
@@ -37,9 +38,7 @@ from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
-
-if TYPE_CHECKING:
-    from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
+from server.sessions import SessionTokens
 
 PASSWORD = "secret1"
 #: argon2id's cheapest parameters: one pass over 8 KiB.
@@ -54,10 +53,10 @@ class KeptConnection(Connection):
     state are the real class's; what would be written to the client is kept in
     :attr:`text` (lines, without colour) and :attr:`gmcp_sent` instead."""
 
+    kind = "in-process"
+
     def __init__(self, number: int, address: str, settings: Settings) -> None:
-        # No reader or writer: every member that would touch them is replaced below.
-        reader, writer = cast("TelnetReaderUnicode", None), cast("TelnetWriterUnicode", None)
-        super().__init__(number, reader, writer, address, settings.max_line_length, settings.output_limit)
+        super().__init__(number, address, settings.max_line_length, settings.output_limit)
         self.text: list[str] = []
         self.gmcp_sent: list[tuple[str, object]] = []
 
@@ -66,14 +65,13 @@ class KeptConnection(Connection):
         return 80
 
     @property
-    def colour(self) -> bool:
+    def client_has_colour(self) -> bool:
         return False
 
-    def flush(self) -> None:
+    def _deliver(self, texts: list[str]) -> None:
         """Keep what was queued for the client, a line at a time."""
-        for text in self._outbox:
+        for text in texts:
             self.text.extend(text.split("\r\n"))
-        self._outbox.clear()
 
     @property
     def gmcp(self) -> bool:
@@ -86,17 +84,17 @@ class KeptConnection(Connection):
     def hide_input(self, hidden: bool) -> None:
         """There is no echo to turn off."""
 
+    async def lines(self) -> AsyncGenerator[str, None]:
+        """Nothing: :meth:`World.call` runs each command itself."""
+        return
+        yield ""
+
     @property
     def gone(self) -> bool:
         return self.closing
 
-    def close(self, message: str | None = None) -> None:
-        if self.closing:
-            return
-        if message:
-            self._write(message)
-        self.flush()
-        self.closing = True
+    def _hang_up(self) -> None:
+        """There is no socket to close."""
 
     def take_text(self) -> str:
         """What was written since the last time, as one string of lines."""
@@ -127,7 +125,7 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks))
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks, SessionTokens()))
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 
