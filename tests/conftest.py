@@ -186,12 +186,24 @@ async def server(start_server: StartServer) -> MushServer:
     return await start_server()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database at the newest schema, made once: each world starts from a copy."""
+    from tests.harness import migrated_database
+
+    template = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+    # Its own event loop, in a thread: tests' loops may already be running.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, migrated_database(template)).result()
+    return template
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[World]:
     """A server without sockets on a temporary SQLite database (see :mod:`tests.harness`)."""
     from tests.harness import World
 
-    opened = await World.open(tmp_path / "world.sqlite3")
+    opened = await World.open(tmp_path / "world.sqlite3", template=migrated_sqlite)
     yield opened
     await opened.close()
 
