@@ -81,6 +81,11 @@ class KeptConnection(Connection):
     def client_has_colour(self) -> bool:
         return False
 
+    @property
+    def colour(self) -> bool:
+        """Never: what is kept is plain text, whatever the player chose."""
+        return False
+
     def _deliver(self, texts: list[str]) -> None:
         """Keep what was queued for the client, a line at a time."""
         for text in texts:
