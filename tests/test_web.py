@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import ssl
 
 import aiohttp
 import pytest
@@ -16,7 +19,8 @@ import pytest
 from server.app import FLOOD_NOTICE
 from server.web import MOST_MESSAGE_BYTES, SECURITY_HEADERS
 from tests.client import MudClient
-from tests.conftest import WELCOME_END, log_in
+from tests.conftest import IN_CI, WELCOME_END, log_in
+from tests.server_process import ROOT, free_port
 from tests.web_client import WebClient, web_log_in
 
 DECK = [f"loadcard Card{i}/T/Thing number {i}." for i in range(1, 9)]
@@ -34,6 +38,12 @@ async def telnet_player(server, name: str) -> MudClient:
     await client.expect(WELCOME_END)
     await log_in(client, name)
     return client
+
+
+async def text_until(socket: aiohttp.ClientWebSocketResponse, wanted: str) -> None:
+    """Read a bare socket's messages until a text one holds ``wanted``."""
+    while wanted not in (await socket.receive_json(timeout=10)).get("text", ""):
+        pass
 
 
 async def test_the_page_is_served_with_headers_that_let_only_the_servers_own_files_run(start_server):
@@ -250,3 +260,74 @@ async def test_no_web_turns_the_web_port_off(start_server):
     await client.expect(WELCOME_END)
     await client.close()
     await asyncio.sleep(0)
+
+
+async def test_with_a_certificate_the_page_and_its_socket_are_served_over_tls(start_server, self_signed):
+    cert, key = self_signed
+    server = await start_server(tls_port=0, tls_cert=str(cert), tls_key=str(key))
+    context = ssl.create_default_context(cafile=str(cert))
+    context.check_hostname = False
+    origin = f"https://127.0.0.1:{server.web_port}"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{origin}/", ssl=context) as response:
+            assert response.status == 200
+        with pytest.raises(aiohttp.ClientError):
+            await session.get(f"http://127.0.0.1:{server.web_port}/")
+        async with session.ws_connect(f"{origin}/ws", ssl=context, origin=origin) as socket:
+            await socket.send_json({"line": "WHO"})
+            await text_until(socket, "connected")
+
+
+@pytest.fixture
+def haproxy() -> str:
+    """The haproxy program (required in CI, where .ci/run installs it)."""
+    program = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.path.exists("/usr/sbin/haproxy") else None)
+    if program is None:
+        if IN_CI:
+            pytest.fail("haproxy is required in CI")
+        pytest.skip("haproxy is not installed")
+    return program
+
+
+async def test_behind_the_shipped_haproxy_config_players_get_tls_and_the_server_sees_their_address(
+    start_server, self_signed, haproxy, tmp_path
+):
+    cert, key = self_signed
+    both = tmp_path / "both.pem"
+    both.write_text(cert.read_text() + key.read_text())
+    server = await start_server(web_proxy_from="127.0.0.1")
+    port = free_port()
+    env = {
+        **os.environ,
+        "WEB_BIND": f"127.0.0.1:{port}",
+        "WEB_CERT": str(both),
+        "NODE1": f"127.0.0.1:{server.web_port}",
+    }
+    process = await asyncio.create_subprocess_exec(
+        haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy-web.cfg"), env=env, stdout=asyncio.subprocess.DEVNULL
+    )
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        origin = f"https://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):
+                try:
+                    async with session.get(f"{origin}/", ssl=context) as response:
+                        if response.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.1)
+            # A player's own X-Forwarded-For is not believed: HAProxy says who connected.
+            headers = {"X-Forwarded-For": "203.0.113.9"}
+            async with session.ws_connect(f"{origin}/ws", ssl=context, origin=origin, headers=headers) as socket:
+                await socket.send_json({"line": 'create "Ann" secret1'})
+                await text_until(socket, "Players here")
+                [connection] = server.hub.connections
+                assert connection.kind == "web" and connection.address == "127.0.0.1"
+                await socket.send_json({"line": "say through the proxy"})
+                await text_until(socket, 'You say, "through the proxy"')
+    finally:
+        process.terminate()
+        await process.wait()
