@@ -8,9 +8,11 @@ browser in ``tests/test_browser.py``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import shutil
+import socket
 import ssl
 
 import aiohttp
@@ -331,3 +333,48 @@ async def test_behind_the_shipped_haproxy_config_players_get_tls_and_the_server_
     finally:
         process.terminate()
         await process.wait()
+
+
+def masked_text_frame(text: str) -> bytes:
+    """One WebSocket text frame as a client must send it (masked; short payloads only)."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def test_a_page_that_stops_reading_is_cut_off_and_keeps_its_seat(start_server):
+    server = await start_server(output_limit=64 * 1024, command_burst=10_000)
+    ann = await web_player(server, "Ann")
+    for line in ["newroom Target", *DECK]:
+        ann.send(line)
+    await ann.expect("Card8")
+    sleepy = socket.create_connection(("127.0.0.1", server.web_port))
+    sleepy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sleepy.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.web_port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: http://127.0.0.1:{server.web_port}\r\n\r\n".encode()
+    )
+    assert sleepy.recv(12) == b"HTTP/1.1 101"
+    for line in ('{"line": "create Sleepy secret1"}', '{"line": "join target"}'):
+        sleepy.sendall(masked_text_frame(line))
+    await ann.expect(r"Sleepy takes a seat at the table\.")
+    # Ask for far more output than the kernel's buffers hold, and never read any of it.
+    frames = masked_text_frame('{"line": "help"}') * 3000
+    await asyncio.get_running_loop().run_in_executor(None, sleepy.sendall, frames)
+    await ann.expect(r"Sleepy has disconnected; the seat is kept\.", timeout=30)
+    table = await ann.view("Dvorak.Table", lambda view: any(seat["away"] for seat in view["seats"]))
+    assert [seat["name"] for seat in table["seats"]] == ["Ann", "Sleepy"]
+    sleepy.close()
+    await ann.close()
+
+
+async def test_a_message_nested_too_deep_to_read_is_refused_like_any_other_it_cannot_read(start_server):
+    server = await start_server()
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    await client.socket.send_str("[" * 60_000 + "]" * 60_000)
+    await client.expect("That message is not one this server understands.")
+    await client.command("WHO", "connected")
+    await client.close()
