@@ -784,7 +784,7 @@ registerGame("Gnav", {
         commandButton("gnav-keep", "Keep", "keep", { disabled: !yourTurn, "aria-label": "Keep your card" }),
         commandButton("gnav-swap", dealer ? "Swap with the stock" : "Swap", "swap", {
           disabled: !yourTurn,
-          "aria-label": dealer ? "Swap your card with the top of the stock" : "Ask the next player to swap cards",
+          "aria-label": dealer ? "Swap with the stock: your card for its top card" : "Swap: ask the next player to swap cards",
         }),
       );
       if (!playing && table.host === you) {
@@ -804,10 +804,11 @@ registerGame("Gnav", {
           : el("p", { class: "summary", text: "You are watching." }),
         buttons.length ? el("div", { class: "buttons" }, buttons) : null,
         list,
+        revealed.length ? el("p", { id: "gnav-revealed-title", class: "summary", text: "Cards shown:" }) : null,
         revealed.length
           ? el(
               "ul",
-              { class: "revealed", "aria-label": "Cards shown" },
+              { class: "revealed", "aria-labelledby": "gnav-revealed-title" },
               revealed.map((shown) => el("li", { text: `${nameOf(shown.holder)}: ${shown.card} (${shown.why})` })),
             )
           : null,
