@@ -189,6 +189,7 @@ const state = {
   secret: false, // the server asked for a secret ({"echo": false})
   views: new Map(), // GMCP package -> its latest data
   selectedCard: null, // the hand card whose actions are open
+  playOnTarget: null, // the Thing chosen in its "on" list (kept when the panels are drawn again)
 };
 
 function setStatus(kind, text) {
@@ -619,6 +620,10 @@ function cardActions(card, things) {
       { id: `play-on-target-${card.number}` },
       others.map((thing) => el("option", { value: String(thing.number), text: `#${thing.number} ${thing.name} (${thing.owner})` })),
     );
+    if (others.some((thing) => String(thing.number) === state.playOnTarget)) select.value = state.playOnTarget;
+    select.addEventListener("change", () => {
+      state.playOnTarget = select.value;
+    });
     box.append(
       el("label", { for: select.id, text: "on" }),
       select,
@@ -646,13 +651,14 @@ function cardActions(card, things) {
 
 function selectCard(number, returnTo) {
   state.selectedCard = number;
+  state.playOnTarget = null;
   renderGame("Dvorak");
   const target = $(number !== null ? `play-${number}` : `hand-card-${returnTo}`);
   if (target) target.focus();
 }
 
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && state.selectedCard !== null) {
+  if (event.key === "Escape" && state.selectedCard !== null && panels.contains(document.activeElement)) {
     const number = state.selectedCard;
     selectCard(null, number);
   }
