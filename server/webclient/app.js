@@ -287,6 +287,8 @@ function sendCols(always) {
   if (send({ cols })) state.cols = cols;
 }
 
+document.fonts.ready.then(() => sendCols(false));
+
 let resizeTimer = null;
 new ResizeObserver(() => {
   clearTimeout(resizeTimer);
@@ -312,7 +314,7 @@ function setSecret(secret) {
 }
 
 function sendCommand(line, { fromCommandLine = false } = {}) {
-  const secret = state.secret || SECRET_COMMAND.test(line);
+  const secret = state.secret || line.split("\n").some((part) => SECRET_COMMAND.test(part));
   if (!send({ line })) {
     showNote("Not connected: nothing was sent. Reconnecting…", "note");
     return false;
@@ -356,6 +358,18 @@ commandInput.addEventListener("keydown", (event) => {
   } else return;
   event.preventDefault();
   putInCommandLine(historyIndex === history.length ? draft : history[historyIndex]);
+});
+
+// A pasted block of several lines is sent as it is, like a telnet client sends it: the server
+// takes it a line at a time (a text field would run its lines together).
+commandInput.addEventListener("paste", (event) => {
+  const pasted = event.clipboardData ? event.clipboardData.getData("text") : "";
+  if (state.secret || !/[\r\n]/.test(pasted.trim())) return;
+  event.preventDefault();
+  const start = commandInput.selectionStart ?? commandInput.value.length;
+  const end = commandInput.selectionEnd ?? commandInput.value.length;
+  const block = (commandInput.value.slice(0, start) + pasted + commandInput.value.slice(end)).replace(/\r\n?/g, "\n");
+  if (sendCommand(block.replace(/\n+$/, ""), { fromCommandLine: true })) commandInput.value = "";
 });
 
 // ---------------------------------------------------------------------------------------------
