@@ -219,6 +219,7 @@ function connect() {
     setStatus("connected", "Connected");
     const token = sessionStorage.getItem(TOKEN_KEY);
     if (token) send({ resume: token });
+    else if (state.name) loggedOut(); // nothing to resume with: a new socket is not logged in
     sendCols(true);
   });
   socket.addEventListener("message", (event) => {
