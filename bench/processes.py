@@ -64,8 +64,15 @@ class ChildServer:
 
     def __init__(self, command: list[str], env: dict[str, str], ready: str) -> None:
         self.port = free_port()
+        self.web_port = free_port()
         self.command = command
-        self.env = {**os.environ, **env, "DVORAK_PORT": str(self.port), "DVORAK_HOST": "127.0.0.1"}
+        self.env = {
+            **os.environ,
+            **env,
+            "DVORAK_PORT": str(self.port),
+            "DVORAK_WEB_PORT": str(self.web_port),
+            "DVORAK_HOST": "127.0.0.1",
+        }
         self.ready = ready
         self.process: asyncio.subprocess.Process | None = None
         self.log = ""

@@ -15,6 +15,7 @@ from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
+from server.sessions import SessionTokens
 
 log = logging.getLogger("server.login")
 
@@ -105,6 +106,28 @@ class Create(Command):
         await enter(ctx, account, created=True)
 
 
+class Resume(Command):
+    """Log in again with a browser's session token.
+
+    The web client is given a short-lived token when it logs in and sends it by itself when
+    it reconnects: you are back where you were, at your seat if you have one.
+    """
+
+    key = "@resume"
+    cost = 5
+    private_arguments = True
+    usage = ("@resume <token>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        session = ctx.services.get(SessionTokens).check(args.strip())
+        account = await ctx.accounts.store.find(session.name) if session is not None else None
+        if session is None or account is None or account.id != session.account_id:
+            ctx.connection.session_changed()
+            raise CommandError("That session has ended: log in with your name and password.")
+        log.info("session resumed by %s (#%d) from %s", account.name, account.id, ctx.connection.address)
+        await enter(ctx, account, created=False)
+
+
 def ask_password(ctx: Context, prompt: str, answer: Callable[[str], Awaitable[None]]) -> None:
     """Ask for a password on its own line, with the client's echo off where it allows."""
     connection = ctx.connection
@@ -179,4 +202,4 @@ async def player_gone(player: OnlinePlayer) -> None:
         place.notice(f"{player.name} has disconnected.")
 
 
-LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create()])
+LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create(), Resume()])

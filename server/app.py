@@ -1,4 +1,5 @@
-"""The server process: database, hub and telnet listeners wired together, started and stopped."""
+"""The server process: database, hub, telnet listeners and the web port wired together,
+started and stopped."""
 
 from __future__ import annotations
 
@@ -21,11 +22,13 @@ from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
 from server.config import Settings
-from server.connection import Connection
+from server.connection import Connection, TelnetConnection
 from server.hub import Hub
 from server.limits import CommandRate
 from server.rooms import RoomRegistry
+from server.sessions import SessionTokens
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
+from server.web import WebFront
 
 log = logging.getLogger("server")
 
@@ -58,12 +61,17 @@ class MushServer:
             card_limit=settings.max_cards_per_room,
             rooms_per_player=settings.max_rooms_per_player,
         )
+        #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
+        self.session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
         self.processor = CommandProcessor(
             self.hub,
             self.accounts,
             self.rooms,
-            Services(DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes)),
+            Services(
+                DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes), self.session_tokens
+            ),
         )
+        self.web = WebFront(settings, self.hub, self.session_tokens, self._serve) if settings.web else None
         self.cluster: Cluster | None = None
         if settings.mqtt_url:
             self.cluster = Cluster(
@@ -97,6 +105,12 @@ class MushServer:
         return self._listeners[0].sockets[0].getsockname()[1]
 
     @property
+    def web_port(self) -> int:
+        """The web port actually listened on."""
+        assert self.web is not None
+        return self.web.port
+
+    @property
     def tls_port(self) -> int:
         """The TLS port actually listened on."""
         return self._listeners[1].sockets[0].getsockname()[1]
@@ -119,6 +133,8 @@ class MushServer:
                 await loop.create_server(self._protocol(False), settings.host, settings.tls_port, ssl=context)
             )
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
+        if self.web is not None:
+            await self.web.start()
         self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
         self._keepers = [asyncio.create_task(self._mark_absentees(), name="absentee marker")]
         if settings.room_archive_seconds > 0:
@@ -222,7 +238,7 @@ class MushServer:
             writer.close()
             return
         settings = self.settings
-        connection = Connection(
+        connection = TelnetConnection(
             self.hub.next_connection_number(),
             reader,
             writer,
@@ -230,16 +246,25 @@ class MushServer:
             settings.max_line_length,
             settings.output_limit,
         )
+        protocol = writer.protocol
+        if isinstance(protocol, MushTelnetServer):
+            protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
+        await self._serve(connection)
+
+    async def _serve(self, connection: Connection) -> None:
+        """Serve one connection, telnet or web, from greeting to hang-up."""
+        if self._stopping:
+            connection.close()
+            return
         task = asyncio.current_task()
         assert task is not None
         self._sessions.add(task)
         self.hub.add_connection(connection)
-        log.info("connection %d from %s", connection.number, connection.address)
+        log.info("connection %d from %s (%s)", connection.number, connection.address, connection.kind)
         refusal = self._admit(connection)
-        login_deadline = asyncio.get_running_loop().call_later(settings.login_timeout, self._login_timeout, connection)
-        protocol = writer.protocol
-        if isinstance(protocol, MushTelnetServer):
-            protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
+        login_deadline = asyncio.get_running_loop().call_later(
+            self.settings.login_timeout, self._login_timeout, connection
+        )
         try:
             if refusal is not None:
                 log.info("connection %d refused: %s", connection.number, refusal.strip("* "))
@@ -326,6 +351,8 @@ class MushServer:
             keeper.cancel()
         for listener in self._listeners:
             listener.close()
+        if self.web is not None:
+            await self.web.stop_listening()
         try:
             await asyncio.wait_for(self._no_running_commands.wait(), self.settings.shutdown_grace)
         except TimeoutError:
@@ -334,6 +361,8 @@ class MushServer:
             connection.close(notice)
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=self.settings.shutdown_grace)
+        if self.web is not None:
+            await self.web.stop()
         if self.cluster is not None:
             await self.cluster.stop()
         self.accounts.close()

@@ -156,6 +156,24 @@ class Settings:
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")
+    web: bool = _setting(
+        True, "DVORAK_WEB", "serve the browser client (the page and its WebSocket) on the web port (on, off)"
+    )
+    web_port: int = _setting(
+        6280, "DVORAK_WEB_PORT", "port for the browser client (https/wss there when a TLS certificate is given)"
+    )
+    web_origins: str = _setting(
+        "",
+        "DVORAK_WEB_ORIGINS",
+        "other origins (comma-separated, e.g. https://play.example.org) whose pages may open the WebSocket; "
+        "the server's own is always allowed",
+    )
+    web_proxy_from: str = _setting(
+        "",
+        "DVORAK_WEB_PROXY_FROM",
+        "addresses or networks (comma-separated) of reverse proxies in front of the web port whose "
+        "X-Forwarded-For is believed (default: none)",
+    )
     server_name: str = _setting("Dvorak MUSH", "DVORAK_SERVER_NAME", "the name MUD listings (MSSP) show")
     mqtt_url: str = _setting(
         "",
@@ -259,3 +277,11 @@ class Settings:
                 metavar=field.name.upper() if field.name != "database_url" else "URL",
                 help=f"{field.metadata['help']} [env {field.metadata['env']}; default {field.default!r}]",
             )
+            if field.default is True:
+                parser.add_argument(
+                    "--no-" + field.name.replace("_", "-"),
+                    dest=field.name,
+                    action="store_const",
+                    const=False,
+                    help=f"the same as {flag} off",
+                )

@@ -1,4 +1,7 @@
-"""One telnet connection: reading command lines from it and writing text to it."""
+"""One client connection, by telnet or from a browser: reading command lines from it and
+writing text to it. :class:`Connection` is what every kind shares (output, framing, the
+command state); :class:`TelnetConnection` is telnet's, :class:`server.web.WebConnection`
+the browser's."""
 
 from __future__ import annotations
 
@@ -6,10 +9,11 @@ import asyncio
 import logging
 import re
 import time
+from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import telnetlib3
 
@@ -116,26 +120,20 @@ def client_has_colour(writer: TelnetWriterUnicode) -> bool:
 SecretPrompt = Callable[[str], Awaitable[None]]
 
 
-class Connection:
-    """A client connected over telnet, before or after logging in.
+class Connection(ABC):
+    """A client connected, before or after logging in.
 
     ``player`` is set while the connection is logged in to an account. Several
-    connections may share one player: all of them receive the player's output.
+    connections may share one player: all of them receive the player's output. Each kind
+    of connection says how it reads lines and writes text (the abstract members).
     """
 
-    def __init__(
-        self,
-        number: int,
-        reader: TelnetReaderUnicode,
-        writer: TelnetWriterUnicode,
-        address: str,
-        max_line_length: int,
-        output_limit: int,
-    ) -> None:
+    #: What kind of client it is, for the log: "telnet", "web".
+    kind: ClassVar[str]
+
+    def __init__(self, number: int, address: str, max_line_length: int, output_limit: int) -> None:
         self.number = number
         self.address = address
-        self.reader = reader
-        self.writer = writer
         self.max_line_length = max_line_length
         #: Bytes of output the client may leave unread before it is cut off.
         self.output_limit = output_limit
@@ -152,17 +150,15 @@ class Connection:
         #: A secret the client is being asked for (a password): the next line answers it.
         self.secret_prompt: SecretPrompt | None = None
         self._outbox: list[str] = []
-        self._client_colour: tuple[int, bool] | None = None
 
     def __repr__(self) -> str:
         who = self.player.name if self.player else "not logged in"
         return f"<Connection {self.number} {self.address} {who}>"
 
     @property
+    @abstractmethod
     def width(self) -> int:
-        """The client's window width (from NAWS), or 80 columns when unknown."""
-        cols = self.writer.protocol.cols
-        return min(MAX_WIDTH, max(MIN_WIDTH, cols)) if cols else DEFAULT_WIDTH
+        """The client's window width in characters."""
 
     @property
     def idle_seconds(self) -> float:
@@ -194,14 +190,16 @@ class Connection:
     @property
     def colour(self) -> bool:
         """Whether to send ANSI colour: the player's choice (@color), or, left on auto,
-        whether the client said it has colour (worked out again when it says more)."""
+        whether the client shows colour."""
         mode = self.player.color if self.player is not None else "auto"
         if mode != "auto":
             return mode == "on"
-        version = getattr(self.writer.protocol, "terminal_version", 0)
-        if self._client_colour is None or self._client_colour[0] != version:
-            self._client_colour = (version, client_has_colour(self.writer))
-        return self._client_colour[1]
+        return self.client_has_colour
+
+    @property
+    @abstractmethod
+    def client_has_colour(self) -> bool:
+        """Whether the client shows ANSI colour."""
 
     def _write(self, text: str, wrap: bool = True) -> None:
         """Queue ``text`` for the client: everything written in one turn of the event
@@ -217,11 +215,118 @@ class Connection:
         """Write out everything queued (called by the event loop, or before hanging up)."""
         if not self._outbox:
             return
-        text = "\r\n".join(self._outbox) + "\r\n"
+        lines = list(self._outbox)
         self._outbox.clear()
+        self._deliver(lines)
+
+    @abstractmethod
+    def _deliver(self, texts: list[str]) -> None:
+        """Send the client ``texts``, each one or more lines joined by CR LF."""
+
+    @property
+    @abstractmethod
+    def gmcp(self) -> bool:
+        """Whether the client takes the structured views (GMCP)."""
+
+    @abstractmethod
+    def send_gmcp(self, package: str, data: object) -> None:
+        """Send a structured view, if the client takes them (after any queued text)."""
+
+    @abstractmethod
+    def hide_input(self, hidden: bool) -> None:
+        """Stop showing what the player types (for a password), or show it again."""
+
+    def session_changed(self) -> None:  # noqa: B027 - a hook: only some kinds keep a session
+        """The connection was logged in or out (``player`` was just set or cleared), or a
+        session could not be resumed: a client keeping a session token is told its new one."""
+
+    @contextmanager
+    def framed(self) -> Iterator[None]:
+        """Surround one command's output with the prefix and suffix lines, if set."""
+        framing = bool(self.output_prefix or self.output_suffix)
+        if framing:
+            self._in_framed_command = True
+            if self.output_prefix:
+                self._write(self.output_prefix)
+        try:
+            yield
+        finally:
+            if framing:
+                if self.output_suffix:
+                    self._write(self.output_suffix)
+                self._in_framed_command = False
+                held, self._held_back = self._held_back, []
+                for text, wrap in held:
+                    self._write(text, wrap)
+
+    @abstractmethod
+    def lines(self) -> AsyncGenerator[str, None]:
+        """Yield every line the client sends, cleaned, until it hangs up: empty lines too,
+        since every line counts against the limits. A line longer than
+        ``max_line_length`` is refused with a message, and an empty line stands for it."""
+
+    @property
+    @abstractmethod
+    def gone(self) -> bool:
+        """Whether the connection is closed or closing, by either end: nothing more it
+        sent is run."""
+
+    def _refuse_long_line(self) -> None:
+        log.info("connection %d sent a line over %d characters", self.number, self.max_line_length)
+        self.send(f"That line is longer than {self.max_line_length} characters; it was ignored.")
+
+    def close(self, message: str | None = None) -> None:
+        """Say ``message`` (if any) and hang up."""
+        if self.closing:
+            return
+        if message:
+            self._write(message)
+        self.flush()
+        self.closing = True
+        self._hang_up()
+
+    @abstractmethod
+    def _hang_up(self) -> None:
+        """Close the client's connection (what was sent before goes out first)."""
+
+
+class TelnetConnection(Connection):
+    """A client connected over telnet."""
+
+    kind = "telnet"
+
+    def __init__(
+        self,
+        number: int,
+        reader: TelnetReaderUnicode,
+        writer: TelnetWriterUnicode,
+        address: str,
+        max_line_length: int,
+        output_limit: int,
+    ) -> None:
+        super().__init__(number, address, max_line_length, output_limit)
+        self.reader = reader
+        self.writer = writer
+        self._client_colour: tuple[int, bool] | None = None
+
+    @property
+    def width(self) -> int:
+        """The client's window width (from NAWS), or 80 columns when unknown."""
+        cols = self.writer.protocol.cols
+        return min(MAX_WIDTH, max(MIN_WIDTH, cols)) if cols else DEFAULT_WIDTH
+
+    @property
+    def client_has_colour(self) -> bool:
+        """Whether the client said it has colour (worked out again when it says more)."""
+        version = getattr(self.writer.protocol, "terminal_version", 0)
+        if self._client_colour is None or self._client_colour[0] != version:
+            self._client_colour = (version, client_has_colour(self.writer))
+        return self._client_colour[1]
+
+    def _deliver(self, texts: list[str]) -> None:
         if self.writer.connection_closed:
             return
-        data = text.encode(self.writer.protocol.output_encoding(), "replace")
+        data = ("\r\n".join(texts) + "\r\n").encode(self.writer.protocol.output_encoding(), "replace")
         # The bytes-level write of telnetlib3's writer: it doubles any IAC byte and sends.
         telnetlib3.TelnetWriter.write(self.writer, data)
         self._check_backlog()
@@ -260,29 +365,8 @@ class Connection:
         if getattr(protocol, "negotiates", False):
             set_local_echo(self.writer, visible=not hidden)
 
-    @contextmanager
-    def framed(self) -> Iterator[None]:
-        """Surround one command's output with the prefix and suffix lines, if set."""
-        framing = bool(self.output_prefix or self.output_suffix)
-        if framing:
-            self._in_framed_command = True
-            if self.output_prefix:
-                self._write(self.output_prefix)
-        try:
-            yield
-        finally:
-            if framing:
-                if self.output_suffix:
-                    self._write(self.output_suffix)
-                self._in_framed_command = False
-                held, self._held_back = self._held_back, []
-                for text, wrap in held:
-                    self._write(text, wrap)
-
     async def lines(self) -> AsyncGenerator[str, None]:
-        """Yield every line the client sends, cleaned, until it hangs up: empty lines too,
-        since every line counts against the limits. A line longer than
-        ``max_line_length`` is refused with a message, and an empty line stands for it.
+        """Every line the client sends (see :meth:`Connection.lines`).
 
         What is read is taken from the reader a chunk at a time, as it is asked for: a
         client that sends faster than its lines are run fills the reader, which then
@@ -302,21 +386,8 @@ class Connection:
 
     @property
     def gone(self) -> bool:
-        """Whether the connection is closed or closing, by either end: nothing more it
-        sent is run."""
         transport = self.writer.transport
         return self.closing or self.writer.connection_closed or transport is None or transport.is_closing()
 
-    def _refuse_long_line(self) -> None:
-        log.info("connection %d sent a line over %d characters", self.number, self.max_line_length)
-        self.send(f"That line is longer than {self.max_line_length} characters; it was ignored.")
-
-    def close(self, message: str | None = None) -> None:
-        """Say ``message`` (if any) and hang up."""
-        if self.closing:
-            return
-        if message:
-            self._write(message)
-        self.flush()
-        self.closing = True
+    def _hang_up(self) -> None:
         self.writer.close()

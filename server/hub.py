@@ -274,6 +274,7 @@ class Hub:
         player.connections.append(connection)
         connection.player = player
         connection.logged_in_at = time.monotonic()
+        connection.session_changed()
         return first
 
     def log_out(self, connection: Connection) -> OnlinePlayer | None:
@@ -282,6 +283,7 @@ class Hub:
         if player is None:
             return None
         connection.player = None
+        connection.session_changed()
         if connection in player.connections:
             player.connections.remove(connection)
         if player.connections:

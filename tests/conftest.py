@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -143,6 +144,7 @@ def server_settings(database_url: str, data_dir: Path, **overrides: Any) -> Sett
     return Settings(
         host="127.0.0.1",
         port=0,
+        web_port=0,
         data_dir=str(data_dir),
         database_url=database_url,
         negotiation_wait=0.05,
@@ -185,12 +187,24 @@ async def server(start_server: StartServer) -> MushServer:
     return await start_server()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database at the newest schema, made once: each world starts from a copy."""
+    from tests.harness import migrated_database
+
+    template = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+    # Its own event loop, in a thread: tests' loops may already be running.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, migrated_database(template)).result()
+    return template
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[World]:
     """A server without sockets on a temporary SQLite database (see :mod:`tests.harness`)."""
     from tests.harness import World
 
-    opened = await World.open(tmp_path / "world.sqlite3")
+    opened = await World.open(tmp_path / "world.sqlite3", template=migrated_sqlite)
     yield opened
     await opened.close()
 
@@ -223,3 +237,31 @@ async def log_in(client: MudClient, name: str, password: str = "secret1", create
     quoted = f'"{name}"' if " " in name else name
     client.send(f"{verb} {quoted} {password}")
     await client.expect(r"Players here: .*\.\n")
+
+
+@pytest.fixture(scope="session")
+def self_signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and its key, as PEM files."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key

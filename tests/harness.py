@@ -22,8 +22,10 @@ returns, so with ``botdelay 0`` what the computer players did is in what it retu
 from __future__ import annotations
 
 import asyncio
+import shutil
+from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
@@ -37,9 +39,7 @@ from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
-
-if TYPE_CHECKING:
-    from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
+from server.sessions import SessionTokens
 
 PASSWORD = "secret1"
 #: argon2id's cheapest parameters: one pass over 8 KiB.
@@ -49,15 +49,27 @@ CHEAP_HASHING = {"time_cost": 1, "memory_kib": 8}
 MOST_TURNS_TO_SETTLE = 100_000
 
 
+async def migrated_database(database_file: Path) -> None:
+    """Make an empty SQLite database at ``database_file``, migrated to the newest schema:
+    a template for :meth:`World.open` to copy (migrating takes longer than a test)."""
+    database = Database(f"sqlite+aiosqlite:///{database_file}")
+    try:
+        await database.upgrade()
+    finally:
+        await database.dispose()
+    if database_file.with_name(database_file.name + "-wal").exists():
+        raise AssertionError(f"{database_file} kept a write-ahead log: a copy of the file alone would miss it")
+
+
 class KeptConnection(Connection):
     """A :class:`Connection` with no socket behind it: sending, framing and the command
     state are the real class's; what would be written to the client is kept in
     :attr:`text` (lines, without colour) and :attr:`gmcp_sent` instead."""
 
+    kind = "in-process"
+
     def __init__(self, number: int, address: str, settings: Settings) -> None:
-        # No reader or writer: every member that would touch them is replaced below.
-        reader, writer = cast("TelnetReaderUnicode", None), cast("TelnetWriterUnicode", None)
-        super().__init__(number, reader, writer, address, settings.max_line_length, settings.output_limit)
+        super().__init__(number, address, settings.max_line_length, settings.output_limit)
         self.text: list[str] = []
         self.gmcp_sent: list[tuple[str, object]] = []
 
@@ -66,14 +78,18 @@ class KeptConnection(Connection):
         return 80
 
     @property
-    def colour(self) -> bool:
+    def client_has_colour(self) -> bool:
         return False
 
-    def flush(self) -> None:
+    @property
+    def colour(self) -> bool:
+        """Never: what is kept is plain text, whatever the player chose."""
+        return False
+
+    def _deliver(self, texts: list[str]) -> None:
         """Keep what was queued for the client, a line at a time."""
-        for text in self._outbox:
+        for text in texts:
             self.text.extend(text.split("\r\n"))
-        self._outbox.clear()
 
     @property
     def gmcp(self) -> bool:
@@ -86,17 +102,17 @@ class KeptConnection(Connection):
     def hide_input(self, hidden: bool) -> None:
         """There is no echo to turn off."""
 
+    async def lines(self) -> AsyncGenerator[str, None]:
+        """Nothing: :meth:`World.call` runs each command itself."""
+        return
+        yield ""
+
     @property
     def gone(self) -> bool:
         return self.closing
 
-    def close(self, message: str | None = None) -> None:
-        if self.closing:
-            return
-        if message:
-            self._write(message)
-        self.flush()
-        self.closing = True
+    def _hang_up(self) -> None:
+        """There is no socket to close."""
 
     def take_text(self) -> str:
         """What was written since the last time, as one string of lines."""
@@ -127,17 +143,21 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks))
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks, SessionTokens()))
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 
     @classmethod
-    async def open(cls, database_file: Path, **settings: Any) -> World:
-        """A world on a new SQLite database at ``database_file`` (migrated to the newest
-        schema), with :class:`Settings` overridden by keyword."""
+    async def open(cls, database_file: Path, template: Path | None = None, **settings: Any) -> World:
+        """A world on a new SQLite database at ``database_file``, with :class:`Settings`
+        overridden by keyword. The database is migrated to the newest schema, or, quicker,
+        is a copy of ``template``, a database :func:`migrated_database` made."""
+        if template is not None:
+            shutil.copyfile(template, database_file)
         chosen = Settings(database_url=f"sqlite+aiosqlite:///{database_file}", **settings)
         database = Database(chosen.resolved_database_url, chosen.database_timeout)
-        await database.upgrade()
+        if template is None:
+            await database.upgrade()
         return cls(database, chosen)
 
     async def close(self) -> None:

@@ -50,10 +50,12 @@ class ServerProcess:
 
     def __init__(self, database_url: str, data_dir: Path, program: list[str] = PROGRAM) -> None:
         self.port = free_port()
+        self.web_port = free_port()
         self.program = program
         self.env = {
             **os.environ,
             "DVORAK_PORT": str(self.port),
+            "DVORAK_WEB_PORT": str(self.web_port),
             "DVORAK_DATA_DIR": str(data_dir),
             "DVORAK_DATABASE_URL": database_url,
             "DVORAK_NEGOTIATION_WAIT": "0.05",
@@ -66,7 +68,8 @@ class ServerProcess:
             *self.program, "serve", cwd=ROOT, env=self.env, stderr=asyncio.subprocess.PIPE
         )
         assert self.process.stderr is not None
-        while "listening for telnet" not in self.log:
+        ready = "listening for telnet" if self.env.get("DVORAK_WEB") == "off" else "listening for browsers"
+        while ready not in self.log:
             line = await asyncio.wait_for(self.process.stderr.readline(), 30)
             assert line, f"server exited early:\n{self.log}"
             self.log += line.decode()

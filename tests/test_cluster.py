@@ -45,6 +45,7 @@ from tests.conftest import IN_CI, WELCOME_END, log_in, postgres_database, server
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.server_process import ROOT, ServerProcess, free_port
 from tests.test_cli import run
+from tests.web_client import WebClient, web_log_in
 
 MQTT_URL = os.environ.get("DVORAK_TEST_MQTT_URL", "mqtt://127.0.0.1:1883")
 HEARTBEAT = 0.5
@@ -335,6 +336,37 @@ async def test_logging_in_on_another_node_takes_the_player_over_there(start_node
     assert who.count("Ann") == 1
     said = await watcher.quiet(1.0)
     assert "Ann has disconnected" not in said
+
+
+async def test_a_web_player_on_one_node_plays_with_a_telnet_player_on_another_and_resumes_on_either(start_node):
+    north, south = await start_node("north"), await start_node("south")
+    ann = await WebClient.open(north.web_port)
+    await web_log_in(ann, "Ann")
+    stones = [f"loadcard Stone{i}/T/A stone." for i in range(6)]
+    for line in ["newroom Den", "set turns=off", "set handsize=2", *stones]:
+        ann.send(line)
+    await ann.expect("Stone5")
+    ben = await player(south, "Ben")
+    await eventually(ben, "rooms", "Den")
+    await ben.ask("join Den")
+    await ann.expect("Ben arrives")
+    await ann.command("start", "You start a new game")
+    hand = await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
+    await ben.ask("drawcard")
+    await ann.expect(r"Ben draws a card\.")
+    ann.send(f"playcard {hand['cards'][0]['number']}")
+    await ben.client.expect(rf"Ann plays #{hand['cards'][0]['number']} Stone")
+
+    # The nodes share the cluster's secret: a token from one is good on the other.
+    token = ann.tokens[-1]
+    await ann.close()
+    await ben.client.expect("Ann has disconnected; the seat is kept.")
+    again = await WebClient.open(south.web_port)
+    again.send_json({"resume": token})
+    await again.expect("Welcome back, Ann.")
+    info = await again.view("Room.Info", lambda view: view.get("kind") == "game")
+    assert info["name"] == "Den"
+    await again.close()
 
 
 # -- nodes and the broker going away --------------------------------------------------------

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable
+from typing import NamedTuple
 
-from tests.harness import World
+from commands.dvorak.render import RENDERERS
+from games.dvorak.rules import Event
+from games.dvorak.state import DRAW, NO_OWNER
+from server.cli import import_deck
+from tests.harness import PASSWORD, World
 
 DECK = (
     "loadcard Rock/T/A rock.",
@@ -354,3 +360,275 @@ async def test_in_a_multi_deck_game_each_players_piles_are_told_alike(world):
     look = (await world.call("Cy", "look"))["Cy"]
     for name, pile in table["piles"].items():
         assert f"{name}: draw {pile['draw']}, discard {pile['discard']}" in look
+
+
+# -- the session and the account -----------------------------------------------------------
+
+
+async def test_who_lists_everyone_connected_with_what_they_are_doing(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "@doing testing")
+
+    saw = await world.call("Bo", "WHO")
+    assert re.search(r"^Ann +00:00 +0s  testing$", saw["Bo"], re.M), saw["Bo"]
+    assert re.search(r"^Bo +00:00 +0s$", saw["Bo"], re.M) and saw["Bo"].endswith("2 players connected.")
+    assert saw["Ann"] == ""
+
+
+async def test_idle_keeps_the_idle_time_running_and_any_other_command_resets_it(world):
+    await world.log_in("Ann", "Bo")
+    world.connections["Ann"].last_command_at -= 120
+
+    saw = await world.call("Ann", "IDLE still here")
+    assert saw == {"Ann": "", "Bo": ""}
+    assert re.search(r"^Ann +\S+ +2m$", (await world.call("Bo", "WHO"))["Bo"], re.M)
+
+    await world.call("Ann", "look")
+    assert re.search(r"^Ann +\S+ +0s$", (await world.call("Bo", "WHO"))["Bo"], re.M)
+
+
+async def test_color_is_chosen_on_off_or_auto_and_anything_else_shows_the_usage(world):
+    await world.log_in("Ann")
+    saw = await world.call("Ann", "@color")
+    assert saw["Ann"].startswith("Colour is off here: your setting is auto")
+    assert "Usage: @color on|off|auto" in saw["Ann"]
+
+    assert (await world.call("Ann", "@color on"))["Ann"] == "Colour is on: like this."
+    assert (await world.call("Ann", "@color off"))["Ann"] == "Colour is off."
+    player = world.connections["Ann"].player
+    assert player is not None and player.color == "off"
+
+
+async def test_password_changes_only_with_the_current_one_and_the_new_one_logs_in(world):
+    await world.log_in("Ann")
+    saw = await world.call("Ann", "@password wrong1=newpass1")
+    assert saw["Ann"] == "That is not your current password; it is unchanged."
+    assert (await world.call("Ann", "@password newpass1"))["Ann"] == "Usage: @password <old>=<new>"
+    assert (await world.call("Ann", f"@password {PASSWORD}=newpass1"))["Ann"] == "Your password has been changed."
+
+    await world.call("Ann", "LOGOUT")
+    assert world.connections["Ann"].player is None
+    await world.call("Ann", f"connect Ann {PASSWORD}")
+    assert world.connections["Ann"].player is None
+    await world.call("Ann", "connect Ann newpass1")
+    assert world.connections["Ann"].player is not None
+
+
+async def test_outputprefix_and_outputsuffix_frame_only_the_typists_own_replies_until_cleared(world):
+    await world.log_in("Ann", "Bo")
+    assert await world.calls("Ann", "OUTPUTPREFIX <<", "OUTPUTSUFFIX >>") == {"Ann": "", "Bo": ""}
+
+    saw = await world.call("Ann", "say hi")
+    assert saw == {"Ann": '<<\nYou say, "hi"\n>>', "Bo": 'Ann says, "hi"'}
+
+    await world.calls("Ann", "OUTPUTPREFIX", "OUTPUTSUFFIX")
+    assert (await world.call("Ann", "say hi"))["Ann"] == 'You say, "hi"'
+
+
+# -- saved decks ---------------------------------------------------------------------------
+
+
+async def test_a_saved_deck_is_listed_loaded_and_deleted_by_whoever_saved_it_only(world):
+    await dvorak_table(world, *DECK[:2])
+
+    saw = await world.call("Ann", "savedeck Kit")
+    assert saw["Ann"] == "You save the room as deck Kit (2 cards)."
+    assert saw["Bo"] == saw["Cy"] == "Ann saves the room as deck Kit (2 cards)."
+    assert re.search(r"^Kit +Ann +2  \d{4}-", (await world.call("Bo", "listdecks"))["Bo"], re.M)
+
+    taken = 'The deck name "Kit" belongs to someone else. Choose another.'
+    assert (await world.call("Bo", "savedeck Kit"))["Bo"] == taken
+    saw = await world.call("Bo", "deletedeck Kit")
+    assert saw == {"Ann": "", "Bo": "Only whoever saved that deck, or an administrator, can delete it.", "Cy": ""}
+
+    await world.calls("Ann", "cleardeck", "loadcard Lamp/T/A lamp.")
+    saw = await world.call("Ann", "loaddeck Kit")
+    assert saw["Bo"] == "Ann loads the saved deck Kit (2 cards)."
+    assert [card.name for card in (await world.room("Table")).table.deck_cards()] == ["Rock", "Hat"]
+
+    saw = await world.call("Ann", "deletedeck Kit")
+    assert saw["Ann"] == "You delete the saved deck Kit." and saw["Cy"] == "Ann deletes the saved deck Kit."
+    assert (await world.call("Ann", "listdecks"))["Ann"].startswith("No decks have been saved.")
+    assert (await world.call("Ann", "loaddeck Kit"))["Ann"].startswith('There is no saved deck called "Kit".')
+
+
+# -- table management ----------------------------------------------------------------------
+
+
+async def test_the_host_puts_players_on_teams_and_takes_them_off_and_no_one_else_may(world):
+    await dvorak_table(world)
+    saw = await world.call("Ann", "team Bo=Red")
+    assert saw["Ann"] == "You put Bo on team Red." and saw["Bo"] == "Ann puts you on team Red."
+    assert saw["Cy"] == "Ann puts Bo on team Red."
+    assert "(team Red)" in (await world.call("Cy", "look"))["Cy"]
+
+    assert (await world.call("Bo", "team Ann=Blue"))["Bo"].startswith("Only the host (Ann) can do that.")
+    assert (await world.call("Ann", "team Bo="))["Cy"] == "Ann takes Bo off their team."
+    assert "team Red" not in (await world.call("Cy", "look"))["Cy"]
+
+
+async def test_win_and_endgame_end_a_running_game_only_at_the_hosts_word(world):
+    await dvorak_game(world)
+    assert (await world.call("Bo", "win Bo"))["Bo"].startswith("Only the host (Ann) can do that.")
+
+    saw = await world.call("Ann", "win Bo")
+    assert "*** Bo wins! ***" in saw["Ann"] and "*** Bo wins! ***" in saw["Cy"]
+    assert (await world.call("Ann", "endgame"))["Ann"].startswith("No game is running here.")
+
+    await world.call("Ann", "start")
+    saw = await world.call("Ann", "endgame")
+    assert "*** The game ended without a winner. ***" in saw["Bo"]
+
+
+async def test_eliminating_the_other_of_two_players_ends_the_game_and_a_player_may_resign(world):
+    await dvorak_game(world)
+    saw = await world.call("Ann", "eliminate Bo")
+    assert "*** Only Ann remains: Ann wins! ***" in saw["Bo"] and "*** Only Ann remains: Ann wins! ***" in saw["Cy"]
+
+    await world.call("Ann", "start")
+    saw = await world.call("Bo", "eliminate me")
+    assert "*** Bo forfeits: Ann wins! ***" in saw["Ann"]
+
+
+# -- force ---------------------------------------------------------------------------------
+
+
+async def test_force_drawcard_out_of_turn_is_made_and_the_table_is_told_it_was_forced(world):
+    await dvorak_game(world)
+    assert (await world.call("Bo", "drawcard"))["Bo"].startswith("It is Ann's turn")
+
+    saw = await world.call("Bo", "force drawcard")
+    drawn = re.fullmatch(r"You draw #\d+ (\w+) \(Thing\): .* \[forced: outside the basic rules\]", saw["Bo"])
+    assert drawn is not None, saw["Bo"]
+    assert saw["Ann"] == saw["Cy"] == "Bo draws a card. [forced: outside the basic rules]"
+    assert len((await world.room("Table")).table.hand(world.account_id("Bo"))) == 3
+
+
+async def test_force_of_a_command_that_is_not_a_move_shows_the_usage_naming_the_forceable_ones(world):
+    await dvorak_game(world)
+    saw = await world.call("Ann", "force say hi")
+    assert saw["Ann"].startswith("Usage: force <command>, where the command is one of: cleardeck, destroy,")
+    assert "drawcard" in saw["Ann"] and "viewhand." in saw["Ann"] and "say" not in saw["Ann"].split(":", 1)[1]
+    assert saw["Bo"] == saw["Cy"] == ""
+
+
+# -- Dvorak: every event kind, as each viewer reads it -------------------------------------
+
+#: Things only, each named so that a name in a text tells which card it is.
+THINGS = tuple(f"loadcard {name}/T/A {name.lower()}." for name in ("Anvil", "Bell", "Comb", "Drum", "Egg", "Fork"))
+
+
+class Step(NamedTuple):
+    """One line run at room Table: who typed it, the events it logged, what each player saw."""
+
+    actor: str
+    line: str
+    events: list[Event]
+    saw: dict[str, str]
+
+
+class Scripted:
+    """Lines run at room Table, each kept as a :class:`Step`."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.steps: list[Step] = []
+
+    async def __call__(self, name: str, *lines: str) -> None:
+        for line in lines:
+            await self.step(name, line, self.world.call(name, line))
+
+    async def step(self, name: str, line: str, done: Awaitable[dict[str, str]]) -> dict[str, str]:
+        room = await self.world.room("Table")
+        before = room.seq
+        saw = await done
+        events = [logged.event for logged in await room.events(after_seq=before)]
+        self.steps.append(Step(name, line, events, saw))
+        return saw
+
+    async def held(self, name: str) -> list[int]:
+        """The cards in ``name``'s hand."""
+        return list((await self.world.room("Table")).table.hand(self.world.account_id(name)))
+
+
+async def _reconciled(world: World) -> dict[str, str]:
+    """What each player saw of the room catching up with what was stored behind its back."""
+    world.take_output()
+    await world.rooms.reconcile()
+    await world.settle()
+    return world.take_output()
+
+
+async def _absentees_marked(world: World) -> dict[str, str]:
+    """What each player saw of the seated players away being marked so (at once), or back."""
+    world.take_output()
+    await world.rooms.mark_absentees(0)
+    await world.settle()
+    return world.take_output()
+
+
+async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a_spectator(world, tmp_path):
+    await world.log_in("Ann", "Bo", "Cy", "Di")
+    await world.call("Ann", "newroom Table")
+    run = Scripted(world)
+    await run("Bo", "join Table")
+    await world.call("Cy", "watch Table")
+    await run("Ann", *THINGS, "loadrule Gravity/Things fall.", "set handsize=2", "team Bo=Red")
+    # Votes: Ann's proposals are approved by Ann as she makes them; Bo decides each.
+    await run("Ann", "newcard Star/T/Shine.")
+    await run("Bo", "approve 8")
+    await run("Ann", "newrule Tide/Water rises.")
+    await run("Bo", "repeal 9")
+    await run("Ann", "revote 9", "withdraw 9", "newcard Moon/T/Glow.", "newcard Sun/T/Burn.", "bundle 10 11")
+    await run("Bo", "approve 10")
+    await run("Ann", "editcard 8/Star/T/Shine bright.")
+    await run("Bo", "approve 8")
+    await run("Ann", "removecard 11")
+    await run("Bo", "approve 11")
+    # Saved decks and the operator's import.
+    await world.call("Ann", "savedeck Kit")
+    await run("Ann", "cleardeck", "loaddeck Kit")
+    deck = tmp_path / "Extra.txt"
+    deck.write_text("loadcard Gong/T/A gong.\n", encoding="utf-8")
+    await import_deck(world.database, deck, "Table")
+    await run.step("(operator)", "deck import", _reconciled(world))
+    # Seats and hosts.
+    await run("Ann", "host Bo")
+    await run("Bo", "host Ann")
+    await run("Di", "join Table", "leave", "join Table")
+    await run("Ann", "kick Di")
+    # Away and back.
+    await world.call("Bo", "LOGOUT")
+    await run.step("Bo", "(away)", _absentees_marked(world))
+    await run("Bo", f"connect Bo {PASSWORD}")
+    # Bo was not there to be told that Bo was away: Bo is told on coming back.
+    back = run.steps[-1].saw["Bo"]
+    assert "While you were away:\n[" in back and "You were away too long: votes are counted without you" in back
+    # A game.
+    (await world.room("Table")).table.rng = random.Random(1)
+    await run("Ann", "start", "draw")
+    ann = await run.held("Ann")
+    await run("Ann", f"play {ann[0]}", f"force use {ann[0]}", f"force destroy {ann[0]}", f"force discard {ann[1]}")
+    await run("Ann", "force takerand Bo")
+    ann = await run.held("Ann")
+    await run("Ann", f"force givecard {ann[0]} to Bo", "shuffle", f"force shufcard {ann[1]}")
+    await run("Ann", "force viewhand Bo", "force viewdraw", "force endturn", "skip Bo")
+    # The draw pile runs out: the discard pile is shuffled into a new one.
+    left = len((await world.room("Table")).table.state.pile(DRAW, NO_OWNER))
+    await run("Ann", f"force drawcard {left}")
+    await run("Ann", f"force discard {(await run.held('Ann'))[0]}", "force drawcard")
+    # Three ways a game ends.
+    await run("Ann", "eliminate Bo", "start", "win Ann", "start", "endgame")
+
+    kinds = {event.kind for step in run.steps for event in step.events}
+    logged = {logged.event.kind for logged in await (await world.room("Table")).events()}
+    assert kinds == logged == set(RENDERERS), set(RENDERERS) ^ logged
+    cards = (await world.room("Table")).table.state.cards
+    for actor, line, events, saw in run.steps:
+        assert not any("did something (" in text for text in saw.values()), (line, saw)
+        viewers = {actor, "Ann", "Bo", "Cy"} - {"(operator)"} - ({"Bo"} if line == "(away)" else set())
+        assert all(saw[viewer] for viewer in viewers) or not events, (line, saw)
+        for event in events:
+            if event.kind == "draw" and not event.data["visible"]:
+                name = cards[event.data["card"]].name
+                assert not any(re.search(rf"\b{name}\b", saw[other]) for other in viewers - {actor}), (line, saw)

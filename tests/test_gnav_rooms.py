@@ -440,11 +440,5 @@ def gnav_fuzz_server(settings, quick_deals):  # type: ignore[no-untyped-def]
 @given(lines=st.lists(gnav_command_lines, min_size=1, max_size=20))
 def test_random_commands_in_a_gnav_room_with_bots_never_break_it(gnav_fuzz_server, lines):
     running, player = gnav_fuzz_server
-    player.send("join fuzz")
-    for line in lines:
-        player.send(line)
-    player.send("OUTPUTSUFFIX <<done>>")
-    player.send("WHO")
-    player.read_until(b"<<done>>")
-    player.send("OUTPUTSUFFIX")
+    player.run_all(["join fuzz", *lines])
     assert running.call(audit(running.server.database)) == []

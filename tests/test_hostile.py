@@ -153,6 +153,15 @@ class LineClient:
     def send(self, line: str) -> None:
         self.sock.sendall(line.encode("utf-8", "surrogateescape") + b"\r\n")
 
+    def run_all(self, lines: list[str]) -> None:
+        """Send ``lines`` and wait until the server has answered every one."""
+        for line in lines:
+            self.send(line)
+        self.send("OUTPUTSUFFIX <<done>>")
+        self.send("WHO")
+        self.read_until(b"<<done>>")
+        self.send("OUTPUTSUFFIX")
+
     def read_until(self, marker: bytes) -> bytes:
         deadline = time.monotonic() + 15
         while marker not in self.buffer:
@@ -195,13 +204,7 @@ def fuzz_server(settings):  # type: ignore[no-untyped-def]
 @given(lines=st.lists(command_lines, min_size=1, max_size=25))
 def test_random_commands_with_random_arguments_never_break_a_room(fuzz_server, lines):
     running, player = fuzz_server
-    player.send("join fuzz")
-    for line in lines:
-        player.send(line)
-    player.send("OUTPUTSUFFIX <<done>>")
-    player.send("WHO")
-    player.read_until(b"<<done>>")
-    player.send("OUTPUTSUFFIX")
+    player.run_all(["join fuzz", *lines])
     reports = running.call(check_rooms(running.server.database))
     assert all(report.sound for report in reports), reports
 

@@ -8,7 +8,6 @@ import json
 import shutil
 import ssl
 import struct
-import subprocess
 
 import pexpect
 import pytest
@@ -205,33 +204,6 @@ async def test_the_telnet_program_does_not_show_a_prompted_password(server):
 
     seen = await asyncio.get_running_loop().run_in_executor(None, session)
     assert "invisible-ink" not in seen
-
-
-@pytest.fixture(scope="session")
-def self_signed(tmp_path_factory):  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=localhost",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
 
 
 async def test_telnet_over_tls(start_server, self_signed):

@@ -1,0 +1,324 @@
+"""The browser's way in, on the web port: the page and its files over HTTP, and a WebSocket
+per player that goes through the same command processor as telnet.
+
+What travels on the socket (docs/contributors.md, "The web client's protocol") is JSON,
+one object a frame. From the page: ``{"line": ...}`` (what the player typed, split into
+lines as a telnet client's input is), ``{"cols": n}`` (the scrollback's width) and
+``{"resume": token}`` (log in again after a drop). To the page: ``{"text": ...}`` (the
+lines a telnet player would read, with the same ANSI colours), ``{"gmcp": package,
+"data": ...}`` (the structured views telnet clients get over GMCP), ``{"token": ...}``
+(the session token, see :mod:`server.sessions`) and ``{"echo": bool}`` (a password is
+being asked for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import ssl
+from collections import deque
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from server.config import Settings
+from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
+from server.hub import Hub
+from server.sessions import TOKEN_LIFETIME, SessionTokens
+from server.telnet import in_networks, parse_networks
+from server.text import clean_text
+
+log = logging.getLogger(__name__)
+
+#: The page and its files (the page's own code, its styles, vendored libraries).
+WEB_ROOT = Path(__file__).resolve().parent / "webclient"
+#: Largest message a page may send, in bytes (a pasted deck fits; the line limit still applies).
+MOST_MESSAGE_BYTES = 64 * 1024
+#: Seconds between fresh session tokens for a logged-in connection.
+TOKEN_REFRESH = TOKEN_LIFETIME / 3
+#: Seconds between WebSocket pings (a page that stops answering is taken to be gone).
+HEARTBEAT = 30.0
+#: Every response's security headers: only the page's own files run, nothing inline, and
+#: the only connection it may open is back to this server.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-cache",
+}
+
+
+class WebConnection(Connection):
+    """A player's browser, over one WebSocket. It always shows colour and the structured
+    views; its width is what the page says fits across its scrollback."""
+
+    kind = "web"
+
+    def __init__(
+        self,
+        number: int,
+        socket: web.WebSocketResponse,
+        address: str,
+        max_line_length: int,
+        output_limit: int,
+        tokens: SessionTokens,
+    ) -> None:
+        super().__init__(number, address, max_line_length, output_limit)
+        self.socket = socket
+        self.tokens = tokens
+        self._width = DEFAULT_WIDTH
+        #: Frames waiting for the socket, and their size in characters.
+        self._frames: deque[str] = deque()
+        self._unsent = 0
+        self._more = asyncio.Event()
+        self._hanging_up = False
+        self._token: str | None = None
+        self._token_refresh: asyncio.TimerHandle | None = None
+        self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    @property
+    def client_has_colour(self) -> bool:
+        return True
+
+    def _post(self, message: dict[str, Any]) -> None:
+        """Queue one frame for the page; a page that stops reading is cut off once what
+        it left unread passes the output limit."""
+        if self._hanging_up:
+            return
+        frame = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        self._frames.append(frame)
+        self._unsent += len(frame)
+        self._more.set()
+        if self._unsent > self.output_limit:
+            log.warning(
+                "web connection %d stopped reading (%d characters unread); cutting it off", self.number, self._unsent
+            )
+            self.closing = True
+            self._frames.clear()
+            self._hang_up()
+
+    async def _send_frames(self) -> None:
+        """Send the queued frames in order, then close the socket once hung up."""
+        try:
+            while True:
+                while self._frames:
+                    frame = self._frames.popleft()
+                    self._unsent -= len(frame)
+                    await self.socket.send_str(frame)
+                if self._hanging_up:
+                    return
+                self._more.clear()
+                await self._more.wait()
+        except ConnectionError:
+            self.closing = True
+        finally:
+            if not self.socket.closed:
+                await self.socket.close()
+
+    def _deliver(self, texts: list[str]) -> None:
+        self._post({"text": "\n".join(texts).replace("\r\n", "\n")})
+
+    @property
+    def gmcp(self) -> bool:
+        return not self.closing
+
+    def send_gmcp(self, package: str, data: object) -> None:
+        if self.gmcp:
+            self.flush()
+            self._post({"gmcp": package, "data": data})
+
+    def hide_input(self, hidden: bool) -> None:
+        self.flush()
+        self._post({"echo": not hidden})
+
+    def session_changed(self) -> None:
+        """Logged in: the page is given a session token (and a fresh one from time to
+        time). Logged out by the player, or a token refused: the page is told to forget
+        it, and it is retracted. A connection that dropped keeps its token good, to come
+        back with."""
+        if self._token_refresh is not None:
+            self._token_refresh.cancel()
+            self._token_refresh = None
+        if self.player is not None:
+            self._give_token()
+        elif not self.gone:
+            if self._token is not None:
+                self.tokens.retract(self._token)
+                self._token = None
+            self._post({"token": None})
+
+    def _give_token(self) -> None:
+        if self.player is None or self.gone:
+            return
+        self._token = self.tokens.issue(self.player.account_id, self.player.name)
+        self._post({"token": self._token})
+        self._token_refresh = asyncio.get_running_loop().call_later(TOKEN_REFRESH, self._give_token)
+
+    async def lines(self) -> AsyncGenerator[str, None]:
+        """Every line the page sends (see :meth:`Connection.lines`). Every message counts
+        against the limits: one that is not a line stands as an empty one."""
+        splitter = LineSplitter(self.max_line_length)
+        async for message in self.socket:
+            if self.closing or message.type != WSMsgType.TEXT:
+                return
+            try:
+                fields = json.loads(message.data)
+            except ValueError:
+                fields = None
+            if not isinstance(fields, dict):
+                self.send("That message is not one this server understands.")
+                yield ""
+                continue
+            line, cols, token = fields.get("line"), fields.get("cols"), fields.get("resume")
+            if isinstance(line, str):
+                for piece in splitter.feed(line + "\n"):
+                    if piece is None:
+                        self._refuse_long_line()
+                        yield ""
+                    else:
+                        yield clean_text(piece).strip()
+            elif isinstance(token, str) and self.player is None:
+                yield f"@resume {clean_text(token).strip()}"
+            else:
+                if isinstance(cols, int) and not isinstance(cols, bool):
+                    self._width = min(MAX_WIDTH, max(MIN_WIDTH, cols))
+                yield ""
+
+    @property
+    def gone(self) -> bool:
+        return self.closing or self.socket.closed
+
+    def _hang_up(self) -> None:
+        self._hanging_up = True
+        if self._token_refresh is not None:
+            self._token_refresh.cancel()
+        self._more.set()
+
+    async def finished(self) -> None:
+        """Wait until what was queued has been sent and the socket is closed."""
+        self._hang_up()
+        await self._sender
+
+
+class WebFront:
+    """The web port: the page, its files and the players' WebSockets. Each socket is
+    served by ``serve`` (the same session every telnet connection has)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        hub: Hub,
+        tokens: SessionTokens,
+        serve: Callable[[Connection], Awaitable[None]],
+    ) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.tokens = tokens
+        self._serve = serve
+        self._origins = {origin.strip().rstrip("/") for origin in settings.web_origins.split(",") if origin.strip()}
+        self._proxies = parse_networks(settings.web_proxy_from)
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=MOST_MESSAGE_BYTES)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/ws", self._socket)
+        app.router.add_static("/static/", WEB_ROOT, show_index=False, follow_symlinks=False)
+        app.on_response_prepare.append(_add_security_headers)
+        return app
+
+    @property
+    def port(self) -> int:
+        """The web port actually listened on (useful when started with port 0)."""
+        assert self._runner is not None
+        return self._runner.addresses[0][1]
+
+    @property
+    def secure(self) -> bool:
+        """Whether the page is served over TLS (https and wss)."""
+        return bool(self.settings.tls_cert and self.settings.tls_key)
+
+    async def start(self) -> None:
+        context = None
+        if self.secure:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(self.settings.tls_cert, self.settings.tls_key)
+        self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        self._site = web.TCPSite(self._runner, self.settings.host, self.settings.web_port, ssl_context=context)
+        await self._site.start()
+        scheme = "https" if self.secure else "http"
+        log.info("listening for browsers on %s://%s:%d/", scheme, self.settings.host, self.port)
+
+    async def stop_listening(self) -> None:
+        """Take no more connections (those open go on until they are closed)."""
+        if self._site is not None:
+            await self._site.stop()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(WEB_ROOT / "index.html")
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if not self._origin_allowed(request):
+            log.info("web socket from %s refused: origin %r", request.remote, request.headers.get("Origin"))
+            raise web.HTTPForbidden(text="This page's origin may not connect here.")
+        socket = web.WebSocketResponse(max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT)
+        await socket.prepare(request)
+        settings = self.settings
+        connection = WebConnection(
+            self.hub.next_connection_number(),
+            socket,
+            self._address(request),
+            settings.max_line_length,
+            settings.output_limit,
+            self.tokens,
+        )
+        try:
+            await self._serve(connection)
+        finally:
+            await connection.finished()
+        return socket
+
+    def _origin_allowed(self, request: web.Request) -> bool:
+        """Whether the page asking is this server's own (or one of ``--web-origins``): a
+        browser says so in Origin, and another site's page cannot pretend otherwise."""
+        origin = request.headers.get("Origin", "")
+        if origin.rstrip("/") in self._origins:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
+
+    def _address(self, request: web.Request) -> str:
+        """The player's address: the connection's own, or, from a reverse proxy named in
+        ``--web-proxy-from``, the last address its X-Forwarded-For gives."""
+        remote = request.remote or "unknown"
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        if forwarded and self._proxies and in_networks(remote, self._proxies):
+            last = forwarded.split(",")[-1].strip()
+            try:
+                return str(ipaddress.ip_address(last))
+            except ValueError:
+                log.warning("proxy %s sent X-Forwarded-For %r, which is no address", remote, forwarded[:100])
+        return remote
+
+
+async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)

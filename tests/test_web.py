@@ -1,0 +1,333 @@
+"""The browser's way in, over a real WebSocket on the web port: the same accounts, commands,
+limits and tables as telnet, the page's security headers, and coming back after a drop.
+
+What the page does with it (clicking cards, rendering text as text) is tested in a real
+browser in ``tests/test_browser.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import ssl
+
+import aiohttp
+import pytest
+
+from server.app import FLOOD_NOTICE
+from server.web import MOST_MESSAGE_BYTES, SECURITY_HEADERS
+from tests.client import MudClient
+from tests.conftest import IN_CI, WELCOME_END, log_in
+from tests.server_process import ROOT, free_port
+from tests.web_client import WebClient, web_log_in
+
+DECK = [f"loadcard Card{i}/T/Thing number {i}." for i in range(1, 9)]
+
+
+async def web_player(server, name: str) -> WebClient:
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    await web_log_in(client, name)
+    return client
+
+
+async def telnet_player(server, name: str) -> MudClient:
+    client = await MudClient.open(server.port)
+    await client.expect(WELCOME_END)
+    await log_in(client, name)
+    return client
+
+
+async def text_until(socket: aiohttp.ClientWebSocketResponse, wanted: str) -> None:
+    """Read a bare socket's messages until a text one holds ``wanted``."""
+    while wanted not in (await socket.receive_json(timeout=10)).get("text", ""):
+        pass
+
+
+async def test_the_page_is_served_with_headers_that_let_only_the_servers_own_files_run(start_server):
+    server = await start_server()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{server.web_port}/") as response:
+            assert response.status == 200
+            assert response.content_type == "text/html"
+            for header, value in SECURITY_HEADERS.items():
+                assert response.headers[header] == value
+            assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+            assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
+        for path in ("/static/../web.py", "/static/%2e%2e/web.py", "/static/../../pyproject.toml"):
+            async with session.get(f"http://127.0.0.1:{server.web_port}{path}") as response:
+                assert response.status in (403, 404), path
+                assert "import" not in await response.text()
+
+
+async def test_a_socket_opened_by_another_sites_page_or_with_no_origin_is_refused(start_server):
+    server = await start_server()
+    async with aiohttp.ClientSession() as session:
+        for origin in ("http://evil.example", f"http://127.0.0.1:{server.web_port}.evil.example", None):
+            headers = {"Origin": origin} if origin else {}
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(f"http://127.0.0.1:{server.web_port}/ws", headers=headers)
+            assert refused.value.status == 403
+    assert server.hub.connections == set()
+
+
+async def test_another_origin_may_connect_when_the_operator_names_it(start_server):
+    server = await start_server(web_origins="https://play.example.org")
+    client = await WebClient.open(server.web_port, origin="https://play.example.org")
+    await client.expect(WELCOME_END)
+    await client.close()
+
+
+async def test_a_web_player_and_a_telnet_player_play_at_one_table(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    ann.send_json({"cols": 60})
+    for line in ["newroom Table", "set turns=off", "set handsize=3", *DECK]:
+        ann.send(line)
+    await ann.expect("Card8")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Table", r"Draw pile: .*")
+    await ann.expect("Bo arrives")
+    await ann.command("start", r"dealt|deals")
+    hand = await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 3)
+    number = hand["cards"][0]["number"]
+    name = hand["cards"][0]["name"]
+
+    ann.send(f"playcard {number}")
+    await bo.expect(rf"Ann plays #{number} {name}")
+    table = await ann.view("Dvorak.Table", lambda view: any(seat["in_play"] for seat in view["seats"]))
+    assert [card["number"] for seat in table["seats"] if seat["name"] == "Ann" for card in seat["in_play"]] == [number]
+
+    seen_before = len(ann.transcript)
+    bo.send("drawcard")
+    drawn = await bo.expect(r"You draw #(\d+) (\w+)")
+    await ann.expect(r"Bo draws a card\.")
+    await ann.view("Dvorak.Table", lambda view: {s["name"]: s["cards"] for s in view["seats"]}["Bo"] == 4)
+    # What Bo drew is Bo's alone: the page is told how many cards Bo holds, never which.
+    assert drawn.group(2) not in ann.transcript[seen_before:]
+    assert all(
+        {card["number"] for card in view["cards"]} <= {card["number"] for card in hand["cards"]}
+        for package, view in ann.view_log
+        if package == "Dvorak.Hand"
+    )
+    await ann.close()
+    await bo.close()
+
+
+async def test_text_keeps_its_colours_and_is_wrapped_to_the_pages_width(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    ann.send_json({"cols": 30})
+    ann.send("newroom Colours")
+    await ann.expect("You made room Colours")
+    ann.send("loadcard hr/Rose/T/" + "A very long text about a red rose " * 3)
+    await ann.expect("Rose")
+    rose_lines = [line for frame in ann.frames if '"text"' in frame for line in json.loads(frame)["text"].split("\n")]
+    assert any("\x1b[" in line for line in rose_lines), "the page is sent ANSI colour"
+    await ann.quiet()
+    ann.send("say " + "word " * 30)
+    said = await ann.expect(r'You say, "(?:.*\n)*.*"')
+    assert all(len(line) <= 30 for line in said.group(0).split("\n"))
+    await ann.close()
+
+
+async def test_a_dropped_socket_comes_back_to_its_seat_with_its_session_token(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    for line in ["newroom Table", *DECK]:
+        ann.send(line)
+    await ann.expect("Card8")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Table", r"Draw pile: .*")
+    token = ann.tokens[-1]
+    assert token
+    await ann.close()
+    await bo.expect("Ann has disconnected; the seat is kept.")
+
+    again = await WebClient.open(server.web_port)
+    again.send_json({"resume": token})
+    await again.expect("Welcome back, Ann.")
+    info = await again.view("Room.Info", lambda view: view.get("kind") == "game")
+    assert info["name"] == "Table"
+    await bo.expect("Ann")
+    assert again.tokens and again.tokens[-1] not in (None, token)
+    seats = await again.view("Dvorak.Table", lambda view: view.get("room") == "Table")
+    assert [seat["name"] for seat in seats["seats"]] == ["Ann", "Bo"]
+    await again.close()
+    await bo.close()
+
+
+async def test_a_session_token_is_no_good_after_logging_out_or_when_forged(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    token = ann.tokens[-1]
+    assert token is not None
+    body, _, signature = token.partition(".")
+    forged = body[:-2] + ("AA" if body[-2:] != "AA" else "BB") + "." + signature
+    ann.send("LOGOUT")
+    await ann.expect("You are logged out.")
+    await ann.quiet()
+    assert ann.tokens[-1] is None
+    await ann.close()
+
+    for tried in (token, forged, "not-a-token", "x" * 5000):
+        client = await WebClient.open(server.web_port)
+        await client.expect(WELCOME_END)
+        client.send_json({"resume": tried})
+        await client.expect("That session has ended: log in with your name and password.")
+        await client.quiet()
+        assert client.tokens == [None]
+        assert not server.hub.players
+        await client.close()
+
+
+async def test_a_password_asked_for_is_typed_hidden(start_server):
+    server = await start_server()
+    first = await web_player(server, "Ann")
+    await first.close()
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    await client.command('connect "Ann"', "Password for Ann:")
+    await client.quiet()
+    assert client.echoes == [False]
+    client.send("secret1")
+    await client.expect("Welcome back, Ann.")
+    assert client.echoes == [False, True]
+    await client.close()
+
+
+async def test_a_web_connection_has_the_same_limits_as_telnet(start_server):
+    server = await start_server(max_line_length=100, max_connections_per_address=2)
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    client.send("say " + "x" * 200)
+    await client.expect("That line is longer than 100 characters; it was ignored.")
+    client.send_json(["not", "an", "object"])
+    await client.expect("That message is not one this server understands.")
+    second = await WebClient.open(server.web_port)
+    await second.expect(WELCOME_END)
+    third = await WebClient.open(server.web_port)
+    await third.expect(r"Too many connections from your address \(the limit is 2\)")
+    await third.wait_closed()
+    await second.close()
+
+    await client.socket.send_str(json.dumps({"line": "y" * (MOST_MESSAGE_BYTES + 10)}))
+    await client.wait_closed()
+    assert client.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    await client.close()
+
+
+async def test_a_page_that_floods_is_cut_off_like_a_telnet_client(start_server):
+    server = await start_server(command_rate=20.0, command_burst=10, flood_seconds=0.5)
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    for _ in range(400):
+        client.send_json({"cols": 80})
+    await client.expect(FLOOD_NOTICE.replace("*", r"\*"))
+    await client.wait_closed()
+    await client.close()
+
+
+async def test_outputprefix_frames_each_commands_reply_for_a_web_client_too(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    bo = await telnet_player(server, "Bo")
+    ann.send("OUTPUTPREFIX <<begin>>")
+    ann.send("OUTPUTSUFFIX <<end>>")
+    await ann.quiet()
+    ann.send("WHO")
+    who = await ann.expect(r"<<begin>>\n((?:.*\n)*?)<<end>>")
+    assert "2 players connected" in who.group(1)
+    await ann.close()
+    await bo.close()
+
+
+async def test_the_server_stops_cleanly_with_web_players_on(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    await server.stop()
+    await ann.expect("The server is shutting down")
+    await ann.wait_closed()
+    await ann.close()
+
+
+async def test_no_web_turns_the_web_port_off(start_server):
+    server = await start_server(web=False)
+    assert server.web is None
+    client = await MudClient.open(server.port)
+    await client.expect(WELCOME_END)
+    await client.close()
+    await asyncio.sleep(0)
+
+
+async def test_with_a_certificate_the_page_and_its_socket_are_served_over_tls(start_server, self_signed):
+    cert, key = self_signed
+    server = await start_server(tls_port=0, tls_cert=str(cert), tls_key=str(key))
+    context = ssl.create_default_context(cafile=str(cert))
+    context.check_hostname = False
+    origin = f"https://127.0.0.1:{server.web_port}"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{origin}/", ssl=context) as response:
+            assert response.status == 200
+        with pytest.raises(aiohttp.ClientError):
+            await session.get(f"http://127.0.0.1:{server.web_port}/")
+        async with session.ws_connect(f"{origin}/ws", ssl=context, origin=origin) as socket:
+            await socket.send_json({"line": "WHO"})
+            await text_until(socket, "connected")
+
+
+@pytest.fixture
+def haproxy() -> str:
+    """The haproxy program (required in CI, where .ci/run installs it)."""
+    program = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.path.exists("/usr/sbin/haproxy") else None)
+    if program is None:
+        if IN_CI:
+            pytest.fail("haproxy is required in CI")
+        pytest.skip("haproxy is not installed")
+    return program
+
+
+async def test_behind_the_shipped_haproxy_config_players_get_tls_and_the_server_sees_their_address(
+    start_server, self_signed, haproxy, tmp_path
+):
+    cert, key = self_signed
+    both = tmp_path / "both.pem"
+    both.write_text(cert.read_text() + key.read_text())
+    server = await start_server(web_proxy_from="127.0.0.1")
+    port = free_port()
+    env = {
+        **os.environ,
+        "WEB_BIND": f"127.0.0.1:{port}",
+        "WEB_CERT": str(both),
+        "NODE1": f"127.0.0.1:{server.web_port}",
+    }
+    process = await asyncio.create_subprocess_exec(
+        haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy-web.cfg"), env=env, stdout=asyncio.subprocess.DEVNULL
+    )
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        origin = f"https://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):
+                try:
+                    async with session.get(f"{origin}/", ssl=context) as response:
+                        if response.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.1)
+            # A player's own X-Forwarded-For is not believed: HAProxy says who connected.
+            headers = {"X-Forwarded-For": "203.0.113.9"}
+            async with session.ws_connect(f"{origin}/ws", ssl=context, origin=origin, headers=headers) as socket:
+                await socket.send_json({"line": 'create "Ann" secret1'})
+                await text_until(socket, "Players here")
+                [connection] = server.hub.connections
+                assert connection.kind == "web" and connection.address == "127.0.0.1"
+                await socket.send_json({"line": "say through the proxy"})
+                await text_until(socket, 'You say, "through the proxy"')
+    finally:
+        process.terminate()
+        await process.wait()

@@ -1,0 +1,141 @@
+"""A scripted browser for tests: the web client's WebSocket, spoken as the page speaks it
+(``{"line": ...}`` out; text, structured views, tokens and echo changes in), with the
+same ``expect`` as :class:`tests.client.MudClient`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import aiohttp
+
+from tests.client import DEFAULT_TIMEOUT
+
+
+class WebClient:
+    """One page's socket. ``send`` a line, ``expect`` a pattern in the text that comes back;
+    :attr:`views` holds the latest structured view of each package."""
+
+    def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self._session = session
+        self.socket = socket
+        #: Every text message, joined by newlines.
+        self.transcript = ""
+        self._unread = ""
+        #: The latest data of each structured view, by package, and every one in order.
+        self.views: dict[str, Any] = {}
+        self.view_log: list[tuple[str, Any]] = []
+        #: Every session token sent (None when told to forget it), and every echo change.
+        self.tokens: list[str | None] = []
+        self.echoes: list[bool] = []
+        #: Every frame received, as sent.
+        self.frames: list[str] = []
+        self.closed = False
+        self.close_code: int | None = None
+
+    @classmethod
+    async def open(cls, port: int, origin: str | None = None, host: str = "127.0.0.1") -> WebClient:
+        """Connect as a page served by that server (or from ``origin``) would."""
+        session = aiohttp.ClientSession()
+        try:
+            socket = await session.ws_connect(
+                f"http://{host}:{port}/ws", origin=origin or f"http://{host}:{port}", max_msg_size=0
+            )
+        except BaseException:
+            await session.close()
+            raise
+        return cls(session, socket)
+
+    def send_json(self, message: object) -> None:
+        """Send one message as given (not waiting for it to go)."""
+        asyncio.get_running_loop().create_task(self.socket.send_str(json.dumps(message)))
+
+    def send(self, line: str) -> None:
+        """Send one line, as the page does when Enter is pressed."""
+        self.send_json({"line": line})
+
+    async def _receive(self, timeout: float) -> bool:
+        try:
+            message = await self.socket.receive(timeout)
+        except TimeoutError:
+            return False
+        if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+            self.closed = True
+            self.close_code = self.socket.close_code
+            return False
+        if message.type is not aiohttp.WSMsgType.TEXT:
+            self.closed = True
+            return False
+        self.frames.append(message.data)
+        fields = json.loads(message.data)
+        if "text" in fields:
+            self.transcript += fields["text"] + "\n"
+            self._unread += fields["text"] + "\n"
+        elif "gmcp" in fields:
+            self.views[fields["gmcp"]] = fields["data"]
+            self.view_log.append((fields["gmcp"], fields["data"]))
+        elif "token" in fields:
+            self.tokens.append(fields["token"])
+        elif "echo" in fields:
+            self.echoes.append(fields["echo"])
+        return True
+
+    async def expect(self, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Wait for ``pattern`` (a regex, MULTILINE) in unread text; consume text up to its end."""
+        regex = re.compile(pattern, re.MULTILINE)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            match = regex.search(self._unread)
+            if match is not None:
+                self._unread = self._unread[match.end() :]
+                return match
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closed:
+                raise AssertionError(f"did not see {pattern!r} within {timeout}s; unread text:\n{self._unread[-3000:]}")
+            await self._receive(remaining)
+
+    async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Send ``line`` and wait for ``pattern``."""
+        self.send(line)
+        return await self.expect(pattern, timeout)
+
+    async def view(self, package: str, test: Any = bool, timeout: float = DEFAULT_TIMEOUT) -> Any:
+        """Wait until the latest ``package`` view passes ``test``; that view."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while package not in self.views or not test(self.views[package]):
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closed:
+                raise AssertionError(f"no {package} view passing the test; the last was {self.views.get(package)!r}")
+            await self._receive(remaining)
+        return self.views[package]
+
+    async def quiet(self, seconds: float = 0.3) -> str:
+        """Collect whatever arrives until nothing has for ``seconds``; the text of it."""
+        while await self._receive(seconds):
+            pass
+        collected, self._unread = self._unread, ""
+        return collected
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Read until the server closes the socket."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.closed:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError("the server did not close the socket")
+            await self._receive(remaining)
+
+    async def close(self) -> None:
+        await self.socket.close()
+        await self._session.close()
+
+
+async def web_log_in(client: WebClient, name: str, password: str = "secret1", create: bool = True) -> None:
+    """Create (or connect to) ``name`` from the page and wait until the player is in."""
+    client.send(f'{"create" if create else "connect"} "{name}" {password}')
+    await client.expect(r"Players here: .*\.\n")
