@@ -774,7 +774,7 @@ registerGame("Gnav", {
     const summary = [`Phase: ${table.phase}.`];
     if (table.deal) summary.push(` Deal ${table.deal}.`);
     if (table.host !== null && table.host !== undefined) summary.push(` Host: ${nameOf(table.host)}.`);
-    if (playing && table.turn !== null && table.turn !== undefined)
+    if (playing && byId.has(table.turn))
       summary.push(` Turn: ${table.turn === you ? "yours" : nameOf(table.turn)}.`);
     const list = el(
       "ol",
