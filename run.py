@@ -3,6 +3,8 @@
 
     python3 run.py serve [options]   start the server (SQLite under ./data by default)
     python3 run.py test [pytest options]   run the whole test suite
+    python3 run.py vendor   fetch the web page's JavaScript libraries from npm (pinned) into
+                            server/webclient/vendor (needs npm; the result is committed)
     python3 run.py <any dvorak-mush subcommand>   e.g. migrate, --help
 
 The first run creates a virtual environment in .venv and installs the project into it
@@ -12,10 +14,15 @@ changes.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import venv
 from pathlib import Path
 
@@ -23,6 +30,12 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".installed-from"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+VENDOR = ROOT / "server" / "webclient" / "vendor"
+
+#: The web page's JavaScript libraries, from the npm registry at pinned versions: (package,
+#: version, the file in the package that is vendored, its licence file). The README says what
+#: each is for.
+JS_LIBRARIES = (("ansi_up", "6.0.6", "ansi_up.js", "LICENSE"),)
 
 
 def _project_fingerprint() -> str:
@@ -46,7 +59,54 @@ def ensure_environment() -> None:
     STAMP.write_text(fingerprint)
 
 
+def _tar_member(tar: tarfile.TarFile, name: str) -> bytes:
+    member = tar.extractfile(f"package/{name}")
+    if member is None:
+        raise SystemExit(f"{name} is not a file in the npm package")
+    return member.read()
+
+
+def vendor() -> int:
+    """Fetch each of JS_LIBRARIES with ``npm pack`` (which checks the registry's integrity
+    hash), check that hash again, and write its file, its licence and a line of
+    server/webclient/vendor/VERSIONS."""
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("python3 run.py vendor needs npm (the Node.js package manager) on the PATH.")
+    VENDOR.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "# The web page's JavaScript libraries, vendored from the npm registry by `python3 run.py vendor`.",
+        "# package version file licence npm-integrity-of-the-package sha256-of-the-vendored-file",
+    ]
+    with tempfile.TemporaryDirectory() as temporary:
+        for package, version, source, licence_file in JS_LIBRARIES:
+            spec = f"{package}@{version}"
+            print(f"npm pack {spec}", file=sys.stderr)
+            packed = subprocess.run(
+                [npm, "pack", spec, "--json", "--silent"], cwd=temporary, check=True, capture_output=True, text=True
+            )
+            info = json.loads(packed.stdout)[0]
+            tarball = Path(temporary) / info["filename"]
+            algorithm, _, expected = info["integrity"].partition("-")
+            actual = base64.b64encode(hashlib.new(algorithm, tarball.read_bytes()).digest()).decode()
+            if actual != expected or info["version"] != version:
+                sys.exit(f"{spec}: the package does not match the registry's integrity hash or version")
+            with tarfile.open(tarball) as tar:
+                manifest = json.loads(_tar_member(tar, "package.json"))
+                code = _tar_member(tar, source)
+                licence = _tar_member(tar, licence_file)
+            (VENDOR / source).write_bytes(code)
+            (VENDOR / f"{package}.LICENSE").write_bytes(licence)
+            digest = hashlib.sha256(code).hexdigest()
+            lines.append(f"{package} {version} {source} {manifest['license']} {info['integrity']} sha256:{digest}")
+    (VENDOR / "VERSIONS").write_text("\n".join(lines) + "\n")
+    print(f"Wrote {VENDOR.relative_to(ROOT)}/VERSIONS", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["vendor"]:
+        return vendor()
     ensure_environment()
     os.chdir(ROOT)
     if argv and argv[0] == "test":

@@ -1,0 +1,843 @@
+// The browser page of Dvorak MUSH: a scrollback, a command line, a login form and panels
+// drawn from the GMCP packages the server sends (docs/players.md shows their JSON). The
+// protocol with server/web.py is one WebSocket of JSON objects (docs: /work notes, issue 16):
+//   to the server:   {"line": "..."}, {"cols": N}, {"resume": token}
+//   from the server: {"text": "..."}, {"gmcp": "Package.Name", "data": {...}}, {"token": t|null},
+//                    {"echo": false|true}
+// The text is the whole truth; the panels are a view of it and every button in them sends a
+// command the player could have typed. Whatever a player wrote (names, chat, card names and
+// texts, room names) reaches the page only as text: textContent, or ansi_up's escaped output.
+
+import { AnsiUp } from "./vendor/ansi_up.js";
+
+const SCROLLBACK_LIMIT = 2000;
+const HISTORY_LIMIT = 200;
+const TOKEN_KEY = "dvorak-mush.token";
+const COLS_MIN = 20;
+const COLS_MAX = 250;
+
+const $ = (id) => document.getElementById(id);
+const scrollback = $("scrollback");
+const commandForm = $("command-form");
+const commandInput = $("command");
+const loginForm = $("login");
+const panels = $("panels");
+const statusLine = $("status");
+const reconnectButton = $("reconnect");
+const roomName = $("room-name");
+const leaveButton = $("leave-room");
+
+// ---------------------------------------------------------------------------------------------
+// Small DOM helpers: every string goes in as text.
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "onclick") node.addEventListener("click", value);
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+/** A button that sends ``command`` (as if typed) when pressed. */
+function commandButton(id, label, command, props = {}) {
+  return el("button", { type: "button", id, ...props, onclick: () => sendCommand(command) }, label);
+}
+
+/** The classes a MUSH colour code (``hr``, ``c``, ``hwB``...) stands for: the same ansi-*
+ * classes the scrollback uses. A code that is not one gives none. */
+const COLOUR_LETTERS = "xrgybmcw";
+const COLOUR_NAMES = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];
+function colourClasses(code) {
+  if (typeof code !== "string" || !/^[hufinxrgybmcwXRGYBMCW]{1,4}$/.test(code)) return "";
+  const classes = [];
+  const bright = code.includes("h");
+  for (const letter of code) {
+    const index = COLOUR_LETTERS.indexOf(letter.toLowerCase());
+    if (letter === "h") classes.push("ansi-bold");
+    else if (letter === "u") classes.push("ansi-underline");
+    else if (index >= 0 && letter === letter.toLowerCase())
+      classes.push(`ansi-${bright ? "bright-" : ""}${COLOUR_NAMES[index]}-fg`);
+    else if (index >= 0) classes.push(`ansi-${COLOUR_NAMES[index]}-bg`);
+  }
+  return classes.join(" ");
+}
+
+/** ``#12 Kevlar Vest`` as nodes, the name in its colour. */
+function cardLabel(card) {
+  return [
+    el("span", { class: "card-number", text: `#${card.number}` }),
+    " ",
+    el("span", { class: `card-name ${colourClasses(card.colour)}`.trim(), text: card.name }),
+  ];
+}
+
+const cardTitle = (card) => `#${card.number} ${card.name}`;
+
+// ---------------------------------------------------------------------------------------------
+// The scrollback: the server's text, its ANSI colours turned into ansi-* classes by ansi_up.
+
+/** ansi_up with classes for everything: the page's Content-Security-Policy forbids inline
+ * styles, and ansi_up writes bold, faint, italic, underline and 24-bit colours as style
+ * attributes even with use_classes. The text is escaped by ansi_up itself. */
+class ClassAnsiUp extends AnsiUp {
+  transform_to_html(fragment) {
+    const text = this.escape_txt_for_html(fragment.text);
+    if (!text.length) return text;
+    const classes = [];
+    if (fragment.bold) classes.push("ansi-bold");
+    if (fragment.faint) classes.push("ansi-faint");
+    if (fragment.italic) classes.push("ansi-italic");
+    if (fragment.underline) classes.push("ansi-underline");
+    // 256-colour and 24-bit colours have no class (the server sends only the 16 colours).
+    if (fragment.fg && fragment.fg.class_name !== "truecolor") classes.push(`${fragment.fg.class_name}-fg`);
+    if (fragment.bg && fragment.bg.class_name !== "truecolor") classes.push(`${fragment.bg.class_name}-bg`);
+    return classes.length ? `<span class="${classes.join(" ")}">${text}</span>` : text;
+  }
+}
+
+const ansi = new ClassAnsiUp();
+ansi.use_classes = true;
+ansi.escape_html = true;
+ansi.url_allowlist = {}; // no links from the server's text
+
+const CARD_REFERENCE = /#(\d{1,7})\b/g;
+
+/** In a Dvorak room, card references (#12) in the text become buttons that put
+ * "readcard 12" in the command line. Only text nodes are searched, and split by DOM
+ * operations: nothing is parsed as HTML again. */
+function linkCardReferences(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    CARD_REFERENCE.lastIndex = 0;
+    if (CARD_REFERENCE.test(node.data)) found.push(node);
+  }
+  for (const node of found) {
+    const parts = [];
+    let last = 0;
+    CARD_REFERENCE.lastIndex = 0;
+    for (let match = CARD_REFERENCE.exec(node.data); match; match = CARD_REFERENCE.exec(node.data)) {
+      if (match.index > last) parts.push(document.createTextNode(node.data.slice(last, match.index)));
+      const number = match[1];
+      parts.push(
+        el("button", {
+          type: "button",
+          class: "ref",
+          tabindex: "-1", // the command line reaches the same (readcard); the log stays one tab stop
+          title: `readcard ${number}`,
+          "data-card": number,
+          text: match[0],
+        }),
+      );
+      last = match.index + match[0].length;
+    }
+    if (last < node.data.length) parts.push(document.createTextNode(node.data.slice(last)));
+    node.replaceWith(...parts);
+  }
+}
+
+scrollback.addEventListener("click", (event) => {
+  const ref = event.target.closest("button.ref");
+  if (!ref) return;
+  putInCommandLine(`readcard ${ref.dataset.card}`);
+});
+
+function nearBottom() {
+  return scrollback.scrollHeight - scrollback.scrollTop - scrollback.clientHeight < 40;
+}
+
+function addEntry(entry) {
+  const follow = nearBottom();
+  scrollback.append(entry);
+  while (scrollback.childElementCount > SCROLLBACK_LIMIT) scrollback.firstElementChild.remove();
+  if (follow) scrollback.scrollTop = scrollback.scrollHeight;
+}
+
+/** The server's text, rendered through ansi_up (escaped) into one entry. */
+function showServerText(text) {
+  const template = document.createElement("template");
+  template.innerHTML = ansi.ansi_to_html(String(text));
+  if (state.room && state.room.game === "dvorak") linkCardReferences(template.content);
+  addEntry(el("div", { class: "entry" }, template.content));
+}
+
+/** A line of the page's own: what the player sent, or the connection's news. */
+function showNote(text, kind) {
+  addEntry(el("div", { class: `entry ${kind}`, text }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The connection: one WebSocket, resumed with the session token after a drop.
+
+const state = {
+  socket: null,
+  open: false,
+  retries: 0,
+  retryTimer: null,
+  cols: 0,
+  name: null, // Char.Name's name once logged in
+  room: null, // Room.Info
+  secret: false, // the server asked for a secret ({"echo": false})
+  views: new Map(), // GMCP package -> its latest data
+  selectedCard: null, // the hand card whose actions are open
+  playOnTarget: null, // the Thing chosen in its "on" list (kept when the panels are drawn again)
+};
+
+function setStatus(kind, text) {
+  statusLine.dataset.state = kind;
+  statusLine.textContent = text;
+  reconnectButton.hidden = kind !== "reconnecting";
+}
+
+function send(message) {
+  if (!state.open) return false;
+  state.socket.send(JSON.stringify(message));
+  return true;
+}
+
+function connect() {
+  clearTimeout(state.retryTimer);
+  state.retryTimer = null;
+  const url = new URL("/ws", window.location.href);
+  url.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
+  setStatus(state.retries ? "reconnecting" : "connecting", state.retries ? "Reconnecting…" : "Connecting…");
+  const socket = new WebSocket(url);
+  state.socket = socket;
+  socket.addEventListener("open", () => {
+    if (state.socket !== socket) return;
+    state.open = true;
+    state.retries = 0;
+    setStatus("connected", "Connected");
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    if (token) send({ resume: token });
+    else if (state.name) loggedOut(); // nothing to resume with: a new socket is not logged in
+    sendCols(true);
+  });
+  socket.addEventListener("message", (event) => {
+    if (state.socket !== socket) return;
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message && typeof message === "object") receive(message);
+  });
+  socket.addEventListener("close", () => {
+    if (state.socket !== socket) return;
+    const wasOpen = state.open;
+    state.open = false;
+    state.socket = null;
+    if (wasOpen) showNote("The connection dropped; reconnecting…", "note");
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  // 1, 2, 4, 8, 16, then every 30 seconds, each with up to a quarter more at random.
+  const delay = Math.min(30, 2 ** state.retries) * 1000 * (1 + Math.random() / 4);
+  state.retries += 1;
+  setStatus("reconnecting", `Reconnecting in ${Math.round(delay / 1000)} s…`);
+  state.retryTimer = setTimeout(connect, delay);
+}
+
+reconnectButton.addEventListener("click", () => {
+  if (!state.socket) connect();
+});
+
+function receive(message) {
+  if (typeof message.text === "string") showServerText(message.text);
+  if (typeof message.gmcp === "string") receiveGmcp(message.gmcp, message.data);
+  if ("token" in message) {
+    if (typeof message.token === "string" && message.token) sessionStorage.setItem(TOKEN_KEY, message.token);
+    else if (message.token === null) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      loggedOut();
+    }
+  }
+  if (message.echo === false) setSecret(true);
+  else if (message.echo === true) setSecret(false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns: how many characters of the scrollback's font fit across it.
+
+const measure = $("measure");
+measure.textContent = "0".repeat(100);
+
+function columns() {
+  const charWidth = measure.getBoundingClientRect().width / 100;
+  if (!charWidth) return 0;
+  const style = getComputedStyle(scrollback);
+  const inner = scrollback.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.max(COLS_MIN, Math.min(COLS_MAX, Math.floor(inner / charWidth)));
+}
+
+function sendCols(always) {
+  const cols = columns();
+  if (!cols || (!always && cols === state.cols)) return;
+  if (send({ cols })) state.cols = cols;
+}
+
+document.fonts.ready.then(() => sendCols(false));
+
+let resizeTimer = null;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => sendCols(false), 150);
+}).observe(scrollback);
+
+// ---------------------------------------------------------------------------------------------
+// The command line: history (up/down) in memory only, never a secret.
+
+const history = [];
+let historyIndex = 0; // history.length = the line being written
+let draft = "";
+
+/** Lines that carry a password: never kept in history, never echoed. */
+const SECRET_COMMAND = /^\s*(connect|create|@password)\b/i;
+
+function setSecret(secret) {
+  state.secret = secret;
+  commandInput.type = secret ? "password" : "text";
+  commandInput.value = "";
+  commandInput.classList.toggle("secret", secret);
+  if (secret) commandInput.focus();
+}
+
+function sendCommand(line, { fromCommandLine = false } = {}) {
+  const secret = state.secret || line.split("\n").some((part) => SECRET_COMMAND.test(part));
+  if (!send({ line })) {
+    showNote("Not connected: nothing was sent. Reconnecting…", "note");
+    return false;
+  }
+  if (!secret) {
+    showNote(`> ${line}`, "echo");
+    if (line.trim() && history[history.length - 1] !== line) {
+      history.push(line);
+      if (history.length > HISTORY_LIMIT) history.shift();
+    }
+  }
+  historyIndex = history.length;
+  draft = "";
+  if (state.secret) setSecret(false); // one secret line answers the prompt; the server re-asks if needed
+  if (!fromCommandLine) scrollback.scrollTop = scrollback.scrollHeight;
+  return true;
+}
+
+function putInCommandLine(text) {
+  commandInput.value = text;
+  commandInput.focus();
+  commandInput.setSelectionRange(text.length, text.length);
+}
+
+commandForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const line = commandInput.value;
+  if (sendCommand(line, { fromCommandLine: true })) {
+    commandInput.value = "";
+    scrollback.scrollTop = scrollback.scrollHeight;
+  }
+});
+
+commandInput.addEventListener("keydown", (event) => {
+  if (state.secret || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
+  if (event.key === "ArrowUp" && historyIndex > 0) {
+    if (historyIndex === history.length) draft = commandInput.value;
+    historyIndex -= 1;
+  } else if (event.key === "ArrowDown" && historyIndex < history.length) {
+    historyIndex += 1;
+  } else return;
+  event.preventDefault();
+  putInCommandLine(historyIndex === history.length ? draft : history[historyIndex]);
+});
+
+// A pasted block of several lines is sent as it is, like a telnet client sends it: the server
+// takes it a line at a time (a text field would run its lines together).
+commandInput.addEventListener("paste", (event) => {
+  const pasted = event.clipboardData ? event.clipboardData.getData("text") : "";
+  if (state.secret || !/[\r\n]/.test(pasted.trim())) return;
+  event.preventDefault();
+  const start = commandInput.selectionStart ?? commandInput.value.length;
+  const end = commandInput.selectionEnd ?? commandInput.value.length;
+  const block = (commandInput.value.slice(0, start) + pasted + commandInput.value.slice(end)).replace(/\r\n?/g, "\n");
+  if (sendCommand(block.replace(/\n+$/, ""), { fromCommandLine: true })) commandInput.value = "";
+});
+
+// ---------------------------------------------------------------------------------------------
+// The login form: the commands as lines; the password goes only into the socket.
+
+loginForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const verb = event.submitter && event.submitter.value === "create" ? "create" : "connect";
+  const nameField = $("login-name");
+  const passwordField = $("login-password");
+  const name = nameField.value.trim().replaceAll('"', "");
+  const password = passwordField.value;
+  if (!name || !password) return;
+  if (!send({ line: `${verb} "${name}" ${password}` })) {
+    showNote("Not connected yet: try again in a moment.", "note");
+    return;
+  }
+  passwordField.value = "";
+  showNote(`> ${verb} "${name}" ********`, "echo");
+});
+
+function loggedIn(name) {
+  state.name = name;
+  loginForm.hidden = true;
+  panels.hidden = false;
+  $("login-password").value = "";
+  document.body.classList.add("logged-in");
+  if (loginForm.contains(document.activeElement) || document.activeElement === document.body) commandInput.focus();
+}
+
+function loggedOut() {
+  state.name = null;
+  state.room = null;
+  state.views.clear();
+  state.selectedCard = null;
+  loginForm.hidden = false;
+  panels.hidden = true;
+  panels.replaceChildren();
+  document.body.classList.remove("logged-in");
+  showRoom();
+}
+
+// ---------------------------------------------------------------------------------------------
+// GMCP: Char.Name and Room.Info here; each game's packages go to its renderer.
+
+/** The panels of each game kind, by GMCP package prefix ("Dvorak" for Dvorak.Table, ...):
+ * ``render(views, me)`` gets the game's packages (package -> data) and returns the panel
+ * nodes to show, or [] when there is nothing (outside a room of that game). A new game kind
+ * registers one renderer. */
+const GAME_RENDERERS = new Map();
+
+export function registerGame(prefix, renderer) {
+  GAME_RENDERERS.set(prefix, renderer);
+}
+
+function receiveGmcp(name, data) {
+  if (name === "Char.Name") {
+    if (data && typeof data.name === "string") loggedIn(data.name);
+    return;
+  }
+  if (name === "Room.Info") {
+    state.room = data && typeof data === "object" ? data : null;
+    showRoom();
+    return;
+  }
+  const prefix = name.split(".", 1)[0];
+  if (!GAME_RENDERERS.has(prefix)) return;
+  state.views.set(name, data);
+  renderGame(prefix);
+}
+
+function showRoom() {
+  const room = state.room;
+  if (!room) {
+    roomName.textContent = "";
+    leaveButton.hidden = true;
+    return;
+  }
+  roomName.textContent = room.kind === "game" ? `${room.name} (${room.game})` : room.name;
+  leaveButton.hidden = room.kind !== "game";
+}
+
+leaveButton.addEventListener("click", () => sendCommand("leave"));
+
+function renderGame(prefix) {
+  const renderer = GAME_RENDERERS.get(prefix);
+  const views = {};
+  for (const [name, data] of state.views) if (name.startsWith(`${prefix}.`)) views[name] = data;
+  const id = `game-${prefix.toLowerCase()}`;
+  let container = $(id);
+  if (!container) {
+    container = el("div", { id, class: "game-panels" });
+    panels.append(container);
+  }
+  // Re-drawing replaces the buttons: keep the focus on the one with the same id.
+  const focused = container.contains(document.activeElement) ? document.activeElement.id : null;
+  const nodes = renderer.render(views, { name: state.name, selected: state.selectedCard });
+  container.replaceChildren(...nodes);
+  container.hidden = nodes.length === 0;
+  if (focused) {
+    const again = $(focused);
+    if (again && !again.disabled) again.focus();
+    else if (container.contains(document.activeElement) === false && nodes.length) commandInput.focus();
+  }
+}
+
+function panel(id, title, ...children) {
+  return el("section", { id, class: "panel", "aria-labelledby": `${id}-title` }, el("h2", { id: `${id}-title`, text: title }), ...children);
+}
+
+function isEmpty(data) {
+  return !data || (typeof data === "object" && Object.keys(data).length === 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dvorak: Dvorak.Table, Dvorak.Hand, Dvorak.Votes.
+
+function dvorakPile(pile) {
+  const parts = [`draw pile ${pile.draw}, discard pile ${pile.discard}`];
+  if (pile.discard_top) parts.push(el("span", {}, ", top: ", cardLabel(pile.discard_top)));
+  return parts;
+}
+
+function dvorakTable(table, me) {
+  const playing = table.phase === "playing";
+  const turn = table.turn;
+  const myTurn = Boolean(turn && turn.player === me);
+  const summary = [`Phase: ${table.phase}.`];
+  if (table.host) summary.push(` Host: ${table.host}.`);
+  if (turn) {
+    summary.push(
+      ` Turn ${turn.number}: ${turn.player === me ? "yours" : turn.player} (drawn ${turn.drawn}, ` +
+        `Things ${turn.things}, Actions ${turn.actions}).`,
+    );
+  }
+  const seats = el(
+    "ol",
+    { class: "seats", "aria-label": "Seats in turn order" },
+    (table.seats || []).map((seat) => {
+      const marks = [];
+      if (seat.current) marks.push(seat.name === me ? "your turn" : "their turn");
+      if (seat.name === me) marks.push("you");
+      if (seat.team) marks.push(`team ${seat.team}`);
+      if (seat.away) marks.push("away");
+      if (seat.out) marks.push("out");
+      const inPlay = seat.in_play || [];
+      return el(
+        "li",
+        { class: `seat${seat.current ? " current" : ""}${seat.out ? " out" : ""}` },
+        el("span", { class: "seat-name", text: seat.name }),
+        ` — ${seat.cards} card${seat.cards === 1 ? "" : "s"} in hand`,
+        marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
+        inPlay.length
+          ? el(
+              "ul",
+              { class: "in-play", "aria-label": `In play in front of ${seat.name}` },
+              inPlay.map((card) =>
+                el(
+                  "li",
+                  {},
+                  cardLabel(card),
+                  el("span", { class: "card-type", text: ` ${card.type}` }),
+                  card.on !== null && card.on !== undefined ? ` on #${card.on}` : null,
+                ),
+              ),
+            )
+          : null,
+      );
+    }),
+  );
+  const piles = table.piles || {};
+  const pileLines =
+    "draw" in piles
+      ? [el("p", { class: "piles" }, "Piles: ", dvorakPile(piles))]
+      : Object.entries(piles).map(([owner, pile]) => el("p", { class: "piles" }, `${owner}'s piles: `, dvorakPile(pile)));
+  const rules = table.rules || [];
+  const actions = [];
+  if (!playing && table.host === me) actions.push(commandButton("dvorak-start", "Start the game", "start"));
+  if (playing && (myTurn || !turn)) actions.push(commandButton("dvorak-draw", "Draw a card", "drawcard"));
+  if (playing && myTurn) actions.push(commandButton("dvorak-endturn", "End your turn", "endturn"));
+  return panel(
+    "dvorak-table",
+    `Table: ${table.room}`,
+    el("p", { class: "summary", text: summary.join("") }),
+    table.result ? el("p", { class: "result", text: table.result }) : null,
+    seats,
+    pileLines,
+    rules.length
+      ? el(
+          "details",
+          { class: "rules" },
+          el("summary", { text: `Special rules (${rules.length})` }),
+          el(
+            "ul",
+            {},
+            rules.map((card) => el("li", {}, cardLabel(card), el("p", { class: "card-text", text: card.text || "" }))),
+          ),
+        )
+      : null,
+    table.watching && table.watching.length ? el("p", { class: "watching", text: `Watching: ${table.watching.join(", ")}.` }) : null,
+    actions.length ? el("div", { class: "buttons" }, actions) : null,
+  );
+}
+
+function thingsInPlay(table) {
+  const things = [];
+  for (const seat of (table && table.seats) || []) {
+    for (const card of seat.in_play || []) things.push({ ...card, owner: seat.name });
+  }
+  return things;
+}
+
+function dvorakHand(hand, table, selected) {
+  const cards = (hand && hand.cards) || [];
+  const things = thingsInPlay(table);
+  const list = el(
+    "ul",
+    { class: "hand" },
+    cards.map((card) => {
+      const open = selected === card.number;
+      const item = el(
+        "li",
+        { class: `card${open ? " selected" : ""}` },
+        el(
+          "button",
+          {
+            type: "button",
+            id: `hand-card-${card.number}`,
+            class: "card-button",
+            "aria-expanded": open ? "true" : "false",
+            "aria-controls": `card-actions-${card.number}`,
+            onclick: () => selectCard(open ? null : card.number),
+          },
+          cardLabel(card),
+          el("span", { class: "card-type", text: ` ${card.type}` }),
+        ),
+        card.text ? el("p", { class: "card-text", text: card.text }) : null,
+      );
+      if (open) item.append(cardActions(card, things));
+      return item;
+    }),
+  );
+  return panel(
+    "dvorak-hand",
+    `Your hand (${cards.length})`,
+    cards.length ? list : el("p", { class: "empty", text: "No cards in your hand." }),
+  );
+}
+
+function cardActions(card, things) {
+  const name = cardTitle(card);
+  const others = things.filter((thing) => thing.number !== card.number);
+  const box = el(
+    "div",
+    { id: `card-actions-${card.number}`, class: "card-actions", role: "group", "aria-label": `What to do with ${name}` },
+    commandButton(`play-${card.number}`, "Play", `playcard ${card.number}`, { "aria-label": `Play ${name}` }),
+    commandButton(`discard-${card.number}`, "Discard", `discard ${card.number}`, { "aria-label": `Discard ${name}` }),
+  );
+  if (others.length) {
+    const select = el(
+      "select",
+      { id: `play-on-target-${card.number}` },
+      others.map((thing) => el("option", { value: String(thing.number), text: `#${thing.number} ${thing.name} (${thing.owner})` })),
+    );
+    if (others.some((thing) => String(thing.number) === state.playOnTarget)) select.value = state.playOnTarget;
+    select.addEventListener("change", () => {
+      state.playOnTarget = select.value;
+    });
+    box.append(
+      el("label", { for: select.id, text: "on" }),
+      select,
+      el(
+        "button",
+        {
+          type: "button",
+          id: `play-on-${card.number}`,
+          "aria-label": `Play ${name} on the chosen Thing`,
+          onclick: () => sendCommand(`playcard ${card.number} on ${select.value}`),
+        },
+        "Play on it",
+      ),
+    );
+  }
+  box.append(
+    el(
+      "button",
+      { type: "button", id: `close-${card.number}`, "aria-label": `Close the actions of ${name}`, onclick: () => selectCard(null, card.number) },
+      "Close",
+    ),
+  );
+  return box;
+}
+
+function selectCard(number, returnTo) {
+  state.selectedCard = number;
+  state.playOnTarget = null;
+  renderGame("Dvorak");
+  const target = $(number !== null ? `play-${number}` : `hand-card-${returnTo}`);
+  if (target) target.focus();
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && state.selectedCard !== null && panels.contains(document.activeElement)) {
+    const number = state.selectedCard;
+    selectCard(null, number);
+  }
+});
+
+function dvorakVotes(votes, me) {
+  const pending = (votes && votes.pending) || [];
+  if (!pending.length) return null;
+  return panel(
+    "dvorak-votes",
+    `Votes (${votes.policy || "vote"})`,
+    el(
+      "ul",
+      { class: "votes" },
+      pending.map((vote) => {
+        const first = vote.cards[0];
+        const name = cardTitle(first);
+        const mine = vote.approve.includes(me) ? "approve" : vote.reject.includes(me) ? "reject" : null;
+        const who = (label, names) => (names.length ? `${label}: ${names.join(", ")}. ` : "");
+        return el(
+          "li",
+          { class: "vote" },
+          el(
+            "ul",
+            { class: "vote-cards" },
+            vote.cards.map((card) =>
+              el(
+                "li",
+                {},
+                el("span", { class: "vote-kind", text: `${card.kind}: ` }),
+                cardLabel(card),
+                el("span", { class: "card-type", text: ` ${card.type}` }),
+                card.text ? el("p", { class: "card-text", text: card.text }) : null,
+              ),
+            ),
+          ),
+          el("p", {
+            class: "vote-state",
+            text: `Proposed by ${vote.proposer}. ${who("For", vote.approve)}${who("Against", vote.reject)}${who("Waiting for", vote.waiting)}`,
+          }),
+          el(
+            "div",
+            { class: "buttons" },
+            commandButton(`approve-${first.number}`, "Approve", `approve ${first.number}`, {
+              "aria-label": `Approve ${name}`,
+              "aria-pressed": mine === "approve" ? "true" : "false",
+            }),
+            commandButton(`repeal-${first.number}`, "Repeal", `repeal ${first.number}`, {
+              "aria-label": `Repeal ${name}`,
+              "aria-pressed": mine === "reject" ? "true" : "false",
+            }),
+          ),
+        );
+      }),
+    ),
+  );
+}
+
+registerGame("Dvorak", {
+  render(views, ui) {
+    const table = views["Dvorak.Table"];
+    if (isEmpty(table)) return [];
+    const hand = views["Dvorak.Hand"];
+    if (ui.selected !== null && !((hand && hand.cards) || []).some((card) => card.number === ui.selected)) {
+      state.selectedCard = null;
+      ui.selected = null;
+    }
+    return [dvorakTable(table, ui.name), dvorakHand(hand, table, ui.selected), dvorakVotes(views["Dvorak.Votes"], ui.name)].filter(
+      Boolean,
+    );
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Gnav: Gnav.Table (your seat's view).
+
+function lives(count) {
+  return el(
+    "span",
+    { class: "lives" },
+    el("span", { class: "hearts", "aria-hidden": "true", text: "♥".repeat(Math.max(0, count)) }),
+    ` ${count} ${count === 1 ? "life" : "lives"}`,
+  );
+}
+
+registerGame("Gnav", {
+  render(views) {
+    const table = views["Gnav.Table"];
+    if (isEmpty(table)) return [];
+    const seats = table.seats || [];
+    const byId = new Map(seats.map((seat) => [seat.id, seat]));
+    const nameOf = (id) => (byId.has(id) ? byId.get(id).name : `#${id}`);
+    const ordered = (table.order || []).filter((id) => byId.has(id)).map((id) => byId.get(id));
+    for (const seat of seats) if (!ordered.includes(seat)) ordered.push(seat);
+    const you = table.you;
+    const playing = table.phase === "playing";
+    const yourTurn = playing && you !== null && you !== undefined && table.turn === you;
+    const summary = [`Phase: ${table.phase}.`];
+    if (table.deal) summary.push(` Deal ${table.deal}.`);
+    if (table.host !== null && table.host !== undefined) summary.push(` Host: ${nameOf(table.host)}.`);
+    if (playing && byId.has(table.turn))
+      summary.push(` Turn: ${table.turn === you ? "yours" : nameOf(table.turn)}.`);
+    const list = el(
+      "ol",
+      { class: "seats", "aria-label": "Players in order" },
+      ordered.map((seat) => {
+        const marks = [];
+        if (playing && seat.id === table.turn) marks.push(seat.id === you ? "your turn" : "their turn");
+        if (seat.id === you) marks.push("you");
+        if (seat.id === table.dealer) marks.push("dealer");
+        if (seat.bot) marks.push(`computer, ${seat.bot}`);
+        if (seat.resting) marks.push("sits this deal out");
+        if (seat.out) marks.push("out");
+        return el(
+          "li",
+          { class: `seat${playing && seat.id === table.turn ? " current" : ""}${seat.out ? " out" : ""}` },
+          el("span", { class: "seat-name", text: seat.name }),
+          " — ",
+          lives(seat.lives),
+          marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
+        );
+      }),
+    );
+    const revealed = table.revealed || [];
+    const buttons = [];
+    if (you !== null && you !== undefined) {
+      const dealer = you === table.dealer;
+      buttons.push(
+        commandButton("gnav-keep", "Keep", "keep", { disabled: !yourTurn, "aria-label": "Keep your card" }),
+        commandButton("gnav-swap", dealer ? "Swap with the stock" : "Swap", "swap", {
+          disabled: !yourTurn,
+          "aria-label": dealer ? "Swap with the stock: your card for its top card" : "Swap: ask the next player to swap cards",
+        }),
+      );
+      if (!playing && table.host === you) {
+        buttons.push(
+          commandButton("gnav-addbot", "Add a computer player", "addbot"),
+          commandButton("gnav-start", "Start the match", "start"),
+        );
+      }
+    }
+    return [
+      panel(
+        "gnav-table",
+        "Gnav",
+        el("p", { class: "summary", text: summary.join("") }),
+        you !== null && you !== undefined
+          ? el("p", { id: "gnav-card", class: "your-card" }, "Your card: ", el("strong", { text: table.card || "none" }))
+          : el("p", { class: "summary", text: "You are watching." }),
+        buttons.length ? el("div", { class: "buttons" }, buttons) : null,
+        list,
+        revealed.length ? el("p", { id: "gnav-revealed-title", class: "summary", text: "Cards shown:" }) : null,
+        revealed.length
+          ? el(
+              "ul",
+              { class: "revealed", "aria-labelledby": "gnav-revealed-title" },
+              revealed.map((shown) => el("li", { text: `${nameOf(shown.holder)}: ${shown.card} (${shown.why})` })),
+            )
+          : null,
+      ),
+    ];
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+connect();
