@@ -67,6 +67,7 @@ class WebConnection(Connection):
         self,
         number: int,
         socket: web.WebSocketResponse,
+        transport: asyncio.BaseTransport | None,
         address: str,
         max_line_length: int,
         output_limit: int,
@@ -74,6 +75,8 @@ class WebConnection(Connection):
     ) -> None:
         super().__init__(number, address, max_line_length, output_limit)
         self.socket = socket
+        #: The TCP connection under the socket, dropped at once when the page stops reading.
+        self.transport = transport
         self.tokens = tokens
         self._width = DEFAULT_WIDTH
         #: Frames waiting for the socket, and their size in characters.
@@ -109,6 +112,8 @@ class WebConnection(Connection):
             self.closing = True
             self._frames.clear()
             self._hang_up()
+            if self.transport is not None:
+                self.transport.abort()
 
     async def _send_frames(self) -> None:
         """Send the queued frames in order, then close the socket once hung up."""
@@ -176,7 +181,7 @@ class WebConnection(Connection):
                 return
             try:
                 fields = json.loads(message.data)
-            except ValueError:
+            except (ValueError, RecursionError):
                 fields = None
             if not isinstance(fields, dict):
                 self.send("That message is not one this server understands.")
@@ -286,6 +291,7 @@ class WebFront:
         connection = WebConnection(
             self.hub.next_connection_number(),
             socket,
+            request.transport,
             self._address(request),
             settings.max_line_length,
             settings.output_limit,
