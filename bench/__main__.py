@@ -1,6 +1,7 @@
 """Run benchmark scenarios and print their figures.
 
-.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] ...
+.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] ...
+.venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
@@ -16,7 +17,7 @@ import sys
 from bench import attacks, gnav, scenarios
 from bench.processes import raise_open_file_limit
 
-SCENARIOS = ("game", "gnavroom", "chat", "idle", "login", "coldstart", "ceiling", "crossnode")
+SCENARIOS = ("game", "gnavroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
 
 
 def run(coroutine):  # type: ignore[no-untyped-def]
@@ -35,8 +36,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
     parser.add_argument("--rooms", type=int, default=200, help="game, gnavroom: rooms")
+    parser.add_argument(
+        "--web-share",
+        type=float,
+        default=0.4,
+        help="game: share of each room's five seats played over WebSockets (0.4: two; 0: telnet only)",
+    )
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
+    parser.add_argument(
+        "--web-connections", type=int, default=2000, help="webidle: web players, and as many telnet ones"
+    )
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
@@ -70,13 +80,20 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for backend in backends:
             if scenario == "game":
-                result = run(scenarios.game(backend, arguments.rooms, arguments.rate, arguments.seconds))
+                result = run(
+                    scenarios.game(backend, arguments.rooms, arguments.rate, arguments.seconds, arguments.web_share)
+                )
             elif scenario == "gnavroom":
                 result = run(scenarios.gnav_rooms(backend, arguments.rooms, arguments.seconds))
             elif scenario == "chat":
                 result = run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
             elif scenario == "idle":
                 result = run(scenarios.idle(backend, arguments.connections))
+            elif scenario == "webidle":
+                # Each kind on a server of its own, the same number of players.
+                web = run(scenarios.idle(backend, arguments.web_connections, web=True))
+                telnet = run(scenarios.idle(backend, arguments.web_connections))
+                result = {"web": web, "telnet": telnet}
             elif scenario == "login":
                 result = run(scenarios.logins_during_game(backend, arguments.rooms, arguments.rate, arguments.seconds))
             else:

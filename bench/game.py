@@ -4,7 +4,9 @@ In each room the player whose turn it is draws, plays a Thing and an Action when
 hold them, destroys a Thing of theirs now and then (so the deck keeps turning), discards
 down to the hand limit and ends the turn; every twentieth turn they propose a card and
 the other four approve it. The others look around and chat now and then. Moves are paced
-so that all rooms together are offered ``rate`` moves a second.
+so that all rooms together are offered ``rate`` moves a second. Some seats of each room
+may be WebSocket players (:class:`bench.loadgen.WebBenchClient`), playing just as the
+telnet ones do.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from bench.loadgen import BenchClient, Counters, Latencies
+from bench.loadgen import BenchClient, Counters, Latencies, WebBenchClient
 
 CARD = re.compile(r"#(\d+) \S+ \d+ \((Thing|Action)\)")
 CONFIRMED = re.compile(r"^You (draw|play|discard|destroy|propose|approve|end the turn)", re.MULTILINE)
@@ -27,7 +29,7 @@ HAND_LIMIT = 5
 @dataclass
 class Seat:
     name: str
-    client: BenchClient
+    client: BenchClient | WebBenchClient
     hand: dict[int, str] = field(default_factory=dict)
     things: list[int] = field(default_factory=list)
     #: One command at a time per connection: the turn's moves and idle chatter take turns.
@@ -51,12 +53,25 @@ def note_cards(seat: Seat, reply: str) -> None:
         seat.hand[int(number)] = kind
 
 
-async def set_up_room(index: int, port: int, latencies: Latencies, password: str, create: bool) -> Room:
-    """A room of five logged-in players with a game started."""
+async def set_up_room(
+    index: int,
+    port: int,
+    latencies: Latencies,
+    password: str,
+    create: bool,
+    web_port: int = 0,
+    web_seats: int = 0,
+) -> Room:
+    """A room of five logged-in players with a game started; the last ``web_seats`` of
+    them over WebSockets to ``web_port``."""
     name = f"Bench {index}"
     seats = []
     for seat_number in range(5):
-        client = await BenchClient.open(port, latencies)
+        client: BenchClient | WebBenchClient
+        if seat_number >= 5 - web_seats:
+            client = await WebBenchClient.open(web_port, latencies)
+        else:
+            client = await BenchClient.open(port, latencies)
         player = f"R{index}P{seat_number}"
         reply = await client.ask(f"{'create' if create else 'connect'} {player} {password}")
         if "Players here" not in reply and "Seats, in turn order" not in reply:

@@ -1,4 +1,5 @@
-"""The load generator: many telnet connections on loopback, scripted, timing every reply.
+"""The load generator: many telnet connections on loopback, scripted, timing every reply;
+and WebSocket players (:class:`WebBenchClient`), as the browser page talks to the web port.
 
 Each connection frames its commands with OUTPUTPREFIX/OUTPUTSUFFIX, so a reply is known
 to be complete when its suffix arrives; the time from sending the command to that moment
@@ -9,9 +10,12 @@ is read and thrown away, as a real client would display it.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from dataclasses import dataclass, field
+
+import aiohttp
 
 PREFIX, SUFFIX = "{{<", ">}}"
 _PREFIX_B, _SUFFIX_B = PREFIX.encode(), SUFFIX.encode()
@@ -30,6 +34,16 @@ class Latencies:
     def add(self, seconds: float, command: str = "") -> None:
         self.samples.append(seconds)
         self.by_command.setdefault(command, []).append(seconds)
+
+    @classmethod
+    def merged(cls, *parts: Latencies) -> Latencies:
+        """All the samples of ``parts`` together."""
+        whole = cls()
+        for part in parts:
+            whole.samples += part.samples
+            for command, samples in part.by_command.items():
+                whole.by_command.setdefault(command, []).extend(samples)
+        return whole
 
     def clear(self) -> None:
         self.samples.clear()
@@ -134,6 +148,102 @@ class BenchClient(asyncio.Protocol):
         if self.transport is not None:
             self.transport.close()
             await self._closed
+
+
+#: ANSI SGR codes: the web port always sends colour; a reply is read without them.
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class WebBenchClient:
+    """One player's WebSocket to the web port, as the browser page opens it (Origin: the
+    page's own), with :class:`BenchClient`'s interface: each line goes as ``{"line": ...}``
+    and the reply is the text frames between the OUTPUTPREFIX and OUTPUTSUFFIX lines (the
+    server frames a web connection's replies as a telnet one's). The structured views
+    (GMCP frames) it is sent are counted and dropped, as is everything that arrives while
+    no command is waiting."""
+
+    def __init__(
+        self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse, latencies: Latencies | None
+    ) -> None:
+        self.latencies = latencies
+        self.session = session
+        self.socket = socket
+        self._buffer = ""
+        self._waiter: asyncio.Future[str] | None = None
+        self._welcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sent_at = 0.0
+        self._command = ""
+        #: Characters of the frames received, and how many of them were GMCP.
+        self.received = 0
+        self.gmcp_frames = 0
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, latencies: Latencies | None = None, framed: bool = True) -> WebBenchClient:
+        origin = f"http://127.0.0.1:{port}"
+        session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, force_close=True))
+        try:
+            socket = await session.ws_connect(f"{origin}/ws", origin=origin, autoping=True, max_msg_size=0)
+        except BaseException:
+            await session.close()
+            raise
+        client = cls(session, socket, latencies)
+        await asyncio.wait_for(client._welcome, 30)
+        if framed:
+            await client.socket.send_str(json.dumps({"line": f"OUTPUTPREFIX {PREFIX}\nOUTPUTSUFFIX {SUFFIX}"}))
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.socket:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    self._frame(message.data)
+        finally:
+            if self._waiter is not None and not self._waiter.done():
+                self._waiter.set_exception(ConnectionError("connection lost"))
+            if not self._welcome.done():
+                self._welcome.set_exception(ConnectionError("closed before the welcome"))
+
+    def _frame(self, data: str) -> None:
+        self.received += len(data)
+        if data.startswith('{"gmcp"'):
+            self.gmcp_frames += 1
+            return
+        if self._waiter is None and self._welcome.done():
+            return  # nobody is waiting: other players' news, read and dropped
+        text = json.loads(data).get("text")
+        if text is None:
+            return  # a session token, or the echo switch
+        if not self._welcome.done():
+            self._welcome.set_result(None)
+            return
+        self._buffer += text + "\n"
+        end = self._buffer.find(SUFFIX)
+        if end < 0:
+            return
+        start = self._buffer.rfind(PREFIX, 0, end)
+        reply = self._buffer[start + len(PREFIX) : end] if start >= 0 else ""
+        self._buffer = self._buffer[end + len(SUFFIX) :]
+        waiter, self._waiter = self._waiter, None
+        assert waiter is not None
+        if self.latencies is not None:
+            self.latencies.add(time.perf_counter() - self._sent_at, self._command)
+        waiter.set_result(_SGR.sub("", reply))
+
+    async def ask(self, command: str) -> str:
+        """Send ``command``; its whole reply."""
+        assert self._waiter is None, "one command at a time"
+        self._waiter = asyncio.get_running_loop().create_future()
+        self._buffer = ""
+        self._sent_at = time.perf_counter()
+        self._command = command.split(" ", 1)[0]
+        await self.socket.send_str(json.dumps({"line": command}))
+        return await self._waiter
+
+    async def close(self) -> None:
+        await self.socket.close()
+        await self._reader
+        await self.session.close()
 
 
 #: A timestamp a sender puts in what it says: ``@<time.perf_counter_ns()>@``.

@@ -97,6 +97,15 @@ class ChildServer:
         asyncio.ensure_future(self._drain())
         return loop.time() - started
 
+    async def logged(self, text: str, timeout: float = 30) -> None:
+        """Wait until the server has logged ``text`` (say, that its web port listens)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.log:
+            if loop.time() > deadline:
+                raise TimeoutError(f"{self.command} never logged {text!r}:\n{self.log}")
+            await asyncio.sleep(0.02)
+
     async def _drain(self) -> None:
         assert self.process is not None and self.process.stderr is not None
         while line := await self.process.stderr.readline():

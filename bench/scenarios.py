@@ -22,7 +22,7 @@ import asyncpg
 from bench.game import Room, bystander, play_room, set_up_room
 from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
 from bench.gnavroom import set_up_room as set_up_gnav_room
-from bench.loadgen import BenchClient, Counters, Latencies, Listener, mark
+from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
 from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
 
 POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -95,23 +95,44 @@ def measured(
     }
 
 
-async def seated_rooms(port: int, rooms: int) -> list[Room]:
-    """``rooms`` rooms of five new players each, made 40 at a time."""
+async def seated_rooms(port: int, rooms: int, web_port: int = 0, web_seats: int = 0) -> list[Room]:
+    """``rooms`` rooms of five new players each, made 40 at a time; ``web_seats`` of each
+    room's players over WebSockets."""
     setup = Latencies()
-    return await in_batches([lambda i=i: set_up_room(i, port, setup, PASSWORD, create=True) for i in range(rooms)], 40)
+    return await in_batches(
+        [
+            lambda i=i: set_up_room(i, port, setup, PASSWORD, create=True, web_port=web_port, web_seats=web_seats)
+            for i in range(rooms)
+        ],
+        40,
+    )
 
 
-async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0) -> dict[str, Any]:
-    """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all."""
+def web_seats_of(web_share: float) -> int:
+    """How many of a room's five seats are web players for a share of them (0 to 1)."""
+    if not 0 <= web_share <= 1:
+        raise ValueError(f"the web share must be between 0 and 1, not {web_share}")
+    return round(5 * web_share)
+
+
+async def game(
+    backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0, web_share: float = 0.0
+) -> dict[str, Any]:
+    """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all.
+    ``web_share`` of each room's seats (rounded to whole seats) are WebSocket players:
+    their replies' times are given apart from the telnet players' (``telnet``, ``web``),
+    and together in the usual fields."""
+    web_seats = web_seats_of(web_share)
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS)
         await server.start()
         try:
-            room_list = await seated_rooms(server.port, rooms)
-            latencies, counters = Latencies(), Counters()
+            await server.logged("listening for browsers")
+            room_list = await seated_rooms(server.port, rooms, server.web_port, web_seats)
+            by_kind, counters = {"telnet": Latencies(), "web": Latencies()}, Counters()
             for room in room_list:
                 for seat in room.seats:
-                    seat.client.latencies = latencies
+                    seat.client.latencies = by_kind["web" if isinstance(seat.client, WebBenchClient) else "telnet"]
             stop = asyncio.Event()
             rng = random.Random(7)
             interval = rooms / rate
@@ -125,12 +146,18 @@ async def game(backend: str, rooms: int = 200, rate: float = 3000.0, seconds: fl
                 for seat in room.seats
             ]
             await asyncio.sleep(2.0)  # warm up
-            latencies.clear()
+            for latencies in by_kind.values():
+                latencies.clear()
             counters.commands = counters.moves = 0
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
+            latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+            result["web_players"] = rooms * web_seats
+            for kind, part in by_kind.items():
+                if part.samples:
+                    result[kind] = {k: round(v, 1) for k, v in part.summary().items()}
             stop.set()
             await asyncio.wait(tasks, timeout=10)
             for room in room_list:
@@ -281,23 +308,27 @@ async def echo_ceiling(mode: str, connections: int, every: int, rate: float, sec
         await server.stop()
 
 
-async def idle(backend: str, connections: int = 10_000) -> dict[str, Any]:
-    """``connections`` players logged in and doing nothing: the server's memory for each.
-    (Password hashing is made cheap here: it costs time, not memory, and 10,000 logins at
-    the real cost would take minutes.)"""
+async def idle(backend: str, connections: int = 10_000, web: bool = False) -> dict[str, Any]:
+    """``connections`` players logged in and doing nothing: the server's memory for each;
+    over telnet, or over WebSockets if ``web``. (Password hashing is made cheap here: it
+    costs time, not memory, and 10,000 logins at the real cost would take minutes.)"""
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS, DVORAK_ARGON2_TIME_COST="1", DVORAK_ARGON2_MEMORY_KIB="64")
         await server.start()
         try:
-            warm = [await BenchClient.open(server.port) for _ in range(10)]
+            await server.logged("listening for browsers")
+            port = server.web_port if web else server.port
+            kind: type[BenchClient] | type[WebBenchClient] = WebBenchClient if web else BenchClient
+            warm = [await kind.open(port) for _ in range(10)]
             for i, client in enumerate(warm):
                 await client.ask(f"create Warm{i} {PASSWORD}")
             await asyncio.sleep(1)
             before = server.usage()
-            clients = await in_batches([lambda i=i: idle_player(server.port, i) for i in range(connections)], 200)
+            clients = await in_batches([lambda i=i: idle_player(kind, port, i) for i in range(connections)], 200)
             await asyncio.sleep(3)
             after = server.usage()
             result = {
+                "kind": "web" if web else "telnet",
                 "connections": connections,
                 "rss_before_mib": round(before.rss_kib / 1024, 1),
                 "rss_after_mib": round(after.rss_kib / 1024, 1),
@@ -310,8 +341,10 @@ async def idle(backend: str, connections: int = 10_000) -> dict[str, Any]:
             await server.stop()
 
 
-async def idle_player(port: int, index: int) -> BenchClient:
-    client = await BenchClient.open(port)
+async def idle_player(
+    kind: type[BenchClient] | type[WebBenchClient], port: int, index: int
+) -> BenchClient | WebBenchClient:
+    client = await kind.open(port)
     reply = await client.ask(f"create Idle{index} {PASSWORD}")
     if "Players here" not in reply:
         raise RuntimeError(f"could not log in: {reply!r}")
