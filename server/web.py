@@ -67,7 +67,7 @@ class WebConnection(Connection):
         self,
         number: int,
         socket: web.WebSocketResponse,
-        transport: asyncio.BaseTransport | None,
+        transport: asyncio.Transport | None,
         address: str,
         max_line_length: int,
         output_limit: int,
