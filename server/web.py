@@ -86,6 +86,8 @@ class WebConnection(Connection):
         self._hanging_up = False
         self._token: str | None = None
         self._token_refresh: asyncio.TimerHandle | None = None
+        #: The last frame of each view sent, to leave out those that did not change.
+        self._views: dict[str, str] = {}
         self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
 
     @property
@@ -97,11 +99,14 @@ class WebConnection(Connection):
         return True
 
     def _post(self, message: dict[str, Any]) -> None:
+        """Queue one message for the page."""
+        self._queue(_encode(message))
+
+    def _queue(self, frame: str) -> None:
         """Queue one frame for the page; a page that stops reading is cut off once what
         it left unread passes the output limit."""
         if self._hanging_up:
             return
-        frame = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         self._frames.append(frame)
         self._unsent += len(frame)
         self._more.set()
@@ -141,9 +146,16 @@ class WebConnection(Connection):
         return not self.closing
 
     def send_gmcp(self, package: str, data: object) -> None:
-        if self.gmcp:
-            self.flush()
-            self._post({"gmcp": package, "data": data})
+        """Send a view unless the page already has it as it is. A view sent to a whole
+        room (the same object, in the same turn of the event loop) is encoded once."""
+        if not self.gmcp:
+            return
+        frame = _view_frame(package, data)
+        if self._views.get(package) == frame:
+            return
+        self._views[package] = frame
+        self.flush()
+        self._queue(frame)
 
     def hide_input(self, hidden: bool) -> None:
         self.flush()
@@ -216,6 +228,27 @@ class WebConnection(Connection):
         """Wait until what was queued has been sent and the socket is closed."""
         self._hang_up()
         await self._sender
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+#: Views encoded in this turn of the event loop, by package: the data (held, so that it
+#: cannot be freed and its id taken by another) and its frame.
+_encoded_views: dict[str, tuple[object, str]] = {}
+
+
+def _view_frame(package: str, data: object) -> str:
+    """The frame of a view, encoded once however many pages it is sent to in one turn."""
+    cached = _encoded_views.get(package)
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    if not _encoded_views:
+        asyncio.get_running_loop().call_soon(_encoded_views.clear)
+    frame = _encode({"gmcp": package, "data": data})
+    _encoded_views[package] = (data, frame)
+    return frame
 
 
 class WebFront:

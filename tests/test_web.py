@@ -378,3 +378,24 @@ async def test_a_message_nested_too_deep_to_read_is_refused_like_any_other_it_ca
     await client.expect("That message is not one this server understands.")
     await client.command("WHO", "connected")
     await client.close()
+
+
+async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    for line in ["newroom Table", "set turns=off", "set handsize=2", *DECK]:
+        ann.send(line)
+    await ann.expect("Card8")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Table", r"Draw pile: .*")
+    await ann.command("start", "You start a new game")
+    await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
+    await ann.quiet()
+    sent_before = [package for package, _ in ann.view_log]
+    bo.send("drawcard")
+    await ann.view("Dvorak.Table", lambda view: {s["name"]: s["cards"] for s in view["seats"]}["Bo"] == 3)
+    await ann.quiet()
+    # Bo's draw changed the table; Ann's hand and the votes are as they were.
+    assert [package for package, _ in ann.view_log][len(sent_before) :] == ["Dvorak.Table"]
+    await ann.close()
+    await bo.close()
