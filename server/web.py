@@ -94,6 +94,12 @@ class WebConnection(Connection):
     def width(self) -> int:
         return self._width
 
+    def set_width(self, cols: object) -> None:
+        """Wrap to ``cols`` characters from now on (what fits across the page's scrollback),
+        within the bounds every client has; anything but a whole number is ignored."""
+        if isinstance(cols, int) and not isinstance(cols, bool):
+            self._width = min(MAX_WIDTH, max(MIN_WIDTH, cols))
+
     @property
     def client_has_colour(self) -> bool:
         return True
@@ -210,8 +216,7 @@ class WebConnection(Connection):
             elif isinstance(token, str) and self.player is None:
                 yield f"@resume {clean_text(token).strip()}"
             else:
-                if isinstance(cols, int) and not isinstance(cols, bool):
-                    self._width = min(MAX_WIDTH, max(MIN_WIDTH, cols))
+                self.set_width(cols)
                 yield ""
 
     @property
@@ -330,6 +335,10 @@ class WebFront:
             settings.output_limit,
             self.tokens,
         )
+        # The page says in the request how wide its scrollback is, so the welcome fits.
+        cols = request.query.get("cols", "")
+        if cols.isdigit() and len(cols) < 5:
+            connection.set_width(int(cols))
         try:
             await self._serve(connection)
         finally:

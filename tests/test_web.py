@@ -399,3 +399,17 @@ async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
     assert [package for package, _ in ann.view_log][len(sent_before) :] == ["Dvorak.Table"]
     await ann.close()
     await bo.close()
+
+
+async def test_the_welcome_fits_the_width_the_page_asks_with(start_server):
+    server = await start_server()
+    narrow = await WebClient.open(server.web_port, cols=40)
+    await narrow.expect(WELCOME_END)
+    assert max(len(line) for line in narrow.transcript.split("\n")) <= 40
+    await narrow.close()
+    # Widths no client has are held to the bounds every client has (20 to 250 columns).
+    for hostile in ("0", "99999", "-5", "abc", "1" * 50):
+        client = await WebClient.open(server.web_port, cols=hostile)
+        await client.expect(r"^=+\n(?![\s\S]*=)")
+        assert 20 <= max(len(line) for line in client.transcript.split("\n")) <= 250
+        await client.close()

@@ -36,12 +36,16 @@ class WebClient:
         self.close_code: int | None = None
 
     @classmethod
-    async def open(cls, port: int, origin: str | None = None, host: str = "127.0.0.1") -> WebClient:
-        """Connect as a page served by that server (or from ``origin``) would."""
+    async def open(
+        cls, port: int, origin: str | None = None, host: str = "127.0.0.1", cols: int | str | None = None
+    ) -> WebClient:
+        """Connect as a page served by that server (or from ``origin``) would, saying how
+        many ``cols`` fit across its scrollback if given."""
         session = aiohttp.ClientSession()
+        query = f"?cols={cols}" if cols is not None else ""
         try:
             socket = await session.ws_connect(
-                f"http://{host}:{port}/ws", origin=origin or f"http://{host}:{port}", max_msg_size=0
+                f"http://{host}:{port}/ws{query}", origin=origin or f"http://{host}:{port}", max_msg_size=0
             )
         except BaseException:
             await session.close()

@@ -209,6 +209,9 @@ function connect() {
   state.retryTimer = null;
   const url = new URL("/ws", window.location.href);
   url.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
+  // The width goes with the request, so that even the welcome fits the scrollback.
+  const cols = columns();
+  if (cols) url.searchParams.set("cols", String(cols));
   setStatus(state.retries ? "reconnecting" : "connecting", state.retries ? "Reconnecting…" : "Connecting…");
   const socket = new WebSocket(url);
   state.socket = socket;
