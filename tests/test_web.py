@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 import shutil
 import socket
@@ -413,3 +414,19 @@ async def test_the_welcome_fits_the_width_the_page_asks_with(start_server):
         await client.expect(r"^=+\n(?![\s\S]*=)")
         assert 20 <= max(len(line) for line in client.transcript.split("\n")) <= 250
         await client.close()
+
+
+async def test_a_password_typed_in_the_page_is_never_logged(start_server, caplog):
+    caplog.set_level(logging.DEBUG)
+    server = await start_server()
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    await web_log_in(client, "Ann", password="hunter2-unlogged")
+    client.send("@password hunter2-unlogged=changed-unlogged")
+    await client.expect("Your password has been changed|password is changed|changed")
+    client.send("LOGOUT")
+    await client.expect("You are logged out.")
+    client.send('connect "Ann" wrong-unlogged')
+    await client.expect("has a different password")
+    await client.close()
+    assert "unlogged" not in caplog.text
