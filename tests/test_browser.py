@@ -125,6 +125,9 @@ class Tab:
         for width, size in (("desktop", DESKTOP), ("phone", PHONE)):
             await self.page.set_viewport_size(size)
             await self.page.wait_for_timeout(100)  # the layout settles (and the page re-sends its width)
+            # The newest line stays in sight when the page narrows (a phone turned, its keyboard opened).
+            newest = self.scrollback.locator(".entry").last
+            await expect(newest).to_be_in_viewport()
             await self.page.screenshot(path=ARTIFACTS / f"{moment}-{width}.png", full_page=True)
         await self.page.set_viewport_size(DESKTOP)
 
