@@ -200,6 +200,12 @@ async def test_a_player_logs_in_with_the_form_and_a_room_made_by_typing_shows_it
     await tab.log_in("Ann")
     await tab.sees("Players here:")
     await expect(tab.page.locator("#login-password")).to_have_value("")
+    # The password went only into the socket: not into the address, the storage or the history.
+    assert "secret1" not in tab.page.url
+    stored = await tab.page.evaluate("JSON.stringify([{...sessionStorage}, {...localStorage}])")
+    assert "secret1" not in stored and "dvorak-mush.token" in stored
+    await tab.page.locator("#command").press("ArrowUp")
+    await expect(tab.page.locator("#command")).to_have_value("")
     await tab.type("newroom Table")
     await tab.sees("You made room Table")
     await expect(tab.page.locator("#room-name")).to_have_text("Table (dvorak)")
@@ -335,7 +341,7 @@ async def test_a_dropped_websocket_comes_back_by_itself_to_its_seat(start_server
 
     await expect(tab.page.locator("#status")).to_have_attribute("data-state", "connected")
     await tab.sees("Welcome back, Ann.")
-    await bo.expect("Ann")
+    await bo.expect(r"^Ann is back\.$")
     await expect(tab.page.locator("#login")).to_be_hidden()
     await expect(tab.page.locator("#room-name")).to_have_text("Table (dvorak)")
     await expect(seat(tab, "Ann")).to_contain_text("3 cards in hand")
