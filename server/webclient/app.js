@@ -155,11 +155,23 @@ function nearBottom() {
   return scrollback.scrollHeight - scrollback.scrollTop - scrollback.clientHeight < 40;
 }
 
+/** Whether the scrollback follows its newest line: until the reader scrolls up, and again
+ * once they scroll back down. It keeps following when its size changes (a phone turned,
+ * its on-screen keyboard opened): the lines wrap anew and the newest stays in sight. */
+let following = true;
+scrollback.addEventListener("scroll", () => {
+  following = nearBottom();
+});
+
+function showNewest() {
+  scrollback.scrollTop = scrollback.scrollHeight;
+}
+
 function addEntry(entry) {
-  const follow = nearBottom();
+  const follow = following || nearBottom();
   scrollback.append(entry);
   while (scrollback.childElementCount > SCROLLBACK_LIMIT) scrollback.firstElementChild.remove();
-  if (follow) scrollback.scrollTop = scrollback.scrollHeight;
+  if (follow) showNewest();
 }
 
 /** The server's text, rendered through ansi_up (escaped) into one entry. */
@@ -295,6 +307,7 @@ document.fonts.ready.then(() => sendCols(false));
 
 let resizeTimer = null;
 new ResizeObserver(() => {
+  if (following) showNewest();
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => sendCols(false), 150);
 }).observe(scrollback);

@@ -1,0 +1,462 @@
+"""The browser client in a real browser: Debian's Chromium driven by Playwright, at the page
+the server serves, next to a telnet player at the same table.
+
+Each test opens the page in a fresh headless Chromium, logs in through the form and plays by
+typing in the command line and clicking the panels' buttons. Every page is watched for
+console errors (Content-Security-Policy violations are reported there), uncaught script
+errors and dialogs (``alert``): any of them fails the test.
+
+Screenshots of the key moments, at desktop (1280x800) and phone (390x844) widths, go to
+``test-artifacts/screenshots/`` under the repository root (ignored by git), or to the folder
+named by ``DVORAK_TEST_ARTIFACTS``.
+
+Chromium is at /usr/bin/chromium (``.ci/run`` installs it); without it these tests are
+skipped, except under CI, where they fail. They run on SQLite only: they test the page, and
+the same commands on PostgreSQL are tested over the WebSocket in ``tests/test_web.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, ConsoleMessage, Dialog, Locator, Page, async_playwright, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from server.config import Settings
+from server.web import WebConnection
+from tests.client import MudClient
+from tests.conftest import IN_CI, WELCOME_END, log_in, server_settings
+from tests.server_process import ROOT
+
+CHROMIUM = os.environ.get("DVORAK_TEST_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("DVORAK_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: How long the page may take to show what the server sent (milliseconds).
+WAIT_MS = 10_000
+
+DECK = [f"loadcard Card{i}/T/Thing number {i}." for i in range(1, 9)]
+HOSTILE_NAME = "<img src=x onerror=alert(1)>"
+HOSTILE_TEXT = "<script>alert(2)</script> & <b>bold</b>"
+
+expect.set_options(timeout=WAIT_MS)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The server's settings, on SQLite only (see the module's docstring)."""
+    return server_settings(f"sqlite+aiosqlite:///{tmp_path / 'dvorak.sqlite3'}", tmp_path)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """A headless Chromium: Debian's, as Playwright cannot download its own here."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if IN_CI:
+            pytest.fail(f"Chromium is required in CI (.ci/run installs it); not found at {CHROMIUM}")
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        yield launched
+        await launched.close()
+
+
+class Tab:
+    """One page of the web client, and everything wrong it reported."""
+
+    def __init__(self, page: Page, name: str) -> None:
+        self.page = page
+        self.name = name
+        self.problems: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"uncaught: {error}"))
+        page.on("dialog", self._dialog)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning") or "Content Security Policy" in message.text:
+            self.problems.append(f"console {message.type}: {message.text}")
+
+    async def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        await dialog.dismiss()
+
+    @property
+    def scrollback(self) -> Locator:
+        return self.page.locator("#scrollback")
+
+    async def log_in(self, name: str, password: str = "secret1", create: bool = True) -> None:
+        """Fill in the login form and press Create (or Connect); wait for the game view."""
+        await expect(self.page.locator("#status")).to_have_attribute("data-state", "connected")
+        await self.page.get_by_label("Name", exact=True).fill(name)
+        await self.page.get_by_label("Password", exact=True).fill(password)
+        await self.page.locator("#login-create" if create else "#login-connect").click()
+        await self.logged_in()
+
+    async def logged_in(self) -> None:
+        await expect(self.page.locator("#login")).to_be_hidden()
+        await expect(self.page.locator("#panels")).to_have_js_property("hidden", False)
+        await expect(self.scrollback).to_contain_text("Players here:")
+
+    async def type(self, *lines: str) -> None:
+        """Type each line in the command line and press Enter."""
+        command = self.page.locator("#command")
+        for line in lines:
+            await command.fill(line)
+            await command.press("Enter")
+            await expect(self.scrollback.locator(".entry.echo").last).to_have_text(f"> {line}")
+
+    async def sees(self, text: str | re.Pattern[str]) -> None:
+        """Wait until ``text`` is in the scrollback."""
+        await expect(self.scrollback).to_contain_text(text)
+
+    async def screenshot(self, moment: str) -> None:
+        """Save the page at desktop and at phone width as ``<moment>-desktop.png`` and
+        ``<moment>-phone.png``."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for width, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            await self.page.set_viewport_size(size)
+            await self.page.wait_for_timeout(100)  # the layout settles (and the page re-sends its width)
+            # The newest line stays in sight when the page narrows (a phone turned, its keyboard opened).
+            newest = self.scrollback.locator(".entry").last
+            await expect(newest).to_be_in_viewport()
+            await self.page.screenshot(path=ARTIFACTS / f"{moment}-{width}.png", full_page=True)
+        await self.page.set_viewport_size(DESKTOP)
+
+
+@pytest.fixture
+async def open_tab(browser: Browser) -> AsyncIterator[Any]:
+    """Open the web client of a server in a new browser context (its own session storage);
+    at the end, fail if any page logged an error, broke the CSP or opened a dialog."""
+    tabs: list[Tab] = []
+
+    async def open_page(server: Any, name: str = "page") -> Tab:
+        context = await browser.new_context(viewport=DESKTOP)
+        tab = Tab(await context.new_page(), name)
+        tabs.append(tab)
+        await tab.page.goto(f"http://127.0.0.1:{server.web_port}/")
+        return tab
+
+    yield open_page
+    problems = [f"{tab.name}: {problem}" for tab in tabs for problem in tab.problems + tab.dialogs]
+    for tab in tabs:
+        await tab.page.context.close()
+    if problems:
+        pytest.fail("the page reported problems:\n" + "\n".join(problems))
+
+
+async def telnet_player(server: Any, name: str) -> MudClient:
+    client = await MudClient.open(server.port)
+    await client.expect(WELCOME_END)
+    await log_in(client, name)
+    return client
+
+
+def seat(tab: Tab, name: str) -> Locator:
+    """A seat of the Dvorak table panel, by its player's name."""
+    return tab.page.locator("#dvorak-table li.seat").filter(
+        has=tab.page.locator(".seat-name", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+
+
+async def tab_to(page: Page, element_id: str, most: int = 30) -> None:
+    """Press Tab until the element with ``element_id`` has the focus (at most ``most`` times)."""
+    for _ in range(most):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            return
+    raise AssertionError(f"#{element_id} was not reached with Tab")
+
+
+async def hand_numbers(tab: Tab) -> list[int]:
+    ids = await tab.page.locator("#dvorak-hand button.card-button").evaluate_all("buttons => buttons.map(b => b.id)")
+    return [int(button_id.removeprefix("hand-card-")) for button_id in ids]
+
+
+async def dvorak_table(tab: Tab, server: Any, room: str = "Table", deck: list[str] = DECK) -> MudClient:
+    """``tab`` (logged in) makes ``room`` with ``deck``, three cards each, no turns; Bo joins by telnet."""
+    await tab.type(f"newroom {room}")
+    await expect(tab.page.locator("#dvorak-table")).to_be_visible()
+    await tab.type("set turns=off", "set handsize=3", *deck)
+    bo = await telnet_player(server, "Bo")
+    await bo.command(f"join {room}", r"Draw pile: .*")
+    await expect(seat(tab, "Bo")).to_be_visible()
+    return bo
+
+
+async def test_a_player_logs_in_with_the_form_and_a_room_made_by_typing_shows_its_table(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await expect(tab.page.locator("#panels")).to_have_js_property("hidden", True)
+    await tab.screenshot("01-login")
+    await tab.log_in("Ann")
+    await tab.sees("Players here:")
+    await expect(tab.page.locator("#login-password")).to_have_value("")
+    # The password went only into the socket: not into the address, the storage or the history.
+    assert "secret1" not in tab.page.url
+    stored = await tab.page.evaluate("JSON.stringify([{...sessionStorage}, {...localStorage}])")
+    assert "secret1" not in stored and "dvorak-mush.token" in stored
+    await tab.page.locator("#command").press("ArrowUp")
+    await expect(tab.page.locator("#command")).to_have_value("")
+    await tab.type("newroom Table")
+    await tab.sees("You made room Table")
+    await expect(tab.page.locator("#room-name")).to_have_text("Table (dvorak)")
+    table = tab.page.locator("#dvorak-table")
+    await expect(table).to_be_visible()
+    await expect(table.locator("h2")).to_have_text("Table: Table")
+    await expect(seat(tab, "Ann")).to_contain_text("(you)")
+    await expect(tab.page.locator("#dvorak-start")).to_be_visible()
+    await expect(tab.page.locator("#leave-room")).to_be_visible()
+    await tab.screenshot("02-new-room")
+
+
+async def test_the_browser_player_starts_and_plays_by_clicking_and_sees_the_telnet_players_moves(
+    start_server, open_tab
+):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    bo = await dvorak_table(tab, server)
+    await tab.sees("Bo arrives")
+
+    await tab.page.locator("#dvorak-start").click()
+    await bo.expect(r"dealt|deals")
+    await expect(tab.page.locator("#dvorak-hand button.card-button")).to_have_count(3)
+    await expect(tab.page.locator("#dvorak-start")).to_have_count(0)
+    await expect(seat(tab, "Bo")).to_contain_text("3 cards in hand")
+    await tab.screenshot("03-dealt")
+
+    number = (await hand_numbers(tab))[0]
+    await tab.page.locator(f"#hand-card-{number}").click()
+    await expect(tab.page.locator(f"#card-actions-{number}")).to_be_visible()
+    await expect(tab.page.locator(f"#play-{number}")).to_be_focused()
+    await tab.screenshot("04-card-actions")
+    await tab.page.locator(f"#play-{number}").click()
+    played = await bo.expect(rf"Ann plays #{number} (Card\d)")
+    await expect(seat(tab, "Ann").locator("ul.in-play")).to_contain_text(f"#{number} {played.group(1)}")
+    await expect(tab.page.locator("#dvorak-hand button.card-button")).to_have_count(2)
+    await expect(seat(tab, "Ann")).to_contain_text("2 cards in hand")
+
+    bo.send("drawcard")
+    drawn = await bo.expect(r"You draw #(\d+) (Card\d)")
+    await tab.sees("Bo draws a card.")
+    await expect(seat(tab, "Bo")).to_contain_text("4 cards in hand")
+    # What Bo drew is Bo's alone: the page shows how many cards Bo holds, never which.
+    await expect(tab.page.locator("#panels")).not_to_contain_text(drawn.group(2))
+    bo.send(f"playcard {drawn.group(1)}")
+    await bo.expect(rf"You play #{drawn.group(1)}")
+    await expect(seat(tab, "Bo").locator("ul.in-play")).to_contain_text(f"#{drawn.group(1)} {drawn.group(2)}")
+    await expect(seat(tab, "Bo")).to_contain_text("3 cards in hand")
+    await tab.sees(f"Bo plays #{drawn.group(1)} {drawn.group(2)}")
+    await tab.screenshot("05-after-moves")
+    await bo.close()
+
+
+async def test_the_browser_player_votes_with_the_approve_button(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    bo = await dvorak_table(tab, server, deck=[])
+    await bo.command("newcard Armageddon/A/Destroy all Things.", r"Vote with: approve (\d+)")
+    votes = tab.page.locator("#dvorak-votes")
+    await expect(votes).to_contain_text("Armageddon")
+    await expect(votes).to_contain_text("Destroy all Things.")
+    await expect(votes).to_contain_text("Proposed by Bo.")
+    approve = votes.locator("button[id^=approve-]")
+    await expect(approve).to_have_attribute("aria-pressed", "false")
+    await tab.screenshot("06-vote")
+    await approve.click()
+    await bo.expect(r"Ann approves #\d+\.")
+    await bo.expect(r"decided: accepted")
+    await expect(tab.page.locator("#dvorak-votes")).to_have_count(0)
+    await tab.sees("decided: accepted")
+    await bo.close()
+
+
+async def test_a_card_named_with_html_is_shown_as_text_and_runs_nothing(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    # Every card is the hostile one, so whoever is dealt what, Ann holds it.
+    bo = await dvorak_table(tab, server, deck=[f"loadcard {HOSTILE_NAME}/T/{HOSTILE_TEXT}"] * 6)
+    await tab.type("say <script>alert(3)</script>")
+    await bo.expect(re.escape('Ann says, "<script>alert(3)</script>"'))
+    await bo.command(f"newcard {HOSTILE_NAME}/A/{HOSTILE_TEXT}", r"Vote with")
+    votes = tab.page.locator("#dvorak-votes")
+    await expect(votes).to_contain_text(HOSTILE_NAME)
+    await expect(votes).to_contain_text(HOSTILE_TEXT)
+
+    await tab.page.locator("#dvorak-start").click()
+    hand = tab.page.locator("#dvorak-hand li.card")
+    await expect(hand).to_have_count(3)
+    for index in range(3):
+        await expect(hand.nth(index).locator(".card-name")).to_have_text(HOSTILE_NAME)
+        await expect(hand.nth(index).locator(".card-text")).to_have_text(HOSTILE_TEXT)
+    number = (await hand_numbers(tab))[0]
+    await tab.page.locator(f"#hand-card-{number}").click()
+    await expect(tab.page.locator(f"#play-{number}")).to_have_attribute("aria-label", f"Play #{number} {HOSTILE_NAME}")
+    await tab.page.locator(f"#play-{number}").click()
+    await bo.expect(rf"Ann plays #{number} {re.escape(HOSTILE_NAME)}")
+    await expect(seat(tab, "Ann").locator("ul.in-play .card-name")).to_have_text(HOSTILE_NAME)
+    await tab.sees(f"You play #{number} {HOSTILE_NAME}")
+    await tab.sees("<script>alert(3)</script>")
+    await tab.type(f"readcard {number}")
+    await tab.sees(HOSTILE_TEXT)
+    await tab.screenshot("07-hostile-card")
+    assert await tab.page.locator("img").count() == 0
+    assert await tab.page.locator("script").count() == 1  # the page's own app.js
+    assert await tab.page.locator("b").count() == 0
+    await tab.page.wait_for_timeout(200)
+    assert tab.dialogs == []
+    await bo.close()
+
+
+async def test_a_dropped_websocket_comes_back_by_itself_to_its_seat(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    bo = await dvorak_table(tab, server)
+    await tab.page.locator("#dvorak-start").click()
+    await expect(tab.page.locator("#dvorak-hand button.card-button")).to_have_count(3)
+    before = sorted(await hand_numbers(tab))
+
+    # The network goes: the server's end of each web connection is cut, with no goodbye.
+    dropped = [c for c in server.hub.connections if isinstance(c, WebConnection)]
+    assert len(dropped) == 1
+    for connection in dropped:
+        assert connection.transport is not None
+        connection.transport.abort()
+    await bo.expect("Ann has disconnected; the seat is kept.")
+    await tab.sees("The connection dropped; reconnecting…")
+    await expect(tab.page.locator("#status")).to_have_attribute("data-state", "reconnecting")
+    await tab.screenshot("08-reconnecting")
+
+    await expect(tab.page.locator("#status")).to_have_attribute("data-state", "connected")
+    await tab.sees("Welcome back, Ann.")
+    await bo.expect(r"^Ann is back\.$")
+    await expect(tab.page.locator("#login")).to_be_hidden()
+    await expect(tab.page.locator("#room-name")).to_have_text("Table (dvorak)")
+    await expect(seat(tab, "Ann")).to_contain_text("3 cards in hand")
+    await expect(seat(tab, "Bo")).to_be_visible()
+    await expect(tab.page.locator("#dvorak-hand button.card-button")).to_have_count(3)
+    assert sorted(await hand_numbers(tab)) == before
+    assert not any(isinstance(c, WebConnection) and c in dropped for c in server.hub.connections)
+    # The seat works: a click still plays.
+    await tab.page.locator(f"#hand-card-{before[0]}").click()
+    await tab.page.locator(f"#play-{before[0]}").click()
+    await bo.expect(rf"Ann plays #{before[0]}")
+    await tab.screenshot("09-resumed")
+    await bo.close()
+
+
+async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_clicking(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    await tab.type("newroom/gnav Den")
+    gnav = tab.page.locator("#gnav-table")
+    await expect(gnav).to_be_visible()
+    await expect(tab.page.locator("#gnav-keep")).to_be_disabled()
+    await expect(tab.page.locator("#gnav-swap")).to_be_disabled()
+    await tab.page.locator("#gnav-addbot").click()
+    await expect(gnav.locator("li.seat")).to_have_count(2)
+    await tab.type("addbot easy", "set botdelay=0", "set lives=1")
+    await expect(gnav.locator("li.seat")).to_have_count(3)
+    await tab.page.locator("#gnav-start").click()
+    await expect(gnav.locator(".summary").first).to_contain_text("Phase: playing.")
+    await expect(tab.page.locator("#gnav-card")).not_to_contain_text("none")
+    await tab.screenshot("10-gnav-playing")
+
+    ending = re.compile(r"wins? the match!|The match is a draw")
+    keep, swap = tab.page.locator("#gnav-keep"), tab.page.locator("#gnav-swap")
+    clicks = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 40
+    while not ending.search(await tab.scrollback.inner_text()):
+        assert loop.time() < deadline, "the match did not end"
+        for button in (swap, keep) if clicks % 2 else (keep, swap):
+            if await button.is_visible() and await button.is_enabled():
+                try:
+                    await button.click(timeout=1000)
+                    clicks += 1
+                except PlaywrightTimeout:
+                    pass  # the turn moved on while clicking (a deal ended): look again
+                break
+        else:
+            await tab.page.wait_for_timeout(50)
+    assert clicks > 0
+    await expect(gnav.locator(".summary").first).not_to_contain_text("Phase: playing.")
+    await expect(tab.page.locator("#gnav-start")).to_be_visible()
+    await expect(keep).to_be_disabled()
+    await tab.screenshot("11-gnav-over")
+
+
+async def test_the_page_works_by_keyboard_and_names_everything_for_screen_readers(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    page = tab.page
+    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    scrollback = page.get_by_role("log")
+    await expect(scrollback).to_have_attribute("aria-live", "polite")
+    await expect(scrollback).to_have_id("scrollback")
+    await expect(page.get_by_role("textbox", name="command", exact=True)).to_have_id("command")
+
+    # Keyboard only: Tab from the top of the page reaches the name field, then the password.
+    await page.evaluate("document.activeElement.blur()")
+    await tab_to(page, "login-name")
+    await page.keyboard.type("Kim")
+    await page.keyboard.press("Tab")
+    await expect(page.locator("#login-password")).to_be_focused()
+    await page.keyboard.type("secret1")
+    await page.keyboard.press("Tab")
+    await expect(page.locator("#login-connect")).to_be_focused()
+    await page.keyboard.press("Tab")
+    await expect(page.locator("#login-create")).to_be_focused()
+    await page.keyboard.press("Enter")
+    await tab.logged_in()
+    await expect(page.locator("#command")).to_be_focused()
+    await page.keyboard.type("newroom Keys")
+    await page.keyboard.press("Enter")
+    await tab.sees("You made room Keys")
+    await tab.type("set handsize=3", *DECK[:6])
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Keys", r"Draw pile: .*")
+    await bo.command("newcard Rule/R/A rule.", r"Vote with")
+    await expect(page.locator("#dvorak-votes")).to_be_visible()
+
+    # The Start button is reached with Tab and pressed with Enter; a hand card with Space.
+    await tab_to(page, "dvorak-start")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#dvorak-hand button.card-button")).to_have_count(3)
+    first = page.locator("#dvorak-hand button.card-button").first
+    await tab_to(page, await first.get_attribute("id") or "")
+    await page.keyboard.press("Space")
+    number = int((await first.get_attribute("id") or "").removeprefix("hand-card-"))
+    await expect(page.locator(f"#play-{number}")).to_be_focused()
+    await page.keyboard.press("Escape")
+    await expect(page.locator(f"#card-actions-{number}")).to_have_count(0)
+    await expect(page.locator(f"#hand-card-{number}")).to_be_focused()
+
+    # Every visible button has a name.
+    await tab.sees(re.compile(r"#\d+"))
+    buttons = page.locator("button")
+    unnamed = []
+    for index in range(await buttons.count()):
+        button = buttons.nth(index)
+        if not await button.is_visible():
+            continue
+        label = (await button.get_attribute("aria-label") or "").strip() or (await button.inner_text()).strip()
+        if not label:
+            unnamed.append(await button.evaluate("b => b.outerHTML"))
+    assert unnamed == []
+    assert await page.locator("#scrollback button.ref").count() > 0
+    await tab.screenshot("12-keyboard")
+    await bo.close()
