@@ -2,7 +2,7 @@
 """Set up and run Dvorak MUSH from a fresh checkout, needing nothing but Python 3.11+.
 
     python3 run.py serve [options]   start the server (SQLite under ./data by default)
-    python3 run.py test [pytest options]   run the whole test suite
+    python3 run.py test [pytest options]   run the whole test suite (or pytest with those options)
     python3 run.py vendor   fetch the web page's JavaScript libraries from npm (pinned) into
                             server/webclient/vendor (needs npm; the result is committed)
     python3 run.py <any dvorak-mush subcommand>   e.g. migrate, --help
@@ -109,6 +109,13 @@ def main(argv: list[str]) -> int:
         return vendor()
     ensure_environment()
     os.chdir(ROOT)
+    if argv == ["test"]:
+        # The whole suite in two processes (each test has its own servers, databases and
+        # ports), then the tests marked serial, which must run alone, after them.
+        pytest = [str(BIN / "python"), "-m", "pytest"]
+        together = subprocess.call([*pytest, "-n", "2", "-m", "not serial"])
+        alone = subprocess.call([*pytest, "-m", "serial"])
+        return together or alone
     if argv and argv[0] == "test":
         command = [str(BIN / "python"), "-m", "pytest", *argv[1:]]
     else:

@@ -371,8 +371,9 @@ async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_cli
     await tab.type("addbot easy", "set botdelay=0", "set lives=1")
     await expect(gnav.locator("li.seat")).to_have_count(3)
     await tab.page.locator("#gnav-start").click()
-    await expect(gnav.locator(".summary").first).to_contain_text("Phase: playing.")
-    await expect(tab.page.locator("#gnav-card")).not_to_contain_text("none")
+    # With one life each and no delay, the bots may finish the match in its first deal.
+    await expect(gnav.locator(".summary").first).to_contain_text(re.compile(r"Phase: (playing|over)\."))
+    await expect(tab.scrollback).to_contain_text("A match of Gnav begins")
     await tab.screenshot("10-gnav-playing")
 
     ending = re.compile(r"wins? the match!|The match is a draw")
@@ -380,8 +381,20 @@ async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_cli
     clicks = 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 40
-    while not ending.search(await tab.scrollback.inner_text()):
-        assert loop.time() < deadline, "the match did not end"
+    unplayed = 0  # matches the bots ended before Ann's turn came (a card can end a deal at once)
+    while True:
+        ended = len(ending.findall(await tab.scrollback.inner_text()))
+        if clicks and ended > unplayed:
+            break
+        assert loop.time() < deadline, "no match was played to its end by clicking"
+        if ended > unplayed:
+            unplayed = ended
+            await tab.page.locator("#gnav-start").click()
+            await tab.page.wait_for_function(
+                "n => document.querySelector('#scrollback').innerText.split('A match of Gnav begins').length > n",
+                arg=ended + 1,
+            )
+            continue
         for button in (swap, keep) if clicks % 2 else (keep, swap):
             if await button.is_visible() and await button.is_enabled():
                 try:

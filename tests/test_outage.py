@@ -120,6 +120,7 @@ def _cluster() -> list[str]:
     return ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
 
 
+@pytest.mark.serial
 @pytest.mark.skipif(
     not (IN_CI and Path("/etc/postgresql").is_dir() and os.geteuid() == 0),
     reason="stops the machine's PostgreSQL: only in CI, as root",
