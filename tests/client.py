@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import re
+from abc import ABC, abstractmethod
 
 IAC, SB, SE = 255, 250, 240
 WILL, WONT, DO, DONT = 251, 252, 253, 254
@@ -61,7 +62,65 @@ class TelnetTextFilter:
         return bytes(out)
 
 
-class MudClient:
+class ScriptedClient(ABC):
+    """What both scripted clients (telnet here, the browser's WebSocket in
+    :mod:`tests.web_client`) share: waiting for patterns in the text that comes back."""
+
+    #: Text received and not yet consumed by :meth:`expect`.
+    _unread: str
+    closed: bool
+
+    @abstractmethod
+    def send(self, line: str) -> None:
+        """Send one line, as the player typed it."""
+
+    @abstractmethod
+    async def _receive(self, timeout: float) -> bool:
+        """Take what arrives within ``timeout`` into the unread text; False if nothing did
+        (or the connection closed)."""
+
+    async def expect(self, pattern: str | re.Pattern[str], timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Wait for ``pattern`` (a regex; a string is compiled MULTILINE) in unread output;
+        consume output up to its end."""
+        regex = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.MULTILINE)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            match = regex.search(self._unread)
+            if match is not None:
+                self._unread = self._unread[match.end() :]
+                return match
+            remaining = deadline - loop.time()
+            if remaining <= 0 or self.closed:
+                raise AssertionError(
+                    f"did not see {regex.pattern!r} within {timeout}s; unread output was:\n{self._unread[-3000:]}"
+                )
+            await self._receive(remaining)
+
+    async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
+        """Send ``line`` and wait for ``pattern``."""
+        self.send(line)
+        return await self.expect(pattern, timeout)
+
+    async def quiet(self, seconds: float = 0.3) -> str:
+        """Collect whatever arrives until nothing has arrived for ``seconds``; return it."""
+        while await self._receive(seconds):
+            pass
+        collected, self._unread = self._unread, ""
+        return collected
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Read until the server hangs up."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.closed:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError("the server did not close the connection")
+            await self._receive(remaining)
+
+
+class MudClient(ScriptedClient):
     """One scripted connection. ``send`` a line, ``expect`` a pattern in what comes back."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -100,24 +159,6 @@ class MudClient:
         self._unread += text
         return True
 
-    async def expect(self, pattern: str | re.Pattern[str], timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
-        """Wait for ``pattern`` (a regex; a string is compiled MULTILINE) in unread output;
-        consume output up to its end."""
-        regex = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.MULTILINE)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            match = regex.search(self._unread)
-            if match is not None:
-                self._unread = self._unread[match.end() :]
-                return match
-            remaining = deadline - loop.time()
-            if remaining <= 0 or self.closed:
-                raise AssertionError(
-                    f"did not see {regex.pattern!r} within {timeout}s; unread output was:\n{self._unread[-3000:]}"
-                )
-            await self._receive(remaining)
-
     async def wait_for(
         self, pattern: str | re.Pattern[str], start: int = 0, timeout: float = DEFAULT_TIMEOUT
     ) -> re.Match[str]:
@@ -141,28 +182,6 @@ class MudClient:
     def subnegotiations(self) -> list[bytes]:
         """Every telnet subnegotiation received (option byte first), GMCP messages included."""
         return self._filter.subnegotiations
-
-    async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
-        """Send ``line`` and wait for ``pattern``."""
-        self.send(line)
-        return await self.expect(pattern, timeout)
-
-    async def quiet(self, seconds: float = 0.3) -> str:
-        """Collect whatever arrives until nothing has arrived for ``seconds``; return it."""
-        while await self._receive(seconds):
-            pass
-        collected, self._unread = self._unread, ""
-        return collected
-
-    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Read until the server hangs up."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.closed:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise AssertionError("the server did not close the connection")
-            await self._receive(remaining)
 
     async def close(self) -> None:
         self._writer.close()

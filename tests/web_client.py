@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any
 
 import aiohttp
 
-from tests.client import DEFAULT_TIMEOUT
+from tests.client import DEFAULT_TIMEOUT, ScriptedClient
 
 
-class WebClient:
+class WebClient(ScriptedClient):
     """One page's socket. ``send`` a line, ``expect`` a pattern in the text that comes back;
     :attr:`views` holds the latest structured view of each package."""
 
@@ -86,26 +85,6 @@ class WebClient:
             self.echoes.append(fields["echo"])
         return True
 
-    async def expect(self, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
-        """Wait for ``pattern`` (a regex, MULTILINE) in unread text; consume text up to its end."""
-        regex = re.compile(pattern, re.MULTILINE)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            match = regex.search(self._unread)
-            if match is not None:
-                self._unread = self._unread[match.end() :]
-                return match
-            remaining = deadline - loop.time()
-            if remaining <= 0 or self.closed:
-                raise AssertionError(f"did not see {pattern!r} within {timeout}s; unread text:\n{self._unread[-3000:]}")
-            await self._receive(remaining)
-
-    async def command(self, line: str, pattern: str, timeout: float = DEFAULT_TIMEOUT) -> re.Match[str]:
-        """Send ``line`` and wait for ``pattern``."""
-        self.send(line)
-        return await self.expect(pattern, timeout)
-
     async def view(self, package: str, test: Any = bool, timeout: float = DEFAULT_TIMEOUT) -> Any:
         """Wait until the latest ``package`` view passes ``test``; that view."""
         loop = asyncio.get_running_loop()
@@ -116,23 +95,6 @@ class WebClient:
                 raise AssertionError(f"no {package} view passing the test; the last was {self.views.get(package)!r}")
             await self._receive(remaining)
         return self.views[package]
-
-    async def quiet(self, seconds: float = 0.3) -> str:
-        """Collect whatever arrives until nothing has for ``seconds``; the text of it."""
-        while await self._receive(seconds):
-            pass
-        collected, self._unread = self._unread, ""
-        return collected
-
-    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Read until the server closes the socket."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.closed:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise AssertionError("the server did not close the socket")
-            await self._receive(remaining)
 
     async def close(self) -> None:
         await self.socket.close()
