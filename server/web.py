@@ -43,6 +43,8 @@ MOST_MESSAGE_BYTES = 64 * 1024
 TOKEN_REFRESH = TOKEN_LIFETIME / 3
 #: Seconds between WebSocket pings (a page that stops answering is taken to be gone).
 HEARTBEAT = 30.0
+#: Seconds a closed connection's page has to take what was still queued for it.
+GOODBYE_WAIT = 10.0
 #: Every response's security headers: only the page's own files run, nothing inline, and
 #: the only connection it may open is back to this server.
 SECURITY_HEADERS = {
@@ -230,9 +232,16 @@ class WebConnection(Connection):
         self._more.set()
 
     async def finished(self) -> None:
-        """Wait until what was queued has been sent and the socket is closed."""
+        """Wait until what was queued has been sent and the socket is closed; a page that
+        does not take it within :data:`GOODBYE_WAIT` seconds is dropped."""
         self._hang_up()
-        await self._sender
+        try:
+            await asyncio.wait_for(asyncio.shield(self._sender), GOODBYE_WAIT)
+        except TimeoutError:
+            log.info("web connection %d did not take its last output; dropped", self.number)
+            if self.transport is not None:
+                self.transport.abort()
+            self._sender.cancel()
 
 
 def _encode(message: dict[str, Any]) -> str:

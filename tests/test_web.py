@@ -20,7 +20,8 @@ import aiohttp
 import pytest
 
 from server.app import FLOOD_NOTICE
-from server.web import MOST_MESSAGE_BYTES, SECURITY_HEADERS
+from server.sessions import SessionTokens
+from server.web import MOST_MESSAGE_BYTES, SECURITY_HEADERS, WebConnection
 from tests.client import MudClient
 from tests.conftest import IN_CI, WELCOME_END, log_in
 from tests.server_process import ROOT, free_port
@@ -430,3 +431,33 @@ async def test_a_password_typed_in_the_page_is_never_logged(start_server, caplog
     await client.expect("has a different password")
     await client.close()
     assert "unlogged" not in caplog.text
+
+
+class _StuckSocket:
+    """A WebSocket whose page never takes anything: every send waits for ever."""
+
+    closed = False
+
+    async def send_str(self, frame: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class _Transport:
+    aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+async def test_a_page_that_never_takes_its_last_output_is_dropped_after_a_wait(monkeypatch):
+    monkeypatch.setattr("server.web.GOODBYE_WAIT", 0.2)
+    transport = _Transport()
+    connection = WebConnection(1, _StuckSocket(), transport, "127.0.0.1", 100, 1 << 20, SessionTokens())  # type: ignore[arg-type]
+    connection.send("Goodbye.")
+    connection.flush()
+    connection.close()
+    await asyncio.wait_for(connection.finished(), 5)
+    assert transport.aborted
