@@ -473,3 +473,20 @@ async def test_the_page_works_by_keyboard_and_names_everything_for_screen_reader
     assert await page.locator("#scrollback button.ref").count() > 0
     await tab.screenshot("12-keyboard")
     await bo.close()
+
+
+async def test_a_page_left_at_the_login_form_past_the_login_time_connects_again_when_the_player_logs_in(
+    start_server, open_tab
+):
+    server = await start_server(login_timeout=1.0)
+    tab = await open_tab(server, "Ann")
+    await expect(tab.scrollback).to_contain_text("You did not log in in time.")
+    await expect(tab.page.locator("#status")).to_have_attribute("data-state", "disconnected")
+    # It waits for the player rather than knocking again every few minutes.
+    await tab.page.wait_for_timeout(2500)
+    assert not server.hub.connections
+    await tab.page.get_by_label("Name", exact=True).fill("Ann")
+    await tab.page.get_by_label("Password", exact=True).fill("secret1")
+    await tab.page.locator("#login-create").click()
+    await tab.logged_in()
+    await expect(tab.page.locator("#status")).to_have_attribute("data-state", "connected")

@@ -202,6 +202,7 @@ const state = {
   views: new Map(), // GMCP package -> its latest data
   selectedCard: null, // the hand card whose actions are open
   playOnTarget: null, // the Thing chosen in its "on" list (kept when the panels are drawn again)
+  pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
 };
 
 function setStatus(kind, text) {
@@ -236,6 +237,11 @@ function connect() {
     if (token) send({ resume: token });
     else if (state.name) loggedOut(); // nothing to resume with: a new socket is not logged in
     sendCols(true);
+    if (state.pendingLogin) {
+      // The login that opened this socket (see the login form).
+      send({ line: state.pendingLogin });
+      state.pendingLogin = null;
+    }
   });
   socket.addEventListener("message", (event) => {
     if (state.socket !== socket) return;
@@ -252,6 +258,13 @@ function connect() {
     const wasOpen = state.open;
     state.open = false;
     state.socket = null;
+    state.pendingLogin = null; // a password is never kept waiting for a later socket
+    if (wasOpen && !state.name && !sessionStorage.getItem(TOKEN_KEY)) {
+      // Closed before anyone logged in (the server gives a connection a few minutes to
+      // log in): the page connects again when the player logs in, not in a loop meanwhile.
+      setStatus("disconnected", "Not connected: logging in connects again");
+      return;
+    }
     if (wasOpen) showNote("The connection dropped; reconnecting…", "note");
     scheduleReconnect();
   });
@@ -400,9 +413,15 @@ loginForm.addEventListener("submit", (event) => {
   const name = nameField.value.trim().replaceAll('"', "");
   const password = passwordField.value;
   if (!name || !password) return;
-  if (!send({ line: `${verb} "${name}" ${password}` })) {
-    showNote("Not connected yet: try again in a moment.", "note");
-    return;
+  const line = `${verb} "${name}" ${password}`;
+  if (!send({ line })) {
+    if (state.socket) {
+      showNote("Not connected yet: try again in a moment.", "note");
+      return;
+    }
+    // Not connected and not trying to (see the socket's close): connect, then log in.
+    state.pendingLogin = line;
+    connect();
   }
   passwordField.value = "";
   showNote(`> ${verb} "${name}" ********`, "echo");
