@@ -122,7 +122,7 @@ class Resume(Command):
         session = ctx.services.get(SessionTokens).check(args.strip())
         account = await ctx.accounts.store.find(session.name) if session is not None else None
         if session is None or account is None or account.id != session.account_id:
-            ctx.connection.session_changed()
+            ctx.connection.end_session()
             raise CommandError("That session has ended: log in with your name and password.")
         log.info("session resumed by %s (#%d) from %s", account.name, account.id, ctx.connection.address)
         await enter(ctx, account, created=False)

@@ -53,6 +53,7 @@ class Quit(Command):
     framed = False
 
     async def run(self, ctx: Context, args: str) -> None:
+        ctx.connection.end_session()
         ctx.connection.close("Goodbye. Come back soon!")
 
 

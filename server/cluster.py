@@ -519,6 +519,7 @@ class Cluster(Peers):
         elif message.get("takeover") is True:
             player.taken_over = True
             for connection in list(player.connections):
+                connection.end_session()
                 connection.close(TAKEN_OVER_NOTICE)
 
     def _presence(self, node: str, message: dict[str, Any]) -> None:

@@ -236,6 +236,10 @@ class Connection(ABC):
     def hide_input(self, hidden: bool) -> None:
         """Stop showing what the player types (for a password), or show it again."""
 
+    def end_session(self) -> None:  # noqa: B027 - a hook: only some kinds keep a session
+        """The player ended this session on purpose (QUIT), or logged in elsewhere: a
+        client keeping a session token forgets it rather than coming back with it."""
+
     def session_changed(self) -> None:  # noqa: B027 - a hook: only some kinds keep a session
         """The connection was logged in or out (``player`` was just set or cleared), or a
         session could not be resumed: a client keeping a session token is told its new one."""

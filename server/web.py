@@ -29,7 +29,7 @@ from aiohttp import WSMsgType, web
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
-from server.sessions import TOKEN_LIFETIME, SessionTokens
+from server.sessions import MOST_TOKEN_LENGTH, TOKEN_LIFETIME, SessionTokens
 from server.telnet import in_networks, parse_networks
 from server.text import clean_text
 
@@ -86,7 +86,8 @@ class WebConnection(Connection):
         self._unsent = 0
         self._more = asyncio.Event()
         self._hanging_up = False
-        self._token: str | None = None
+        #: Every token this connection was given (all retracted when the player ends the session).
+        self._tokens: list[str] = []
         self._token_refresh: asyncio.TimerHandle | None = None
         #: The last frame of each view sent, to leave out those that did not change.
         self._views: dict[str, str] = {}
@@ -171,25 +172,33 @@ class WebConnection(Connection):
 
     def session_changed(self) -> None:
         """Logged in: the page is given a session token (and a fresh one from time to
-        time). Logged out by the player, or a token refused: the page is told to forget
-        it, and it is retracted. A connection that dropped keeps its token good, to come
-        back with."""
+        time), and every view again. Logged out by the player, or a token refused: the
+        session is ended (see :meth:`end_session`). A connection that dropped keeps its
+        tokens good, to come back with."""
+        self._views.clear()
         if self._token_refresh is not None:
             self._token_refresh.cancel()
             self._token_refresh = None
         if self.player is not None:
             self._give_token()
         elif not self.gone:
-            if self._token is not None:
-                self.tokens.retract(self._token)
-                self._token = None
-            self._post({"token": None})
+            self.end_session()
+
+    def end_session(self) -> None:
+        """Every token this connection was given is retracted, and the page told to
+        forget its own: it does not come back by itself."""
+        for token in self._tokens:
+            self.tokens.retract(token)
+        self._tokens.clear()
+        self.flush()
+        self._post({"token": None})
 
     def _give_token(self) -> None:
         if self.player is None or self.gone:
             return
-        self._token = self.tokens.issue(self.player.account_id, self.player.name)
-        self._post({"token": self._token})
+        token = self.tokens.issue(self.player.account_id, self.player.name)
+        self._tokens.append(token)
+        self._post({"token": token})
         self._token_refresh = asyncio.get_running_loop().call_later(TOKEN_REFRESH, self._give_token)
 
     async def lines(self) -> AsyncGenerator[str, None]:
@@ -216,7 +225,8 @@ class WebConnection(Connection):
                     else:
                         yield clean_text(piece).strip()
             elif isinstance(token, str) and self.player is None:
-                yield f"@resume {clean_text(token).strip()}"
+                # A token longer than any we make is refused whole, not read.
+                yield f"@resume {clean_text(token[: MOST_TOKEN_LENGTH + 1]).strip()}"
             else:
                 self.set_width(cols)
                 yield ""
@@ -280,7 +290,9 @@ class WebFront:
         self.hub = hub
         self.tokens = tokens
         self._serve = serve
-        self._origins = {origin.strip().rstrip("/") for origin in settings.web_origins.split(",") if origin.strip()}
+        self._origins = {
+            origin.strip().rstrip("/").lower() for origin in settings.web_origins.split(",") if origin.strip()
+        }
         self._proxies = parse_networks(settings.web_proxy_from)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
@@ -332,7 +344,9 @@ class WebFront:
         if not self._origin_allowed(request):
             log.info("web socket from %s refused: origin %r", request.remote, request.headers.get("Origin"))
             raise web.HTTPForbidden(text="This page's origin may not connect here.")
-        socket = web.WebSocketResponse(max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT)
+        # No compression: a session token would share a compression stream with text
+        # other players choose, which leaks it a byte at a time through the sizes (CRIME).
+        socket = web.WebSocketResponse(max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT, compress=False)
         await socket.prepare(request)
         settings = self.settings
         connection = WebConnection(
@@ -358,7 +372,7 @@ class WebFront:
         """Whether the page asking is this server's own (or one of ``--web-origins``): a
         browser says so in Origin, and another site's page cannot pretend otherwise."""
         origin = request.headers.get("Origin", "")
-        if origin.rstrip("/") in self._origins:
+        if origin.rstrip("/").lower() in self._origins:
             return True
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()

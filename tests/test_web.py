@@ -461,3 +461,60 @@ async def test_a_page_that_never_takes_its_last_output_is_dropped_after_a_wait(m
     connection.close()
     await asyncio.wait_for(connection.finished(), 5)
     assert transport.aborted
+
+
+async def test_the_socket_is_never_compressed_so_a_token_cannot_leak_through_sizes(start_server):
+    server = await start_server()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(
+            f"http://127.0.0.1:{server.web_port}/ws", origin=f"http://127.0.0.1:{server.web_port}", compress=15
+        ) as socket,
+    ):
+        assert socket.compress == 0
+        assert "permessage-deflate" not in socket._response.headers.get("Sec-WebSocket-Extensions", "")
+
+
+async def test_logging_out_and_in_again_on_one_page_gives_it_every_view_again(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    ann.send("LOGOUT")
+    await ann.expect("You are logged out.")
+    await ann.quiet()
+    ann.views.clear()
+    await web_log_in(ann, "Ann", create=False)
+    assert (await ann.view("Char.Name"))["name"] == "Ann"
+    assert (await ann.view("Room.Info"))["kind"] == "lobby"
+    await ann.close()
+
+
+async def test_quit_ends_the_session_the_page_does_not_come_back_with_it(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    token = ann.tokens[-1]
+    ann.send("QUIT")
+    await ann.expect("Goodbye. Come back soon!")
+    await ann.wait_closed()
+    assert ann.tokens[-1] is None
+    await ann.close()
+    again = await WebClient.open(server.web_port)
+    again.send_json({"resume": token})
+    await again.expect("That session has ended")
+    await again.close()
+
+
+async def test_logging_out_retracts_every_token_the_page_was_given(start_server, monkeypatch):
+    monkeypatch.setattr("server.web.TOKEN_REFRESH", 0.1)
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    while len([token for token in ann.tokens if token]) < 3:
+        await ann._receive(1.0)
+    given = [token for token in ann.tokens if token]
+    ann.send("LOGOUT")
+    await ann.expect("You are logged out.")
+    await ann.close()
+    for token in given:
+        client = await WebClient.open(server.web_port)
+        client.send_json({"resume": token})
+        await client.expect("That session has ended")
+        await client.close()

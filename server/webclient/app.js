@@ -332,8 +332,9 @@ const history = [];
 let historyIndex = 0; // history.length = the line being written
 let draft = "";
 
-/** Lines that carry a password: never kept in history, never echoed. */
-const SECRET_COMMAND = /^\s*(connect|create|@password)\b/i;
+/** Lines that carry a password: never kept in history, never echoed (a room's password
+ * comes after "=" in join, watch and newroom). */
+const SECRET_COMMAND = /^\s*((connect|create|@password)\b|(join|watch|newroom)\b[^=]*=)/i;
 
 function setSecret(secret) {
   state.secret = secret;
@@ -671,6 +672,9 @@ function cardActions(card, things) {
       others.map((thing) => el("option", { value: String(thing.number), text: `#${thing.number} ${thing.name} (${thing.owner})` })),
     );
     if (others.some((thing) => String(thing.number) === state.playOnTarget)) select.value = state.playOnTarget;
+    // What is shown is what is chosen: a redraw (another player's move) keeps it, rather
+    // than showing a different first Thing under the player's pointer.
+    state.playOnTarget = select.value;
     select.addEventListener("change", () => {
       state.playOnTarget = select.value;
     });
