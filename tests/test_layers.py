@@ -13,6 +13,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "persistence", "server", "commands")
+
+
+def copy_of_the_code(folder: Path) -> Path:
+    """The packages and pyproject.toml copied into ``folder``, to plant a fault in; ``folder``."""
+    shutil.copy(ROOT / "pyproject.toml", folder)
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, folder / package, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
 LINT_IMPORTS = [
     sys.executable,
     "-c",
@@ -35,9 +45,7 @@ def test_every_import_keeps_to_the_layers():
 def test_an_upward_import_breaks_the_layers(tmp_path):
     """The check is live: a copy of the code where the server core imports a command
     module fails it, naming the import."""
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    for package in PACKAGES:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_of_the_code(tmp_path)
     hub = tmp_path / "server" / "hub.py"
     hub.write_text(hub.read_text() + "\nimport commands.look  # planted upward import\n")
     result = lint_imports(tmp_path)

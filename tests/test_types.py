@@ -3,13 +3,11 @@ no error in games, persistence, server or commands."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "persistence", "server", "commands")
+from tests.test_layers import ROOT, copy_of_the_code
 
 
 def mypy(root: Path) -> subprocess.CompletedProcess[str]:
@@ -25,9 +23,7 @@ def test_the_packages_type_check():
 def test_a_type_error_fails_the_check(tmp_path):
     """The check is live: a copy of the code where a rules module gives a number a
     string fails it, naming the line."""
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    for package in PACKAGES:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_of_the_code(tmp_path)
     base = tmp_path / "games" / "base.py"
     planted = len(base.read_text().splitlines()) + 1
     base.write_text(base.read_text() + 'PLANTED: int = "not a number"\n')
