@@ -92,6 +92,7 @@ async def test_bots_move_once_driven_by_one_node_and_the_other_takes_over_when_i
         assert "You take a seat at the Gnav table." in await bo.ask("join den")
         await ann.ask("addbot strong Sven")
         await ann.ask("set botdelay=0.05")
+        await ann.ask("set lives=9")  # the match cannot end before Bo's turn in deal 3
         room = await beta.rooms.find("den")
 
         async def both_here() -> bool:

@@ -128,6 +128,7 @@ async def test_after_a_restart_mid_deal_everyone_has_their_seat_and_card_and_a_p
     assert "You take a seat at the Gnav table." in await bo.ask("join hall")
     await ann.ask("addbot easy Sven")
     await ann.ask("set botdelay=0")
+    await ann.ask("set lives=9")  # no match ends before a person's turn in deal 2
     cy = await connect(node.port, "Cy")
     assert "Watching: Cy." in flat(await cy.ask("watch hall"))
     await ann.ask("start")
