@@ -29,9 +29,9 @@ def format_online_time(seconds: float) -> str:
     return f"{days}d {clock}" if days else clock
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def plural(count: int, noun: str, many: str = "") -> str:
+    """``1 card``, ``3 cards`` (``many``: the plural, where it is not the noun and s)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def truncate(text: str, width: int) -> str:

@@ -96,6 +96,7 @@ _CARD_INSERT_COLUMNS = (
     "is_rule",
     "colour",
     "version",
+    "copy_of",
 )
 _VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
 _INSERT_CARD = Bulk(insert(_cards), insert_values("cards", _CARD_INSERT_COLUMNS))
@@ -150,6 +151,7 @@ class DvorakTables:
                 c.is_rule,
                 c.colour,
                 c.version,
+                c.copy_of,
             )
             state.piles.setdefault((c.zone, c.owner), []).append(c.number)
         for p in proposal_rows:
@@ -237,6 +239,7 @@ def _card_row(room_id: int, card: Card, position: int) -> dict[str, Any]:
         "is_rule": card.is_rule,
         "colour": card.colour,
         "version": card.version,
+        "copy_of": card.copy_of,
     }
 
 

@@ -179,6 +179,8 @@ class CardRow(Base):
     is_rule: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
     colour: Mapped[str] = mapped_column(String(8), default="", server_default="")
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: A copy in a player's CCG deck: the number of the set card it copies.
+    copy_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_cards_place", "room_id", "zone", "owner", "position"),)
 
@@ -211,6 +213,12 @@ class GameResult(Base):
     finished_at: Mapped[datetime] = mapped_column(UtcDateTime())
     result: Mapped[str] = mapped_column(Text)
     players: Mapped[list] = mapped_column(JSON)
+    #: How it ended: won, forfeit, last standing, draw, stalemate, boredom, no winner,
+    #: abandoned ("" for games recorded before outcomes were).
+    outcome: Mapped[str] = mapped_column(String(20), default="", server_default="")
+    winners: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    #: The version of the deck (a CCG room's card set) it was played with.
+    deck_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ProposalRow(Base):
@@ -265,6 +273,26 @@ class CardVersion(Base):
     colour: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     seq: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerDeck(Base):
+    """A CCG deck a player built and saved: set cards by name and how many copies."""
+
+    __tablename__ = "player_decks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    #: The room whose set it was built from, and that set's version then.
+    room_name: Mapped[str] = mapped_column(String(80))
+    set_version: Mapped[int] = mapped_column(Integer)
+    card_count: Mapped[int] = mapped_column(Integer)
+    saved_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    #: ``{"cards": [[name, copies], ...]}``
+    data: Mapped[dict] = mapped_column(JSON)
+
+    __table_args__ = (Index("ix_player_decks_owner_name", "owner_account_id", "name_key", unique=True),)
 
 
 class SavedDeck(Base):

@@ -185,6 +185,24 @@ class LoggedEvent:
     event: Event
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game of a room, as its result was recorded."""
+
+    seq: int
+    finished_at: datetime
+    #: The sentence the table was told.
+    result: str
+    #: Who was seated when it ended.
+    players: list[str]
+    #: won, forfeit, last standing, draw, stalemate, boredom, no winner, abandoned
+    #: ("" for games recorded before outcomes were).
+    outcome: str
+    winners: list[str]
+    #: The deck's (a CCG room's card set's) version; None for games recorded before.
+    deck_version: int | None
+
+
 def room_key(name: str) -> str:
     return name.casefold()
 
@@ -448,6 +466,27 @@ class RoomStore:
         async with self._database.snapshot() as connection:
             return await _read_events(connection, room_id, after_seq, last)
 
+    async def results(self, room_id: int, last: int) -> list[GameRecord]:
+        """How the room's ``last`` finished games ended, the latest first."""
+        async with self._database.snapshot() as connection:
+            rows = (
+                await connection.execute(
+                    select(_results).where(_results.c.room_id == room_id).order_by(_results.c.seq.desc()).limit(last)
+                )
+            ).all()
+        return [
+            GameRecord(
+                row.seq,
+                _aware(row.finished_at),
+                row.result,
+                list(row.players),
+                row.outcome,
+                list(row.winners or []),
+                row.deck_version,
+            )
+            for row in rows
+        ]
+
     @asynccontextmanager
     async def claimed(self, room_id: int) -> AsyncIterator[ClaimedRoom]:
         """The room's row locked for the block (PostgreSQL's ``SELECT ... FOR UPDATE``):
@@ -652,7 +691,8 @@ def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
             events += logged[id(move)]
             if move.changes.seats_changed:
                 _store_seats(connection, move.room_id, state.seats)
-            if state.phase == OVER and any(event.data.get("result") for event in move.changes.events):
+            ending = next((event.data for event in move.changes.events if event.data.get("result")), None)
+            if state.phase == OVER and ending is not None:
                 connection.execute(
                     insert(_results).values(
                         room_id=move.room_id,
@@ -660,6 +700,9 @@ def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
                         finished_at=now,
                         result=state.result,
                         players=[seat.name for seat in state.seats],
+                        outcome=ending.get("outcome", ""),
+                        winners=ending.get("winners"),
+                        deck_version=ending.get("deck_version"),
                     )
                 )
         projection = PROJECTIONS.get(game)

@@ -18,6 +18,7 @@ from commands.games import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
+from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
@@ -68,7 +69,9 @@ class MushServer:
             self.accounts,
             self.rooms,
             Services(
-                DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes), self.session_tokens
+                DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes),
+                PlayerDeckStore(self.database, settings.max_saved_decks),
+                self.session_tokens,
             ),
         )
         self.web = WebFront(settings, self.hub, self.session_tokens, self._serve) if settings.web else None

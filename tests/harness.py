@@ -33,6 +33,7 @@ from commands.games import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database
 from persistence.decks import DeckStore
+from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
 from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
@@ -143,7 +144,8 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, Services(decks, SessionTokens()))
+        services = Services(decks, PlayerDeckStore(database, settings.max_saved_decks), SessionTokens())
+        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 

@@ -35,8 +35,14 @@ SNAPSHOT_KEYS = {
     "next_card_number": "next_number",
     "next_proposal": "next_proposal",
 }
+#: The columns the migrations after 0005 add to tables whose rows they otherwise keep,
+#: and what every existing row holds in them.
+NEW_COLUMNS = {
+    "cards": {"copy_of": None},
+    "game_results": {"outcome": "", "winners": None, "deck_version": None},
+}
 #: Tables the migrations after 0005 leave as they were.
-UNCHANGED = sorted(set(FIXTURE["tables"]) - {"rooms", "seats"})
+UNCHANGED = sorted(set(FIXTURE["tables"]) - {"rooms", "seats", *NEW_COLUMNS})
 #: Settings for a server on the migrated database: the fixture's players have been away
 #: since it was made and its rooms unused, long ago by now; neither may change the game here.
 PATIENT = {"away_grace_seconds": 1e9, "room_archive_seconds": 0.0}
@@ -184,7 +190,8 @@ async def _assert_rooms_as_the_old_release_loaded_them(database: Database) -> No
             room["next_proposal"],
         )
         assert [dataclasses.asdict(seat) for seat in state.seats] == [{**seat, "bot": ""} for seat in room["seats"]]
-        assert {str(number): dataclasses.asdict(card) for number, card in state.cards.items()} == room["cards"]
+        cards = {str(number): dataclasses.asdict(card) for number, card in state.cards.items()}
+        assert cards == {number: {**card, "copy_of": None} for number, card in room["cards"].items()}
         assert sorted([zone, owner, numbers] for (zone, owner), numbers in state.piles.items()) == room["piles"]
         assert dict(Counter(card.zone for card in state.cards.values())) == room["cards_per_zone"]
         names = {seat.account_id: seat.name for seat in state.seats}
@@ -209,6 +216,8 @@ async def test_a_game_in_progress_is_carried_over_with_nothing_lost(database_url
 
     for table in UNCHANGED:
         assert rows[table] == _fixture_rows(table), table
+    for table, added in NEW_COLUMNS.items():
+        assert rows[table] == [{**row, **added} for row in _fixture_rows(table)], table
     account_names = {account["id"]: account["name"] for account in _fixture_rows("accounts")}
     assert rows["seats"] == [
         {**seat, "name": account_names[seat["account_id"]], "bot": ""} for seat in _fixture_rows("seats")

@@ -19,7 +19,7 @@ from games.dvorak.deckformat import (
     parse_rule_definition,
 )
 from games.dvorak.rules import Table
-from games.dvorak.state import DECK_ZONES, PENDING, REJECTED, REMOVED, RULES, Card
+from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
 from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks
 from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
@@ -122,7 +122,7 @@ class LogCards(GameCommand):
         def look(table: Table) -> str:
             cards = sorted(table.state.cards.values(), key=lambda c: c.number)
             lines = [f"@@ Every card of room {room.name}, for saving: paste it back to load the deck.", "cleardeck"]
-            lines += [_definition_line(c) for c in cards if c.zone in DECK_ZONES or c.zone == RULES]
+            lines += [_definition_line(c) for c in cards if is_approved(c) or c.zone == RULES]
             status = {PENDING: "waiting for a vote", REJECTED: "rejected", REMOVED: "removed"}
             lines += [f"@@ #{c.number} {status[c.zone]}: {_definition_line(c)}" for c in cards if c.zone in status]
             return "\n".join(lines)

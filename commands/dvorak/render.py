@@ -415,9 +415,23 @@ def _win(r: _Reading) -> str:
 
 
 def _endgame(r: _Reading) -> str:
-    verb = r.verb
-    text = verb("end", "ends") + " the game."
-    return text
+    return r.verb("end", "ends") + " the game."
+
+
+def _build(r: _Reading) -> str:
+    data, you = r.data, r.you
+    size = f" ({plural(data['size'], 'card')} in all)"
+    if not you:
+        what = "brings a saved deck" if data.get("brought") else "changes their deck"
+        return f"{r.who} {what}{size}."
+    if data.get("brought"):
+        return f"You bring your deck {data['brought']}{size}."
+    if data.get("cleared"):
+        return "You empty your deck."
+    card = card_name(r.card())
+    if data.get("added"):
+        return f"You add {plural(data['added'], 'copy', 'copies')} of {card} to your deck{size}."
+    return f"You take {plural(data['removed'], 'copy', 'copies')} of {card} out of your deck{size}."
 
 
 def _away(r: _Reading) -> str:
@@ -475,6 +489,7 @@ RENDERERS: dict[str, Callable[[_Reading], str]] = {
     "eliminate": _eliminate,
     "win": _win,
     "endgame": _endgame,
+    "build": _build,
     "away": _away,
     "back": _back,
 }
@@ -564,16 +579,19 @@ def _decision(table: Table, decision: dict) -> str:
         if not accepted and kind == "edit":
             lines.append(f"*** The change to {label} is rejected: the {thing} keeps its words.")
             continue
+        in_set = bool(decision.get("set"))
         if not accepted:
             after = " It goes to the rejected pile."
         elif kind == "card":
-            after = " It is shuffled into the draw pile."
+            after = " It joins the card set." if in_set else " It is shuffled into the draw pile."
         elif kind == "rule":
             after = " The rule is in force."
         elif kind == "edit":
             after = f" It now reads: {card_full(cards[number])}"
+            after += " Every copy in every deck reads the same." if in_set else ""
         else:
             after = " It is removed from the game."
+            after += " Its copies leave every deck." if in_set else ""
         lines.append(f"*** The vote on {label} is decided: {outcome}.{after}")
     return "\n".join(lines)
 

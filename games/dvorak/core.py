@@ -27,6 +27,7 @@ from games.dvorak.state import (
     PileKey,
     Seat,
     TableState,
+    is_approved,
     seat_dicts,
 )
 
@@ -81,6 +82,12 @@ class TableCore(GameTable):
     def _set(self, event: Event, name: str, value: Any) -> None:
         self._change(event, ["set", name, value])
 
+    def _set_changed(self, event: Event) -> None:
+        """The approved cards or rules changed: the deck (in a CCG room, the card set) has
+        a new version, which the event records."""
+        self._set(event, "deck_version", self.state.deck_version + 1)
+        event.data["deck_version"] = self.state.deck_version
+
     # -- facts of the table ------------------------------------------------------------
 
     @property
@@ -99,13 +106,19 @@ class TableCore(GameTable):
     def in_play(self, account_id: int) -> list[int]:
         return self.state.pile(PLAY, account_id)
 
+    @property
+    def own_piles(self) -> bool:
+        """Whether each player draws from and discards to piles of their own (a
+        multi-deck game, or a CCG game of built decks)."""
+        return own_piles(self.settings)
+
     def draw_key(self, account_id: int) -> PileKey:
         """The draw pile ``account_id`` draws from."""
-        return (DRAW, account_id if self.settings["multideck"] else NO_OWNER)
+        return (DRAW, account_id if self.own_piles else NO_OWNER)
 
     def discard_key(self, owner: int) -> PileKey:
-        """The discard pile of ``owner``'s deck (the shared one unless multi-deck)."""
-        return (DISCARD, owner if self.settings["multideck"] else NO_OWNER)
+        """The discard pile of ``owner``'s deck (the shared one unless each has their own)."""
+        return (DISCARD, owner if self.own_piles else NO_OWNER)
 
     def _discard_key_for(self, card: Card) -> PileKey:
         return self.discard_key(card.deck_owner)
@@ -117,8 +130,9 @@ class TableCore(GameTable):
         return bool(self.settings["reshuffle"] and self.state.pile(*self.discard_key(owner)))
 
     def deck_cards(self) -> list[Card]:
-        """Every approved card, wherever it is in the game."""
-        return sorted((card for card in self.state.cards.values() if card.zone in DECK_ZONES), key=lambda c: c.number)
+        """Every approved card, wherever it is in the game (in a CCG room, the set's
+        cards; the copies in players' decks are theirs)."""
+        return sorted((card for card in self.state.cards.values() if is_approved(card)), key=lambda c: c.number)
 
     # -- checks ------------------------------------------------------------------------
 
@@ -204,6 +218,11 @@ class TableCore(GameTable):
             event.data.setdefault("destroyed", []).extend(attached)
         for number in reversed(attached):
             self._move(event, number, *self._discard_key_for(self.state.cards[number]))
+
+
+def own_piles(settings: dict[str, Any]) -> bool:
+    """Whether a table with ``settings`` gives each player piles of their own."""
+    return bool(settings.get("multideck") or settings.get("ccg"))
 
 
 def check_card_face(name: str, kind: str, text: str) -> tuple[str, str, str]:

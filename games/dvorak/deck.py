@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from games.dvorak.core import Event, RuleViolation, TableCore, check_card_face
+from games.dvorak.building import DeckBuilding
+from games.dvorak.core import Event, RuleViolation, check_card_face
 from games.dvorak.deckformat import CardDefinition, DeckCard
 from games.dvorak.state import (
+    BUILT,
     DECK_ZONES,
     DISCARD,
     DRAW,
@@ -27,6 +29,7 @@ from games.dvorak.state import (
     PLAYING,
     REMOVED,
     RULES,
+    SET,
     WAITING,
     Card,
     Seat,
@@ -34,6 +37,7 @@ from games.dvorak.state import (
     Turn,
     card_dict,
     card_face,
+    is_approved,
     proposal_dict,
     proposal_from_dict,
     seat_dicts,
@@ -60,12 +64,12 @@ def snapshot(state: TableState) -> dict[str, Any]:
 def deck_contents(state: TableState) -> tuple[list[DeckCard], list[DeckCard]]:
     """The approved cards and the rules in force, in number order, as exports need them."""
     cards = sorted(state.cards.values(), key=lambda c: c.number)
-    approved = [DeckCard(c.name, c.kind_label, c.text, c.colour, c.author_name) for c in cards if c.zone in DECK_ZONES]
+    approved = [DeckCard(c.name, c.kind_label, c.text, c.colour, c.author_name) for c in cards if is_approved(c)]
     rules = [DeckCard(c.name, "Rule", c.text, c.colour, c.author_name) for c in cards if c.zone == RULES]
     return approved, rules
 
 
-class DeckMoves(TableCore):
+class DeckMoves(DeckBuilding):
     """Moves that fill, empty and restore the deck."""
 
     def load_card(
@@ -82,6 +86,7 @@ class DeckMoves(TableCore):
         card = Card(number, name, kind, text, actor, author_name, DRAW, owner, deck_owner=owner, colour=colour)
         event = self._event("load", actor, forced, card=number)
         self._change(event, ["add", card_dict(card)])
+        self._set_changed(event)
         if self.state.phase == PLAYING:
             pile = self.state.pile(DRAW, owner)
             self._move(event, number, DRAW, owner, self.rng.randint(0, len(pile) - 1))
@@ -96,6 +101,7 @@ class DeckMoves(TableCore):
         rule = Card(number, name, kind, text, actor, author_name, RULES, is_rule=True)
         event = self._event("loadrule", actor, forced, card=number)
         self._change(event, ["add", card_dict(rule)])
+        self._set_changed(event)
         return number
 
     def _may_load(self, actor: int, command: str, forced: bool, own_deck: bool = False) -> None:
@@ -103,6 +109,11 @@ class DeckMoves(TableCore):
         deck in a multi-deck game, from any seated player), and during a game only when
         forced (a card allows it; the table is told)."""
         self._seated(actor)
+        if self.ccg:
+            raise RuleViolation(
+                "This is a CCG room: its card set changes only by unanimous vote (newcard, newrule). The host can "
+                "load cards between games with ccg off, then turn it on."
+            )
         if not own_deck:
             self._host(actor)
         if self.state.phase == PLAYING and not forced:
@@ -119,13 +130,16 @@ class DeckMoves(TableCore):
         event = self._event("import", NO_OWNER, name=name, count=len(cards) + len(rules))
         if clear:
             self._clear(event)
+        self._set_changed(event)
+        zone = SET if self.ccg else DRAW
         for definition in cards:
             number = self.state.next_number
             owner = NO_OWNER
             face = check_card_face(definition.name, definition.kind, definition.text)
-            card = Card(number, *face, NO_OWNER, definition.creator or name, DRAW, owner, colour=definition.colour)
+            self._unique_in_set(face[0])
+            card = Card(number, *face, NO_OWNER, definition.creator or name, zone, owner, colour=definition.colour)
             self._change(event, ["add", card_dict(card)])
-            if self.state.phase == PLAYING:
+            if self.state.phase == PLAYING and zone == DRAW:
                 self._move(event, number, DRAW, owner, self.rng.randint(0, len(self.state.pile(DRAW, owner)) - 1))
         for definition in rules:
             number = self.state.next_number
@@ -143,7 +157,8 @@ class DeckMoves(TableCore):
 
     def _clear(self, event: Event) -> None:
         gone = [card.number for card in self.state.cards.values() if card.zone != REMOVED]
-        event.data["count"] = len(gone)
+        event.data["count"] = sum(1 for number in gone if self.state.cards[number].copy_of is None)
+        self._set_changed(event)
         for proposal_id in list(self.state.proposals):
             self._change(event, ["decide", proposal_id, "withdrawn"])
         for number in gone:
@@ -173,7 +188,7 @@ class DeckMoves(TableCore):
         cards = {card["number"]: card for card in saved["cards"]}
         numbers = self._numbers_for(cards)
         histories = saved.get("versions", {})
-        piles = saved["piles"] if resumed else _folded_into_draw_pile(saved["piles"])
+        piles = saved["piles"] if resumed else _folded_into_draw_pile(saved["piles"], cards)
         for zone, owner, order in piles:
             for number in order:
                 card = cards[number]
@@ -257,13 +272,20 @@ class DeckMoves(TableCore):
             self._change(event, ["attach", number, placed["attached_to"]])
 
 
-def _folded_into_draw_pile(piles: list[list[Any]]) -> list[list[Any]]:
+def _folded_into_draw_pile(piles: list[list[Any]], cards: dict[int, dict[str, Any]]) -> list[list[Any]]:
     """The saved piles with every card of the deck (hands, play, discards, every player's
-    own piles) gathered into the one shared draw pile, draw pile first."""
+    own piles) gathered into the one shared draw pile, draw pile first; but a copy of a
+    CCG deck goes back to the deck it was built into."""
     deck_zones = (DRAW, DISCARD, HAND, PLAY)
     ordered = sorted(
         (pile for pile in piles if pile[0] in deck_zones), key=lambda pile: (deck_zones.index(pile[0]), pile[1])
     )
-    gathered = [number for _, _, order in ordered for number in order]
-    others = [pile for pile in piles if pile[0] not in deck_zones]
-    return ([[DRAW, NO_OWNER, gathered]] if gathered else []) + others
+    gathered = [number for _, _, order in ordered for number in order if cards[number].get("copy_of") is None]
+    built: dict[int, list[int]] = {}
+    for zone, _owner, order in piles:
+        for number in order:
+            if zone == BUILT or (zone in deck_zones and cards[number].get("copy_of") is not None):
+                built.setdefault(cards[number]["deck_owner"], []).append(number)
+    others = [pile for pile in piles if pile[0] not in (*deck_zones, BUILT)]
+    folded = [[DRAW, NO_OWNER, gathered]] if gathered else []
+    return folded + [[BUILT, owner, order] for owner, order in built.items()] + others

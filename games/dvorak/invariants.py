@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import fields as dataclass_fields
 
+from games.dvorak.core import own_piles
 from games.dvorak.state import (
     APPROVE,
+    BUILT,
     DECK_ZONES,
     DISCARD,
     DRAW,
@@ -23,9 +25,11 @@ from games.dvorak.state import (
     PLAYING,
     REJECT,
     REMOVED,
+    SET,
     ZONES,
     Card,
     TableState,
+    card_face,
 )
 
 
@@ -60,6 +64,7 @@ def table_problems(state: TableState) -> list[str]:
     if state.cards and state.next_number <= max(state.cards):
         problems.append(f"next card number {state.next_number} is not above every card")
     problems += _unreachable_cards(state, seated)
+    problems += _set_and_copy_problems(state)
     if state.phase == PLAYING and state.settings.get("turns", True):
         active = {seat.account_id for seat in state.active_seats()}
         if state.turn.player not in active:
@@ -75,7 +80,7 @@ def _unreachable_cards(state: TableState, seated: set[int]) -> list[str]:
     if state.phase != PLAYING:
         return []
     problems: list[str] = []
-    multideck = bool(state.settings.get("multideck"))
+    multideck = own_piles(state.settings)
     for (zone, owner), pile in state.piles.items():
         if zone in (DRAW, DISCARD) and pile and (owner == NO_OWNER) == multideck:
             whose = "the shared" if owner == NO_OWNER else f"account {owner}'s"
@@ -90,6 +95,35 @@ def _unreachable_cards(state: TableState, seated: set[int]) -> list[str]:
                     else f"the deck of account {card.deck_owner}, who is not seated"
                 )
                 problems.append(f"card #{card.number} belongs to {deck}")
+    return problems
+
+
+def _set_and_copy_problems(state: TableState) -> list[str]:
+    """A CCG room's set and decks: set cards are no copies; a copy is of a card still in
+    the game, says what it says, and lies only in a deck or in a game; built decks are
+    their owners'; while a CCG game runs, only copies are played with."""
+    problems: list[str] = []
+    ccg_game = bool(state.settings.get("ccg")) and state.phase == PLAYING
+    for card in state.cards.values():
+        if card.copy_of is None:
+            if card.zone == BUILT:
+                problems.append(f"card #{card.number} is in a built deck but is no copy")
+            elif card.zone == SET and card.is_rule:
+                problems.append(f"rule #{card.number} is in the card set")
+            elif ccg_game and card.zone in DECK_ZONES:
+                problems.append(f"card #{card.number} is played with in a CCG game but is no copy")
+            continue
+        if card.zone == REMOVED:
+            continue
+        original = state.cards.get(card.copy_of)
+        if original is None or original.copy_of is not None or original.zone == REMOVED:
+            problems.append(f"copy #{card.number} is of #{card.copy_of}, which is no card of the game")
+        elif card_face(original) != card_face(card):
+            problems.append(f"copy #{card.number} does not say what #{original.number} says")
+        if card.zone not in (*DECK_ZONES, BUILT):
+            problems.append(f"copy #{card.number} is in {card.zone}")
+        if card.zone == BUILT and card.owner != card.deck_owner:
+            problems.append(f"copy #{card.number} is in the deck of account {card.owner}, not its own")
     return problems
 
 
@@ -128,7 +162,8 @@ def _proposal_problems(state: TableState) -> list[str]:
 def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
-    for name in ("phase", "host", "result", "next_number", "next_proposal", "settings", "seats", "turn"):
+    names = ("phase", "host", "result", "next_number", "next_proposal", "deck_version", "built_against")
+    for name in (*names, "settings", "seats", "turn"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

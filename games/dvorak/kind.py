@@ -38,6 +38,8 @@ class DvorakKind(GameKind):
             "result": state.result,
             "next_number": state.next_number,
             "next_proposal": state.next_proposal,
+            "deck_version": state.deck_version,
+            "built_against": [[player, version] for player, version in state.built_against.items()],
         }
 
     def restore(
@@ -52,6 +54,9 @@ class DvorakKind(GameKind):
             result=snapshot["result"],
             next_number=snapshot["next_number"],
             next_proposal=snapshot["next_proposal"],
+            # Rooms stored before card sets and deck versions have neither.
+            deck_version=snapshot.get("deck_version", 0),
+            built_against={player: version for player, version in snapshot.get("built_against", [])},
         )
 
     def problems(self, state: TableState) -> list[str]:

@@ -32,6 +32,14 @@ from games.dvorak.voting import Voting
 
 __all__ = ["Changes", "Event", "RuleViolation", "Table"]
 
+#: How a game may end without a winner (``endgame <how>``), and what the table is told.
+ENDINGS = {
+    "": "The game ended without a winner.",
+    "draw": "The game is a draw.",
+    "stalemate": "Stalemate: nobody can win, so the game is over.",
+    "boredom": "The game is abandoned out of boredom.",
+}
+
 #: "Action:" written on a Thing: its owner may use it instead of playing an Action.
 _ACTION_ON_A_THING = re.compile(r"(?<![a-z])action\s*:", re.IGNORECASE)
 
@@ -84,7 +92,11 @@ class Table(Voting, DeckMoves):
         piles of the players still in it, their draw pile shuffled first, and become those
         players' own; between games they go into the shared draw pile, to be dealt out at
         the next start. Cards of their deck that others hold or have in play become the
-        holders' own."""
+        holders' own. In a CCG game the leaver's copies, wherever they are, go back to
+        their deck."""
+        if self.ccg:
+            self._decks_back(event, leaver)
+            return
         for card in list(self.state.cards.values()):
             if card.zone in DECK_ZONES and card.deck_owner == leaver and card.owner != leaver:
                 self._change(event, ["deck", card.number, card.owner])
@@ -133,6 +145,8 @@ class Table(Voting, DeckMoves):
         if spec.before_start_only and self.state.phase == PLAYING:
             raise RuleViolation(f"{spec.name} can only be changed while no game is running.")
         event = self._event("setting", actor, name=spec.name, value=spec.show(value))
+        if spec.name == "ccg" and bool(value) != self.ccg:
+            self._switch_ccg(event, bool(value))
         self._change(event, ["setting", spec.name, value])
 
     # -- the game ----------------------------------------------------------------------
@@ -145,11 +159,14 @@ class Table(Voting, DeckMoves):
             raise RuleViolation("A game is already running (the host can end it with endgame).")
         if not self.state.seats:
             raise RuleViolation("Nobody is seated here.")
+        players = [seat.account_id for seat in self.state.seats]
+        handsize = self.settings["handsize"]
+        if self.ccg:
+            self._ccg_start(actor, players, forced)
+            return
         deck = self.deck_cards()
         if not deck:
             raise RuleViolation("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>).")
-        players = [seat.account_id for seat in self.state.seats]
-        handsize = self.settings["handsize"]
         short = len(deck) < handsize * len(players)
         if short and not forced:
             fits = len(deck) // len(players)
@@ -160,11 +177,7 @@ class Table(Voting, DeckMoves):
                 f"The deck has {cards}, too few to deal {handsize} to {whom} (the rules ask for at least 5 cards "
                 f"per player). Add cards{lower}, or deal what there is: force start"
             )
-        first = self.rng.choice(players)
-        event = self._event("start", actor, forced, first=first, handsize=handsize, players=players, short=short)
-        self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
-        self._set(event, "phase", PLAYING)
-        self._set(event, "result", "")
+        event = self._begin_game(actor, players, forced, short)
         multideck = bool(self.settings["multideck"])
         self.rng.shuffle(deck)
         unowned = iter(range(len(deck)))
@@ -176,12 +189,44 @@ class Table(Voting, DeckMoves):
             if card.deck_owner != deck_owner:
                 self._change(event, ["deck", card.number, deck_owner])
             self._move(event, card.number, DRAW, deck_owner)
-        for owner in players if multideck else [NO_OWNER]:
+        self._shuffle_and_deal(event, players)
+
+    def _ccg_start(self, actor: int, players: list[int], forced: bool) -> None:
+        """A CCG game: every player's built deck becomes their own draw pile. Decks
+        outside the set's limits play only when forced; votes are finished first (nobody
+        may propose or vote on cards during a CCG game)."""
+        if self.state.proposals:
+            waiting = ", ".join(f"#{p.subject}" for p in self.state.proposals.values())
+            raise RuleViolation(f"Finish the votes on {waiting} first: nobody votes on cards during a CCG game.")
+        empty = [self.name_of(player) for player in players if not self.built(player)]
+        if empty:
+            raise RuleViolation(f"No deck built yet: {', '.join(empty)} (deckbuild add <card number>=<copies>).")
+        unfit = self._decks_unfit(players)
+        if unfit and not forced:
+            raise RuleViolation("; ".join(unfit) + ". Build on (deckbuild), or play these decks anyway: force start")
+        short = any(len(self.built(player)) < self.settings["handsize"] for player in players)
+        event = self._begin_game(actor, players, forced, short)
+        self._decks_into_play(event, players)
+        self._shuffle_and_deal(event, players)
+
+    def _begin_game(self, actor: int, players: list[int], forced: bool, short: bool) -> Event:
+        """The start event: a first player picked, everyone seated back in, the game on."""
+        first = self.rng.choice(players)
+        handsize = self.settings["handsize"]
+        event = self._event("start", actor, forced, first=first, handsize=handsize, players=players, short=short)
+        self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
+        self._set(event, "phase", PLAYING)
+        self._set(event, "result", "")
+        return event
+
+    def _shuffle_and_deal(self, event: Event, players: list[int]) -> None:
+        """Shuffle each draw pile, deal every player a hand, and begin the first turn."""
+        for owner in players if self.own_piles else [NO_OWNER]:
             order = list(self.state.pile(DRAW, owner))
             self.rng.shuffle(order)
             self._change(event, ["order", DRAW, owner, order])
         self._deal(event, players, self.settings["handsize"])
-        self._set_turn(event, **vars(Turn(player=first, number=1)))
+        self._set_turn(event, **vars(Turn(player=event.data["first"], number=1)))
         self.recount_votes(event)
 
     def _deal(self, event: Event, players: list[int], count: int) -> None:
@@ -431,7 +476,7 @@ class Table(Voting, DeckMoves):
         self._in_deck(card)
         self._own_turn(actor, "shuffle cards", forced)
         self._moved_by_a_card(forced)
-        owner = card.deck_owner if self.settings["multideck"] else NO_OWNER
+        owner = card.deck_owner if self.own_piles else NO_OWNER
         event = self._event("shufcard", actor, forced, card=number, source=card.zone, source_owner=card.owner)
         self._leave_play(event, card)
         pile = self.state.pile(DRAW, owner)
@@ -541,14 +586,16 @@ class Table(Voting, DeckMoves):
         team = active[0].team if decided and self.settings["teams"] else ""
         if decided and how != "kicked":
             if team:
-                mates = ", ".join(s.name for s in self.state.seats if s.team == team)
-                self._finish(event, f"Only team {team} is left: Team {team} ({mates}) wins!")
+                mates = [s.name for s in self.state.seats if s.team == team]
+                result = f"Only team {team} is left: Team {team} ({', '.join(mates)}) wins!"
+                self._finish(event, result, "last standing", mates)
             elif how == "resigned":
-                self._finish(event, f"{name} forfeits: {active[0].name} wins!")
+                self._finish(event, f"{name} forfeits: {active[0].name} wins!", "forfeit", [active[0].name])
             else:
-                self._finish(event, f"Only {active[0].name} remains: {active[0].name} wins!")
+                result = f"Only {active[0].name} remains: {active[0].name} wins!"
+                self._finish(event, result, "last standing", [active[0].name])
         elif not active:
-            self._finish(event, "Nobody is left in the game.")
+            self._finish(event, "Nobody is left in the game.", "abandoned")
         else:
             if decided:
                 event.data["alone"] = f"team {team}" if team else active[0].name
@@ -578,22 +625,30 @@ class Table(Voting, DeckMoves):
         seat = self._target(target)
         event = self._event("win", actor, player=target, name=seat.name)
         if seat.team:
-            mates = ", ".join(s.name for s in self.state.seats if s.team == seat.team)
-            self._finish(event, f"Team {seat.team} ({mates}) wins!")
+            mates = [s.name for s in self.state.seats if s.team == seat.team]
+            self._finish(event, f"Team {seat.team} ({', '.join(mates)}) wins!", "won", mates)
         else:
-            self._finish(event, f"{seat.name} wins!")
+            self._finish(event, f"{seat.name} wins!", "won", [seat.name])
 
-    def end_game(self, actor: int) -> None:
-        """End the game without a winner."""
+    def end_game(self, actor: int, how: str = "") -> None:
+        """End the game without a winner: drawn, in stalemate, abandoned out of boredom,
+        or just ended (``how`` is one of :data:`ENDINGS`)."""
         self._playing()
         self._host(actor)
-        event = self._event("endgame", actor)
-        self._finish(event, "The game ended without a winner.")
+        if how not in ENDINGS:
+            raise RuleViolation(f"A game ends as one of: {', '.join(e for e in ENDINGS if e)}.")
+        event = self._event("endgame", actor, how=how)
+        self._finish(event, ENDINGS[how], how or "no winner")
 
-    def _finish(self, event: Event, result: str) -> None:
+    def _finish(self, event: Event, result: str, outcome: str, winners: list[str] | None = None) -> None:
         """The game is over: elimination lasts one game, so everyone seated is back in
-        (to vote, propose and host the aftermath)."""
-        event.data["result"] = result
+        (to vote, propose and host the aftermath); in a CCG game every copy goes back
+        to its deck. The event records the result for the room's results: the sentence,
+        the outcome (won, forfeit, last standing, draw, stalemate, boredom, no winner,
+        abandoned), the winners and the deck's version."""
+        event.data.update(result=result, outcome=outcome, winners=winners or [], deck_version=self.state.deck_version)
+        if self.ccg:
+            self._decks_back(event)
         if any(seat.out for seat in self.state.seats):
             self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
         self._set(event, "phase", OVER)

@@ -76,6 +76,14 @@ SETTINGS: dict[str, SettingSpec] = {
             choices=("unanimous", "majority", "any"),
         ),
         SettingSpec("halt", False, "while a vote is pending, card moves wait for it"),
+        SettingSpec(
+            "ccg",
+            False,
+            "the CCG game: the approved cards are a card set; each player builds a deck of copies (deckbuild)",
+            before_start_only=True,
+        ),
+        SettingSpec("decksize", 20, "CCG: the fewest cards a deck may have to play", 1, 500),
+        SettingSpec("maxcopies", 0, "CCG: the most copies of one card a deck may have (0: any number)", 0, 500),
     )
 }
 

@@ -8,6 +8,11 @@ again to an empty table to rebuild it exactly.
 Where a card is: a *zone* (draw pile, discard pile, a hand, in play, pending a vote,
 rejected, removed, or in force as a special rule) and an *owner* (the account whose hand
 or play area it is in, or whose own piles in a multi-deck game; 0 for the shared piles).
+In a CCG room (the ``ccg`` setting) the approved cards are the room's card *set*, in
+zone ``set``; each player builds a deck of *copies* of set cards (``copy_of`` is the set
+card's number), kept in zone ``built`` between games and dealt from their own piles
+during one. A copy has its set card's words: an accepted edit changes every copy.
+
 Within a zone the cards are in order: the draw pile's last card is its top, a discard
 pile's last card is its top.
 
@@ -30,7 +35,10 @@ from games.base import Seat as Seat
 
 DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
 PENDING, REJECTED, REMOVED, RULES = "pending", "rejected", "removed", "rules"
-ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED, RULES)
+#: A CCG room's card set (the cards decks are built from; never drawn), and each
+#: player's built deck between games (copies of set cards, owned by the builder).
+SET, BUILT = "set", "built"
+ZONES = (DRAW, DISCARD, HAND, PLAY, PENDING, REJECTED, REMOVED, RULES, SET, BUILT)
 #: Zones whose cards are part of the deck being played (approved cards).
 DECK_ZONES = (DRAW, DISCARD, HAND, PLAY)
 NO_OWNER = NOBODY
@@ -64,6 +72,8 @@ class Card:
     colour: str = ""
     #: 1 when made; each accepted edit adds one (earlier versions are in the card history).
     version: int = 1
+    #: A copy in a player's CCG deck: the number of the set card it is a copy of.
+    copy_of: int | None = None
 
     @property
     def is_action(self) -> bool:
@@ -132,6 +142,11 @@ class TableState:
     result: str = ""
     proposals: dict[int, Proposal] = field(default_factory=dict)
     next_proposal: int = 1
+    #: The deck's (in a CCG room: the card set's) version: one more at every change of
+    #: the approved cards or rules (accepted, edited, removed, loaded, cleared).
+    deck_version: int = 0
+    #: Each player's CCG deck: the set version it was last built against.
+    built_against: dict[int, int] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -203,6 +218,8 @@ class TableState:
             return [["seats", seat_dicts(self.seats)]]
         if kind == "turn":
             return [["turn", dict(vars(self.turn))]]
+        if kind == "built-against":
+            return [["built-against", delta[1], self.built_against.get(delta[1])]]
         if kind == "set":
             return [["set", delta[1], getattr(self, delta[1])]]
         if kind == "propose":
@@ -268,6 +285,13 @@ class TableState:
         if kind == "turn":
             self.turn = Turn(**delta[1])
             return set()
+        if kind == "built-against":
+            _, player, version = delta
+            if version is None:
+                self.built_against.pop(player, None)
+            else:
+                self.built_against[player] = version
+            return set()
         if kind == "propose":
             proposal = proposal_from_dict(delta[1])
             self.proposals[proposal.id] = proposal
@@ -293,7 +317,7 @@ class TableState:
             return set()
         if kind == "set":
             _, name, value = delta
-            if name not in ("phase", "host", "result", "next_number", "next_proposal"):
+            if name not in ("phase", "host", "result", "next_number", "next_proposal", "deck_version"):
                 raise ValueError(f"unknown table field {name!r}")
             setattr(self, name, value)
             return set()
@@ -328,6 +352,12 @@ class TableState:
         return set(order)
 
 
+def is_approved(card: Card) -> bool:
+    """Whether ``card`` is one of the approved cards of the deck (in a CCG room, of the
+    card set): not a rule, not waiting, rejected or removed, and not a copy in a deck."""
+    return card.copy_of is None and card.zone in (*DECK_ZONES, SET)
+
+
 def card_face(card: Card) -> dict[str, Any]:
     """What a card says (its face), as stored in a "face" delta and in its history."""
     return {"name": card.name, "kind": card.kind, "text": card.text, "colour": card.colour, "version": card.version}
@@ -351,4 +381,6 @@ def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def card_dict(card: Card) -> dict[str, Any]:
-    return dict(vars(card))
+    """A card as a delta holds it (``copy_of`` only for a copy, as logs made before
+    copies existed hold cards)."""
+    return {key: value for key, value in vars(card).items() if key != "copy_of" or value is not None}

@@ -9,6 +9,7 @@ pile by nobody. Of the events:
   taken from;
 - cards dealt (at ``start``, or to someone joining a game under way) are seen by the
   player they are dealt to; everyone learns how many each was dealt;
+- a change to a CCG deck is seen by its builder; the others learn only its size;
 - every other event's cards are face up (played, discarded, given, voted on ...).
 
 The renderers, the structured (GMCP) views and the tests' secrecy oracle all ask this
@@ -52,6 +53,13 @@ def _card_shown(event: Event, viewer: int) -> bool:
     return viewer in (event.actor, data["player"])  # takerand
 
 
+def _build_shown(event: Event, viewer: int) -> dict[str, Any]:
+    """A CCG deck is its builder's secret: the others learn only its size."""
+    if viewer == event.actor:
+        return event.data
+    return {key: event.data[key] for key in ("size", "brought") if key in event.data}
+
+
 def event_for(event: Event, viewer: int) -> dict[str, Any]:
     """What ``viewer`` may be shown of ``event``: its data with the hidden cards taken
     out. A dealing event gets ``dealt`` (the cards dealt to the viewer) and
@@ -61,6 +69,8 @@ def event_for(event: Event, viewer: int) -> dict[str, Any]:
         if _card_shown(event, viewer):
             return event.data
         return {key: value for key, value in event.data.items() if key != "card"}
+    if event.kind == "build":
+        return _build_shown(event, viewer)
     if event.kind in _DEALING:
         hands = dealt(event)
         counts = {player: len(cards) for player, cards in hands.items()}

@@ -15,20 +15,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.dvorak.core import Event, RuleViolation, TableCore, check_card_face
+from games.dvorak.building import DeckBuilding
+from games.dvorak.core import Event, RuleViolation, check_card_face
 from games.dvorak.state import (
     APPROVE,
+    DECK_ZONES,
     DRAW,
     EDIT,
     NEW_CARD,
     NEW_RULE,
     NO_OWNER,
     PENDING,
+    PLAYING,
     REJECT,
     REJECTED,
     REMOVAL,
     REMOVED,
     RULES,
+    SET,
     Card,
     Proposal,
     Seat,
@@ -39,7 +43,7 @@ from games.dvorak.state import (
 RULE_KIND = "Rule"
 
 
-class Voting(TableCore):
+class Voting(DeckBuilding):
     """The proposal and vote moves of a table."""
 
     def voters(self) -> list[int]:
@@ -68,6 +72,18 @@ class Voting(TableCore):
             raise RuleViolation("You have been eliminated, so you no longer vote or propose.")
         return seat
 
+    def _proposer(self, actor: int) -> Seat:
+        """A seated player who may propose now: during a CCG game nobody may."""
+        seat = self._voter(actor)
+        if self.ccg and self.state.phase == PLAYING:
+            raise RuleViolation("During a CCG game nobody may propose or edit cards; the set changes between games.")
+        return seat
+
+    def policy(self) -> str:
+        """How proposals are decided: the ``vote`` setting, but a CCG set changes only by
+        unanimous vote."""
+        return "unanimous" if self.ccg else str(self.settings["vote"])
+
     def _proposal_about(self, number: int) -> Proposal:
         proposal = self.state.pending_for(number)
         if proposal is None:
@@ -77,6 +93,8 @@ class Voting(TableCore):
 
     def _free_to_propose_about(self, number: int) -> Card:
         card = self.card(number)
+        if card.copy_of is not None:
+            raise RuleViolation(f"#{number} is a copy of #{card.copy_of}: propose changes to the set card.")
         if card.zone == REMOVED:
             raise RuleViolation(f"#{number} has been removed from the game.")
         if self.state.pending_for(number) is not None:
@@ -92,8 +110,9 @@ class Voting(TableCore):
 
     def propose_card(self, actor: int, name: str, kind: str, text: str, colour: str = "") -> int:
         """Propose a new card; it waits, numbered, for the table's vote. Its number."""
-        self._voter(actor)
+        self._proposer(actor)
         name, kind, text = check_card_face(name, kind, text)
+        self._unique_in_set(name)
         number = self.state.next_number
         event = self._event("newcard", actor, card=number)
         card = Card(number, name, kind, text, actor, self.name_of(actor), PENDING, NO_OWNER, colour=colour)
@@ -103,7 +122,7 @@ class Voting(TableCore):
 
     def propose_rule(self, actor: int, name: str, text: str) -> int:
         """Propose a special rule: voted like a card, in force at once when accepted."""
-        self._voter(actor)
+        self._proposer(actor)
         name, _, text = check_card_face(name, RULE_KIND, text)
         number = self.state.next_number
         event = self._event("newrule", actor, card=number)
@@ -114,18 +133,20 @@ class Voting(TableCore):
 
     def propose_edit(self, actor: int, number: int, name: str, kind: str, text: str) -> None:
         """Propose new words for a card or rule, wherever it is (rejected ones too)."""
-        self._voter(actor)
+        self._proposer(actor)
         card = self._free_to_propose_about(number)
         if card.zone == PENDING:
             raise RuleViolation(f"#{number} is itself still being voted on.")
         name, kind, text = check_card_face(name, RULE_KIND if card.is_rule else kind, text)
+        if card.zone == SET:
+            self._unique_in_set(name, besides=number)
         face = {"name": name, "kind": kind, "text": text}
         event = self._event("editcard", actor, card=number, face=face)
         self._propose(event, EDIT, number, actor, face)
 
     def propose_removal(self, actor: int, number: int) -> None:
         """Propose taking a card (or repealing a rule) out of the game."""
-        self._voter(actor)
+        self._proposer(actor)
         card = self._free_to_propose_about(number)
         if card.zone == PENDING:
             raise RuleViolation(f"#{number} is still being voted on; its proposer can withdraw it.")
@@ -136,7 +157,7 @@ class Voting(TableCore):
         """Approve or reject what is pending about card ``number`` (its whole bundle)."""
         self._voter(actor)
         proposal = self._proposal_about(number)
-        if proposal.votes.get(actor) == choice and self.settings["vote"] != "any":
+        if proposal.votes.get(actor) == choice and self.policy() != "any":
             already = "approved" if choice == APPROVE else "voted to repeal"
             counted = " (proposing it counts as approving)" if actor == proposal.proposer and choice == APPROVE else ""
             raise RuleViolation(f"You already {already} #{number}{counted}.")
@@ -144,7 +165,7 @@ class Voting(TableCore):
         event = self._event("vote", actor, card=number, choice=choice, cards=[p.subject for p in group])
         for member in group:
             self._change(event, ["vote", member.id, actor, choice])
-        if self.settings["vote"] == "any":
+        if self.policy() == "any":
             self._decide(event, group, choice == APPROVE)
         else:
             self._count(event, proposal)
@@ -159,10 +180,12 @@ class Voting(TableCore):
 
     def revote(self, actor: int, number: int) -> None:
         """Put a rejected card or rule to the vote again."""
-        self._voter(actor)
+        self._proposer(actor)
         card = self.card(number)
         if card.zone != REJECTED:
             raise RuleViolation(f"#{number} was not rejected, so there is nothing to vote on again.")
+        if not card.is_rule:
+            self._unique_in_set(card.name)
         event = self._event("revote", actor, card=number)
         self._move(event, number, PENDING, NO_OWNER)
         self._propose(event, NEW_RULE if card.is_rule else NEW_CARD, number, actor)
@@ -193,7 +216,7 @@ class Voting(TableCore):
 
     def _outcome(self, proposal: Proposal) -> bool | None:
         """True: accepted; False: rejected; None: still open."""
-        policy = self.settings["vote"]
+        policy = self.policy()
         voters = set(self.voters())
         if policy == "any" or not voters:
             return None
@@ -218,25 +241,37 @@ class Voting(TableCore):
         for proposal in group:
             self._carry_out(event, proposal, accepted)
             self._change(event, ["decide", proposal.id, "accepted" if accepted else "rejected"])
-        event.data.setdefault("decided", []).append(
-            {"proposals": [[p.subject, p.kind] for p in group], "accepted": accepted}
-        )
+        decision = {"proposals": [[p.subject, p.kind] for p in group], "accepted": accepted}
+        if self.ccg:
+            decision["set"] = True
+        event.data.setdefault("decided", []).append(decision)
 
     def _carry_out(self, event: Event, proposal: Proposal, accepted: bool) -> None:
         card = self.state.cards[proposal.subject]
+        approved = card.zone in (*DECK_ZONES, SET, RULES)
         if proposal.kind in (NEW_CARD, NEW_RULE):
             if not accepted:
                 self._move(event, card.number, REJECTED, NO_OWNER)
-            elif proposal.kind == NEW_RULE:
+                return
+            if proposal.kind == NEW_RULE:
                 self._move(event, card.number, RULES, NO_OWNER)
+            elif self.ccg:
+                self._move(event, card.number, SET, NO_OWNER)
             else:
                 self._shuffle_in(event, card)
+            self._set_changed(event)
         elif proposal.kind == EDIT and accepted:
             assert proposal.face is not None
             self._change(event, ["face", card.number, {**proposal.face, "version": card.version + 1}])
+            self._copies_follow(event, card)
+            if approved:
+                self._set_changed(event)
         elif proposal.kind == REMOVAL and accepted:
             self._leave_play(event, card)
             self._move(event, card.number, REMOVED, NO_OWNER)
+            self._copies_go(event, card.number)
+            if approved:
+                self._set_changed(event)
 
     def _shuffle_in(self, event: Event, card: Card) -> None:
         """An accepted card goes into the draw pile at a random place (in a multi-deck

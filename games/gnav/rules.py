@@ -501,14 +501,22 @@ class GnavTable(GameTable):
         if alive:
             winner = alive[0]
             result = f"{winner.name} won the match."
-            end = self._record("win", winner.account_id, player=winner.account_id, name=winner.name, result=result)
+            end = self._record(
+                "win",
+                winner.account_id,
+                player=winner.account_id,
+                name=winner.name,
+                result=result,
+                outcome="won",
+                winners=[winner.name],
+            )
         else:
             players = together or []
             names = [self.name_of(account_id) for account_id in players]
             result = (
                 f"A draw: {', '.join(names)} lost their last lives together." if names else "A draw: nobody is left."
             )
-            end = self._record("draw", NOBODY, players=players, names=names, result=result)
+            end = self._record("draw", NOBODY, players=players, names=names, result=result, outcome="draw", winners=[])
         for name, value in (("phase", OVER), ("turn", NOBODY), ("result", result)):
             self._set(end, name, value)
         for seat in state.seats:
