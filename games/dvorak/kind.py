@@ -38,6 +38,7 @@ class DvorakKind(GameKind):
             "result": state.result,
             "next_number": state.next_number,
             "next_proposal": state.next_proposal,
+            "face_down": [[number, label] for number, label in sorted(state.face_down.items())],
         }
 
     def restore(
@@ -52,6 +53,7 @@ class DvorakKind(GameKind):
             result=snapshot["result"],
             next_number=snapshot["next_number"],
             next_proposal=snapshot["next_proposal"],
+            face_down={number: label for number, label in snapshot.get("face_down", [])},
         )
 
     def problems(self, state: TableState) -> list[str]:
