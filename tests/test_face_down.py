@@ -7,8 +7,12 @@ import json
 import random
 
 from server.audit import check_rooms, replay_rooms
+from tests.client import DO, iac
 from tests.harness import World
+from tests.players import ScriptedPlayer, flat, seated_at
 from tests.test_commands_fast import cards_in, dvorak_table
+
+GMCP = 201
 
 #: Names and texts found nowhere else in what the server says.
 DECK = (
@@ -144,3 +148,33 @@ async def test_the_game_end_turns_face_down_cards_up(world):
     room = await world.room("Table")
     assert room.table.state.face_down == {}
     assert await audit(world) == []
+
+
+async def test_over_telnet_no_byte_the_others_receive_names_a_face_down_card_until_it_is_turned_up(server):
+    ann, bo = await seated_at(server.port, ["Ann", "Bo"], "Felt")
+    cy = await ScriptedPlayer.connect(server.port, "Cy")
+    for player in (bo, cy):
+        player.client.send(iac(DO, GMCP))
+    await cy.ask("watch Felt")
+    for line in (*DECK, "set handsize=3", "set turns=off", "start"):
+        await ann.ask(line)
+    card = (await ann.hand())[0]
+    for player in (bo, cy):
+        await player.ask("countdraw")  # reads everything sent before the play
+    before = {player.name: len(player.client.raw) for player in (bo, cy)}
+    assert "face-down card FD1" in await ann.ask(f"playcard {card.number}=facedown")
+    looked = {}
+    for player in (bo, cy):
+        for line in ("look", "viewplay"):
+            await player.ask(line)
+        looked[player.name] = len(player.client.raw)
+        assert card.name not in since_face_down(await player.ask("log"))
+    for player in (bo, cy):
+        received = bytes(player.client.raw[before[player.name] : looked[player.name]])
+        assert b"FD1" in received and b"Dvorak.Table" in received
+        for secret in (card.name, f"{card.name[:4].lower()}", f"#{card.number} ", f'"number": {card.number},'):
+            assert secret.encode() not in received, (player.name, secret)
+    await ann.ask("flip FD1")
+    assert f"up Ann's face-down card FD1: #{card.number} {card.name}" in flat(await cy.ask("log"))
+    for player in (ann, bo, cy):
+        await player.close()
