@@ -617,6 +617,7 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     left = len((await world.room("Table")).table.state.pile(DRAW, NO_OWNER))
     await run("Ann", f"force drawcard {left}")
     await run("Ann", f"force discard {(await run.held('Ann'))[0]}", "force drawcard")
+    await run("Ann", f"force play {(await run.held('Ann'))[0]}=facedown", "force flip FD1")
     # Three ways a game ends.
     await run("Ann", "eliminate Bo", "start", "win Ann", "start", "endgame")
 

@@ -9,6 +9,7 @@ from typing import ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
 from commands.tables import inspect_on, perform_on
+from games.dvorak.facedown import LABEL
 from games.dvorak.rules import Table
 
 T = TypeVar("T")
@@ -22,6 +23,18 @@ def card_number(text: str, usage: str) -> int:
     if match is None:
         raise CommandError(f"Which card? Give its number. Usage: {usage}")
     return int(match.group(1))
+
+
+def card_ref(text: str, usage: str) -> int | str:
+    """A card number, or the label of a face-down card (``FD1``, as an upper-case string)."""
+    if LABEL.fullmatch(text.strip()):
+        return text.strip().upper()
+    return card_number(text, usage)
+
+
+def resolve(table: Table, ref: int | str) -> int:
+    """The number of the card ``ref`` names (see :func:`card_ref`)."""
+    return table.face_down_number(ref) if isinstance(ref, str) else ref
 
 
 async def perform(ctx: Context, move: Callable[[Table], T]) -> T:

@@ -73,6 +73,7 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
                 "away": seat.away,
                 "current": seat.current,
                 "in_play": [{**card_json(card, with_text=False), "on": card.attached_to} for card in seat.in_play],
+                "face_down": list(seat.face_down),
             }
             for seat in summary.seats
         ],
@@ -113,7 +114,12 @@ def votes_json(table: Table) -> dict[str, Any]:
 
 def hand_json(table: Table, account_id: int) -> dict[str, Any]:
     shown = [n for n in table.hand(account_id) if card_visible(table.state, n, account_id)]
-    return {"cards": [card_json(table.state.cards[n]) for n in shown]}
+    face_down = [
+        {"label": label, **card_json(table.state.cards[n])}
+        for n, label in table.state.face_down.items()
+        if table.state.cards[n].owner == account_id
+    ]
+    return {"cards": [card_json(table.state.cards[n]) for n in shown], "face_down": face_down}
 
 
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:

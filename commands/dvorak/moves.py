@@ -6,7 +6,7 @@ import re
 from typing import ClassVar
 
 from commands.base import CommandError, CommandSet, Context, find_command
-from commands.dvorak.base import CardMove, GameCommand, card_number, perform
+from commands.dvorak.base import CardMove, GameCommand, card_number, card_ref, perform, resolve
 from commands.tables import seated_player
 from games.dvorak.rules import Table
 
@@ -60,15 +60,30 @@ class Play(GameCommand):
     An Action does what it says and goes to the discard pile; a Thing (or any other type)
     goes into play in front of you. "play 12 on 7" plays Thing #12 onto Thing #7: if #7 is
     destroyed, #12 goes with it.
+
+    "play 12=facedown" plays #12 face down in front of you, whatever its type: you see it,
+    the others see only "face-down card FD1" (its label) until it is turned up (flip). With
+    turns on it counts as your Thing this turn, even if it is an Action. A face-down card
+    is not played on a Thing, and nothing is played on it or used until it is turned up.
     """
 
     key = "playcard"
     aliases = ("play",)
-    usage = ("playcard <num>", "playcard <num> on <num>")
+    usage = ("playcard <num>", "playcard <num> on <num>", "playcard <num>=facedown")
     forceable = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         usage = self.usage_text()
+        if "=" in args:
+            card, _, how = args.partition("=")
+            if how.strip().lower() != "facedown":
+                raise CommandError(f"Usage: {usage}")
+            if _PLAY_ON.fullmatch(card.strip()):
+                raise CommandError("A card played face down goes in front of you, not on a Thing: play <num>=facedown")
+            face_down = card_number(card, usage)
+            me = ctx.player.account_id
+            await perform(ctx, lambda table: table.play_face_down(me, face_down, forced=forced))
+            return
         on = _PLAY_ON.fullmatch(args.strip())
         if on:
             number = card_number(on.group(1), usage)
@@ -123,16 +138,44 @@ class DiscardRandom(GameCommand):
         await perform(ctx, lambda table: table.discard(actor, None, forced=forced))
 
 
-class Destroy(CardMove):
+class Destroy(GameCommand):
     """Destroy a card in play (anyone's).
 
-    It goes to the discard pile, and so does every Thing played on it.
+    It goes to the discard pile, and so does every Thing played on it. Name another
+    player's face-down card by its label ("destroy FD1"): it goes face up to the discard
+    pile, and everyone sees what it was.
     """
 
     key = "destroy"
-    usage = ("destroy <num>",)
+    usage = ("destroy <num>", "destroy <label>")
     forceable = True
-    rules_method = "destroy"
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        ref = card_ref(args, self.usage_text())
+        actor = ctx.player.account_id
+        await perform(
+            ctx, lambda table: table.destroy(actor, resolve(table, ref), forced=forced, by_label=isinstance(ref, str))
+        )
+
+
+class Flip(GameCommand):
+    """Turn a face-down card in play face up.
+
+    Your own, by number or label, on your turn (at any time with turns off); another
+    player's only when a card allows it: "force flip FD1". A Thing turned up stays in play;
+    an Action turned up goes to the discard pile, as a played Action does.
+    """
+
+    key = "flip"
+    usage = ("flip <num>", "flip <label>")
+    forceable = True
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        ref = card_ref(args, self.usage_text())
+        actor = ctx.player.account_id
+        await perform(
+            ctx, lambda table: table.flip(actor, resolve(table, ref), by_label=isinstance(ref, str), forced=forced)
+        )
 
 
 _GIVE = re.compile(r"(\S+)\s+to\s+(.+)", re.IGNORECASE)
@@ -159,12 +202,12 @@ class GiveCard(GameCommand):
         match = _GIVE.fullmatch(args.strip())
         if match is None:
             raise CommandError(f"Usage: {self.usage[0]}")
-        number = card_number(match.group(1), self.usage[0])
+        ref = card_ref(match.group(1), self.usage[0])
         actor = ctx.player.account_id
 
         def move(table: Table) -> None:
             target = seated_player(table, ctx, match.group(2), self.usage_text())
-            table.give(actor, number, target.account_id, as_thing=self.as_thing, forced=forced)
+            table.give(actor, resolve(table, ref), target.account_id, as_thing=self.as_thing, forced=forced)
 
         await perform(ctx, move)
 
@@ -216,17 +259,22 @@ class Shuffle(GameCommand):
         await perform(ctx, lambda table: table.shuffle_discard(actor, forced=forced))
 
 
-class ShuffleCard(CardMove):
+class ShuffleCard(GameCommand):
     """Shuffle one card into the draw pile.
 
-    The card may be anywhere. With turns on, only a card makes this move, so it needs force.
-    A Thing leaving play takes what is played on it to the discard pile.
+    The card may be anywhere (a face-down card may be named by its label). With turns on,
+    only a card makes this move, so it needs force. A Thing leaving play takes what is
+    played on it to the discard pile.
     """
 
     key = "shufcard"
-    usage = ("shufcard <num>",)
+    usage = ("shufcard <num>", "shufcard <label>")
     forceable = True
-    rules_method = "shuffle_card"
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        ref = card_ref(args, self.usage_text())
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.shuffle_card(actor, resolve(table, ref), forced=forced))
 
 
 class EndTurn(GameCommand):
@@ -293,6 +341,7 @@ MOVE_COMMANDS = CommandSet(
         Discard(),
         DiscardRandom(),
         Destroy(),
+        Flip(),
         GiveCard(),
         GiveThing(),
         TakeRandom(),

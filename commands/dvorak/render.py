@@ -13,6 +13,7 @@ from typing import Any
 
 from commands.dvorak.summary import PileSummary, TableSummary, summarise
 from commands.text import plural
+from games.dvorak.facedown import label_text
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
 from games.dvorak.state import APPROVE, DISCARD, DRAW, HAND, NO_OWNER, PLAY, PLAYING, REJECT, Card, Proposal
@@ -332,10 +333,19 @@ def _destroy(r: _Reading) -> str:
     return text
 
 
+def _hidden_label(data: dict[str, Any]) -> str:
+    """The label of the event's face-down card that the viewer may not see."""
+    return next(label_text(label) for number, label, *_ in data["face_down"] if number is None)
+
+
 def _give(r: _Reading) -> str:
     table, event, viewer, data, actor, verb, card = r.table, r.event, r.viewer, r.data, r.actor, r.verb, r.card
     target = _name(table, data["to"], viewer)
     source = _source(table, event, viewer)
+    if "card" not in data:
+        whose = _name(table, data["source_owner"], viewer, possessive=True, actor=actor)
+        into = "your hand" if data["to"] == viewer else f"{_name(table, data['to'], viewer, possessive=True)} hand"
+        return verb("move", "moves") + f" {whose} {_hidden_label(data)} into {into}."
     if data["thing"]:
         where = "" if data["to"] == actor else f" for {target}"
         text = verb("put", "puts") + f" {card_full(card())} into play{where}{source}."
@@ -365,7 +375,26 @@ def _shuffle(r: _Reading) -> str:
 
 def _shufcard(r: _Reading) -> str:
     table, event, viewer, verb, card = r.table, r.event, r.viewer, r.verb, r.card
+    if "card" not in r.data:
+        whose = _name(table, r.data["source_owner"], viewer, possessive=True, actor=r.actor)
+        return verb("shuffle", "shuffles") + f" {whose} {_hidden_label(r.data)} into the draw pile."
     text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
+    return text
+
+
+def _facedown(r: _Reading) -> str:
+    label = label_text(r.data["label"])
+    if "card" in r.data:
+        return f"You play {card_full(r.card())} face down: the others see it as {label}."
+    return r.verb("play", "plays") + f" a card face down: {label}."
+
+
+def _flip(r: _Reading) -> str:
+    table, viewer, data, actor, verb, card = r.table, r.viewer, r.data, r.actor, r.verb, r.card
+    whose = _name(table, data["owner"], viewer, possessive=True, actor=actor)
+    text = verb("turn", "turns") + f" up {whose} {label_text(data['label'])}: {card_full(card())}"
+    if data.get("discarded"):
+        text += "\n  It is an Action: it goes to the discard pile."
     return text
 
 
@@ -484,6 +513,8 @@ RENDERERS: dict[str, Callable[[_Reading], str]] = {
     "shufcard": _shufcard,
     "viewhand": _viewhand,
     "viewdraw": _viewdraw,
+    "facedown": _facedown,
+    "flip": _flip,
     "endturn": _endturn_or_skip,
     "skip": _endturn_or_skip,
     "eliminate": _eliminate,
@@ -514,9 +545,25 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
         text += "\n" + _decision(table, decision)
     if data.get("decided"):
         text += attached_note
+    text += _face_down_note(table, event.kind, data)
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
     return text
+
+
+def _face_down_note(table: Table, kind: str, data: dict[str, Any]) -> str:
+    """Which face-down cards that left play (or were turned up as the game ended) the
+    viewer now learns."""
+    notes = [
+        f"{card_label(table.state.cards[number])} was {label_text(label)}."
+        for number, label, *_ in data.get("face_down", [])
+        if number is not None
+    ]
+    notes += [
+        f"{label_text(label)} of {table.name_of(owner)} is turned up: {card_label(table.state.cards[number])}."
+        for number, label, owner in data.get("turned_up", [])
+    ]
+    return "".join(f"\n  {note}" for note in notes)
 
 
 def _attached_note(table: Table, destroyed: list[int], on: str) -> str:
@@ -657,13 +704,14 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
             )
     else:
         lines.append("Nobody is seated.")
-    in_play = [seat for seat in summary.seats if seat.in_play]
+    in_play = [seat for seat in summary.seats if seat.in_play or seat.face_down]
     if in_play:
         lines.append("In play:")
         for seat in in_play:
             things = [
                 f"{card_label(card)}{f' on #{card.attached_to}' if card.attached_to else ''}" for card in seat.in_play
             ]
+            things += [face_down_line(table, label, viewer) for label in seat.face_down]
             lines.append(f"  {seat.name}: " + ", ".join(things))
     lines.append(_piles_line(summary))
     if summary.rules:
@@ -692,6 +740,15 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
     if changed:
         lines.append("Settings changed from the defaults: " + ", ".join(changed) + ".")
     return "\n".join(lines)
+
+
+def face_down_line(table: Table, label: str, viewer: int) -> str:
+    """A face-down card in play as ``viewer`` sees it: its label, and to its owner what it is."""
+    number = table.face_down_number(label)
+    card = table.state.cards[number]
+    if card.owner == viewer:
+        return f"{card_label(card)} (face down: the others see {label_text(label)})"
+    return label_text(label)
 
 
 def _piles_line(summary: TableSummary) -> str:

@@ -35,7 +35,10 @@ class SeatSummary:
     away: bool
     #: Whether it is their turn.
     current: bool
+    #: Their face-up cards in play.
     in_play: tuple[Card, ...]
+    #: The labels of their cards in play face down (``FD1``).
+    face_down: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,10 @@ def summarise(room: GameRoom, table: Table, away: set[int], watching: list[str])
                 seat.out,
                 seat.account_id in away,
                 playing and seat.account_id == state.turn.player,
-                tuple(state.cards[number] for number in table.in_play(seat.account_id)),
+                tuple(
+                    state.cards[number] for number in table.in_play(seat.account_id) if number not in state.face_down
+                ),
+                tuple(state.face_down[n] for n in table.in_play(seat.account_id) if n in state.face_down),
             )
             for seat in state.seats
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, inspect, perform
-from commands.dvorak.render import card_full, card_list, card_name, card_text
+from commands.dvorak.render import card_full, card_list, card_name, card_text, face_down_line
 from commands.tables import current_room, seated_player
 from commands.text import plural
 from games.dvorak.rules import Table
@@ -94,6 +94,9 @@ class ViewPlay(GameCommand):
                 things = table.in_play(seat.account_id)
                 for number in things:
                     card = table.state.cards[number]
+                    if number in table.state.face_down:
+                        lines.append(f"  {face_down_line(table, table.state.face_down[number], ctx.player.account_id)}")
+                        continue
                     on = f"   [on #{card.attached_to}]" if card.attached_to else ""
                     lines.append(f"  {card_full(card)}{on}")
                 if not things:

@@ -57,6 +57,13 @@ class TableCore(GameTable):
     def _change(self, event: Event, delta: Delta) -> None:
         if delta[0] == "add":
             self._make_room_for_a_card()
+        if delta[0] == "move" and delta[1] in self.state.face_down:
+            card = self.state.cards[delta[1]]
+            if (delta[2], delta[3]) != (card.zone, card.owner):
+                # Leaving its place, a face-down card is face down no longer: the event
+                # says which it was, and where it went (who may see it: games.dvorak.visibility).
+                label = self.state.face_down[card.number]
+                event.data.setdefault("face_down", []).append([card.number, label, card.owner, delta[2], delta[3]])
         super()._change(event, delta)
         if delta[0] == "add":
             self._created.add(delta[1]["number"])
@@ -190,6 +197,11 @@ class TableCore(GameTable):
             raise RuleViolation(
                 f"With turns on, cards move between places and players only when a card says so.{FORCE_HINT}"
             )
+
+    def _hidden_from(self, actor: int, card: Card) -> bool:
+        """Whether ``card`` is face down in play in front of someone other than ``actor``
+        (who then knows it only by its label)."""
+        return card.number in self.state.face_down and card.owner != actor
 
     def _in_hand(self, actor: int, number: int) -> Card:
         card = self.card(number)

@@ -58,6 +58,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "phase": state.phase,
         "result": state.result,
         "proposals": [proposal_dict(p) for p in state.proposals.values()],
+        "face_down": [[number, label] for number, label in sorted(state.face_down.items())],
     }
 
 
@@ -215,6 +216,8 @@ class DeckMoves(DeckBuilding):
             self._change(event, ["turn", saved["turn"]])
             self._set(event, "phase", saved["phase"])
             self._set(event, "result", saved["result"])
+            for number, label in saved.get("face_down", []):
+                self._change(event, ["facedown", numbers[number], label])
         else:
             self._change(event, ["turn", asdict(Turn())])
             self._set(event, "phase", WAITING)

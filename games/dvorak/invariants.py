@@ -61,6 +61,12 @@ def table_problems(state: TableState) -> list[str]:
             host = state.cards.get(card.attached_to)
             if card.zone != PLAY or host is None or host.zone != PLAY:
                 problems.append(f"card #{card.number} is attached to #{card.attached_to} outside play")
+    for number, label in state.face_down.items():
+        card = state.cards.get(number)
+        if card is None or card.zone != PLAY:
+            problems.append(f"card #{number} is face down ({label}) outside play")
+    if len(set(state.face_down.values())) != len(state.face_down):
+        problems.append("two face-down cards have the same label")
     if state.cards and state.next_number <= max(state.cards):
         problems.append(f"next card number {state.next_number} is not above every card")
     problems += _unreachable_cards(state, seated)
@@ -163,7 +169,7 @@ def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
     names = ("phase", "host", "result", "next_number", "next_proposal", "deck_version", "built_against")
-    for name in (*names, "settings", "seats", "turn"):
+    for name in (*names, "settings", "seats", "turn", "face_down"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

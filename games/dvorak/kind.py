@@ -40,6 +40,7 @@ class DvorakKind(GameKind):
             "next_proposal": state.next_proposal,
             "deck_version": state.deck_version,
             "built_against": [[player, version] for player, version in state.built_against.items()],
+            "face_down": [[number, label] for number, label in sorted(state.face_down.items())],
         }
 
     def restore(
@@ -57,6 +58,7 @@ class DvorakKind(GameKind):
             # Rooms stored before card sets and deck versions have neither.
             deck_version=snapshot.get("deck_version", 0),
             built_against={player: version for player, version in snapshot.get("built_against", [])},
+            face_down={number: label for number, label in snapshot.get("face_down", [])},
         )
 
     def problems(self, state: TableState) -> list[str]:

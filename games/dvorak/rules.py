@@ -16,6 +16,7 @@ from games.base import Changes, Event, RuleViolation
 from games.dvorak import settings as table_settings
 from games.dvorak.core import FORCE_HINT, TEAM_MAX
 from games.dvorak.deck import DeckMoves
+from games.dvorak.facedown import FaceDownMoves
 from games.dvorak.state import (
     DECK_ZONES,
     DISCARD,
@@ -44,7 +45,7 @@ ENDINGS = {
 _ACTION_ON_A_THING = re.compile(r"(?<![a-z])action\s*:", re.IGNORECASE)
 
 
-class Table(Voting, DeckMoves):
+class Table(Voting, DeckMoves, FaceDownMoves):
     """A Dvorak table: its state and every move players make on it."""
 
     # -- seats -------------------------------------------------------------------------
@@ -307,8 +308,10 @@ class Table(Voting, DeckMoves):
         host = None
         if onto is not None:
             host = self.card(onto)
-            if host.zone != PLAY:
+            if host.zone != PLAY or self._hidden_from(actor, host):
                 raise RuleViolation(f"#{onto} is not in play, so nothing can be played on it.")
+            if onto in self.state.face_down:
+                raise RuleViolation(f"#{onto} is face down: nothing can be played on it until it is turned up.")
             if card.is_action:
                 raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
         self._own_turn(actor, "play cards", forced)
@@ -342,6 +345,8 @@ class Table(Voting, DeckMoves):
         card = self.card(number)
         if card.zone != PLAY or card.owner != actor:
             raise RuleViolation(f"#{number} is not one of your Things in play.")
+        if number in self.state.face_down:
+            raise RuleViolation(f"#{number} is face down: turn it up first (flip {number}).")
         if not forced and not _ACTION_ON_A_THING.search(card.text.replace("%r", "\n")):
             raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
         self._own_turn(actor, "use a Thing's Action", forced)
@@ -382,13 +387,14 @@ class Table(Voting, DeckMoves):
             self._set_turn(event, discarded=turn.discarded + 1)
         return card.number
 
-    def destroy(self, actor: int, number: int, forced: bool = False) -> None:
-        """Destroy a card in play: it and everything played on it go to the discard pile."""
+    def destroy(self, actor: int, number: int, forced: bool = False, by_label: bool = False) -> None:
+        """Destroy a card in play: it and everything played on it go to the discard pile
+        (``by_label``: named by its face-down label, as a face-down card of another's must be)."""
         self._playing()
         self._not_halted(forced)
         self._seated(actor)
         card = self.card(number)
-        if card.zone != PLAY:
+        if card.zone != PLAY or (self._hidden_from(actor, card) and not by_label):
             raise RuleViolation(f"#{number} is not in play.")
         self._own_turn(actor, "destroy cards", forced)
         event = self._event("destroy", actor, forced, card=number, owner=card.owner)
@@ -647,6 +653,7 @@ class Table(Voting, DeckMoves):
         the outcome (won, forfeit, last standing, draw, stalemate, boredom, no winner,
         abandoned), the winners and the deck's version."""
         event.data.update(result=result, outcome=outcome, winners=winners or [], deck_version=self.state.deck_version)
+        self._turn_up_all(event)
         if self.ccg:
             self._decks_back(event)
         if any(seat.out for seat in self.state.seats):

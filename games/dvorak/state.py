@@ -147,6 +147,9 @@ class TableState:
     deck_version: int = 0
     #: Each player's CCG deck: the set version it was last built against.
     built_against: dict[int, int] = field(default_factory=dict)
+    #: Cards in play face down: number -> the label others know them by (``FD1``). A card
+    #: leaving its owner's play area is face down no longer.
+    face_down: dict[int, str] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -200,7 +203,13 @@ class TableState:
         if kind == "move":
             card = self.cards[delta[1]]
             index = self.pile(card.zone, card.owner).index(card.number)
-            return [["move", card.number, card.zone, card.owner, index], ["attach", card.number, card.attached_to]]
+            back: list[Delta] = [
+                ["move", card.number, card.zone, card.owner, index],
+                ["attach", card.number, card.attached_to],
+            ]
+            if card.number in self.face_down:
+                back.append(["facedown", card.number, self.face_down[card.number]])
+            return back
         if kind == "order":
             return [["order", delta[1], delta[2], list(self.pile(delta[1], delta[2]))]]
         if kind == "add":
@@ -212,6 +221,8 @@ class TableState:
         if kind == "face":
             card = self.cards[delta[1]]
             return [["face", card.number, card_face(card)]]
+        if kind == "facedown":
+            return [["facedown", delta[1], self.face_down.get(delta[1])]]
         if kind == "setting":
             return [["setting", delta[1], self.settings.get(delta[1])]]
         if kind == "seats":
@@ -275,6 +286,14 @@ class TableState:
                 if key in face:
                     setattr(card, key, face[key])
             return {number}
+        if kind == "facedown":
+            # A card turned face down (with the label others know it by) or face up (None).
+            _, number, label = delta
+            if label is None:
+                self.face_down.pop(number, None)
+            else:
+                self.face_down[number] = label
+            return set()
         if kind == "setting":
             _, name, value = delta
             self.settings[name] = value
@@ -325,6 +344,8 @@ class TableState:
 
     def _move(self, number: int, zone: str, owner: int, index: int) -> set[int]:
         card = self.cards[number]
+        if (zone, owner) != (card.zone, card.owner):
+            self.face_down.pop(number, None)
         changed = {number}
         source = self.piles[(card.zone, card.owner)]
         at = source.index(number)

@@ -10,6 +10,11 @@ pile by nobody. Of the events:
 - cards dealt (at ``start``, or to someone joining a game under way) are seen by the
   player they are dealt to; everyone learns how many each was dealt;
 - a change to a CCG deck is seen by its builder; the others learn only its size;
+- a card played face down is seen by its player only; everyone else is told its label
+  (``FD1``). Turned up (``flip``, the game's end), it is face up. A face-down card that
+  leaves play (listed in the event's ``face_down``) is seen by everyone if it goes
+  anywhere face up (the discard pile, into play for someone, removed), else by its owner
+  and, going into a hand, by that hand's holder;
 - every other event's cards are face up (played, discarded, given, voted on ...).
 
 The renderers, the structured (GMCP) views and the tests' secrecy oracle all ask this
@@ -34,6 +39,8 @@ def card_visible(state: TableState, number: int, viewer: int) -> bool:
     card = state.cards.get(number)
     if card is None or card.zone == DRAW:
         return False
+    if number in state.face_down:
+        return card.owner == viewer
     return card.zone != HAND or card.owner == viewer
 
 
@@ -65,6 +72,12 @@ def event_for(event: Event, viewer: int) -> dict[str, Any]:
     out. A dealing event gets ``dealt`` (the cards dealt to the viewer) and
     ``dealt_counts`` (how many each player was dealt, by account id). An event with
     nothing hidden gives its own data, not a copy: read it, do not change it."""
+    if event.kind == "facedown":
+        if viewer == event.actor:
+            return event.data
+        return {key: value for key, value in event.data.items() if key != "card"}
+    if event.data.get("face_down"):
+        return _face_down_gone(event.data, viewer)
     if event.kind in _PRIVATE_CARD:
         if _card_shown(event, viewer):
             return event.data
@@ -78,6 +91,22 @@ def event_for(event: Event, viewer: int) -> dict[str, Any]:
     return event.data
 
 
+def _face_down_gone(data: dict[str, Any], viewer: int) -> dict[str, Any]:
+    """An event in which face-down cards left play: a card the viewer may not see is
+    named by its label only (its entry's number is None, and it is no ``card``)."""
+    entries = []
+    shown = dict(data)
+    for number, label, owner, zone, holder in data["face_down"]:
+        if viewer == owner or zone not in (HAND, DRAW) or (zone == HAND and viewer == holder):
+            entries.append([number, label, owner, zone, holder])
+            continue
+        entries.append([None, label, owner, zone, holder])
+        if shown.get("card") == number:
+            del shown["card"]
+    shown["face_down"] = entries
+    return shown
+
+
 def cards_seen(event: Event, viewer: int) -> set[int]:
     """The cards ``event`` shows ``viewer`` (by number)."""
     shown = event_for(event, viewer)
@@ -85,4 +114,6 @@ def cards_seen(event: Event, viewer: int) -> set[int]:
     for key in ("card", "onto"):
         if shown.get(key):
             seen.add(shown[key])
+    seen.update(entry[0] for entry in shown.get("face_down", []) if entry[0] is not None)
+    seen.update(entry[0] for entry in shown.get("turned_up", []))
     return seen | set(shown.get("destroyed", []))
