@@ -16,7 +16,7 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import bot_label, game_commands
 from commands.look import look_text
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
-from commands.text import truncate
+from commands.text import plural, truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
@@ -28,6 +28,8 @@ from server.rooms import GameRoom, check_room_name, place_key
 log = logging.getLogger(__name__)
 
 LOG_DEFAULT, LOG_MAX = 20, 200
+#: The most finished games ``results`` shows.
+RESULTS_SHOWN = 10
 #: Events shown at most when a player comes back; the rest are in ``log``.
 CATCH_UP_MAX = 30
 #: Lines of what was said shown at most when a player comes back.
@@ -365,6 +367,30 @@ class Log(Command):
         ctx.reply("\n".join(lines))
 
 
+class Results(Command):
+    """Show how this room's last games ended.
+
+    When, how (won, forfeit, last standing, draw, stalemate, boredom, no winner), who won,
+    and the version of the deck (in a CCG room, the card set) they were played with.
+    """
+
+    key = "results"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        room = current_room(ctx)
+        records = await room.results(RESULTS_SHOWN)
+        if not records:
+            ctx.reply(f"No game has ended in room {room.name} yet.")
+            return
+        lines = [f"The last {plural(len(records), 'game')} in room {room.name}, the latest first:"]
+        for record in records:
+            how = record.outcome or "ended"
+            winners = f": {', '.join(record.winners)}" if record.winners else ""
+            version = f" (deck version {record.deck_version})" if record.deck_version is not None else ""
+            lines.append(f"  {record.finished_at:%Y-%m-%d %H:%M} UTC  {how}{winners}{version}. {record.result}")
+        ctx.reply("\n".join(lines))
+
+
 class DelRoom(Command):
     """Delete a room you host, once you confirm it.
 
@@ -469,5 +495,5 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
 
 LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
 IN_ROOM_COMMANDS = CommandSet(
-    "Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), DelRoom()]
+    "Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), Results(), DelRoom()]
 )

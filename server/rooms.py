@@ -33,6 +33,7 @@ from typing import TypeVar
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Due, Event, GameTable, RuleViolation
 from persistence.rooms import (
+    GameRecord,
     LoggedEvent,
     LogHead,
     Missed,
@@ -386,6 +387,10 @@ class GameRoom(Place):
     async def events(self, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
         return await self._store.events(self.id, after_seq=after_seq, last=last)
+
+    async def results(self, last: int) -> list[GameRecord]:
+        """How the room's ``last`` finished games ended, the latest first."""
+        return await self._store.results(self.id, last)
 
     async def went_away(self, account_id: int) -> None:
         """Record that a seated player's last connection went, to tell them later what

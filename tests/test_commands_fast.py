@@ -620,6 +620,8 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     await run("Ann", f"force play {(await run.held('Ann'))[0]}=facedown", "force flip FD1")
     # Three ways a game ends.
     await run("Ann", "eliminate Bo", "start", "win Ann", "start", "endgame")
+    # The CCG game: the approved cards become the set, and a deck is built of copies.
+    await run("Ann", "set ccg=on", "deckbuild add 8=2")
 
     kinds = {event.kind for step in run.steps for event in step.events}
     logged = {logged.event.kind for logged in await (await world.room("Table")).events()}

@@ -3,6 +3,7 @@ events and table read; its GMCP packages."""
 
 from __future__ import annotations
 
+from commands.dvorak.building import BUILD_COMMANDS
 from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
 from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
 from commands.dvorak.manage import TABLE_COMMANDS
@@ -22,10 +23,22 @@ an Action (it happens, then is discarded), and end your turn. Cards say what els
 when a card lets you break the basic rules, put force in front of the command. The game
 ends when a card says someone wins (win <player>).
 
+The CCG game (set ccg=on between games): the approved cards are the room's card set,
+changed only by unanimous vote between games; each player builds a deck of copies of set
+cards (deckbuild add <card>=<copies>) and plays it from their own piles.
+
 Type "commands" for every command here, "help <command>" for one."""
 
 GAME_COMMANDS = GameCommands(
-    command_sets=(MOVE_COMMANDS, VIEW_COMMANDS, VOTE_COMMANDS, TABLE_COMMANDS, DECK_COMMANDS, SAVED_DECK_COMMANDS),
+    command_sets=(
+        MOVE_COMMANDS,
+        VIEW_COMMANDS,
+        VOTE_COMMANDS,
+        TABLE_COMMANDS,
+        DECK_COMMANDS,
+        SAVED_DECK_COMMANDS,
+        BUILD_COMMANDS,
+    ),
     render_event=render_event,
     render_table=render_table,
     own_hand=own_hand,

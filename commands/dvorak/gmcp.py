@@ -74,6 +74,7 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
                 "current": seat.current,
                 "in_play": [{**card_json(card, with_text=False), "on": card.attached_to} for card in seat.in_play],
                 "face_down": list(seat.face_down),
+                "deck": seat.deck,
             }
             for seat in summary.seats
         ],
@@ -86,6 +87,9 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
         "watching": list(summary.watching),
         "settings": summary.settings,
         "result": summary.result or None,
+        "card_set": (
+            {"version": summary.card_set[0], "cards": summary.card_set[1]} if summary.card_set is not None else None
+        ),
     }
 
 

@@ -6,7 +6,7 @@ from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform
 from commands.tables import seated_player
 from commands.text import split_assignment
-from games.dvorak.rules import Table
+from games.dvorak.rules import ENDINGS, Table
 from games.dvorak.settings import SETTINGS
 
 
@@ -98,13 +98,20 @@ class Eliminate(GameCommand):
 
 
 class EndGame(GameCommand):
-    """End the game without a winner (host)."""
+    """End the game without a winner (host).
+
+    As a draw, in stalemate (nobody can win), abandoned out of boredom, or just ended: the
+    room's results (results) say which.
+    """
 
     key = "endgame"
+    usage = ("endgame", "endgame draw", "endgame stalemate", "endgame boredom")
 
     async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.end_game(actor))
+        actor, how = ctx.player.account_id, args.strip().lower()
+        if how not in ENDINGS:
+            raise CommandError("Usage: " + ", ".join(self.usage))
+        await perform(ctx, lambda table: table.end_game(actor, how))
 
 
 class Team(GameCommand):

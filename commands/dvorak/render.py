@@ -698,6 +698,8 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
                 notes.append("away")
             if seat.account_id == viewer:
                 notes.append("you")
+            if seat.deck is not None:
+                notes.append(f"deck of {plural(seat.deck, 'card')}")
             lines.append(
                 f" {'>' if seat.current else ' '} {seat.name:<20} {seat.cards:>2} card{'s' if seat.cards != 1 else ' '}"
                 + (f"  ({', '.join(notes)})" if notes else "")
@@ -714,6 +716,9 @@ def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watc
             things += [face_down_line(table, label, viewer) for label in seat.face_down]
             lines.append(f"  {seat.name}: " + ", ".join(things))
     lines.append(_piles_line(summary))
+    if summary.card_set is not None:
+        version, size = summary.card_set
+        lines.append(f"The CCG game: a card set of {plural(size, 'card')}, version {version} (viewset, deckbuild).")
     if summary.rules:
         lines.append("Special rules:")
         lines += [f"  {card_full(card)}" for card in summary.rules]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.dvorak.core import own_piles
 from games.dvorak.rules import Table
 from games.dvorak.state import DISCARD, DRAW, NO_OWNER, PLAYING, RULES, Card, Turn
 from server.rooms import GameRoom
@@ -39,6 +40,8 @@ class SeatSummary:
     in_play: tuple[Card, ...]
     #: The labels of their cards in play face down (``FD1``).
     face_down: tuple[str, ...] = ()
+    #: In a CCG room between games: how many cards their built deck has.
+    deck: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,14 +64,17 @@ class TableSummary:
     settings: dict[str, Any]
     #: How the last game ended ("" if none has).
     result: str
+    #: A CCG room's card set: its version and how many cards it has (None: no CCG game).
+    card_set: tuple[int, int] | None = None
 
 
 def summarise(room: GameRoom, table: Table, away: set[int], watching: list[str]) -> TableSummary:
     """The table of ``room`` as everyone sees it; ``away``: the seated players who are not
     here, ``watching``: the spectators' names."""
     state = table.state
-    multideck = bool(state.settings["multideck"])
+    multideck = own_piles(state.settings)
     playing = state.phase == PLAYING
+    ccg = table.ccg
 
     def pile(owner: int) -> PileSummary:
         discard = state.pile(DISCARD, owner)
@@ -99,6 +105,7 @@ def summarise(room: GameRoom, table: Table, away: set[int], watching: list[str])
                     state.cards[number] for number in table.in_play(seat.account_id) if number not in state.face_down
                 ),
                 tuple(state.face_down[n] for n in table.in_play(seat.account_id) if n in state.face_down),
+                len(table.built(seat.account_id)) if ccg and not playing else None,
             )
             for seat in state.seats
         ),
@@ -108,4 +115,5 @@ def summarise(room: GameRoom, table: Table, away: set[int], watching: list[str])
         watching=tuple(watching),
         settings=dict(state.settings),
         result=state.result,
+        card_set=(state.deck_version, len(table.set_cards())) if ccg else None,
     )
