@@ -102,7 +102,7 @@ def _deck_cards(table: Table, player: int) -> list[DeckCard]:
 
 
 class DeckBuild(GameCommand):
-    """Build your deck for the CCG game (between games, in a CCG room).
+    """Build your deck for the CCG game, between games.
 
     deckbuild                       your deck, and whether it can be played
     deckbuild add <card>=<copies>   add copies of a set card (viewset lists them)
