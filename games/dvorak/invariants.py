@@ -128,7 +128,7 @@ def _proposal_problems(state: TableState) -> list[str]:
 def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
-    for name in ("phase", "host", "result", "next_number", "next_proposal", "settings", "seats", "turn"):
+    for name in ("phase", "host", "result", "next_number", "next_proposal", "settings", "seats", "turn", "seen"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

@@ -3,7 +3,8 @@ tables (see :class:`games.base.GameKind`).
 
 Dvorak keeps tables of its own (cards, proposals, votes, card versions: see
 ``persistence``); the room's snapshot holds the rest: the turn, how the last game ended,
-and the next card and proposal numbers.
+the next card and proposal numbers, and the draw pile as each player last looked through
+it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class DvorakKind(GameKind):
             "result": state.result,
             "next_number": state.next_number,
             "next_proposal": state.next_proposal,
+            "seen": {str(account): pile for account, pile in state.seen.items()},
         }
 
     def restore(
@@ -52,6 +54,7 @@ class DvorakKind(GameKind):
             result=snapshot["result"],
             next_number=snapshot["next_number"],
             next_proposal=snapshot["next_proposal"],
+            seen={int(account): list(pile) for account, pile in snapshot.get("seen", {}).items()},
         )
 
     def problems(self, state: TableState) -> list[str]:

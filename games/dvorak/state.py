@@ -132,6 +132,9 @@ class TableState:
     result: str = ""
     proposals: dict[int, Proposal] = field(default_factory=dict)
     next_proposal: int = 1
+    #: The draw pile (bottom first) as each player last looked through it, by account:
+    #: a player may reorder the draw pile only while it is still as they saw it.
+    seen: dict[int, list[int]] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -205,6 +208,8 @@ class TableState:
             return [["turn", dict(vars(self.turn))]]
         if kind == "set":
             return [["set", delta[1], getattr(self, delta[1])]]
+        if kind == "seen":
+            return [["seen", delta[1], self.seen.get(delta[1])]]
         if kind == "propose":
             return [["decide", delta[1]["id"], "undone"], ["set", "next_proposal", self.next_proposal]]
         if kind == "vote":
@@ -290,6 +295,13 @@ class TableState:
             for proposal_id in ids:
                 self.proposals[proposal_id].bundle = bundle
                 self.proposals[proposal_id].votes = {}
+            return set()
+        if kind == "seen":
+            _, account, pile = delta
+            if pile is None:
+                self.seen.pop(account, None)
+            else:
+                self.seen[account] = list(pile)
             return set()
         if kind == "set":
             _, name, value = delta
