@@ -14,6 +14,7 @@ from typing import NamedTuple
 from commands.dvorak.render import RENDERERS
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
+from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, World
 
@@ -705,6 +706,9 @@ async def test_reorder_after_viewdraw_tells_the_table_only_how_many(world):
     for other in ("Bo", "Cy"):
         assert saw[other] == "Ann reorders the top 2 cards of the draw pile. [forced: outside the basic rules]"
     assert list(reversed(table.state.pile(DRAW, NO_OWNER))) == top_first[::-1]
+    # What Ann saw is stored with the room, and its event log rebuilds it.
+    assert table.state.seen[world.account_id("Ann")] == table.state.pile(DRAW, NO_OWNER)
+    assert [report.problems for report in await check_rooms(world.database, "Table")] == [[]]
 
 
 # -- pasted proposals ----------------------------------------------------------------------
