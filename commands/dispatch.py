@@ -15,7 +15,7 @@ from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
-from games.dvorak.deckformat import split_pasted_commands
+from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, split_pasted_proposals
 from persistence.database import DatabaseFull, DatabaseUnavailable
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
@@ -63,6 +63,10 @@ BEFORE_LOGIN_ONLY = (LOGIN_COMMANDS,)
 PASTE_EMIT_SKIPPED = (
     "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
     "so its @emit was not: type @emit on a line of its own."
+)
+PASTE_PROPOSALS_DROPPED = (
+    f"A pasted line makes at most {PASTE_PROPOSALS_MAX} proposals, so the last {{count}} were not made: "
+    "paste them again."
 )
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
@@ -127,9 +131,15 @@ class CommandProcessor:
     def commands_in(self, connection: Connection, line: str) -> list[str]:
         """The commands one line holds, each to be run (and counted against the limits)
         on its own: a deck pasted as one line is split back into its deck commands;
-        anything else is one command (or the answer to a password prompt)."""
+        a paste of proposals (newcard, newrule) as one line into its proposals; anything
+        else is one command (or the answer to a password prompt)."""
         if connection.secret_prompt is not None:
             return [line]
+        proposals, dropped = split_pasted_proposals(line)
+        if dropped:
+            connection.send(PASTE_PROPOSALS_DROPPED.format(count=dropped))
+        if len(proposals) > 1 or dropped:
+            return proposals
         commands, emits = split_pasted_commands(line)
         if emits:
             connection.send(PASTE_EMIT_SKIPPED)

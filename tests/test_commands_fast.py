@@ -14,6 +14,7 @@ from typing import NamedTuple
 from commands.dvorak.render import RENDERERS
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
+from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, World
 
@@ -612,7 +613,10 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     await run("Ann", "force takerand Bo")
     ann = await run.held("Ann")
     await run("Ann", f"force givecard {ann[0]} to Bo", "shuffle", f"force shufcard {ann[1]}")
-    await run("Ann", "force viewhand Bo", "force viewdraw", "force endturn", "skip Bo")
+    await run("Ann", "force viewhand Bo", "force drawcard", "force viewdraw")
+    await run("Ann", f"force putcard {(await run.held('Ann'))[0]}=top")
+    pile = (await world.room("Table")).table.state.pile(DRAW, NO_OWNER)
+    await run("Ann", f"force reorder {pile[-2]} {pile[-1]}", "force endturn", "skip Bo")
     # The draw pile runs out: the discard pile is shuffled into a new one.
     left = len((await world.room("Table")).table.state.pile(DRAW, NO_OWNER))
     await run("Ann", f"force drawcard {left}")
@@ -632,6 +636,114 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
         viewers = {actor, "Ann", "Bo", "Cy"} - {"(operator)"} - ({"Bo"} if line == "(away)" else set())
         assert all(saw[viewer] for viewer in viewers) or not events, (line, saw)
         for event in events:
-            if event.kind == "draw" and not event.data["visible"]:
+            if event.kind == "reorder":
+                hidden = [cards[number].name for number in event.data["cards"]]
+                assert not any(name in saw[other] for name in hidden for other in viewers - {actor}), (line, saw)
+            if event.kind == "putcard" or (event.kind == "draw" and not event.data["visible"]):
                 name = cards[event.data["card"]].name
                 assert not any(re.search(rf"\b{name}\b", saw[other]) for other in viewers - {actor}), (line, saw)
+
+
+# -- the order of the draw pile ------------------------------------------------------------
+
+
+def flat_all(saw: dict[str, str]) -> dict[str, str]:
+    """What each player saw, with the line wrapping taken out."""
+    return {name: " ".join(text.split()) for name, text in saw.items()}
+
+
+async def test_putcard_from_a_hand_tells_the_table_where_but_not_which_card(world):
+    hands = await dvorak_game(world, "set handsize=1")
+    await world.call("Ann", "draw")
+    number, name = next(iter(hands["Ann"].items()))
+    saw = flat_all(await world.call("Ann", f"putcard {number}=top"))
+    assert "With turns on, cards move between places and players only when a card says so." in saw["Ann"]
+    assert saw["Bo"] == saw["Cy"] == ""
+    saw = flat_all(await world.call("Ann", f"force putcard #{number}=top"))
+    assert saw["Ann"] == (
+        f"You put #{number} {name} (Thing) from your own hand on top of the draw pile. "
+        "[forced: outside the basic rules]"
+    )
+    for other in ("Bo", "Cy"):
+        assert saw[other] == (
+            "Ann puts a card from their own hand on top of the draw pile. [forced: outside the basic rules]"
+        )
+    saw = flat_all(await world.call("Ann", f"force putcard {number}=2"))
+    assert "You put #" in saw["Ann"] and "into the draw pile, with 1 card above it." in saw["Ann"]
+    assert saw["Bo"].startswith("Ann puts a card from the draw pile into the draw pile, with 1 card above it.")
+    assert name not in saw["Bo"] + saw["Cy"] and f"#{number}" not in saw["Bo"] + saw["Cy"]
+    table = (await world.room("Table")).table
+    assert table.state.pile(DRAW, NO_OWNER)[-2] == number
+
+
+async def test_putcard_from_play_names_the_card_and_bad_places_are_refused(world):
+    hands = await dvorak_game(world, "set turns=off")
+    number, name = next(iter(hands["Bo"].items()))
+    await world.call("Bo", f"play {number}")
+    saw = flat_all(await world.call("Ann", f"putcard {number}=bottom"))
+    assert saw["Cy"] == f"Ann puts #{number} {name} (Thing) from play at the bottom of the draw pile."
+    for bad in (f"putcard {number}", f"putcard {number}=middle", "putcard x=top", f"putcard {number}=-1"):
+        assert "Usage: putcard <num>=top" in (await world.call("Ann", bad))["Ann"], bad
+    assert "count from 1" in (await world.call("Ann", f"putcard {number}=0"))["Ann"]
+    assert "There is no card #99" in (await world.call("Ann", "putcard 99=top"))["Ann"]
+
+
+async def test_reorder_after_viewdraw_tells_the_table_only_how_many(world):
+    await dvorak_game(world)
+    table = (await world.room("Table")).table
+    top_first = list(reversed(table.state.pile(DRAW, NO_OWNER)))
+    names = [table.state.cards[n].name for n in top_first]
+    listed = " ".join(str(n) for n in reversed(top_first))
+    assert "only when a card says so" in (await world.call("Ann", f"reorder {listed}"))["Ann"]
+    # Without a look, every list gets the same answer, whatever is in the pile.
+    for attempt in (listed, str(top_first[0]), "99", f"{top_first[0]} {top_first[0]}"):
+        assert "look first (viewdraw)" in (await world.call("Ann", f"force reorder {attempt}"))["Ann"]
+    await world.call("Ann", "force viewdraw")
+    assert "List each card once." in (await world.call("Ann", f"force reorder {top_first[0]} {top_first[0]}"))["Ann"]
+    assert "Those are not the top 1 cards" in (await world.call("Ann", f"force reorder {top_first[1]}"))["Ann"]
+    assert "Usage: reorder" in (await world.call("Ann", "force reorder"))["Ann"]
+    assert "at most 20" in (await world.call("Ann", "force reorder " + " ".join(["1"] * 21)))["Ann"]
+    saw = flat_all(await world.call("Ann", f"force reorder {listed}"))
+    assert saw["Ann"].startswith("You reorder the top 2 cards of the draw pile. Now on top, top first: #")
+    assert saw["Ann"].index(names[1]) < saw["Ann"].index(names[0])
+    for other in ("Bo", "Cy"):
+        assert saw[other] == "Ann reorders the top 2 cards of the draw pile. [forced: outside the basic rules]"
+    assert list(reversed(table.state.pile(DRAW, NO_OWNER))) == top_first[::-1]
+    # What Ann saw is stored with the room, and its event log rebuilds it.
+    assert table.state.seen[world.account_id("Ann")] == table.state.pile(DRAW, NO_OWNER)
+    assert [report.problems for report in await check_rooms(world.database, "Table")] == [[]]
+
+
+# -- pasted proposals ----------------------------------------------------------------------
+
+
+async def test_a_paste_of_proposals_as_one_line_makes_each_proposal(world):
+    await dvorak_table(world)
+    connection = world.connections["Ann"]
+    line = (
+        "newcard Apple/T/Make a newcard of it. newcard Bad Card newcard Pear/A/Eat. "
+        "newrule Tide/Water rises. newcard /T/no name"
+    )
+    pieces = world.processor.commands_in(connection, line)
+    assert pieces == [
+        "newcard Apple/T/Make a newcard of it. newcard Bad Card",
+        "newcard Pear/A/Eat.",
+        "newrule Tide/Water rises.",
+        "newcard /T/no name",
+    ]
+    saw = flat_all(await world.calls("Ann", *pieces))
+    assert "You propose a new card: #1 Apple (Thing): Make a newcard of it. newcard Bad Card" in saw["Ann"]
+    assert "Ann proposes a new card: #2 Pear (Action): Eat." in saw["Bo"]
+    assert "Ann proposes a special rule: #3 Tide (rule): Water rises." in saw["Cy"]
+    assert "The card has no name. Usage: newcard" in saw["Ann"]
+    assert set((await world.room("Table")).table.state.proposals) == {1, 2, 3}
+
+
+async def test_a_pasted_line_makes_at_most_twenty_proposals(world):
+    await dvorak_table(world)
+    connection = world.connections["Ann"]
+    pieces = world.processor.commands_in(connection, " ".join(f"newcard C{i}/T/x" for i in range(500)))
+    assert pieces == [f"newcard C{i}/T/x" for i in range(20)]
+    assert " ".join(connection.take_text().split()) == (
+        "A pasted line makes at most 20 proposals, so the last 480 were not made: paste them again."
+    )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.dvorak.deckformat import (
     EXPORTERS,
+    PASTE_PROPOSALS_MAX,
     CardDefinition,
     DeckCard,
     DefinitionError,
@@ -18,6 +19,7 @@ from games.dvorak.deckformat import (
     parse_deck,
     split_flavour,
     split_pasted_commands,
+    split_pasted_proposals,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -171,3 +173,33 @@ def test_any_card_survives_a_mush_round_trip(name, text):
     if " loadcard " in f" {text} " or " @emit " in f" {text} " or " cleardeck" in f" {text}":
         return  # a card whose text looks like a deck command cannot be told from one
     assert [(c.name, c.text) for c in deck.cards] == [(name, text)]
+
+
+def test_a_flattened_paste_of_proposals_is_split_into_them():
+    line = "newcard A/T/text newcard B/A/text2 newrule R/in force newcard C/T/x"
+    assert split_pasted_proposals(line) == (
+        ["newcard A/T/text", "newcard B/A/text2", "newrule R/in force", "newcard C/T/x"],
+        0,
+    )
+    # A card without text at the end of the line is still a card of its own.
+    assert split_pasted_proposals("newcard A/T/a newcard Rock/T") == (["newcard A/T/a", "newcard Rock/T"], 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "newcard Copy/A/Make a newcard with this text.",
+        "newcard Copy/A/Make a newcard with this text, newrule or not.",
+        "newrule Law/Whoever plays a newcard draws 1/2 of a card newcard later",
+        "say newcard A/T/x newcard B/T/y",
+        "loadcard A/T/x newcard B/T/y",
+    ],
+)
+def test_newcard_inside_a_text_or_another_command_is_not_split(line):
+    pieces, _ = split_pasted_proposals(line)
+    assert pieces == [line]
+
+
+def test_a_paste_of_proposals_is_cut_at_the_most_one_line_makes():
+    pieces, dropped = split_pasted_proposals(" ".join(f"newcard C{i}/T/x" for i in range(500)))
+    assert len(pieces) == PASTE_PROPOSALS_MAX and dropped == 500 - PASTE_PROPOSALS_MAX

@@ -250,6 +250,9 @@ MOVES = [
     "takerand",
     "shuffle",
     "shufcard",
+    "putcard",
+    "viewdraw",
+    "reorder",
     "endturn",
     "skip",
     "load",
@@ -306,6 +309,14 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
                 table.shuffle_discard(player, forced=forced)
             elif move == "shufcard":
                 table.shuffle_card(player, card, forced=forced)
+            elif move == "putcard":
+                table.put_on_draw(player, card, rng.choice([1, 2, 5, None]), forced=forced)
+            elif move == "viewdraw":
+                table.view_draw(player, forced=forced)
+            elif move == "reorder":
+                top = list(table.state.pile(*table.draw_key(player)))[-rng.randint(1, 3) :]
+                rng.shuffle(top)
+                table.reorder_draw(player, top, forced=forced)
             elif move == "endturn":
                 table.end_turn(player, forced=forced)
             elif move == "skip":
@@ -372,6 +383,7 @@ def test_random_moves_never_lose_or_duplicate_a_card_and_replay_rebuilds_the_tab
     assert (rebuilt.phase, rebuilt.host, rebuilt.result) == (table.state.phase, table.state.host, table.state.result)
     assert rebuilt.settings == table.state.settings
     assert rebuilt.proposals == table.state.proposals
+    assert rebuilt.seen == table.state.seen
     assert sorted(where(table)) == sorted(table.state.cards)
 
 
@@ -460,3 +472,86 @@ def test_the_last_team_left_wins_and_elimination_lasts_one_game():
     assert not any(seat.out for seat in table.state.seats)
     assert table.voters() == [ALICE, BOB, CAROL]
     assert table_problems(table.state) == []
+
+
+def test_a_card_is_put_into_the_draw_pile_at_the_place_asked_and_only_forced_with_turns_on():
+    table = started(new_table())
+    table.draw(ALICE)
+    table.take_changes()
+    mine = table.hand(ALICE)[0]
+    with pytest.raises(RuleViolation, match="only when a card says so"):
+        table.put_on_draw(ALICE, mine, 1)
+    assert not table.take_changes().events
+    table.put_on_draw(ALICE, mine, 1, forced=True)
+    assert table.state.pile(DRAW)[-1] == mine
+    size = len(table.state.pile(DRAW))
+    table.put_on_draw(ALICE, mine, None, forced=True)
+    assert table.state.pile(DRAW)[0] == mine
+    table.put_on_draw(ALICE, mine, 3, forced=True)
+    assert list(reversed(table.state.pile(DRAW))).index(mine) == 2
+    # Deeper than the pile is the bottom; no place above the top.
+    table.put_on_draw(ALICE, mine, 10**9, forced=True)
+    assert table.state.pile(DRAW)[0] == mine
+    with pytest.raises(RuleViolation, match="count from 1"):
+        table.put_on_draw(ALICE, mine, 0, forced=True)
+    events = table.take_changes().events
+    assert [(e.data["depth"], e.data["size"]) for e in events] == [(1, size), (size, size), (3, size), (size, size)]
+    assert_consistent(table)
+
+
+def test_in_a_multi_deck_game_a_card_goes_to_its_own_decks_draw_pile():
+    table = Table(rng=random.Random(3))
+    table.sit(ALICE, "Alice")
+    table.sit(BOB, "Bob")
+    table.change_setting(ALICE, "multideck", "on")
+    for i in range(8):
+        table.load_card(ALICE, "Alice", f"A{i}", "A", "")
+        table.load_card(BOB, "Bob", f"B{i}", "A", "")
+    started(table, first=ALICE)
+    bobs = table.hand(BOB)[0]
+    table.put_on_draw(ALICE, bobs, 1, forced=True)
+    assert table.state.pile(DRAW, BOB)[-1] == bobs
+
+
+def test_reordering_needs_a_look_at_the_pile_as_it_is_and_exactly_its_top_cards():
+    table = started(new_table(turns="off"))
+    top = list(reversed(table.state.pile(DRAW)))[:3]
+    # Before looking, any list is refused alike: trying numbers tells nothing.
+    for attempt in (top, [top[0]], [999], [top[1], top[0]]):
+        with pytest.raises(RuleViolation, match="not looked through it since it last changed"):
+            table.reorder_draw(ALICE, attempt)
+    assert table.view_draw(ALICE)[:3] == top
+    table.take_changes()
+    with pytest.raises(RuleViolation, match="each card once"):
+        table.reorder_draw(ALICE, [top[0], top[0]])
+    with pytest.raises(RuleViolation, match="not the top 2 cards"):
+        table.reorder_draw(ALICE, [top[0], top[2]])
+    assert not table.take_changes().events
+    table.reorder_draw(ALICE, [top[2], top[0], top[1]])
+    assert list(reversed(table.state.pile(DRAW)))[:3] == [top[2], top[0], top[1]]
+    # The player knows the order they made: they may reorder again without looking.
+    table.reorder_draw(ALICE, [top[0], top[2]])
+    # A draw changes the pile: look again first (Bob's look does not count for Alice).
+    table.draw(BOB)
+    table.view_draw(BOB)
+    with pytest.raises(RuleViolation, match="look first"):
+        table.reorder_draw(ALICE, [top[2]])
+    table.view_draw(ALICE)
+    table.reorder_draw(ALICE, [top[2]])
+
+
+def test_reordering_with_turns_on_needs_force_and_a_known_card_put_on_top_keeps_the_pile_known():
+    table = started(new_table())
+    with pytest.raises(RuleViolation, match="reordered only when a card says so"):
+        table.reorder_draw(ALICE, [1])
+    table.view_draw(ALICE, forced=True)
+    table.draw(ALICE)
+    with pytest.raises(RuleViolation, match="look first"):
+        table.reorder_draw(ALICE, [1], forced=True)
+    table.view_draw(ALICE, forced=True)
+    mine = table.hand(ALICE)[0]
+    table.put_on_draw(ALICE, mine, 2, forced=True)
+    second, first = table.state.pile(DRAW)[-2:]
+    assert second == mine
+    table.reorder_draw(ALICE, [second, first], forced=True)
+    assert table.state.pile(DRAW)[-1] == mine

@@ -12,7 +12,7 @@ import pytest
 
 from games.dvorak.state import DRAW
 from tests.players import ScriptedPlayer, flat, loosely
-from tests.test_game_rooms import seat_players
+from tests.test_game_rooms import assert_no_hidden_card_leaked, seat_players
 from tests.test_telnet_features import open_gmcp_client, read_until
 
 FORCED = "[forced: outside the basic rules]"
@@ -238,3 +238,65 @@ async def test_takerand_from_an_empty_hand_is_refused_clearly(server):
     assert "You cannot take a card from your own hand." in flat(await ann.ask("takerand me"))
     await ann.ask("force givecard 1 to bo")
     assert "You take #1 " in flat(await ann.ask("takerand bo"))
+
+
+async def spectated_game(server) -> tuple[ScriptedPlayer, list[ScriptedPlayer], list[ScriptedPlayer]]:
+    """Three players and a spectator, Dora; the game started and its first draw made: the
+    player whose turn it is, the other two, and everyone else who watches (them and Dora)."""
+    players = await seat_players(server, ["Ann", "Bo", "Cy"])
+    dora = await ScriptedPlayer.connect(server.port, "Dora")
+    await dora.ask("watch table one")
+    await players[0].ask("start")
+    me, others = await whose_turn(players)
+    await me.ask("draw")
+    return me, others, [*others, dora]
+
+
+async def assert_nothing_hidden_reached(server, watchers: list[ScriptedPlayer], since: dict[str, int]) -> None:
+    """No watcher read a card hidden from them since ``since`` (where each one's transcript
+    stood: the host saw the deck being loaded)."""
+    room = await server.rooms.find("Table One")
+    events = await room.events()
+    ids = {p.name: p.account_id for p in room.occupants.values()}
+    for watcher in watchers:
+        later = watcher.client.transcript[since[watcher.name] :]
+        assert_no_hidden_card_leaked(later, room, ids[watcher.name], events)
+
+
+async def test_putting_a_card_from_a_hand_on_the_draw_pile_tells_nobody_which(server):
+    me, (other, _), watchers = await spectated_game(server)
+    card = (await me.hand())[0]
+    since = {watcher.name: len(watcher.client.transcript) for watcher in watchers}
+    refusal = flat(await me.ask(f"putcard {card.number}=top"))
+    assert "only when a card says so" in refusal and "put force in front of the command" in refusal
+    reply = flat(await me.ask(f"force putcard {card.number}=top"))
+    assert f"You put #{card.number} {card.name}" in reply and "on top of the draw pile" in reply and FORCED in reply
+    for watcher in watchers:
+        await watcher.client.expect(loosely(f"{me.name} puts a card from their own hand on top of the draw pile."))
+    room = await server.rooms.find("Table One")
+    assert room.table.state.pile(DRAW)[-1] == card.number
+    for watcher in watchers:
+        later = watcher.client.transcript[since[watcher.name] :]
+        assert card.name not in later and not re.search(rf"#{card.number}\b", later)
+    await assert_nothing_hidden_reached(server, watchers, since)
+    # Drawn again, it is the same card.
+    assert f"#{card.number} {card.name}" in flat(await me.ask("force draw"))
+
+
+async def test_reordering_the_draw_pile_after_looking_tells_the_table_only_how_many(server):
+    me, _, watchers = await spectated_game(server)
+    room = await server.rooms.find("Table One")
+    top = list(reversed(room.table.state.pile(DRAW)))[:3]
+    since = {watcher.name: len(watcher.client.transcript) for watcher in watchers}
+    assert "look first (viewdraw)" in flat(await me.ask(f"force reorder {top[2]} {top[1]} {top[0]}"))
+    await me.ask("force viewdraw")
+    reply = flat(await me.ask(f"force reorder {top[2]} {top[1]} {top[0]}"))
+    assert "You reorder the top 3 cards of the draw pile. Now on top, top first:" in reply
+    for watcher in watchers:
+        await watcher.client.expect(loosely(f"{me.name} reorders the top 3 cards of the draw pile. {FORCED}"))
+    assert list(reversed(room.table.state.pile(DRAW)))[:3] == top[::-1]
+    names = [room.table.state.cards[number].name for number in top]
+    for watcher in watchers:
+        later = watcher.client.transcript[since[watcher.name] :]
+        assert not any(name in later for name in names)
+    await assert_nothing_hidden_reached(server, watchers, since)

@@ -245,3 +245,20 @@ async def test_a_refusal_that_suggests_force_is_taken_at_its_word(server):
     assert "You clear the deck: 12 cards and rules are gone." in flat(await ann.ask("force cleardeck"))
     usage = flat(await bo.ask("force nonsense"))
     assert "cleardeck" in usage and "loadcard" in usage and "draw" in usage
+
+
+async def test_proposals_pasted_as_one_line_are_each_proposed_and_a_bad_one_is_refused(server):
+    ann, bo = await table_of(server, ["Ann", "Bo"])
+    ann.client.send(
+        "newcard Anvil/T/Make a newcard of it. newcard Bell/A/Ring. newcard /T/No name. newrule Tide/Water rises."
+    )
+    await ann.client.expect(loosely("The card has no name. Usage: newcard"))
+    await ann.client.expect(loosely("You propose a special rule: #3 Tide (rule): Water rises."))
+    for expected in (
+        "Ann proposes a new card: #1 Anvil (Thing): Make a newcard of it.",
+        "Ann proposes a new card: #2 Bell (Action): Ring.",
+        "Ann proposes a special rule: #3 Tide (rule): Water rises.",
+    ):
+        await bo.client.expect(loosely(expected))
+    votes = flat(await bo.ask("viewvote"))
+    assert all(f"#{n}" in votes for n in (1, 2, 3)) and "#4" not in votes

@@ -1,4 +1,5 @@
-"""Moving cards: draw, play, discard, destroy, give, shuffle, and ending turns."""
+"""Moving cards: draw, play, discard, destroy, give, shuffle, order the draw pile, and
+ending turns."""
 
 from __future__ import annotations
 
@@ -277,6 +278,68 @@ class ShuffleCard(GameCommand):
         await perform(ctx, lambda table: table.shuffle_card(actor, resolve(table, ref), forced=forced))
 
 
+_PUT_AT = re.compile(r"(\S+)\s*=\s*(top|bottom|\d{1,9})", re.IGNORECASE)
+
+
+class PutCard(GameCommand):
+    """Put a card into the draw pile at the place you choose.
+
+    "putcard 12=top" puts #12 on top, "putcard 12=bottom" at the bottom, "putcard 12=3"
+    third from the top (1 is the top; a place below the bottom is the bottom). The card may
+    be anywhere; in a multi-deck game it goes to the draw pile of its own deck. With turns
+    on, only a card makes this move, so it needs force.
+
+    The table is told where it went. Which card, only if everyone could see it where it
+    was (in play or on a discard pile): from a hand or the draw pile, only you (and the
+    player whose hand it was) learn which.
+    """
+
+    key = "putcard"
+    usage = ("putcard <num>=top", "putcard <num>=bottom", "putcard <num>=<place>")
+    forceable = True
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        match = _PUT_AT.fullmatch(args.strip())
+        if match is None:
+            raise CommandError(f"Usage: {self.usage_text()}")
+        number = card_number(match.group(1), self.usage_text())
+        where = match.group(2).lower()
+        depth = 1 if where == "top" else None if where == "bottom" else int(where)
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.put_on_draw(actor, number, depth, forced=forced))
+
+
+#: Most cards one reorder lists.
+REORDER_MAX = 20
+
+
+class Reorder(GameCommand):
+    """Put the top cards of your draw pile in a new order.
+
+    List them top first: "reorder 7 3 12" makes #7 the top card, then #3, then #12. They
+    must be exactly the top cards of your draw pile (as many as you list, at most 20), and
+    you may reorder only after looking through the draw pile (viewdraw), and only as you
+    saw it: once it has changed (a draw, a card put in), look again. With turns on, only a
+    card allows this, so it needs force (as does viewdraw).
+
+    The table is told how many cards you reordered, not which.
+    """
+
+    key = "reorder"
+    usage = ("reorder <num> <num> ...",)
+    forceable = True
+
+    async def move(self, ctx: Context, args: str, forced: bool) -> None:
+        words = args.replace(",", " ").split()
+        if not words:
+            raise CommandError(f"Usage: {self.usage[0]} (the top cards of your draw pile, top first)")
+        if len(words) > REORDER_MAX:
+            raise CommandError(f"Reorder at most {REORDER_MAX} cards at once.")
+        numbers = [card_number(word, self.usage[0]) for word in words]
+        actor = ctx.player.account_id
+        await perform(ctx, lambda table: table.reorder_draw(actor, numbers, forced=forced))
+
+
 class EndTurn(GameCommand):
     """End your turn.
 
@@ -347,6 +410,8 @@ MOVE_COMMANDS = CommandSet(
         TakeRandom(),
         Shuffle(),
         ShuffleCard(),
+        PutCard(),
+        Reorder(),
         EndTurn(),
         Skip(),
         Force(),

@@ -398,6 +398,37 @@ def _flip(r: _Reading) -> str:
     return text
 
 
+def _draw_pile_of(r: _Reading) -> str:
+    """The draw pile the event is about: "the draw pile", or in a multi-deck game whose it
+    is ("your own draw pile")."""
+    owner = r.data["owner"]
+    if owner == NO_OWNER:
+        return "the draw pile"
+    return f"{_name(r.table, owner, r.viewer, possessive=True, actor=r.actor)} draw pile"
+
+
+def _putcard(r: _Reading) -> str:
+    table, event, viewer, data, verb, card = r.table, r.event, r.viewer, r.data, r.verb, r.card
+    what = card_label(card()) if "card" in data else "a card"
+    pile = _draw_pile_of(r)
+    depth, size = data["depth"], data["size"]
+    if depth == 1:
+        where = f"on top of {pile}"
+    elif depth == size:
+        where = f"at the bottom of {pile}"
+    else:
+        where = f"into {pile}, with {plural(depth - 1, 'card')} above it"
+    return verb("put", "puts") + f" {what}{_source(table, event, viewer)} {where}."
+
+
+def _reorder(r: _Reading) -> str:
+    data, verb = r.data, r.verb
+    text = verb("reorder", "reorders") + f" the top {plural(data['count'], 'card')} of {_draw_pile_of(r)}."
+    if "cards" in data:
+        text += " Now on top, top first:\n" + card_list(r.table, data["cards"])
+    return text
+
+
 def _viewhand(r: _Reading) -> str:
     viewer, data, verb = r.viewer, r.data, r.verb
     target = "your" if data["player"] == viewer else f"{data['name']}'s"
@@ -511,6 +542,8 @@ RENDERERS: dict[str, Callable[[_Reading], str]] = {
     "takerand": _takerand,
     "shuffle": _shuffle,
     "shufcard": _shufcard,
+    "putcard": _putcard,
+    "reorder": _reorder,
     "viewhand": _viewhand,
     "viewdraw": _viewdraw,
     "facedown": _facedown,

@@ -162,7 +162,8 @@ class ViewDraw(GameCommand):
     Its cards are hidden, so only seated players may look (a card must allow it) and the
     whole table is told.
 
-    With turns on, looking needs a card that allows it: type "force viewdraw".
+    With turns on, looking needs a card that allows it: type "force viewdraw". Having
+    looked, you may reorder its top cards (reorder) until it changes.
     """
 
     key = "viewdraw"

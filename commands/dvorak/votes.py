@@ -22,6 +22,9 @@ class NewCard(GameCommand):
     "repeal <num>". Accepted, it is shuffled into the draw pile; rejected, it goes to the
     rejected pile. Type A is an Action, T a Thing; any other word is shown as written and
     played like a Thing.
+
+    Several newcard (and newrule) lines pasted as one long line are each proposed, at most
+    20 a line; one that is refused says why and the others still go in.
     """
 
     key = "newcard"

@@ -35,6 +35,22 @@ _PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE
 #: Where a pasted line is split: before each deck command, and before the archive's
 #: closing ``@emit`` (so that it does not end up in the last card's text).
 _PASTE_SPLIT = re.compile(r"\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
+#: Most proposals one pasted line makes (each is also a command, paced by the command
+#: rate, and a card counted against the room's card limit): a paste of a few cards to
+#: vote on, not a whole deck (decks are loaded with loadcard or loaddeck).
+PASTE_PROPOSALS_MAX = 20
+_PROPOSAL_START = re.compile(r"\s*(?:newcard|newrule)\s", re.IGNORECASE)
+#: Where a pasted line of proposals is split: before a ``newcard`` that is followed by
+#: what reads as ``<name>/<type>/`` (or ``<name>/<type>`` ending the line), or a
+#: ``newrule`` followed by ``<name>/``: the name at most 100 characters and the type 60,
+#: neither holding a slash or another ``newcard`` or ``newrule``. So "make a newcard of
+#: it" inside a card's text is not a new proposal (nor is a bare "newcard Name").
+_PROPOSAL_FIELD = r"(?:(?!\s(?:newcard|newrule)\s)[^/])"
+_PROPOSAL_SPLIT = re.compile(
+    rf"\s+(?=newcard\s+{_PROPOSAL_FIELD}{{0,100}}/{_PROPOSAL_FIELD}{{0,60}}(?:/|\s*$)"
+    rf"|newrule\s+{_PROPOSAL_FIELD}{{0,100}}/)",
+    re.IGNORECASE,
+)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FLAVOUR = re.compile(r'\s*\("(.*)"\)\s*$', re.DOTALL)
 JSON_FORMAT = "dvorak-deck"
@@ -117,6 +133,17 @@ def split_pasted_commands(line: str) -> tuple[list[str], bool]:
     pieces = [piece.strip() for piece in _PASTE_SPLIT.split(line) if piece.strip()]
     commands = [piece for piece in pieces if piece.split(" ", 1)[0].lower() in PASTE_COMMANDS]
     return commands, len(commands) < len(pieces)
+
+
+def split_pasted_proposals(line: str) -> tuple[list[str], int]:
+    """A paste of ``newcard`` and ``newrule`` lines that arrived as one line, split back
+    into its proposals (at most :data:`PASTE_PROPOSALS_MAX`); and how many more it held,
+    which are not made. A line that does not start with ``newcard`` or ``newrule`` comes
+    back as it is."""
+    if not _PROPOSAL_START.match(line):
+        return [line], 0
+    pieces = [piece.strip() for piece in _PROPOSAL_SPLIT.split(line) if piece.strip()]
+    return pieces[:PASTE_PROPOSALS_MAX], max(0, len(pieces) - PASTE_PROPOSALS_MAX)
 
 
 def parse_deck(text: str) -> ParsedDeck:

@@ -169,7 +169,7 @@ def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
     names = ("phase", "host", "result", "next_number", "next_proposal", "deck_version", "built_against")
-    for name in (*names, "settings", "seats", "turn", "face_down"):
+    for name in (*names, "settings", "seats", "turn", "face_down", "seen"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

@@ -3,7 +3,8 @@ tables (see :class:`games.base.GameKind`).
 
 Dvorak keeps tables of its own (cards, proposals, votes, card versions: see
 ``persistence``); the room's snapshot holds the rest: the turn, how the last game ended,
-and the next card and proposal numbers.
+the next card and proposal numbers, and the draw pile as each player last looked through
+it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class DvorakKind(GameKind):
             "deck_version": state.deck_version,
             "built_against": [[player, version] for player, version in state.built_against.items()],
             "face_down": [[number, label] for number, label in sorted(state.face_down.items())],
+            "seen": {str(account): pile for account, pile in state.seen.items()},
         }
 
     def restore(
@@ -59,6 +61,7 @@ class DvorakKind(GameKind):
             deck_version=snapshot.get("deck_version", 0),
             built_against={player: version for player, version in snapshot.get("built_against", [])},
             face_down={number: label for number, label in snapshot.get("face_down", [])},
+            seen={int(account): list(pile) for account, pile in snapshot.get("seen", {}).items()},
         )
 
     def problems(self, state: TableState) -> list[str]:

@@ -16,6 +16,7 @@ from games.base import Changes, Event, RuleViolation
 from games.dvorak import settings as table_settings
 from games.dvorak.core import FORCE_HINT, TEAM_MAX
 from games.dvorak.deck import DeckMoves
+from games.dvorak.draworder import DrawOrder
 from games.dvorak.facedown import FaceDownMoves
 from games.dvorak.state import (
     DECK_ZONES,
@@ -45,7 +46,7 @@ ENDINGS = {
 _ACTION_ON_A_THING = re.compile(r"(?<![a-z])action\s*:", re.IGNORECASE)
 
 
-class Table(Voting, DeckMoves, FaceDownMoves):
+class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
     """A Dvorak table: its state and every move players make on it."""
 
     # -- seats -------------------------------------------------------------------------
@@ -510,8 +511,10 @@ class Table(Voting, DeckMoves, FaceDownMoves):
             raise RuleViolation(
                 f"With turns on, you may look through the draw pile only when a card allows it.{FORCE_HINT}"
             )
-        self._event("viewdraw", actor, forced)
-        return list(reversed(self.state.pile(*self.draw_key(actor))))
+        event = self._event("viewdraw", actor, forced)
+        pile = self.state.pile(*self.draw_key(actor))
+        self._saw(event, actor, pile)
+        return list(reversed(pile))
 
     def end_turn(self, actor: int, forced: bool = False) -> None:
         """End your turn; the next player in turn order begins theirs."""

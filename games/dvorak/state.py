@@ -150,6 +150,9 @@ class TableState:
     #: Cards in play face down: number -> the label others know them by (``FD1``). A card
     #: leaving its owner's play area is face down no longer.
     face_down: dict[int, str] = field(default_factory=dict)
+    #: The draw pile (bottom first) as each player last looked through it, by account:
+    #: a player may reorder the draw pile only while it is still as they saw it.
+    seen: dict[int, list[int]] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -233,6 +236,8 @@ class TableState:
             return [["built-against", delta[1], self.built_against.get(delta[1])]]
         if kind == "set":
             return [["set", delta[1], getattr(self, delta[1])]]
+        if kind == "seen":
+            return [["seen", delta[1], self.seen.get(delta[1])]]
         if kind == "propose":
             return [["decide", delta[1]["id"], "undone"], ["set", "next_proposal", self.next_proposal]]
         if kind == "vote":
@@ -333,6 +338,13 @@ class TableState:
             for proposal_id in ids:
                 self.proposals[proposal_id].bundle = bundle
                 self.proposals[proposal_id].votes = {}
+            return set()
+        if kind == "seen":
+            _, account, pile = delta
+            if pile is None:
+                self.seen.pop(account, None)
+            else:
+                self.seen[account] = list(pile)
             return set()
         if kind == "set":
             _, name, value = delta

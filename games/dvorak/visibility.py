@@ -15,6 +15,10 @@ pile by nobody. Of the events:
   leaves play (listed in the event's ``face_down``) is seen by everyone if it goes
   anywhere face up (the discard pile, into play for someone, removed), else by its owner
   and, going into a hand, by that hand's holder;
+- a card put into the draw pile (``putcard``) from a hand or from the draw pile itself
+  is seen by the player who put it and by the player whose hand it was; from anywhere
+  face up (play, a discard pile), by everyone;
+- the cards of a reordered draw pile are seen by the player who reordered it only;
 - every other event's cards are face up (played, discarded, given, voted on ...).
 
 The renderers, the structured (GMCP) views and the tests' secrecy oracle all ask this
@@ -29,9 +33,11 @@ from games.base import Event
 from games.dvorak.state import DRAW, HAND, TableState
 
 #: Events whose ``card`` is hidden from some viewers, and who sees it.
-_PRIVATE_CARD = ("draw", "takerand")
+_PRIVATE_CARD = ("draw", "takerand", "putcard")
 #: Events that deal cards into hands.
 _DEALING = ("start", "join")
+#: Where a card put into the draw pile was hidden from some viewers.
+_HIDDEN_SOURCES = (DRAW, HAND)
 
 
 def card_visible(state: TableState, number: int, viewer: int) -> bool:
@@ -57,6 +63,10 @@ def _card_shown(event: Event, viewer: int) -> bool:
     data = event.data
     if event.kind == "draw":
         return bool(data["visible"]) or viewer == event.actor
+    if event.kind == "putcard":
+        if data["source"] not in _HIDDEN_SOURCES:
+            return True
+        return viewer == event.actor or (data["source"] == HAND and viewer == data["source_owner"])
     return viewer in (event.actor, data["player"])  # takerand
 
 
@@ -84,6 +94,10 @@ def event_for(event: Event, viewer: int) -> dict[str, Any]:
         return {key: value for key, value in event.data.items() if key != "card"}
     if event.kind == "build":
         return _build_shown(event, viewer)
+    if event.kind == "reorder":
+        if viewer == event.actor:
+            return event.data
+        return {key: value for key, value in event.data.items() if key != "cards"}
     if event.kind in _DEALING:
         hands = dealt(event)
         counts = {player: len(cards) for player, cards in hands.items()}
@@ -110,7 +124,7 @@ def _face_down_gone(data: dict[str, Any], viewer: int) -> dict[str, Any]:
 def cards_seen(event: Event, viewer: int) -> set[int]:
     """The cards ``event`` shows ``viewer`` (by number)."""
     shown = event_for(event, viewer)
-    seen = set(shown.get("dealt", []))
+    seen = set(shown.get("dealt", [])) | set(shown.get("cards", []))
     for key in ("card", "onto"):
         if shown.get(key):
             seen.add(shown[key])
