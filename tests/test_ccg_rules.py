@@ -180,3 +180,36 @@ def test_turning_ccg_on_makes_the_deck_the_set_and_refuses_two_cards_of_one_name
     table.change_setting(ANN, "ccg", "on")
     assert table.state.pile(SET) == [1, 3] and not table.state.pile(DRAW)
     assert table_problems(table.state) == []
+
+
+def test_in_a_ccg_room_the_host_may_not_load_clear_or_replace_the_set():
+    room = Room()
+    room.make_set(["Goblin"])
+    for move in (
+        lambda t: t.load_card(ANN, "Ann", "Sneaky", "T", "loaded"),
+        lambda t: t.load_rule(ANN, "Ann", "Sneaky", "loaded"),
+        lambda t: t.clear_deck(ANN),
+        lambda t: t.restore(ANN, "Old", {"format": 1}),
+    ):
+        with pytest.raises(RuleViolation, match="changes only by unanimous vote"):
+            room.do(move)
+    assert [card.name for card in room.table.set_cards()] == ["Goblin"]
+
+
+def test_a_player_joining_a_ccg_game_plays_the_deck_they_built():
+    room = Room(players=(ANN, BO))
+    goblin = room.do(lambda t: t.propose_card(ANN, "Goblin", "T", "Goblin text"))
+    room.do(lambda t: t.vote(BO, goblin, "approve"))
+    room.do(lambda t: t.change_setting(ANN, "decksize", "3"))
+    room.do(lambda t: t.change_setting(ANN, "handsize", "2"))
+    for player in (ANN, BO):
+        room.do(lambda t, p=player: t.build_add(p, goblin, 3))
+    room.do(lambda t: t.sit(CY, "Cy"))
+    room.do(lambda t: t.build_add(CY, goblin, 4))
+    room.do(lambda t: t.unseat(CY, CY))
+    room.do(lambda t: t.start(ANN))
+    room.do(lambda t: t.sit(CY, "Cy"))
+    table = room.table
+    assert len(table.hand(CY)) == 2 and len(table.state.pile(DRAW, CY)) == 2
+    assert all(table.state.cards[n].deck_owner == CY for n in table.hand(CY))
+    assert KIND.differences(replayed(room.events), table.state) == []

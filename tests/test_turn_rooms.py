@@ -71,6 +71,9 @@ async def test_shuffling_a_card_into_the_draw_pile_needs_force_and_the_refusal_d
     reply = flat(await me.ask(f"force shufcard {in_their_hand.number}"))
     assert FORCED in reply
     assert room.table.state.cards[in_their_hand.number].zone == DRAW
+    # The table is told that a card from a hand went into the draw pile, not which.
+    await third.client.expect(loosely(f"shuffles a card from {other.name}'s hand into the draw pile."))
+    assert in_their_hand.name not in flat(third.client.transcript)
 
 
 async def test_a_change_of_control_keeps_what_is_played_on_a_thing_and_a_discard_is_announced(server):

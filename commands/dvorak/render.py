@@ -375,9 +375,11 @@ def _shuffle(r: _Reading) -> str:
 
 def _shufcard(r: _Reading) -> str:
     table, event, viewer, verb, card = r.table, r.event, r.viewer, r.verb, r.card
-    if "card" not in r.data:
+    if "card" not in r.data and r.data.get("face_down"):
         whose = _name(table, r.data["source_owner"], viewer, possessive=True, actor=r.actor)
         return verb("shuffle", "shuffles") + f" {whose} {_hidden_label(r.data)} into the draw pile."
+    if "card" not in r.data:
+        return verb("shuffle", "shuffles") + f" a card{_source(table, event, viewer)} into the draw pile."
     text = verb("shuffle", "shuffles") + f" {card_label(card())} into the draw pile{_source(table, event, viewer)}."
     return text
 

@@ -110,17 +110,22 @@ class DeckMoves(DeckBuilding):
         deck in a multi-deck game, from any seated player), and during a game only when
         forced (a card allows it; the table is told)."""
         self._seated(actor)
-        if self.ccg:
-            raise RuleViolation(
-                "This is a CCG room: its card set changes only by unanimous vote (newcard, newrule). The host can "
-                "load cards between games with ccg off, then turn it on."
-            )
+        self._set_changes_by_vote()
         if not own_deck:
             self._host(actor)
         if self.state.phase == PLAYING and not forced:
             raise RuleViolation(
                 f"A game is running: new cards are proposed and voted on now (newcard, newrule), "
                 f"or, if a card allows it, the host types force {command} ..."
+            )
+
+    def _set_changes_by_vote(self) -> None:
+        """In a CCG room the set changes only by unanimous vote: no loading or clearing
+        (the operator's import aside)."""
+        if self.ccg:
+            raise RuleViolation(
+                "This is a CCG room: its card set changes only by unanimous vote (newcard, newrule, editcard, "
+                "removecard). The host can load or clear cards between games with ccg off, then turn it on."
             )
 
     def import_cards(self, name: str, cards: list[CardDefinition], rules: list[CardDefinition], clear: bool) -> int:
@@ -151,6 +156,7 @@ class DeckMoves(DeckBuilding):
     def clear_deck(self, actor: int, forced: bool = False) -> None:
         """Remove every card and rule, and call off every vote (host)."""
         self._host(actor)
+        self._set_changes_by_vote()
         if self.state.phase == PLAYING and not forced:
             raise RuleViolation("A game is running: end it first (endgame), or force cleardeck.")
         event = self._event("cleardeck", actor, forced)
@@ -176,6 +182,7 @@ class DeckMoves(DeckBuilding):
         running here would be lost: only forced.
         """
         self._host(actor)
+        self._set_changes_by_vote()
         if self.state.phase == PLAYING and not forced:
             raise RuleViolation(
                 "A game is running: end it first (endgame), or force loaddeck (the game here is replaced)."

@@ -60,6 +60,12 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if self.state.host == NO_OWNER:
             self._set(event, "host", account_id)
         if self.state.phase == PLAYING:
+            if self.ccg:
+                # A CCG player joins with the deck they built here (if any), shuffled.
+                self._decks_into_play(event, [account_id])
+                order = list(self.state.pile(DRAW, account_id))
+                self.rng.shuffle(order)
+                self._change(event, ["order", DRAW, account_id, order])
             self._deal(event, [account_id], self.settings["handsize"])
             if len(self.hand(account_id)) < self.settings["handsize"]:
                 event.data["short"] = True

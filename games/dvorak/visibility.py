@@ -15,7 +15,8 @@ pile by nobody. Of the events:
   leaves play (listed in the event's ``face_down``) is seen by everyone if it goes
   anywhere face up (the discard pile, into play for someone, removed), else by its owner
   and, going into a hand, by that hand's holder;
-- a card put into the draw pile (``putcard``) from a hand or from the draw pile itself
+- a card put or shuffled into the draw pile (``putcard``, ``shufcard``) from a hand or
+  from the draw pile itself
   is seen by the player who put it and by the player whose hand it was; from anywhere
   face up (play, a discard pile), by everyone;
 - the cards of a reordered draw pile are seen by the player who reordered it only;
@@ -33,7 +34,7 @@ from games.base import Event
 from games.dvorak.state import DRAW, HAND, TableState
 
 #: Events whose ``card`` is hidden from some viewers, and who sees it.
-_PRIVATE_CARD = ("draw", "takerand", "putcard")
+_PRIVATE_CARD = ("draw", "takerand", "putcard", "shufcard")
 #: Events that deal cards into hands.
 _DEALING = ("start", "join")
 #: Where a card put into the draw pile was hidden from some viewers.
@@ -63,7 +64,7 @@ def _card_shown(event: Event, viewer: int) -> bool:
     data = event.data
     if event.kind == "draw":
         return bool(data["visible"]) or viewer == event.actor
-    if event.kind == "putcard":
+    if event.kind in ("putcard", "shufcard"):
         if data["source"] not in _HIDDEN_SOURCES:
             return True
         return viewer == event.actor or (data["source"] == HAND and viewer == data["source_owner"])
