@@ -172,6 +172,13 @@ def _team(r: _Reading) -> str:
 def _setting(r: _Reading) -> str:
     data, verb = r.data, r.verb
     text = verb("set", "sets") + f" {data['name']} to {data['value']}."
+    if data["name"] == "votetime":
+        text += (
+            " Votes no longer run out of time."
+            if data["value"] == "0"
+            else f" A vote still open {data['value']} seconds after it opened is decided then, whoever has not "
+            "voted counting against; every pending vote counts from now."
+        )
     return text
 
 
@@ -226,6 +233,27 @@ def _vote(r: _Reading) -> str:
 def _withdraw(r: _Reading) -> str:
     verb, card = r.verb, r.card
     text = verb("withdraw", "withdraws") + f" the proposal about {card_label(card())}."
+    return text
+
+
+def _timeup(r: _Reading) -> str:
+    data, viewer = r.data, r.viewer
+    members = data["cards"]
+    what = card_label(r.card()) if len(members) == 1 else "the bundle " + ", ".join(f"#{n}" for n in members)
+    silent = ["you" if account == viewer else name for account, name in data["silent"]]
+    if not silent:
+        why = "nobody was here to vote"
+    else:
+        names = silent[0] if len(silent) == 1 else ", ".join(silent[:-1]) + " and " + silent[-1]
+        why = f"{names} did not vote, which counts against"
+    decision = data["decided"][0]
+    text = f"Time is up for the vote on {what}: {why}; "
+    if decision["accepted"]:
+        return text + ("it is accepted." if len(members) == 1 else "they are accepted.")
+    text += "it is rejected." if len(members) == 1 else "they are rejected."
+    again = [f"revote {number}" for number, kind in decision["proposals"] if kind in ("card", "rule")]
+    if again:
+        text += f" ({' or '.join(again)} puts it to the vote again.)"
     return text
 
 
@@ -453,6 +481,7 @@ RENDERERS: dict[str, Callable[[_Reading], str]] = {
     "removecard": _removecard,
     "vote": _vote,
     "withdraw": _withdraw,
+    "timeup": _timeup,
     "bundle": _bundle,
     "cleardeck": _cleardeck,
     "loaddeck": _loaddeck,

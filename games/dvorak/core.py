@@ -9,6 +9,8 @@ play), ``voting`` (proposals and votes) and ``deck`` (loading, clearing, restori
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.base import Event, GameTable, RuleViolation
@@ -42,13 +44,20 @@ class TableCore(GameTable):
     in the subclasses; the bookkeeping of changes is every game's (:class:`GameTable`)."""
 
     def __init__(
-        self, state: TableState | None = None, rng: random.Random | None = None, card_limit: int | None = None
+        self,
+        state: TableState | None = None,
+        rng: random.Random | None = None,
+        card_limit: int | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(state if state is not None else TableState(settings=table_settings.defaults()), rng)
+        super().__init__(state if state is not None else TableState(settings=table_settings.log_start()), rng)
         self.state: TableState
         #: Cards and rules the table may hold, removed ones not counted (None: any number).
         self.card_limit = card_limit
-        for name, value in table_settings.defaults().items():
+        #: The wall clock, in seconds, that opens votes and tells when they time out.
+        self.clock = clock
+        # A room stored before a setting existed has what rooms had then.
+        for name, value in table_settings.log_start().items():
             self.state.settings.setdefault(name, value)
 
     # -- bookkeeping -------------------------------------------------------------------

@@ -3,7 +3,8 @@ tables (see :class:`games.base.GameKind`).
 
 Dvorak keeps tables of its own (cards, proposals, votes, card versions: see
 ``persistence``); the room's snapshot holds the rest: the turn, how the last game ended,
-and the next card and proposal numbers.
+the next card and proposal numbers, when each pending vote was opened, and the settings
+the room was opened with.
 """
 
 from __future__ import annotations
@@ -27,7 +28,22 @@ class DvorakKind(GameKind):
         return table_settings.defaults()
 
     def new_state(self) -> TableState:
-        return TableState(settings=self.default_settings())
+        """An empty table with the settings event logs start from (those of rooms made
+        before new rooms were opened with halt on and a vote time)."""
+        return TableState(settings=table_settings.log_start())
+
+    def new_room_state(self) -> TableState:
+        """An empty table with the settings of a new room, which notes those that differ
+        from the log's start as what the room was opened with."""
+        settings = self.default_settings()
+        start = table_settings.log_start()
+        opened_with = {name: value for name, value in settings.items() if start.get(name) != value}
+        return TableState(settings=settings, opened_with=opened_with)
+
+    def replay_start(self, stored: TableState) -> TableState:
+        return TableState(
+            settings={**table_settings.log_start(), **stored.opened_with}, opened_with=dict(stored.opened_with)
+        )
 
     def table(self, state: TableState, **options: Any) -> Table:
         return Table(state, card_limit=options.get("card_limit"))
@@ -38,6 +54,8 @@ class DvorakKind(GameKind):
             "result": state.result,
             "next_number": state.next_number,
             "next_proposal": state.next_proposal,
+            "vote_opened": [[proposal, when] for proposal, when in state.vote_opened.items()],
+            "opened_with": dict(state.opened_with),
         }
 
     def restore(
@@ -52,6 +70,9 @@ class DvorakKind(GameKind):
             result=snapshot["result"],
             next_number=snapshot["next_number"],
             next_proposal=snapshot["next_proposal"],
+            # Snapshots made before these were kept have neither.
+            vote_opened={int(proposal): when for proposal, when in snapshot.get("vote_opened", [])},
+            opened_with=dict(snapshot.get("opened_with", {})),
         )
 
     def problems(self, state: TableState) -> list[str]:

@@ -134,6 +134,8 @@ class Table(Voting, DeckMoves):
             raise RuleViolation(f"{spec.name} can only be changed while no game is running.")
         event = self._event("setting", actor, name=spec.name, value=spec.show(value))
         self._change(event, ["setting", spec.name, value])
+        if spec.name == "votetime" and value:
+            self.restart_vote_clocks(event)
 
     # -- the game ----------------------------------------------------------------------
 

@@ -132,6 +132,12 @@ class TableState:
     result: str = ""
     proposals: dict[int, Proposal] = field(default_factory=dict)
     next_proposal: int = 1
+    #: When (wall-clock seconds) each pending proposal's vote was opened: proposed, put to
+    #: the vote again, or bundled. Proposals made before this was kept have none.
+    vote_opened: dict[int, float] = field(default_factory=dict)
+    #: The settings the room was opened with, where they differ from those its event log
+    #: starts from (``settings.log_start``); rooms made before then: none.
+    opened_with: dict[str, Any] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -211,7 +217,12 @@ class TableState:
             _, proposal_id, account, _choice = delta
             return [["vote", proposal_id, account, self.proposals[proposal_id].votes.get(account)]]
         if kind == "decide":
-            return [["propose", proposal_dict(self.proposals[delta[1]])]]
+            restore: list[Delta] = [["propose", proposal_dict(self.proposals[delta[1]])]]
+            if delta[1] in self.vote_opened:
+                restore.append(["opened", delta[1], self.vote_opened[delta[1]]])
+            return restore
+        if kind == "opened":
+            return [["opened", delta[1], self.vote_opened.get(delta[1])]]
         if kind == "bundle":
             undo: list[Delta] = []
             for proposal_id in delta[1]:
@@ -283,6 +294,17 @@ class TableState:
             return set()
         if kind == "decide":
             del self.proposals[delta[1]]
+            self.vote_opened.pop(delta[1], None)
+            return set()
+        if kind == "opened":
+            # When a pending proposal's vote was opened (None: forget it, to undo).
+            _, proposal_id, when = delta
+            if when is None:
+                self.vote_opened.pop(proposal_id, None)
+            elif proposal_id not in self.proposals:
+                raise KeyError(f"no pending proposal {proposal_id}")
+            else:
+                self.vote_opened[proposal_id] = when
             return set()
         if kind == "bundle":
             # Proposals lumped together start their vote afresh (the bundler's votes follow).
