@@ -133,7 +133,7 @@ class TableState:
     proposals: dict[int, Proposal] = field(default_factory=dict)
     next_proposal: int = 1
     #: When (wall-clock seconds) each pending proposal's vote was opened: proposed, put to
-    #: the vote again, or bundled. Proposals made before this was kept have none.
+    #: the vote again, or bundled, while ``votetime`` was set, or when it was set.
     vote_opened: dict[int, float] = field(default_factory=dict)
     #: The settings the room was opened with, where they differ from those its event log
     #: starts from (``settings.log_start``); rooms made before then: none.
