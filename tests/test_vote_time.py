@@ -12,6 +12,7 @@ from sqlalchemy import update
 
 from games.base import NOBODY
 from games.dvorak import settings as table_settings
+from games.dvorak.deck import snapshot as deck_snapshot
 from games.dvorak.kind import KIND
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DRAW, PENDING, REJECTED, TableState
@@ -163,6 +164,20 @@ def test_bundling_revoting_and_a_new_vote_time_open_the_vote_afresh():
     assert table.state.cards[a].zone == PENDING
 
 
+def test_votes_restored_from_a_saved_deck_open_afresh():
+    table, clock = new_room(2)
+    number = table.propose_card(1, "Kept", "T", "")
+    saved = deck_snapshot(table.state)
+    clock.now += 1000
+    table.clear_deck(1)
+    assert table.state.vote_opened == {}
+    table.restore(1, "Kit", saved)
+    restored = table.state.pending_for(number)
+    assert restored is not None and table.state.vote_opened == {restored.id: START + 1000}
+    assert table.due().delay == 300
+    assert KIND.problems(table.state) == []
+
+
 @pytest.mark.parametrize("raw", ["5", "9", "86401", "-1", "lots", "9" * 5000])
 def test_a_vote_time_outside_its_range_is_refused(raw):
     table, _ = new_room(1)
@@ -271,7 +286,9 @@ async def test_a_new_room_replays_soundly_after_a_vote_ran_out_of_time(world):
     await world.call("Ann", "set votetime=10")
     await world.call("Ann", "newcard Armageddon/A/Destroy all Things.")
     await world.call("Bo", "approve 1")
-    saw = await world.time_passes("Fresh", clock, 9)
+    clock.now += 2
+    assert "yet to vote: Cy; time left: 0m 08s" in flat((await world.call("Cy", "viewvote"))["Cy"])
+    saw = await world.time_passes("Fresh", clock, 7)
     assert saw == {"Ann": "", "Bo": "", "Cy": ""}
     saw = await world.time_passes("Fresh", clock, 1)
     line = "Time is up for the vote on #1 Armageddon (Action): {} did not vote, which counts against; it is rejected."

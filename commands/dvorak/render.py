@@ -634,9 +634,20 @@ def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
             f"    proposed by {group[0].proposer_name}; approve: {', '.join(approve) or '-'}; "
             f"repeal: {', '.join(reject) or '-'}; yet to vote: {', '.join(waiting) or '-'}"
         )
+        lines[-1] += _time_left(table, group)
     else:
         lines[-1] += f" ({len(approve)} of {len(voters)} approve)"
     return "\n".join(lines)
+
+
+def _time_left(table: Table, group: list[Proposal]) -> str:
+    """How long the vote on ``group`` stays open ("" if it has no vote time)."""
+    votetime = table.settings["votetime"]
+    opened = [table.state.vote_opened[p.id] for p in group if p.id in table.state.vote_opened]
+    if not votetime or not opened:
+        return ""
+    left = max(0, round(max(opened) + votetime - table.clock()))
+    return f"; time left: {left // 60}m {left % 60:02d}s"
 
 
 def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:

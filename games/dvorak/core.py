@@ -90,6 +90,15 @@ class TableCore(GameTable):
     def _set(self, event: Event, name: str, value: Any) -> None:
         self._change(event, ["set", name, value])
 
+    def _open_vote(self, event: Event, ids: list[int]) -> None:
+        """The vote on proposals ``ids`` opens now: the vote time counts from here (kept
+        only while there is one: setting ``votetime`` opens every pending vote afresh)."""
+        if not self.settings["votetime"]:
+            return
+        now = round(self.clock(), 3)
+        for proposal_id in ids:
+            self._change(event, ["opened", proposal_id, now])
+
     # -- facts of the table ------------------------------------------------------------
 
     @property

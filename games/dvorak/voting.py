@@ -98,15 +98,6 @@ class Voting(TableCore):
         self._open_vote(event, [proposal.id])
         self._count(event, self.state.proposals[proposal.id])
 
-    def _open_vote(self, event: Event, ids: list[int]) -> None:
-        """The vote on proposals ``ids`` opens now: the vote time counts from here (kept
-        only while there is one: setting ``votetime`` opens every pending vote afresh)."""
-        if not self.settings["votetime"]:
-            return
-        now = round(self.clock(), 3)
-        for proposal_id in ids:
-            self._change(event, ["opened", proposal_id, now])
-
     def restart_vote_clocks(self, event: Event) -> None:
         """The vote time changed: every pending vote's time counts afresh from now."""
         self._open_vote(event, sorted(self.state.proposals))
