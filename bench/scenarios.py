@@ -440,12 +440,13 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
 
     import argon2
 
-    from games.dvorak.settings import defaults
+    from games.dvorak.settings import log_start
 
     now = datetime.now(UTC)
     password_hash = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1).hash(PASSWORD)
     per_room = events // rooms
-    settings = json.dumps(defaults())
+    # Rooms of years ago: made before new rooms were opened with halt on and a vote time.
+    settings = json.dumps(log_start())
     # Dvorak's snapshot of a finished game (``games.dvorak.kind.DvorakKind.snapshot``).
     state = json.dumps(
         {

@@ -221,6 +221,18 @@ class GameKind(ABC):
     def new_state(self) -> Any:
         """The state of a new, empty table with the default settings."""
 
+    def new_room_state(self) -> Any:
+        """The state a new room is stored with. A game whose new rooms are opened with
+        settings other than those its event logs start from (:meth:`new_state`) keeps in
+        the state what they were opened with, for :meth:`replay_start`."""
+        return self.new_state()
+
+    def replay_start(self, stored: Any) -> Any:
+        """The state from which replaying the event log of the room now stored as
+        ``stored`` begins: the state the room was opened with (by default, as
+        :meth:`new_state`)."""
+        return self.new_state()
+
     @abstractmethod
     def table(self, state: Any, **options: Any) -> GameTable:
         """A table around ``state`` (options: limits the server sets, like a card limit)."""

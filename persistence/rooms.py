@@ -242,6 +242,7 @@ class RoomStore:
         hosts (an empty room keeps counting against its maker until someone else
         takes it over)."""
         kind = kind_of(game)
+        state = kind.new_room_state()
         try:
             async with self._database.transaction() as connection:
                 if maker is not None and rooms_per_player is not None:
@@ -257,8 +258,8 @@ class RoomStore:
                         password_hash=password_hash,
                         phase=WAITING,
                         host_account_id=NOBODY,
-                        settings=kind.default_settings(),
-                        state=kind.snapshot(kind.new_state()),
+                        settings=state.settings,
+                        state=kind.snapshot(state),
                         seq=EMPTY_LOG.seq,
                         digest=EMPTY_LOG.digest,
                         created_at=_now(),

@@ -60,9 +60,10 @@ class BrokenLog(Exception):
     """An event's deltas cannot be applied to the table the events before it built."""
 
 
-def replay(kind: GameKind, events: list[LoggedEvent]) -> Any:
-    """A table of ``kind`` rebuilt from nothing by applying each event's deltas in order."""
-    state = kind.new_state()
+def replay(kind: GameKind, events: list[LoggedEvent], start: Any) -> Any:
+    """A table of ``kind`` rebuilt from ``start`` (the state the room was opened with, see
+    :meth:`GameKind.replay_start`) by applying each event's deltas in order."""
+    state = start
     for logged in events:
         try:
             for delta in logged.event.deltas:
@@ -92,7 +93,7 @@ async def _unlike_log(store: RoomStore, stored: StoredRoom) -> list[str]:
     events = [logged for logged in await store.events(stored.id) if logged.seq <= stored.seq]
     kind = kind_of(stored.game)
     try:
-        problems = kind.differences(replay(kind, events), stored.state)
+        problems = kind.differences(replay(kind, events, kind.replay_start(stored.state)), stored.state)
     except BrokenLog as broken:
         problems = [str(broken)]
     if len(events) != stored.seq:

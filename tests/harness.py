@@ -122,6 +122,16 @@ class KeptConnection(Connection):
         return "\n".join(text)
 
 
+class Clock:
+    """A wall clock a test moves on by hand (see :meth:`World.time_passes`)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class World:
     """One server node's worth of hub, rooms, stores and commands, with no listener.
     Open with :meth:`open`; :meth:`close` when done."""
@@ -225,6 +235,19 @@ class World:
         if room is None:
             raise AssertionError(f"there is no room {name!r}")
         return room
+
+    async def time_passes(self, room_name: str, clock: Clock, seconds: float) -> dict[str, str]:
+        """``seconds`` pass on ``clock``, the wall clock the table of room ``room_name``
+        was given (``room.table.clock = clock``): the move the room is then due to make by
+        itself is timed afresh, as the server's timer would have run out by now, and made.
+        What every player saw of it."""
+        room = await self.room(room_name)
+        self.take_output()
+        clock.now += seconds
+        room.stop_acting()
+        room.reschedule()
+        await self.settle()
+        return self.take_output()
 
     async def settle(self) -> None:
         """Let every move a room is due to make by itself now run to the end (and those

@@ -16,7 +16,7 @@ from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
 from server.audit import check_rooms
 from server.cli import import_deck
-from tests.harness import PASSWORD, World
+from tests.harness import PASSWORD, Clock, World
 
 DECK = (
     "loadcard Rock/T/A rock.",
@@ -586,6 +586,11 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     await run("Bo", "approve 8")
     await run("Ann", "removecard 11")
     await run("Bo", "approve 11")
+    # A vote runs out of time.
+    clock = Clock()
+    (await world.room("Table")).table.clock = clock
+    await run("Ann", "newcard Comet/T/Fly.")
+    await run.step("(clock)", "(time passes)", world.time_passes("Table", clock, 300))
     # Saved decks and the operator's import.
     await world.call("Ann", "savedeck Kit")
     await run("Ann", "cleardeck", "loaddeck Kit")
@@ -633,7 +638,7 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     cards = (await world.room("Table")).table.state.cards
     for actor, line, events, saw in run.steps:
         assert not any("did something (" in text for text in saw.values()), (line, saw)
-        viewers = {actor, "Ann", "Bo", "Cy"} - {"(operator)"} - ({"Bo"} if line == "(away)" else set())
+        viewers = {actor, "Ann", "Bo", "Cy"} - {"(operator)", "(clock)"} - ({"Bo"} if line == "(away)" else set())
         assert all(saw[viewer] for viewer in viewers) or not events, (line, saw)
         for event in events:
             if event.kind == "reorder":

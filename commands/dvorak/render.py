@@ -173,6 +173,13 @@ def _team(r: _Reading) -> str:
 def _setting(r: _Reading) -> str:
     data, verb = r.data, r.verb
     text = verb("set", "sets") + f" {data['name']} to {data['value']}."
+    if data["name"] == "votetime":
+        text += (
+            " Votes no longer run out of time."
+            if data["value"] == "0"
+            else f" A vote still open {data['value']} seconds after it opened is decided then, whoever has not "
+            "voted counting against; every pending vote counts from now."
+        )
     return text
 
 
@@ -227,6 +234,27 @@ def _vote(r: _Reading) -> str:
 def _withdraw(r: _Reading) -> str:
     verb, card = r.verb, r.card
     text = verb("withdraw", "withdraws") + f" the proposal about {card_label(card())}."
+    return text
+
+
+def _timeup(r: _Reading) -> str:
+    data, viewer = r.data, r.viewer
+    members = data["cards"]
+    what = card_label(r.card()) if len(members) == 1 else "the bundle " + ", ".join(f"#{n}" for n in members)
+    silent = ["you" if account == viewer else name for account, name in data["silent"]]
+    if not silent:
+        why = "nobody was here to vote"
+    else:
+        names = silent[0] if len(silent) == 1 else ", ".join(silent[:-1]) + " and " + silent[-1]
+        why = f"{names} did not vote, which counts against"
+    decision = data["decided"][0]
+    text = f"Time is up for the vote on {what}: {why}; "
+    if decision["accepted"]:
+        return text + ("it is accepted." if len(members) == 1 else "they are accepted.")
+    text += "it is rejected." if len(members) == 1 else "they are rejected."
+    again = [f"revote {number}" for number, kind in decision["proposals"] if kind in ("card", "rule")]
+    if again:
+        text += f" ({' or '.join(again)} puts it to the vote again.)"
     return text
 
 
@@ -529,6 +557,7 @@ RENDERERS: dict[str, Callable[[_Reading], str]] = {
     "removecard": _removecard,
     "vote": _vote,
     "withdraw": _withdraw,
+    "timeup": _timeup,
     "bundle": _bundle,
     "cleardeck": _cleardeck,
     "loaddeck": _loaddeck,
@@ -705,9 +734,20 @@ def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
             f"    proposed by {group[0].proposer_name}; approve: {', '.join(approve) or '-'}; "
             f"repeal: {', '.join(reject) or '-'}; yet to vote: {', '.join(waiting) or '-'}"
         )
+        lines[-1] += _time_left(table, group)
     else:
         lines[-1] += f" ({len(approve)} of {len(voters)} approve)"
     return "\n".join(lines)
+
+
+def _time_left(table: Table, group: list[Proposal]) -> str:
+    """How long the vote on ``group`` stays open ("" if it has no vote time)."""
+    votetime = table.settings["votetime"]
+    opened = [table.state.vote_opened[p.id] for p in group if p.id in table.state.vote_opened]
+    if not votetime or not opened:
+        return ""
+    left = max(0, round(max(opened) + votetime - table.clock()))
+    return f"; time left: {left // 60}m {left % 60:02d}s"
 
 
 def render_table(room: GameRoom, table: Table, viewer: int, away: set[int], watching: list[str]) -> str:

@@ -9,6 +9,8 @@ play), ``voting`` (proposals and votes) and ``deck`` (loading, clearing, restori
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.base import Event, GameTable, RuleViolation
@@ -43,13 +45,20 @@ class TableCore(GameTable):
     in the subclasses; the bookkeeping of changes is every game's (:class:`GameTable`)."""
 
     def __init__(
-        self, state: TableState | None = None, rng: random.Random | None = None, card_limit: int | None = None
+        self,
+        state: TableState | None = None,
+        rng: random.Random | None = None,
+        card_limit: int | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(state if state is not None else TableState(settings=table_settings.defaults()), rng)
+        super().__init__(state if state is not None else TableState(settings=table_settings.log_start()), rng)
         self.state: TableState
         #: Cards and rules the table may hold, removed ones not counted (None: any number).
         self.card_limit = card_limit
-        for name, value in table_settings.defaults().items():
+        #: The wall clock, in seconds, that opens votes and tells when they time out.
+        self.clock = clock
+        # A room stored before a setting existed has what rooms had then.
+        for name, value in table_settings.log_start().items():
             self.state.settings.setdefault(name, value)
 
     # -- bookkeeping -------------------------------------------------------------------
@@ -94,6 +103,15 @@ class TableCore(GameTable):
         a new version, which the event records."""
         self._set(event, "deck_version", self.state.deck_version + 1)
         event.data["deck_version"] = self.state.deck_version
+
+    def _open_vote(self, event: Event, ids: list[int]) -> None:
+        """The vote on proposals ``ids`` opens now: the vote time counts from here (kept
+        only while there is one: setting ``votetime`` opens every pending vote afresh)."""
+        if not self.settings["votetime"]:
+            return
+        now = round(self.clock(), 3)
+        for proposal_id in ids:
+            self._change(event, ["opened", proposal_id, now])
 
     # -- facts of the table ------------------------------------------------------------
 

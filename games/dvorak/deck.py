@@ -236,6 +236,7 @@ class DeckMoves(DeckBuilding):
             proposal.subject = numbers[proposal.subject]
             proposal.bundle = renumbered.get(proposal.bundle) if proposal.bundle is not None else None
             self._change(event, ["propose", proposal_dict(proposal)])
+        self._open_vote(event, sorted(renumbered.values()))
         new = sorted(numbers[n] for n in numbers if numbers[n] != n)
         if new:
             event.data["renumbered"] = [len(new), new[0]]

@@ -155,6 +155,9 @@ def _proposal_problems(state: TableState) -> list[str]:
             problems.append(f"proposal {proposal.id} is bundled with {proposal.bundle}, which is not pending")
         if proposal.id >= state.next_proposal:
             problems.append(f"proposal {proposal.id} is numbered at or above the next, {state.next_proposal}")
+    for proposal_id in state.vote_opened:
+        if proposal_id not in state.proposals:
+            problems.append(f"a vote was opened for proposal {proposal_id}, which is not pending")
     bundles: dict[int, set[frozenset[tuple[int, str]]]] = {}
     for proposal in state.proposals.values():
         if proposal.bundle is not None:
@@ -169,7 +172,7 @@ def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
     names = ("phase", "host", "result", "next_number", "next_proposal", "deck_version", "built_against")
-    for name in (*names, "settings", "seats", "turn", "face_down", "seen"):
+    for name in (*names, "settings", "seats", "turn", "face_down", "seen", "vote_opened", "opened_with"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

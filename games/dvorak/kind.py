@@ -3,8 +3,9 @@ tables (see :class:`games.base.GameKind`).
 
 Dvorak keeps tables of its own (cards, proposals, votes, card versions: see
 ``persistence``); the room's snapshot holds the rest: the turn, how the last game ended,
-the next card and proposal numbers, and the draw pile as each player last looked through
-it.
+the next card and proposal numbers, the deck's version and what each CCG deck was built
+against, the face-down cards, the draw pile as each player last looked through it, when
+each pending vote was opened, and the settings the room was opened with.
 """
 
 from __future__ import annotations
@@ -28,7 +29,22 @@ class DvorakKind(GameKind):
         return table_settings.defaults()
 
     def new_state(self) -> TableState:
-        return TableState(settings=self.default_settings())
+        """An empty table with the settings event logs start from (those of rooms made
+        before new rooms were opened with halt on and a vote time)."""
+        return TableState(settings=table_settings.log_start())
+
+    def new_room_state(self) -> TableState:
+        """An empty table with the settings of a new room, which notes those that differ
+        from the log's start as what the room was opened with."""
+        settings = self.default_settings()
+        start = table_settings.log_start()
+        opened_with = {name: value for name, value in settings.items() if start.get(name) != value}
+        return TableState(settings=settings, opened_with=opened_with)
+
+    def replay_start(self, stored: TableState) -> TableState:
+        return TableState(
+            settings={**table_settings.log_start(), **stored.opened_with}, opened_with=dict(stored.opened_with)
+        )
 
     def table(self, state: TableState, **options: Any) -> Table:
         return Table(state, card_limit=options.get("card_limit"))
@@ -43,6 +59,8 @@ class DvorakKind(GameKind):
             "built_against": [[player, version] for player, version in state.built_against.items()],
             "face_down": [[number, label] for number, label in sorted(state.face_down.items())],
             "seen": {str(account): pile for account, pile in state.seen.items()},
+            "vote_opened": [[proposal, when] for proposal, when in state.vote_opened.items()],
+            "opened_with": dict(state.opened_with),
         }
 
     def restore(
@@ -57,11 +75,13 @@ class DvorakKind(GameKind):
             result=snapshot["result"],
             next_number=snapshot["next_number"],
             next_proposal=snapshot["next_proposal"],
-            # Rooms stored before card sets and deck versions have neither.
+            # Snapshots made before each of these was kept lack it.
             deck_version=snapshot.get("deck_version", 0),
             built_against={player: version for player, version in snapshot.get("built_against", [])},
             face_down={number: label for number, label in snapshot.get("face_down", [])},
             seen={int(account): list(pile) for account, pile in snapshot.get("seen", {}).items()},
+            vote_opened={int(proposal): when for proposal, when in snapshot.get("vote_opened", [])},
+            opened_with=dict(snapshot.get("opened_with", {})),
         )
 
     def problems(self, state: TableState) -> list[str]:

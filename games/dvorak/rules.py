@@ -156,6 +156,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if spec.name == "ccg" and bool(value) != self.ccg:
             self._switch_ccg(event, bool(value))
         self._change(event, ["setting", spec.name, value])
+        if spec.name == "votetime" and value:
+            self.restart_vote_clocks(event)
 
     # -- the game ----------------------------------------------------------------------
 

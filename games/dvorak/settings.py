@@ -21,6 +21,8 @@ class SettingSpec:
     choices: tuple[str, ...] = ()
     #: Only changeable while no game is running.
     before_start_only: bool = False
+    #: A number that may also be 0 (meaning "none"), below its range.
+    zero_allowed: bool = False
 
     @property
     def is_switch(self) -> bool:
@@ -38,12 +40,14 @@ class SettingSpec:
             if raw not in self.choices:
                 raise SettingError(f"{self.name} is one of: {', '.join(self.choices)}.")
             return raw
+        zero = " (or 0 for none)" if self.zero_allowed else ""
+        refusal = f"{self.name} is a whole number from {self.low} to {self.high}{zero}."
         try:
             value = int(raw)
         except ValueError:
-            raise SettingError(f"{self.name} is a whole number from {self.low} to {self.high}.") from None
-        if not self.low <= value <= self.high:
-            raise SettingError(f"{self.name} is a whole number from {self.low} to {self.high}.")
+            raise SettingError(refusal) from None
+        if not (self.low <= value <= self.high or (self.zero_allowed and value == 0)):
+            raise SettingError(refusal)
         return value
 
     def show(self, value: Any) -> str:
@@ -51,6 +55,9 @@ class SettingSpec:
             return "on" if value else "off"
         return str(value)
 
+
+#: The shortest vote time a host may set, in seconds (long enough to read and vote).
+VOTETIME_LOW = 10
 
 SETTINGS: dict[str, SettingSpec] = {
     spec.name: spec
@@ -75,7 +82,7 @@ SETTINGS: dict[str, SettingSpec] = {
             "accepting proposals: unanimous, majority, or any (the first vote decides)",
             choices=("unanimous", "majority", "any"),
         ),
-        SettingSpec("halt", False, "while a vote is pending, card moves wait for it"),
+        SettingSpec("halt", True, "while a vote is pending, card moves wait for it"),
         SettingSpec(
             "ccg",
             False,
@@ -84,12 +91,33 @@ SETTINGS: dict[str, SettingSpec] = {
         ),
         SettingSpec("decksize", 20, "CCG: the fewest cards a deck may have to play", 1, 500),
         SettingSpec("maxcopies", 0, "CCG: the most copies of one card a deck may have (0: any number)", 0, 500),
+        SettingSpec(
+            "votetime",
+            300,
+            "seconds a vote stays open; then whoever has not voted counts against (0: no limit)",
+            VOTETIME_LOW,
+            86400,
+            zero_allowed=True,
+        ),
     )
 }
 
+#: What a room had before new rooms were opened with the defaults above: the settings a
+#: room's event log starts from, and those of a stored room that lacks one. A room made
+#: since then is *opened with* the new defaults (``TableState.opened_with``), and replaying
+#: its log starts from those (see :class:`games.dvorak.kind.DvorakKind`).
+BEFORE: dict[str, Any] = {"halt": False, "votetime": 0}
+
 
 def defaults() -> dict[str, Any]:
+    """The settings of a new room."""
     return {name: spec.default for name, spec in SETTINGS.items()}
+
+
+def log_start() -> dict[str, Any]:
+    """The settings a room's event log starts from (a room made before ``BEFORE``'s
+    settings took their defaults has these, and keeps them)."""
+    return {**defaults(), **BEFORE}
 
 
 def lookup(name: str) -> SettingSpec:

@@ -153,6 +153,12 @@ class TableState:
     #: The draw pile (bottom first) as each player last looked through it, by account:
     #: a player may reorder the draw pile only while it is still as they saw it.
     seen: dict[int, list[int]] = field(default_factory=dict)
+    #: When (wall-clock seconds) each pending proposal's vote was opened: proposed, put to
+    #: the vote again, or bundled, while ``votetime`` was set, or when it was set.
+    vote_opened: dict[int, float] = field(default_factory=dict)
+    #: The settings the room was opened with, where they differ from those its event log
+    #: starts from (``settings.log_start``); rooms made before then: none.
+    opened_with: dict[str, Any] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------
 
@@ -244,7 +250,12 @@ class TableState:
             _, proposal_id, account, _choice = delta
             return [["vote", proposal_id, account, self.proposals[proposal_id].votes.get(account)]]
         if kind == "decide":
-            return [["propose", proposal_dict(self.proposals[delta[1]])]]
+            restore: list[Delta] = [["propose", proposal_dict(self.proposals[delta[1]])]]
+            if delta[1] in self.vote_opened:
+                restore.append(["opened", delta[1], self.vote_opened[delta[1]]])
+            return restore
+        if kind == "opened":
+            return [["opened", delta[1], self.vote_opened.get(delta[1])]]
         if kind == "bundle":
             undo: list[Delta] = []
             for proposal_id in delta[1]:
@@ -331,6 +342,17 @@ class TableState:
             return set()
         if kind == "decide":
             del self.proposals[delta[1]]
+            self.vote_opened.pop(delta[1], None)
+            return set()
+        if kind == "opened":
+            # When a pending proposal's vote was opened (None: forget it, to undo).
+            _, proposal_id, when = delta
+            if when is None:
+                self.vote_opened.pop(proposal_id, None)
+            elif proposal_id not in self.proposals:
+                raise KeyError(f"no pending proposal {proposal_id}")
+            else:
+                self.vote_opened[proposal_id] = when
             return set()
         if kind == "bundle":
             # Proposals lumped together start their vote afresh (the bundler's votes follow).

@@ -9,12 +9,19 @@ against), ``majority`` (more than half approve, or enough reject that they canno
 each an event of the log (``away``, ``back``). Whenever the set of voters changes, every
 pending vote is counted again. Voting the same way twice is refused; voting the other way
 changes one's vote (under ``any``, every vote decides at once).
+
+With ``votetime`` set, a vote not decided that many seconds after it opened (proposed,
+put to the vote again, or bundled) is decided then, whoever has not voted counting as
+voting against (:meth:`Voting.time_up`): the room makes that move by itself
+(:meth:`Voting.due`). When each vote opened is part of the table (``vote_opened``), so
+the deadline survives restarts and replay rebuilds it.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from games.base import Due
 from games.dvorak.building import DeckBuilding
 from games.dvorak.core import Event, RuleViolation, check_card_face
 from games.dvorak.state import (
@@ -106,7 +113,12 @@ class Voting(DeckBuilding):
             self.state.next_proposal, kind, subject, actor, self.name_of(actor), face, None, {actor: APPROVE}
         )
         self._change(event, ["propose", proposal_dict(proposal)])
+        self._open_vote(event, [proposal.id])
         self._count(event, self.state.proposals[proposal.id])
+
+    def restart_vote_clocks(self, event: Event) -> None:
+        """The vote time changed: every pending vote's time counts afresh from now."""
+        self._open_vote(event, sorted(self.state.proposals))
 
     def propose_card(self, actor: int, name: str, kind: str, text: str, colour: str = "") -> int:
         """Propose a new card; it waits, numbered, for the table's vote. Its number."""
@@ -203,7 +215,50 @@ class Voting(DeckBuilding):
         self._change(event, ["bundle", members, members[0]])
         for proposal_id in members:
             self._change(event, ["vote", proposal_id, actor, APPROVE])
+        self._open_vote(event, members)
         self._count(event, self.state.proposals[members[0]])
+
+    def vote_deadline(self) -> tuple[float, int] | None:
+        """When the first pending vote times out, and its proposal's id (None: no vote
+        does, as with ``votetime`` 0, or votes opened before their time was kept)."""
+        votetime = self.settings["votetime"]
+        opened = self.state.vote_opened
+        if not votetime or not opened:
+            return None
+        return min((when + votetime, proposal_id) for proposal_id, when in opened.items())
+
+    def due(self) -> Due | None:
+        """A vote's time running out (see :meth:`time_up`)."""
+        deadline = self.vote_deadline()
+        if deadline is None:
+            return None
+        at, proposal_id = deadline
+        opened = self.state.vote_opened[proposal_id]
+        return Due(max(0.0, at - self.clock()), NO_OWNER, lambda table: table.time_up(proposal_id, opened), "vote")
+
+    def time_up(self, proposal_id: int, opened: float) -> None:
+        """The vote on a proposal (opened at ``opened``) has run out of time: whoever has
+        not voted counts as voting against. Unanimous: rejected unless everyone approved;
+        majority: decided on that count; any: rejected."""
+        proposal = self.state.proposals.get(proposal_id)
+        votetime = self.settings["votetime"]
+        if proposal is None or self.state.vote_opened.get(proposal_id) != opened or not votetime:
+            raise RuleViolation("That vote is no longer waiting for its time to run out.")
+        if self.clock() < opened + votetime:
+            raise RuleViolation(f"The vote on #{proposal.subject} still has time.")
+        group = self.state.bundle_of(proposal)
+        voters = self.voters()
+        approving = [account for account in voters if proposal.votes.get(account) == APPROVE]
+        policy = self.policy()
+        if policy == "unanimous":
+            accepted = bool(voters) and len(approving) == len(voters)
+        elif policy == "majority":
+            accepted = len(approving) * 2 > len(voters)
+        else:
+            accepted = False
+        silent = [[account, self.name_of(account)] for account in voters if account not in proposal.votes]
+        event = self._event("timeup", NO_OWNER, card=proposal.subject, cards=[p.subject for p in group], silent=silent)
+        self._decide(event, group, accepted)
 
     def recount_votes(self, event: Event) -> None:
         """The voters changed: count every pending vote again."""
