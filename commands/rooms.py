@@ -16,7 +16,7 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import bot_label, game_commands
 from commands.look import look_text
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
-from commands.text import plural, truncate
+from commands.text import truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
@@ -382,7 +382,8 @@ class Results(Command):
         if not records:
             ctx.reply(f"No game has ended in room {room.name} yet.")
             return
-        lines = [f"The last {plural(len(records), 'game')} in room {room.name}, the latest first:"]
+        last = "game" if len(records) == 1 else f"{len(records)} games, the latest first"
+        lines = [f"The last {last} in room {room.name}:"]
         for record in records:
             how = record.outcome or "ended"
             winners = f": {', '.join(record.winners)}" if record.winners else ""

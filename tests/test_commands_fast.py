@@ -752,3 +752,25 @@ async def test_a_pasted_line_makes_at_most_twenty_proposals(world):
     assert " ".join(connection.take_text().split()) == (
         "A pasted line makes at most 20 proposals, so the last 480 were not made: paste them again."
     )
+
+
+async def test_deckbuild_refuses_odd_counts_and_names_clearly_and_changes_nothing(world):
+    await world.log_in("Ann")
+    await world.call("Ann", "newroom Den")
+    await world.call("Ann", "loadcard Goblin/T/Small.")
+    await world.call("Ann", "set ccg=on")
+    for line, refusal in (
+        ("deckbuild add 1=99999999999", "How many copies? A whole number, 1 to 100."),
+        ("deckbuild add 1=²", "How many copies?"),
+        ("deckbuild add 1=0", "Add or remove 1 to 100 copies at a time."),
+        ("deckbuild add x", "Which card? Give its number."),
+        ("deckbuild add 99", "There is no card #99 at this table."),
+        ("deckbuild frob", "Usage: deckbuild;"),
+        ("deckbuild import {", "The JSON deck could not be read"),
+        ('deckbuild import {"format": "dvorak-deck", "cards": [{"name": 5}]}', "card 1"),
+        ("deckbuild save " + "x" * 200, "deck name"),
+        ("deckbuild load nothing", 'You have no saved deck called "nothing"'),
+    ):
+        assert refusal in (await world.call("Ann", line))["Ann"], line
+    assert "Your deck is empty." in (await world.call("Ann", "deckbuild"))["Ann"]
+    assert (await world.room("Den")).table.built(world.account_id("Ann")) == []

@@ -7,7 +7,6 @@ A player's deck is theirs: the others at the table learn only how many cards it 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -17,13 +16,12 @@ from commands.dvorak.base import GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_list
 from commands.tables import current_room
 from commands.text import plural
+from games.dvorak.building import COPIES_PER_MOVE
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import Table
 from persistence.decks import TooManyDecks
 from persistence.player_decks import PlayerDeckStore, SavedPlayerDeck
 from server.rooms import check_room_name
-
-_COPIES = re.compile(r"(.+?)(?:\s*=\s*(\d{1,4}))?")
 
 
 class ViewSet(GameCommand):
@@ -86,10 +84,11 @@ def _fitness(table: Table, player: int) -> str:
 
 def _copies(args: str, usage: str) -> tuple[int, int]:
     """``<card number>[=<copies>]``: the card and how many copies (1 if not given)."""
-    match = _COPIES.fullmatch(args.strip())
-    if match is None:
-        raise CommandError(f"Usage: {usage}")
-    return card_number(match.group(1), usage), int(match.group(2) or 1)
+    card, _, copies = args.partition("=")
+    copies = copies.strip() or "1"
+    if not (copies.isascii() and copies.isdigit()) or len(copies) > 4:
+        raise CommandError(f"How many copies? A whole number, 1 to {COPIES_PER_MOVE}. Usage: {usage}")
+    return card_number(card, usage), int(copies)
 
 
 def _deck_cards(table: Table, player: int) -> list[DeckCard]:
@@ -104,18 +103,12 @@ def _deck_cards(table: Table, player: int) -> list[DeckCard]:
 class DeckBuild(GameCommand):
     """Build your deck for the CCG game, between games.
 
-    deckbuild                       your deck, and whether it can be played
-    deckbuild add <card>=<copies>   add copies of a set card (viewset lists them)
-    deckbuild remove <card>=<copies>
-    deckbuild clear                 empty your deck
-    deckbuild save <name>           keep it under a name, yours alone
-    deckbuild load <name>           bring a saved deck here (its cards are found by name
-                                    in this room's set)
-    deckbuild decks                 your saved decks
-    deckbuild delete <name>
-    deckbuild export [mush|json]    print it: the archive's form (a loadcard line per
-                                    copy) or JSON
-    deckbuild import <deck>         bring a pasted deck, in either form, on one line
+    In a CCG room: "deckbuild" alone shows your deck and whether it can be played. Add or
+    take out copies of a set card by its number (viewset lists them), 1 to 100 at a time;
+    clear empties it. Save it under a name (yours alone: nobody else sees, loads or
+    deletes it), and load it here or in any room whose set has cards of those names.
+    Export prints it in the archive's form (a loadcard line per copy) or as one line of
+    JSON; import brings a deck pasted after it, in either form, on one line.
 
     The others see only how many cards your deck has. A copy reads as its set card does:
     an accepted edit of the set card changes every copy.

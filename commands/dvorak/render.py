@@ -303,8 +303,13 @@ def _start(r: _Reading) -> str:
         if data.get("short")
         else f"each player is dealt {plural(handsize, 'card')}"
     )
+    shuffled = (
+        "each player's deck is shuffled into their own draw pile"
+        if data.get("decks")
+        else "every approved card is shuffled into the draw pile"
+    )
     text = (
-        verb("start", "starts") + f" a new game: every approved card is shuffled into the draw pile and {dealt}. "
+        verb("start", "starts") + f" a new game: {shuffled} and {dealt}. "
         f"{first[0].upper() + first[1:]} {'go' if data['first'] == viewer else 'goes'} first."
     )
     if viewer in data["players"]:

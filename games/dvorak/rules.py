@@ -216,6 +216,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             raise RuleViolation("; ".join(unfit) + ". Build on (deckbuild), or play these decks anyway: force start")
         short = any(len(self.built(player)) < self.settings["handsize"] for player in players)
         event = self._begin_game(actor, players, forced, short)
+        event.data["decks"] = True
         self._decks_into_play(event, players)
         self._shuffle_and_deal(event, players)
 
