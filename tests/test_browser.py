@@ -256,6 +256,14 @@ async def test_the_browser_player_starts_and_plays_by_clicking_and_sees_the_teln
     await expect(seat(tab, "Bo").locator("ul.in-play")).to_contain_text(f"#{drawn.group(1)} {drawn.group(2)}")
     await expect(seat(tab, "Bo")).to_contain_text("3 cards in hand")
     await tab.sees(f"Bo plays #{drawn.group(1)} {drawn.group(2)}")
+    # A card Bo plays face down shows on the page by its label only.
+    bo.send("drawcard")
+    hidden = await bo.expect(r"You draw #(\d+) (Card\d+)")
+    bo.send(f"playcard {hidden.group(1)}=facedown")
+    await bo.expect(r"face down")
+    await expect(seat(tab, "Bo").locator("ul.in-play")).to_contain_text("face-down card FD1")
+    await tab.sees("Bo plays a card face down")
+    await expect(tab.page.locator("body")).not_to_contain_text(re.compile(rf"\b{hidden.group(2)}\b"))
     await tab.screenshot("05-after-moves")
     await bo.close()
 

@@ -552,14 +552,16 @@ function dvorakTable(table, me) {
       if (seat.team) marks.push(`team ${seat.team}`);
       if (seat.away) marks.push("away");
       if (seat.out) marks.push("out");
+      if (seat.deck !== null && seat.deck !== undefined) marks.push(`deck of ${seat.deck}`);
       const inPlay = seat.in_play || [];
+      const faceDown = seat.face_down || [];
       return el(
         "li",
         { class: `seat${seat.current ? " current" : ""}${seat.out ? " out" : ""}` },
         el("span", { class: "seat-name", text: seat.name }),
         ` — ${seat.cards} card${seat.cards === 1 ? "" : "s"} in hand`,
         marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
-        inPlay.length
+        inPlay.length || faceDown.length
           ? el(
               "ul",
               { class: "in-play", "aria-label": `In play in front of ${seat.name}` },
@@ -572,6 +574,7 @@ function dvorakTable(table, me) {
                   card.on !== null && card.on !== undefined ? ` on #${card.on}` : null,
                 ),
               ),
+              faceDown.map((label) => el("li", { class: "face-down", text: `face-down card ${label}` })),
             )
           : null,
       );
@@ -592,6 +595,12 @@ function dvorakTable(table, me) {
     `Table: ${table.room}`,
     el("p", { class: "summary", text: summary.join("") }),
     table.result ? el("p", { class: "result", text: table.result }) : null,
+    table.card_set
+      ? el("p", {
+          class: "card-set",
+          text: `The CCG game: a card set of ${table.card_set.cards} cards, version ${table.card_set.version}.`,
+        })
+      : null,
     seats,
     pileLines,
     rules.length
