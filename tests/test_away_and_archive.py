@@ -182,9 +182,6 @@ async def test_a_room_unused_for_the_archive_time_is_archived_with_its_log(start
 async def test_a_database_made_before_archives_and_watching_carries_on(start_server, database_url):
     server = await start_server()
     ann, bo = await table_of(server, ["Ann", "Bo"])
-    # As rooms of that schema were (its snapshot cannot hold what a room was opened with).
-    await ann.ask("set halt=off")
-    await ann.ask("set votetime=0")
     await ann.ask("start")
     sam = await ScriptedPlayer.connect(server.port, "Sam")
     await sam.ask("watch table one")

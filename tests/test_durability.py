@@ -240,10 +240,8 @@ async def test_a_database_made_before_the_quotas_and_digests_carries_on_whole(st
     ann, bo = await ScriptedPlayer.connect(server.port, "Ann"), await ScriptedPlayer.connect(server.port, "Bo")
     await ann.ask("newroom Old")
     await bo.ask("join old")
-    # As rooms of that schema were: play goes on while a vote is pending, which has no time
-    # (its snapshot cannot hold what a room was opened with, nor when a vote opened).
+    # As rooms of that schema were: play goes on while a vote is pending.
     await ann.ask("set halt=off")
-    await ann.ask("set votetime=0")
     await ann.ask("set turns=off")
     for i in range(12):
         await ann.ask(f"loadcard Old card {i}/T/Text {i}.")

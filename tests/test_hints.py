@@ -74,8 +74,9 @@ async def test_naming_nobody_shows_how_to_name_a_player(server):
 async def test_play_on_nothing_shows_the_on_form(server):
     ann, _ = await game_of(server, ["Ann", "Bo"])
     reply = flat(await ann.ask("play 1 on"))
-    assert reply == "Which card? Give its number. Usage: playcard <num> or playcard <num> on <num>"
-    assert flat(await ann.ask("play")).endswith("Usage: playcard <num> or playcard <num> on <num>")
+    usage = "Usage: playcard <num> or playcard <num> on <num> or playcard <num>=facedown"
+    assert reply == f"Which card? Give its number. {usage}"
+    assert flat(await ann.ask("play")).endswith(usage)
 
 
 async def test_draw_n_draws_n_cards_and_each_counts_against_the_turn(server):

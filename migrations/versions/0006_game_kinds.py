@@ -11,6 +11,11 @@ A seat may hold a computer player, which is no account (its id is negative): the
 keeps its ``name`` (a person's is filled from their account) and ``bot`` (its level;
 "" for a person), and ``seats.account_id`` no longer refers to ``accounts``.
 
+Going back, what a later release added to a room's snapshot (the deck's version,
+face-down cards, when votes opened, the settings a room was opened with, ...) has no
+column to go to: it is kept in the room's settings under ``_snapshot_kept``, and going
+forward again puts it back, so a room that went back and forth replays as it did.
+
 Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-01
@@ -29,23 +34,33 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 _DVORAK_COLUMNS = ("turn", "result", "next_card_number", "next_proposal")
+#: Where a downgrade keeps the parts of a room's snapshot that the columns before cannot
+#: hold (what later releases added: the deck's version, face-down cards, when votes
+#: opened, ...): in the room's settings, for the upgrade to put back where they were.
+_KEPT = "_snapshot_kept"
+#: The snapshot's keys for the columns.
+_SNAPSHOT_OF_COLUMNS = ("turn", "result", "next_number", "next_proposal")
 
 
 def _rooms(*columns: str) -> sa.TableClause:
-    types = {"turn": sa.JSON(), "state": sa.JSON()}
+    types = {"turn": sa.JSON(), "state": sa.JSON(), "settings": sa.JSON()}
     return sa.table("rooms", sa.column("id", sa.Integer()), *(sa.column(c, types.get(c)) for c in columns))
 
 
 def upgrade() -> None:
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.add_column(sa.Column("state", sa.JSON(), nullable=True))
-    rooms = _rooms("state", *_DVORAK_COLUMNS)
+    rooms = _rooms("state", "settings", *_DVORAK_COLUMNS)
     connection = op.get_bind()
-    for room_id, turn, result, next_number, next_proposal in connection.execute(
-        sa.select(rooms.c.id, *(rooms.c[c] for c in _DVORAK_COLUMNS))
+    for room_id, settings, turn, result, next_number, next_proposal in connection.execute(
+        sa.select(rooms.c.id, rooms.c.settings, *(rooms.c[c] for c in _DVORAK_COLUMNS))
     ).all():
         snapshot = {"turn": turn, "result": result, "next_number": next_number, "next_proposal": next_proposal}
-        connection.execute(sa.update(rooms).where(rooms.c.id == room_id).values(state=snapshot))
+        values: dict[str, object] = {"state": snapshot}
+        if isinstance(settings, dict) and _KEPT in settings:
+            values["settings"] = {name: value for name, value in settings.items() if name != _KEPT}
+            snapshot.update(settings[_KEPT])
+        connection.execute(sa.update(rooms).where(rooms.c.id == room_id).values(values))
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.alter_column("state", existing_type=sa.JSON(), nullable=False)
         for column in _DVORAK_COLUMNS:
@@ -77,18 +92,18 @@ def downgrade() -> None:
         batch_op.add_column(sa.Column("result", sa.Text(), nullable=True))
         batch_op.add_column(sa.Column("next_card_number", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("next_proposal", sa.Integer(), server_default="1", nullable=False))
-    rooms = _rooms("state", *_DVORAK_COLUMNS)
-    for room_id, snapshot in connection.execute(sa.select(rooms.c.id, rooms.c.state)).all():
-        connection.execute(
-            sa.update(rooms)
-            .where(rooms.c.id == room_id)
-            .values(
-                turn=snapshot["turn"],
-                result=snapshot["result"],
-                next_card_number=snapshot["next_number"],
-                next_proposal=snapshot["next_proposal"],
-            )
-        )
+    rooms = _rooms("state", "settings", *_DVORAK_COLUMNS)
+    for room_id, snapshot, settings in connection.execute(sa.select(rooms.c.id, rooms.c.state, rooms.c.settings)).all():
+        values = {
+            "turn": snapshot["turn"],
+            "result": snapshot["result"],
+            "next_card_number": snapshot["next_number"],
+            "next_proposal": snapshot["next_proposal"],
+        }
+        kept = {key: value for key, value in snapshot.items() if key not in _SNAPSHOT_OF_COLUMNS}
+        if kept:
+            values["settings"] = {**settings, _KEPT: kept}
+        connection.execute(sa.update(rooms).where(rooms.c.id == room_id).values(values))
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.alter_column("turn", existing_type=sa.JSON(), nullable=False)
         batch_op.alter_column("result", existing_type=sa.Text(), nullable=False)
