@@ -263,7 +263,8 @@ async def test_the_browser_player_starts_and_plays_by_clicking_and_sees_the_teln
     await bo.expect(r"face down")
     await expect(seat(tab, "Bo").locator("ul.in-play")).to_contain_text("face-down card FD1")
     await tab.sees("Bo plays a card face down")
-    await expect(tab.page.locator("body")).not_to_contain_text(re.compile(rf"\b{hidden.group(2)}\b"))
+    await expect(tab.page.locator("#dvorak-table")).not_to_contain_text(re.compile(rf"#{hidden.group(1)}\b"))
+    await expect(tab.page.locator("#dvorak-table")).not_to_contain_text(re.compile(rf"\b{hidden.group(2)}\b"))
     await tab.screenshot("05-after-moves")
     await bo.close()
 
