@@ -420,7 +420,7 @@ def _shufcard(r: _Reading) -> str:
 def _facedown(r: _Reading) -> str:
     label = label_text(r.data["label"])
     if "card" in r.data:
-        return f"You play {card_full(r.card())} face down: the others see it as {label}."
+        return f"You play {card_label(r.card())} face down: the others see it as {label}."
     return r.verb("play", "plays") + f" a card face down: {label}."
 
 
