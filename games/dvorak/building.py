@@ -243,6 +243,9 @@ class DeckBuilding(TableCore):
         for card in sorted(self.state.cards.values(), key=lambda c: c.number):
             if card.copy_of is None or card.zone not in DECK_ZONES or player not in (None, card.deck_owner):
                 continue
+            if player is not None:
+                # Mid-game a Thing leaving play takes what is played on it (at the end, all goes back).
+                self._leave_play(event, card)
             self._move(event, card.number, BUILT, card.deck_owner)
 
 

@@ -209,7 +209,10 @@ class DeckMoves(DeckBuilding):
                     "attached_to": numbers[attached] if attached is not None else None,
                 }
                 if not resumed:
-                    placed["deck_owner"] = NO_OWNER
+                    # A built deck stays its builder's; the rest is the shared deck's.
+                    placed["deck_owner"] = owner if zone == BUILT else NO_OWNER
+                if card.get("copy_of") is not None:
+                    placed["copy_of"] = numbers[card["copy_of"]]
                 if placed["number"] in self.state.cards:
                     self._bring_back(event, placed)
                 else:

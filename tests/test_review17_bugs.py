@@ -1,0 +1,89 @@
+"""Bugs found reviewing the CCG game, face-down play and the draw pile's order: each
+test is a sequence of moves a player or host could make, after which the table must be
+sound and the log must rebuild it."""
+
+from __future__ import annotations
+
+import random
+
+from games.dvorak.deck import snapshot
+from games.dvorak.invariants import table_problems
+from games.dvorak.kind import KIND
+from games.dvorak.rules import Table
+
+ANN, BO, CY = 1, 2, 3
+NAMES = {ANN: "Ann", BO: "Bo", CY: "Cy"}
+
+
+def ccg_room(players=(ANN, BO, CY), names=("Goblin", "Troll")) -> tuple[Table, list, list[int]]:
+    """A CCG room whose set is ``names`` (approved by everyone), each player's deck two
+    copies of each; the table, its events so far and the set's numbers."""
+    table = Table(rng=random.Random(5))
+    for player in players:
+        table.sit(player, NAMES[player])
+    table.change_setting(players[0], "ccg", "on")
+    table.change_setting(players[0], "decksize", "1")
+    table.change_setting(players[0], "handsize", "2")
+    numbers = []
+    for name in names:
+        number = table.propose_card(players[0], name, "T", f"{name} text")
+        for voter in players[1:]:
+            table.vote(voter, number, "approve")
+        numbers.append(number)
+    for player in players:
+        for number in numbers:
+            table.build_add(player, number, 2)
+    return table, list(table.take_changes().events), numbers
+
+
+def sound(table: Table, events: list) -> None:
+    events.extend(table.take_changes().events)
+    assert table_problems(table.state) == []
+    state = KIND.new_state()
+    for event in events:
+        for delta in event.deltas:
+            state.apply(delta)
+    assert KIND.differences(state, table.state) == []
+
+
+def test_loading_a_saved_ccg_room_with_other_players_keeps_each_built_deck_its_builders():
+    table, events, _ = ccg_room()
+    saved = snapshot(table.state)
+    table.unseat(CY, CY)  # not the same players: the saved game is not resumed
+    table.change_setting(ANN, "ccg", "off")
+    table.restore(ANN, "saved", saved)
+    sound(table, events)
+    assert len(table.built(ANN)) == 4 and table.state.cards[table.built(ANN)[0]].deck_owner == ANN
+
+
+def test_loading_a_saved_ccg_room_whose_set_cards_get_new_numbers_keeps_the_copies_copies_of_them():
+    table, events, (goblin, troll) = ccg_room()
+    saved = snapshot(table.state)
+    table.change_setting(ANN, "ccg", "off")
+    table.restore(ANN, "saved", saved)
+    events.extend(table.take_changes().events)
+    # Another room's card took the set's numbers: this room loads the save with new ones.
+    other = Table(rng=random.Random(1))
+    other.sit(ANN, "Ann")
+    other.load_card(ANN, "Ann", "Squatter", "T", "sits on #1")
+    other.load_card(ANN, "Ann", "Squatter 2", "T", "sits on #2")
+    other.take_changes()
+    other.restore(ANN, "saved", saved)
+    assert table_problems(other.state) == []
+    copies = [other.state.cards[n] for n in other.built(ANN)]
+    assert {other.state.cards[c.copy_of].name for c in copies} == {"Goblin", "Troll"}
+
+
+def test_a_player_leaving_a_ccg_game_takes_back_a_copy_another_thing_is_played_on():
+    table, events, _ = ccg_room()
+    table.change_setting(ANN, "turns", "off")
+    table.start(ANN)
+    events.extend(table.take_changes().events)
+    bo_copy = table.hand(BO)[0]
+    table.give(BO, bo_copy, ANN, as_thing=True)  # Bo's copy goes into play for Ann
+    table.play(ANN, table.hand(ANN)[0], onto=bo_copy)
+    events.extend(table.take_changes().events)
+    table.unseat(BO, BO)  # Bo's copies go back to Bo's deck; Ann's Thing played on it?
+    sound(table, events)
+    assert bo_copy in table.built(BO)
+    assert not [n for n in table.in_play(ANN) if table.state.cards[n].attached_to == bo_copy]
