@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from games.dvorak.deck import snapshot
+from games.dvorak.deckformat import split_pasted_commands, split_pasted_proposals
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
 from games.dvorak.rules import Table
@@ -87,3 +88,18 @@ def test_a_player_leaving_a_ccg_game_takes_back_a_copy_another_thing_is_played_o
     sound(table, events)
     assert bo_copy in table.built(BO)
     assert not [n for n in table.in_play(ANN) if table.state.cards[n].attached_to == bo_copy]
+
+
+def test_a_pasted_line_with_a_long_run_of_spaces_is_split_in_time_linear_in_its_length():
+    # Splitting used to try every space of a run as the start of a separator: a line of
+    # the longest length allowed, mostly spaces, held the server for about a second (with
+    # this many, minutes); the split is the same.
+    spaces = " " * 100_000
+    assert split_pasted_proposals(f"newcard a/T/b{spaces}newcard c/T/d{spaces}x") == (
+        ["newcard a/T/b", f"newcard c/T/d{spaces}x"],
+        0,
+    )
+    assert split_pasted_commands(f"loadcard a/T/b{spaces}loadcard c/T/d{spaces}x") == (
+        ["loadcard a/T/b", f"loadcard c/T/d{spaces}x"],
+        False,
+    )
