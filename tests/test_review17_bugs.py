@@ -10,7 +10,7 @@ from games.dvorak.deck import snapshot
 from games.dvorak.deckformat import split_pasted_commands, split_pasted_proposals
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
-from games.dvorak.rules import Table
+from games.dvorak.rules import RuleViolation, Table
 
 ANN, BO, CY = 1, 2, 3
 NAMES = {ANN: "Ann", BO: "Bo", CY: "Cy"}
@@ -103,3 +103,20 @@ def test_a_pasted_line_with_a_long_run_of_spaces_is_split_in_time_linear_in_its_
         ["loadcard a/T/b", f"loadcard c/T/d{spaces}x"],
         False,
     )
+
+
+def test_proposing_about_another_players_copy_does_not_say_which_set_card_it_is():
+    table, events, (goblin, troll) = ccg_room()
+    ann_copy = table.built(ANN)[-1]
+    assert table.state.cards[ann_copy].copy_of == troll
+    for move in (
+        lambda: table.propose_edit(BO, ann_copy, "Mine", "T", "x"),
+        lambda: table.propose_removal(BO, ann_copy),
+    ):
+        try:
+            move()
+        except RuleViolation as refusal:
+            assert f"#{troll}" not in str(refusal) and "Troll" not in str(refusal)
+        else:
+            raise AssertionError("a copy was proposed about")
+        table.undo(table.take_changes())

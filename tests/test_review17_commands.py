@@ -85,5 +85,25 @@ async def test_odd_lines_to_the_new_commands_get_replies_and_leave_the_room_soun
             for who in ("Ann", "Bo", "Cy"):
                 saw = await world.call(who, line)
                 assert saw[who].strip(), (who, line)
-                assert "Traceback" not in saw[who] and "went wrong" not in saw[who].lower(), (who, line, saw[who])
+                assert "server error" not in saw[who], (who, line, saw[who])
     assert [report.problems for report in await check_rooms(world.database, "Arena")] == [[]]
+
+
+async def test_readcard_and_cardhistory_do_not_show_another_players_deck(world: World):
+    await world.log_in("Ann", "Bo", "Cy")
+    await world.call("Ann", "newroom Arena")
+    await world.call("Bo", "join Arena")
+    await world.call("Cy", "watch Arena")
+    await world.calls("Ann", "set ccg=on", "newcard Goblin/T/Small.", "newcard Troll/T/Big.")
+    await world.calls("Bo", "approve 1", "approve 2")
+    await world.call("Ann", "deckbuild add 2=1")  # Ann's deck: one Troll, card #3
+    (copy,) = (await world.room("Arena")).table.built(world.account_id("Ann"))
+    assert "Troll" in (await world.call("Ann", f"readcard {copy}"))["Ann"]
+    for who in ("Bo", "Cy"):
+        for line in (f"readcard {copy}", f"cardhistory {copy}"):
+            saw = (await world.call(who, line))[who]
+            assert "Troll" not in saw and "Big" not in saw, (who, line, saw)
+            assert f"#{copy} is a copy in another player's deck" in saw, saw
+    await world.call("Ann", "deckbuild clear")  # removed copies stay the builder's secret
+    saw = (await world.call("Bo", f"readcard {copy}"))["Bo"]
+    assert "Troll" not in saw, saw
