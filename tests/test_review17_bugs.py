@@ -11,6 +11,7 @@ from games.dvorak.deckformat import split_pasted_commands, split_pasted_proposal
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
 from games.dvorak.rules import RuleViolation, Table
+from games.dvorak.visibility import cards_seen
 
 ANN, BO, CY = 1, 2, 3
 NAMES = {ANN: "Ann", BO: "Bo", CY: "Cy"}
@@ -120,3 +121,18 @@ def test_proposing_about_another_players_copy_does_not_say_which_set_card_it_is(
         else:
             raise AssertionError("a copy was proposed about")
         table.undo(table.take_changes())
+
+
+def test_a_face_down_copy_going_back_to_the_deck_of_a_player_who_leaves_stays_hidden():
+    table, events, _ = ccg_room()
+    table.change_setting(ANN, "turns", "off")
+    table.start(ANN)
+    bo_copy = table.hand(BO)[0]
+    table.give(BO, bo_copy, ANN)
+    table.play_face_down(ANN, bo_copy)
+    events.extend(table.take_changes().events)
+    table.unseat(BO, BO)  # Bo's copies go back to his deck, this one from Ann's play area
+    (leave,) = table.take_changes().events
+    assert bo_copy in table.built(BO)
+    assert bo_copy not in cards_seen(leave, CY)
+    assert bo_copy in cards_seen(leave, ANN)

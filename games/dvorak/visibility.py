@@ -16,7 +16,8 @@ pile by nobody. Of the events:
   (``FD1``). Turned up (``flip``, the game's end), it is face up. A face-down card that
   leaves play (listed in the event's ``face_down``) is seen by everyone if it goes
   anywhere face up (the discard pile, into play for someone, removed), else by its owner
-  and, going into a hand, by that hand's holder;
+  and, going into a hand or back to a CCG deck (its builder leaving), by that hand's
+  holder or that deck's builder;
 - a card put or shuffled into the draw pile (``putcard``, ``shufcard``) from a hand or
   from the draw pile itself
   is seen by the player who put it and by the player whose hand it was; from anywhere
@@ -124,7 +125,7 @@ def _face_down_gone(data: dict[str, Any], viewer: int) -> dict[str, Any]:
     entries = []
     shown = dict(data)
     for number, label, owner, zone, holder in data["face_down"]:
-        if viewer == owner or zone not in (HAND, DRAW) or (zone == HAND and viewer == holder):
+        if viewer == owner or zone not in (HAND, DRAW, BUILT) or (zone in (HAND, BUILT) and viewer == holder):
             entries.append([number, label, owner, zone, holder])
             continue
         entries.append([None, label, owner, zone, holder])
