@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from commands.dvorak.render import render_event
 from games.dvorak.deck import snapshot
 from games.dvorak.deckformat import split_pasted_commands, split_pasted_proposals
 from games.dvorak.invariants import table_problems
@@ -136,3 +139,72 @@ def test_a_face_down_copy_going_back_to_the_deck_of_a_player_who_leaves_stays_hi
     assert bo_copy in table.built(BO)
     assert bo_copy not in cards_seen(leave, CY)
     assert bo_copy in cards_seen(leave, ANN)
+
+
+def test_turning_ccg_on_while_two_cards_of_one_name_wait_for_a_vote_keeps_the_set_names_unique():
+    table = Table(rng=random.Random(1))
+    table.sit(ANN, "Ann")
+    table.sit(BO, "Bo")
+    first = table.propose_card(ANN, "Goblin", "T", "one")
+    second = table.propose_card(BO, "goblin", "A", "two")
+    table.take_changes()
+    try:
+        table.change_setting(ANN, "ccg", "on")
+    except RuleViolation as refusal:
+        assert "goblin" in str(refusal).lower()
+        table.undo(table.take_changes())
+        return
+    table.vote(BO, first, "approve")
+    table.vote(ANN, second, "approve")
+    assert len({card.name.casefold() for card in table.set_cards()}) == len(table.set_cards())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="design: a copy taken out of a deck stays in the room as a removed card for good, so a player can grow "
+    "the room's cards (and its stored rows) without bound by adding and clearing; reusing removed copies, or "
+    "deleting them, changes how numbers and the log work",
+)
+def test_building_and_clearing_a_deck_again_and_again_does_not_grow_the_room_without_bound():
+    table, _, (goblin, _troll) = ccg_room()
+    for _ in range(10):
+        table.build_clear(BO)
+        table.build_add(BO, goblin, 100)
+    table.take_changes()
+    assert len(table.state.cards) < 400
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="design: give, shufcard and putcard take a card from anywhere by number, so moving another's face-down "
+    "card by its number tells the mover which card its label was; refusing it tells that the number is face down",
+)
+def test_moving_another_players_face_down_card_by_number_does_not_tell_which_card_it_was():
+    table, _, _ = ccg_room()
+    table.change_setting(ANN, "turns", "off")
+    table.start(ANN)
+    hidden = table.hand(ANN)[0]
+    table.play_face_down(ANN, hidden)
+    table.take_changes()
+    table.shuffle_card(CY, hidden)  # Cy names the card by number, not by its label
+    (event,) = table.take_changes().events
+    rendered = render_event(table, event, CY)
+    assert "FD1" not in rendered
+
+
+def test_turning_ccg_on_counts_the_name_a_pending_edit_gives_but_not_a_card_edited_keeping_its_name():
+    table = Table(rng=random.Random(1))
+    table.sit(ANN, "Ann")
+    table.sit(BO, "Bo")
+    table.load_card(ANN, "Ann", "Goblin", "T", "one")
+    table.load_card(ANN, "Ann", "Troll", "T", "two")
+    table.propose_edit(ANN, 1, "Goblin", "T", "stronger")  # the same name: no clash
+    table.take_changes()
+    table.change_setting(ANN, "ccg", "off")
+    table.change_setting(ANN, "ccg", "on")
+    table.change_setting(ANN, "ccg", "off")
+    table.take_changes()
+    table.propose_edit(BO, 2, "goblin", "T", "renamed")
+    table.take_changes()
+    with pytest.raises(RuleViolation, match="on more than one card"):
+        table.change_setting(ANN, "ccg", "on")
