@@ -208,3 +208,20 @@ def test_turning_ccg_on_counts_the_name_a_pending_edit_gives_but_not_a_card_edit
     table.take_changes()
     with pytest.raises(RuleViolation, match="on more than one card"):
         table.change_setting(ANN, "ccg", "on")
+
+
+def test_giving_a_face_down_card_as_a_thing_to_its_own_player_does_not_show_it_while_it_stays_face_down():
+    table, _, _ = ccg_room()
+    table.change_setting(ANN, "turns", "off")
+    table.start(ANN)
+    hidden = table.hand(ANN)[0]
+    table.play_face_down(ANN, hidden)
+    table.take_changes()
+    try:
+        table.give(BO, table.face_down_number("FD1"), ANN, as_thing=True)
+    except RuleViolation as refusal:
+        assert f"#{hidden}" not in str(refusal)  # named by its label, its number stays hidden
+        table.undo(table.take_changes())
+    for event in table.take_changes().events:
+        assert hidden not in cards_seen(event, BO) or hidden not in table.state.face_down
+    assert hidden in table.state.face_down
