@@ -225,3 +225,19 @@ def test_giving_a_face_down_card_as_a_thing_to_its_own_player_does_not_show_it_w
     for event in table.take_changes().events:
         assert hidden not in cards_seen(event, BO) or hidden not in table.state.face_down
     assert hidden in table.state.face_down
+
+
+def test_loading_a_saved_ccg_room_brings_back_a_removed_copy_as_a_copy_of_its_renumbered_set_card():
+    table, events, (goblin, _troll) = ccg_room()
+    saved = snapshot(table.state)
+    copy = [n for n in table.built(ANN) if table.state.cards[n].copy_of == goblin][0]
+    table.build_remove(ANN, goblin, 2)  # the copy is removed, unchanged
+    table.propose_edit(ANN, goblin, "Goblin", "T", "stronger")
+    table.vote(BO, goblin, "approve")
+    table.vote(CY, goblin, "approve")  # the set card changed: the save's Goblin gets a new number
+    table.change_setting(ANN, "ccg", "off")
+    table.restore(ANN, "saved", saved)
+    sound(table, events)
+    texts = sorted(table.state.cards[table.state.cards[n].copy_of].text for n in table.built(ANN))
+    assert texts == ["Goblin text"] * 2 + ["Troll text"] * 2
+    assert table.state.cards[copy].zone == "removed"  # the room's own removed copy stays removed

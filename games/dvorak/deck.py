@@ -249,6 +249,8 @@ class DeckMoves(DeckBuilding):
         """Each saved card's number in this room: its own, unless another card of the room
         has it; then a new one, after every number in use."""
         kept = {number for number, card in cards.items() if self._free_for(number, card)}
+        # A copy comes back as itself only with its set card: else it is made anew, of the new number.
+        kept -= {number for number in kept if cards[number].get("copy_of") not in (None, *kept)}
         following = max([self.state.next_number, *(number + 1 for number in kept)])
         numbers: dict[int, int] = {}
         for number in sorted(cards):
@@ -272,6 +274,7 @@ class DeckMoves(DeckBuilding):
             here.zone == REMOVED
             and here.author == saved["author"]
             and here.is_rule == saved.get("is_rule", False)
+            and here.copy_of == saved.get("copy_of")
             and card_face(here) == face
         )
 
