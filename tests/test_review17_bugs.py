@@ -241,3 +241,25 @@ def test_loading_a_saved_ccg_room_brings_back_a_removed_copy_as_a_copy_of_its_re
     texts = sorted(table.state.cards[table.state.cards[n].copy_of].text for n in table.built(ANN))
     assert texts == ["Goblin text"] * 2 + ["Troll text"] * 2
     assert table.state.cards[copy].zone == "removed"  # the room's own removed copy stays removed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="design: a player who sits down during a CCG game plays the deck they built, fit or not; start refuses "
+    "an unfit deck unless forced, so standing up before the start and sitting down after it gets round the set's "
+    "limits (refuse the seat? seat them without their deck?)",
+)
+def test_sitting_down_during_a_ccg_game_does_not_get_round_the_sets_limits():
+    table, _, (goblin, _troll) = ccg_room()
+    table.change_setting(ANN, "maxcopies", "2")
+    table.build_add(CY, goblin, 8)  # ten Goblins: more than the set allows
+    table.unseat(CY, CY)
+    table.start(ANN)
+    table.take_changes()
+    try:
+        table.sit(CY, "Cy")
+    except RuleViolation:
+        table.undo(table.take_changes())
+        return
+    goblins = [n for n in table.state.cards.values() if n.deck_owner == CY and n.copy_of == goblin]
+    assert len([c for c in goblins if c.zone in ("draw", "hand")]) <= 2
