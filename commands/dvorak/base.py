@@ -11,6 +11,8 @@ from commands.base import Command, CommandError, Context
 from commands.tables import inspect_on, perform_on
 from games.dvorak.facedown import LABEL
 from games.dvorak.rules import Table
+from games.dvorak.state import Card
+from games.dvorak.visibility import copy_visible
 
 T = TypeVar("T")
 
@@ -35,6 +37,15 @@ def card_ref(text: str, usage: str) -> int | str:
 def resolve(table: Table, ref: int | str) -> int:
     """The number of the card ``ref`` names (see :func:`card_ref`)."""
     return table.face_down_number(ref) if isinstance(ref, str) else ref
+
+
+def hidden_copy_refused(table: Table, number: int, viewer: int) -> Card:
+    """Card ``number``, for ``viewer`` to read; but a copy in another player's CCG deck
+    that ``viewer`` may not see is refused (as the visibility policy says)."""
+    card = table.card(number)
+    if not copy_visible(table.state, number, viewer):
+        raise CommandError(f"#{number} is a copy in another player's deck: you read it when they show it.")
+    return card
 
 
 async def perform(ctx: Context, move: Callable[[Table], T]) -> T:

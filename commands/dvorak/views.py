@@ -8,7 +8,7 @@ who looked at what. Spectators see only what is face up.
 from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand, card_number, inspect, perform
+from commands.dvorak.base import GameCommand, card_number, hidden_copy_refused, inspect, perform
 from commands.dvorak.render import card_full, card_list, card_name, card_text, face_down_line
 from commands.tables import current_room, seated_player
 from commands.text import plural
@@ -19,7 +19,8 @@ from games.dvorak.state import PENDING, REJECTED, REMOVED
 class ReadCard(GameCommand):
     """Read the full text of any card by its number.
 
-    It does not say where the card is.
+    It does not say where the card is. In a CCG room, a copy in another player's deck is
+    read only where you could see it (in play, on a discard pile, in your hand).
     """
 
     key = "readcard"
@@ -29,8 +30,10 @@ class ReadCard(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         number = card_number(args, self.usage[0])
 
+        viewer = ctx.player.account_id
+
         def read(table: Table) -> str:
-            card = table.card(number)
+            card = hidden_copy_refused(table, number, viewer)
             status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
             lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
             if card.author_name:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import CardMove, GameCommand, card_number, inspect, perform
+from commands.dvorak.base import CardMove, GameCommand, card_number, hidden_copy_refused, inspect, perform
 from commands.dvorak.render import card_full, card_label, card_list, render_proposal
 from commands.tables import current_room
 from commands.text import plural
@@ -243,7 +243,8 @@ class CardHistory(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         number = card_number(args, self.usage[0])
         room = current_room(ctx)
-        label = await inspect(ctx, lambda table: card_label(table.card(number)))
+        viewer = ctx.player.account_id
+        label = await inspect(ctx, lambda table: card_label(hidden_copy_refused(table, number, viewer)))
         versions = (await card_versions(ctx.rooms.store.database, room.id, number)).get(number, [])
         lines = [f"History of {label}:"]
         for version in versions:

@@ -25,6 +25,8 @@ from games.dvorak.state import (
     BUILT,
     DECK_ZONES,
     DRAW,
+    EDIT,
+    NEW_CARD,
     NO_OWNER,
     PLAYING,
     REMOVED,
@@ -210,8 +212,20 @@ class DeckBuilding(TableCore):
         (the set becomes the deck again; built decks wait, untouched, for it to come back)."""
         if on:
             cards = [c for c in self.deck_cards() if c.copy_of is None]
-            names = Counter(card.name.casefold() for card in cards)
-            twice = sorted({card.name for card in cards if names[card.name.casefold()] > 1})
+            # Cards waiting for a vote join the set when accepted: their names count too.
+            waiting = [self.state.cards[p.subject].name for p in self.state.proposals.values() if p.kind == NEW_CARD]
+            numbers = {card.number for card in cards}
+            waiting += [
+                p.face["name"]
+                for p in self.state.proposals.values()
+                if p.kind == EDIT
+                and p.face
+                and p.subject in numbers
+                and p.face["name"].casefold() != self.state.cards[p.subject].name.casefold()
+            ]
+            every = [card.name for card in cards] + waiting
+            names = Counter(name.casefold() for name in every)
+            twice = sorted({name for name in every if names[name.casefold()] > 1})
             if twice:
                 raise RuleViolation(
                     f"A set tells its cards apart by name, and {', '.join(twice)} is on more than one card: rename "
@@ -243,6 +257,9 @@ class DeckBuilding(TableCore):
         for card in sorted(self.state.cards.values(), key=lambda c: c.number):
             if card.copy_of is None or card.zone not in DECK_ZONES or player not in (None, card.deck_owner):
                 continue
+            if player is not None:
+                # Mid-game a Thing leaving play takes what is played on it (at the end, all goes back).
+                self._leave_play(event, card)
             self._move(event, card.number, BUILT, card.deck_owner)
 
 

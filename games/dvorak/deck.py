@@ -209,7 +209,10 @@ class DeckMoves(DeckBuilding):
                     "attached_to": numbers[attached] if attached is not None else None,
                 }
                 if not resumed:
-                    placed["deck_owner"] = NO_OWNER
+                    # A built deck stays its builder's; the rest is the shared deck's.
+                    placed["deck_owner"] = owner if zone == BUILT else NO_OWNER
+                if card.get("copy_of") is not None:
+                    placed["copy_of"] = numbers[card["copy_of"]]
                 if placed["number"] in self.state.cards:
                     self._bring_back(event, placed)
                 else:
@@ -247,6 +250,8 @@ class DeckMoves(DeckBuilding):
         """Each saved card's number in this room: its own, unless another card of the room
         has it; then a new one, after every number in use."""
         kept = {number for number, card in cards.items() if self._free_for(number, card)}
+        # A copy comes back as itself only with its set card: else it is made anew, of the new number.
+        kept -= {number for number in kept if cards[number].get("copy_of") not in (None, *kept)}
         following = max([self.state.next_number, *(number + 1 for number in kept)])
         numbers: dict[int, int] = {}
         for number in sorted(cards):
@@ -270,6 +275,7 @@ class DeckMoves(DeckBuilding):
             here.zone == REMOVED
             and here.author == saved["author"]
             and here.is_rule == saved.get("is_rule", False)
+            and here.copy_of == saved.get("copy_of")
             and card_face(here) == face
         )
 

@@ -33,8 +33,9 @@ TSV_RULE = "Rule"
 PASTE_COMMANDS = ("cleardeck", "loadcard", "loadrule", "@@")
 _PASTE_START = re.compile(r"\s*(?:cleardeck|loadcard|loadrule)\b", re.IGNORECASE)
 #: Where a pasted line is split: before each deck command, and before the archive's
-#: closing ``@emit`` (so that it does not end up in the last card's text).
-_PASTE_SPLIT = re.compile(r"\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
+#: closing ``@emit`` (so that it does not end up in the last card's text). A split is
+#: tried only where a run of spaces begins (else a long run costs time squared).
+_PASTE_SPLIT = re.compile(r"(?<!\s)\s+(?=(?:cleardeck|loadcard|loadrule|@emit|@@)(?:\s|$))", re.IGNORECASE)
 #: Most proposals one pasted line makes (each is also a command, paced by the command
 #: rate, and a card counted against the room's card limit): a paste of a few cards to
 #: vote on, not a whole deck (decks are loaded with loadcard or loaddeck).
@@ -47,7 +48,7 @@ _PROPOSAL_START = re.compile(r"\s*(?:newcard|newrule)\s", re.IGNORECASE)
 #: it" inside a card's text is not a new proposal (nor is a bare "newcard Name").
 _PROPOSAL_FIELD = r"(?:(?!\s(?:newcard|newrule)\s)[^/])"
 _PROPOSAL_SPLIT = re.compile(
-    rf"\s+(?=newcard\s+{_PROPOSAL_FIELD}{{0,100}}/{_PROPOSAL_FIELD}{{0,60}}(?:/|\s*$)"
+    rf"(?<!\s)\s+(?=newcard\s+{_PROPOSAL_FIELD}{{0,100}}/{_PROPOSAL_FIELD}{{0,60}}(?:/|\s*$)"
     rf"|newrule\s+{_PROPOSAL_FIELD}{{0,100}}/)",
     re.IGNORECASE,
 )

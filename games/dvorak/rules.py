@@ -419,6 +419,9 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         card = self.card(number)
         self._in_deck(card)
         target = self._target(to)
+        if as_thing and card.zone == PLAY and card.owner == to:
+            # A move to where it is would be no move; and it would show a face-down card.
+            raise RuleViolation(f"That card is already in play for {target.name}.")
         turn = self.state.turn
         team_gift = (
             bool(self.settings["teams"])

@@ -9,12 +9,15 @@ pile by nobody. Of the events:
   taken from;
 - cards dealt (at ``start``, or to someone joining a game under way) are seen by the
   player they are dealt to; everyone learns how many each was dealt;
-- a change to a CCG deck is seen by its builder; the others learn only its size;
+- a change to a CCG deck is seen by its builder; the others learn only its size. A copy
+  (read by its number) is its deck's builder's to see, and anyone's where a card there
+  would be seen: never in another's built deck, or removed from it;
 - a card played face down is seen by its player only; everyone else is told its label
   (``FD1``). Turned up (``flip``, the game's end), it is face up. A face-down card that
   leaves play (listed in the event's ``face_down``) is seen by everyone if it goes
   anywhere face up (the discard pile, into play for someone, removed), else by its owner
-  and, going into a hand, by that hand's holder;
+  and, going into a hand or back to a CCG deck (its builder leaving), by that hand's
+  holder or that deck's builder;
 - a card put or shuffled into the draw pile (``putcard``, ``shufcard``) from a hand or
   from the draw pile itself
   is seen by the player who put it and by the player whose hand it was; from anywhere
@@ -31,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event
-from games.dvorak.state import DRAW, HAND, TableState
+from games.dvorak.state import BUILT, DRAW, HAND, REMOVED, TableState
 
 #: Events whose ``card`` is hidden from some viewers, and who sees it.
 _PRIVATE_CARD = ("draw", "takerand", "putcard", "shufcard")
@@ -49,6 +52,16 @@ def card_visible(state: TableState, number: int, viewer: int) -> bool:
     if number in state.face_down:
         return card.owner == viewer
     return card.zone != HAND or card.owner == viewer
+
+
+def copy_visible(state: TableState, number: int, viewer: int) -> bool:
+    """Whether ``viewer`` may read card ``number`` by its number: any card of the room,
+    but a CCG copy only as :func:`card_visible` says (its deck's builder always), so that
+    nobody reads another's deck card by card."""
+    card = state.cards.get(number)
+    if card is None or card.copy_of is None or card.deck_owner == viewer:
+        return True
+    return card.zone not in (BUILT, REMOVED) and card_visible(state, number, viewer)
 
 
 def dealt(event: Event) -> dict[int, list[int]]:
@@ -112,7 +125,7 @@ def _face_down_gone(data: dict[str, Any], viewer: int) -> dict[str, Any]:
     entries = []
     shown = dict(data)
     for number, label, owner, zone, holder in data["face_down"]:
-        if viewer == owner or zone not in (HAND, DRAW) or (zone == HAND and viewer == holder):
+        if viewer == owner or zone not in (HAND, DRAW, BUILT) or (zone in (HAND, BUILT) and viewer == holder):
             entries.append([number, label, owner, zone, holder])
             continue
         entries.append([None, label, owner, zone, holder])

@@ -46,6 +46,7 @@ from games.dvorak.state import (
     card_dict,
     proposal_dict,
 )
+from games.dvorak.visibility import copy_visible
 
 RULE_KIND = "Rule"
 
@@ -98,10 +99,12 @@ class Voting(DeckBuilding):
             raise RuleViolation(f"Nothing about #{number} is waiting for a vote (viewvote lists what is).")
         return proposal
 
-    def _free_to_propose_about(self, number: int) -> Card:
+    def _free_to_propose_about(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.copy_of is not None:
-            raise RuleViolation(f"#{number} is a copy of #{card.copy_of}: propose changes to the set card.")
+            # Which set card another's hidden copy is would tell their deck.
+            of = f" of #{card.copy_of}" if copy_visible(self.state, number, actor) else ""
+            raise RuleViolation(f"#{number} is a copy{of}: propose changes to the set card.")
         if card.zone == REMOVED:
             raise RuleViolation(f"#{number} has been removed from the game.")
         if self.state.pending_for(number) is not None:
@@ -146,7 +149,7 @@ class Voting(DeckBuilding):
     def propose_edit(self, actor: int, number: int, name: str, kind: str, text: str) -> None:
         """Propose new words for a card or rule, wherever it is (rejected ones too)."""
         self._proposer(actor)
-        card = self._free_to_propose_about(number)
+        card = self._free_to_propose_about(actor, number)
         if card.zone == PENDING:
             raise RuleViolation(f"#{number} is itself still being voted on.")
         name, kind, text = check_card_face(name, RULE_KIND if card.is_rule else kind, text)
@@ -159,7 +162,7 @@ class Voting(DeckBuilding):
     def propose_removal(self, actor: int, number: int) -> None:
         """Propose taking a card (or repealing a rule) out of the game."""
         self._proposer(actor)
-        card = self._free_to_propose_about(number)
+        card = self._free_to_propose_about(actor, number)
         if card.zone == PENDING:
             raise RuleViolation(f"#{number} is still being voted on; its proposer can withdraw it.")
         event = self._event("removecard", actor, card=number)
