@@ -98,8 +98,7 @@ class DeckBuilding(TableCore):
         if size > DECK_MAX:
             raise RuleViolation(f"A deck holds at most {DECK_MAX} cards; yours would hold {size}.")
         event = self._event("build", actor, card=number, added=copies)
-        for _ in range(copies):
-            self._add_copy(event, card, actor)
+        self._add_copies(event, card, actor, copies)
         self._built_now(event, actor)
 
     def build_remove(self, actor: int, number: int, copies: int) -> None:
@@ -149,8 +148,7 @@ class DeckBuilding(TableCore):
         for copy in list(self.built(actor)):
             self._move(event, copy, REMOVED, NO_OWNER)
         for card, copies in found:
-            for _ in range(copies):
-                self._add_copy(event, card, actor)
+            self._add_copies(event, card, actor, copies)
         self._built_now(event, actor)
         return []
 
@@ -172,11 +170,26 @@ class DeckBuilding(TableCore):
         if not 1 <= copies <= COPIES_PER_MOVE:
             raise RuleViolation(f"Add or remove 1 to {COPIES_PER_MOVE} copies at a time.")
 
-    def _add_copy(self, event: Event, card: Card, owner: int) -> None:
-        number = self.state.next_number
-        copy = Card(number, **card_face(card), author=card.author, author_name=card.author_name, copy_of=card.number)
-        copy.zone, copy.owner, copy.deck_owner = BUILT, owner, owner
-        self._change(event, ["add", card_dict(copy)])
+    def _add_copies(self, event: Event, card: Card, owner: int, copies: int) -> None:
+        """``copies`` copies of ``card`` into ``owner``'s deck: first the copies of it they
+        took out before (each the same copy again, reading as the set card does now), then
+        new ones. So building and clearing a deck again and again does not make the room
+        ever bigger."""
+        spare = [
+            number
+            for number in self.state.pile(REMOVED, NO_OWNER)
+            if self.state.cards[number].copy_of == card.number and self.state.cards[number].deck_owner == owner
+        ]
+        face = card_face(card)
+        for number in spare[:copies]:
+            if card_face(self.state.cards[number]) != face:
+                self._change(event, ["face", number, face])
+            self._move(event, number, BUILT, owner)
+        for _ in range(copies - len(spare[:copies])):
+            number = self.state.next_number
+            copy = Card(number, **face, author=card.author, author_name=card.author_name, copy_of=card.number)
+            copy.zone, copy.owner, copy.deck_owner = BUILT, owner, owner
+            self._change(event, ["add", card_dict(copy)])
 
     def _built_now(self, event: Event, player: int) -> None:
         event.data["size"] = len(self.built(player))

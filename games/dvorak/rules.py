@@ -52,9 +52,15 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
     # -- seats -------------------------------------------------------------------------
 
     def sit(self, account_id: int, name: str) -> None:
-        """Take a seat at the end of the turn order; mid-game, the newcomer is dealt a hand."""
+        """Take a seat at the end of the turn order; mid-game, the newcomer is dealt a hand
+        (in a CCG game, from the deck they built here, which must be fit to play)."""
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
+        if self.ccg and self.state.phase == PLAYING and self.deck_problems(account_id):
+            raise RuleViolation(
+                f"A CCG game is being played, and your deck cannot be: {'; '.join(self.deck_problems(account_id))}. "
+                "Watch this one (watch), and build your deck between games."
+            )
         event = self._event("join", account_id, player=account_id, name=name)
         self._set_seats(event, [*self.state.seats, Seat(account_id, name)])
         if self.state.host == NO_OWNER:
