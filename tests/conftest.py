@@ -36,17 +36,20 @@ if TYPE_CHECKING:
 #: Test files that need no database driver, no server and no network: the rules alone.
 #: :mod:`tests.test_fast_tier` runs them with the drivers made impossible to import.
 PURE_TIER = (
+    "test_ccg_face_down_bugs.py",
+    "test_ccg_rules.py",
     "test_deckformat.py",
     "test_dvorak_rules.py",
     "test_gnav_bots.py",
     "test_gnav_render.py",
     "test_gnav_rules.py",
+    "test_random_ccg_play.py",
     "test_turn_rules.py",
     "test_voting_rules.py",
 )
 #: The fast tier (marked ``fast``: ``pytest -m fast``): the pure tests, and commands run
 #: without sockets on a temporary SQLite database (:mod:`tests.harness`).
-FAST_TIER = (*PURE_TIER, "test_commands_fast.py")
+FAST_TIER = (*PURE_TIER, "test_commands_fast.py", "test_hostile_card_commands.py")
 
 POSTGRES_ADMIN_URL = os.environ.get("DVORAK_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -192,7 +192,8 @@ def test_team_play_allows_one_gift_to_a_teammate_per_turn():
     assert table.state.result == "Team Red (Alice, Carol) wins!"
 
 
-def test_multideck_players_draw_from_and_discard_to_their_own_piles():
+def multideck_table() -> Table:
+    """Alice and Bob at a multi-deck table, eight Actions of each one's own loaded."""
     table = Table(rng=random.Random(3))
     table.sit(ALICE, "Alice")
     table.sit(BOB, "Bob")
@@ -200,7 +201,11 @@ def test_multideck_players_draw_from_and_discard_to_their_own_piles():
     for i in range(8):
         table.load_card(ALICE, "Alice", f"A{i}", "A", "")
         table.load_card(BOB, "Bob", f"B{i}", "A", "")
-    started(table, first=ALICE)
+    return table
+
+
+def test_multideck_players_draw_from_and_discard_to_their_own_piles():
+    table = started(multideck_table(), first=ALICE)
     assert all(table.state.cards[n].name.startswith("A") for n in table.hand(ALICE))
     assert all(table.state.cards[n].name.startswith("B") for n in table.hand(BOB))
     table.draw(ALICE)
@@ -500,14 +505,7 @@ def test_a_card_is_put_into_the_draw_pile_at_the_place_asked_and_only_forced_wit
 
 
 def test_in_a_multi_deck_game_a_card_goes_to_its_own_decks_draw_pile():
-    table = Table(rng=random.Random(3))
-    table.sit(ALICE, "Alice")
-    table.sit(BOB, "Bob")
-    table.change_setting(ALICE, "multideck", "on")
-    for i in range(8):
-        table.load_card(ALICE, "Alice", f"A{i}", "A", "")
-        table.load_card(BOB, "Bob", f"B{i}", "A", "")
-    started(table, first=ALICE)
+    table = started(multideck_table(), first=ALICE)
     bobs = table.hand(BOB)[0]
     table.put_on_draw(ALICE, bobs, 1, forced=True)
     assert table.state.pile(DRAW, BOB)[-1] == bobs

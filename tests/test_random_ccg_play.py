@@ -12,6 +12,7 @@ from games.dvorak.deck import snapshot
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
 from games.dvorak.rules import RuleViolation, Table
+from tests.test_ccg_rules import replayed
 
 ANN, BO, CY = 1, 2, 3
 NAMES = {ANN: "Ann", BO: "Bo", CY: "Cy"}
@@ -56,14 +57,6 @@ MOVES = (
     * 2
     + ["leave", "kick"]
 )
-
-
-def replay(events: list) -> object:
-    state = KIND.new_state()
-    for event in events:
-        for delta in event.deltas:
-            state.apply(delta)
-    return state
 
 
 def _move(table: Table, move: str, number: int, player: int, forced: bool, rng: random.Random) -> None:
@@ -195,7 +188,7 @@ def run(seed: int, steps: list) -> None:
         log.extend(table.take_changes().events)
         problems = table_problems(table.state)
         assert problems == [], (move, problems)
-    assert KIND.differences(replay(log), table.state) == []
+    assert KIND.differences(replayed(log), table.state) == []
 
 
 @settings(max_examples=150, deadline=None)
