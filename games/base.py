@@ -214,10 +214,6 @@ class GameKind(ABC):
     own_tables: ClassVar[bool] = False
 
     @abstractmethod
-    def default_settings(self) -> dict[str, Any]:
-        """The settings of a new room."""
-
-    @abstractmethod
     def new_state(self) -> Any:
         """The state of a new, empty table with the default settings."""
 

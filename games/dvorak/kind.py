@@ -25,9 +25,6 @@ class DvorakKind(GameKind):
     title = "Dvorak: the card game whose cards are written by its players."
     own_tables = True
 
-    def default_settings(self) -> dict[str, Any]:
-        return table_settings.defaults()
-
     def new_state(self) -> TableState:
         """An empty table with the settings event logs start from (those of rooms made
         before new rooms were opened with halt on and a vote time)."""
@@ -36,7 +33,7 @@ class DvorakKind(GameKind):
     def new_room_state(self) -> TableState:
         """An empty table with the settings of a new room, which notes those that differ
         from the log's start as what the room was opened with."""
-        settings = self.default_settings()
+        settings = table_settings.defaults()
         start = table_settings.log_start()
         opened_with = {name: value for name, value in settings.items() if start.get(name) != value}
         return TableState(settings=settings, opened_with=opened_with)

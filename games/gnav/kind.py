@@ -30,9 +30,6 @@ class GnavKind(GameKind):
     title = "Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players."
     own_tables: ClassVar[bool] = False
 
-    def default_settings(self) -> dict[str, Any]:
-        return settings.defaults()
-
     def new_state(self) -> GnavState:
         return new_state()
 
