@@ -312,7 +312,8 @@ async def test_a_table_whose_people_have_all_gone_makes_no_moves_until_one_is_ba
         await asyncio.sleep(0.02)
     assert room.seq > paused_at
     moved = (await room.events(after_seq=paused_at))[0].event
-    assert moved.actor == due.actor
+    # The move that was due: the next deal (made in the dealer's name), or the bot's own.
+    assert moved.kind == "deal" if due.reason == "deal" else moved.actor == due.actor, (moved, due)
     assert await audit(server.database) == []
 
 
