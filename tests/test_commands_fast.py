@@ -774,3 +774,10 @@ async def test_deckbuild_refuses_odd_counts_and_names_clearly_and_changes_nothin
         assert refusal in (await world.call("Ann", line))["Ann"], line
     assert "Your deck is empty." in (await world.call("Ann", "deckbuild"))["Ann"]
     assert (await world.room("Den")).table.built(world.account_id("Ann")) == []
+
+
+async def test_deckbuild_in_a_room_of_the_basic_game_says_where_decks_are_built(world):
+    await world.log_in("Ann")
+    await world.call("Ann", "newroom Den")
+    for line in ("deckbuild save Mine", "deckbuild add 1=2", "viewset"):
+        assert "set ccg=on" in (await world.call("Ann", line))["Ann"], line

@@ -1,5 +1,5 @@
 """The CCG game's commands: the room's card set, building a deck of copies, saving and
-bringing decks, and a room's past results.
+bringing decks.
 
 A player's deck is theirs: the others at the table learn only how many cards it has.
 """
@@ -18,7 +18,7 @@ from commands.tables import current_room
 from commands.text import plural
 from games.dvorak.building import COPIES_PER_MOVE
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
-from games.dvorak.rules import Table
+from games.dvorak.rules import RuleViolation, Table
 from persistence.decks import TooManyDecks
 from persistence.player_decks import PlayerDeckStore, SavedPlayerDeck
 from server.rooms import check_room_name
@@ -176,7 +176,7 @@ class DeckBuild(GameCommand):
 
         def look(table: Table) -> tuple[list[tuple[str, int]], int]:
             if not table.ccg:
-                raise CommandError("Decks are built in a CCG room.")
+                raise RuleViolation("Decks are built in a CCG room (the host turns it on between games: set ccg=on).")
             return [(card.name, copies) for card, copies in table.deck_list(actor)], table.state.deck_version
 
         cards, version = await inspect(ctx, look)
