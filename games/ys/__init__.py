@@ -1,0 +1,1 @@
+"""Ys: the board game of hidden brokers and gems (seed 001)."""
