@@ -1,1 +1,11 @@
-"""Ys: the board game of hidden brokers and gems (seed 001)."""
+"""Ys: the board game of hidden brokers and gems (seed 001).
+
+``tables`` holds every number and reading of the rules (the game's help shows its
+docstring), ``state`` a table and the deltas that change it, ``rules`` the moves,
+``visibility`` the one policy of who sees what, ``scoring`` the final scoring, ``kind``
+the game kind the rooms use: :data:`KIND`. Pure and synchronous: no I/O.
+"""
+
+from games.ys.kind import KIND
+
+__all__ = ["KIND"]

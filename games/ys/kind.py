@@ -1,0 +1,172 @@
+"""Ys as a game kind a room can hold: new tables, their stored form, their invariants,
+and what each viewer may see (the visibility policy in ``visibility``).
+
+Stored form: the room's row keeps phase, host and settings, the seat rows keep each
+seat's ``account_id, name, team, out, absent, bot``; everything else is the snapshot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import fields
+from typing import Any, ClassVar
+
+from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind
+from games.ys import settings, visibility
+from games.ys import tables as t
+from games.ys.rules import LEVELS, YsTable, new_state
+from games.ys.state import SETTABLE, Seat, YsState
+
+#: What the seat rows hold of a seat.
+STORED_SEAT_FIELDS = ("account_id", "name", "team", "out", "absent", "bot")
+#: The state's fields kept in the snapshot as they are (JSON-ready): all that a ``set``
+#: delta changes but phase and host, which the room's row keeps.
+SNAPSHOT_FIELDS = tuple(name for name in SETTABLE if name not in ("phase", "host"))
+STAGES = ("bid", "place", "resolve", "favour")
+
+
+class YsKind(GameKind):
+    name = "ys"
+    title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall. With computer players."
+    own_tables: ClassVar[bool] = False
+
+    def new_state(self) -> YsState:
+        return new_state()
+
+    def table(self, state: YsState, **options: Any) -> YsTable:
+        """A table around ``state``; ``rng`` (a ``random.Random``) may be given, else the
+        system's random source is used."""
+        rng = options.get("rng")
+        return YsTable(state, rng if isinstance(rng, random.Random) else None)
+
+    def snapshot(self, state: YsState) -> dict[str, Any]:
+        return _json_ready({name: getattr(state, name) for name in SNAPSHOT_FIELDS})
+
+    def restore(
+        self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
+    ) -> YsState:
+        restored = [Seat(**{name: row[name] for name in STORED_SEAT_FIELDS if name in row}) for row in seats]
+        state = YsState(phase=phase, host=host, seats=restored, settings=dict(settings))
+        defaults = YsState()
+        for name in SNAPSHOT_FIELDS:
+            setattr(state, name, _json_ready(snapshot.get(name, getattr(defaults, name))))
+        return state
+
+    def problems(self, state: YsState) -> list[str]:
+        return _problems(state)
+
+    def differences(self, replayed: YsState, stored: YsState) -> list[str]:
+        found = []
+        for spec in fields(YsState):
+            if spec.name == "seats":
+                continue
+            mine, theirs = _json_ready(getattr(replayed, spec.name)), _json_ready(getattr(stored, spec.name))
+            if mine != theirs:
+                found.append(f"{spec.name}: replayed {mine!r}, stored {theirs!r}")
+        mine_seats = [vars(seat) for seat in replayed.seats]
+        their_seats = [vars(seat) for seat in stored.seats]
+        if mine_seats != their_seats:
+            found.append(f"seats: replayed {mine_seats}, stored {their_seats}")
+        return found
+
+    def event_for(self, state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
+        return visibility.event_for(state, event, viewer)
+
+
+def _json_ready(value: Any) -> Any:
+    """A copy of ``value`` with tuples as lists (what a JSON round trip gives)."""
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(item) for item in value]
+    return value
+
+
+def _problems(state: YsState) -> list[str]:
+    found: list[str] = []
+    if state.phase not in (WAITING, PLAYING, OVER):
+        found.append(f"unknown phase {state.phase!r}")
+    ids = [seat.account_id for seat in state.seats]
+    if len(set(ids)) != len(ids):
+        found.append("a seat appears twice")
+    if len(ids) > t.MAX_PLAYERS:
+        found.append(f"{len(ids)} seats, more than {t.MAX_PLAYERS}")
+    host = state.seat(state.host)
+    if state.host != NOBODY and (host is None or host.bot):
+        found.append(f"the host {state.host} is not a person seated here")
+    for seat in state.seats:
+        if seat.bot and (seat.bot not in LEVELS or not state.next_bot < seat.account_id < 0):
+            found.append(f"computer player {seat.account_id} ({seat.bot}) is not one the table made")
+        if not seat.bot and seat.account_id <= 0:
+            found.append(f"person {seat.account_id} has no account id")
+    for name, spec in settings.SETTINGS.items():
+        value = state.settings.get(name)
+        if value is not None and not spec.low <= value <= spec.high:
+            found.append(f"setting {name} is {value!r}")
+    if state.phase == PLAYING:
+        found.extend(_game_problems(state, ids))
+    elif state.stage or state.awaiting or state.tasks:
+        found.append("a round's business outside a game")
+    return found
+
+
+def _game_problems(state: YsState, ids: list[int]) -> list[str]:
+    found: list[str] = []
+    expected = [*ids, t.NEUTRAL] if len(ids) == 2 else ids
+    if [h["id"] for h in state.players] != expected:
+        found.append(f"the players {[h['id'] for h in state.players]} are not the seats {ids}")
+        return found
+    if sorted(state.order) != sorted(ids):
+        found.append(f"the order {state.order} is not the players'")
+    if not 1 <= state.round <= t.ROUNDS:
+        found.append(f"round {state.round}")
+    if state.stage not in STAGES:
+        found.append(f"unknown stage {state.stage!r}")
+    if state.step < 1:
+        found.append("a game whose step never moved")
+    base = t.brokers_for(len(ids))
+    for holdings in state.players:
+        pid = holdings["id"]
+        placed = [e["value"] for e in state.placed if e["player"] == pid]
+        have = Counter([*holdings["screen"], *holdings["front"], *placed, *holdings["favour"]])
+        if pid == t.NEUTRAL:
+            should = Counter(t.NEUTRAL_BROKERS)
+        else:
+            should = Counter([*base, *[t.FAVOUR_BROKER] * len(holdings["favour"])])
+        if have != should:
+            found.append(f"player {pid}'s brokers are {sorted(have.elements())}, not {sorted(should.elements())}")
+        if any(count < 0 for count in holdings["gems"].values()) or holdings["points"] < 0:
+            found.append(f"player {pid} holds {holdings['gems']} and {holdings['points']} points")
+        if not 0 <= holdings["played"] <= t.PLAYS_PER_ROUND:
+            found.append(f"player {pid} played {holdings['played']} cards this round")
+        if len(holdings["favour"]) > state.round:
+            found.append(f"player {pid} gave the King {len(holdings['favour'])} brokers in {state.round} rounds")
+    for colour in t.COLOURS:
+        if not t.PRICE_LOW <= state.prices.get(colour, -1) <= t.PRICE_HIGH:
+            found.append(f"the price of {colour} is {state.prices.get(colour)}")
+    market_spaces = [str(e["space"]) for e in state.placed if e["space"][0] == "market"]
+    if len(set(market_spaces)) != len(market_spaces):
+        found.append("a market space holds two brokers")
+    every_card = Counter(
+        [
+            *state.discard,
+            *(c["up"] for c in state.corners if c["up"] is not None),
+            *(card for c in state.corners for card in c["stack"]),
+            *(entry[0] for h in state.players for entry in h["cards"]),
+        ]
+    )
+    if every_card != Counter([*t.yellow_deck(), *[t.BLUE_CARD] * t.QUADRANTS]):
+        found.append(f"the action cards are not the 24: {sorted(every_card.elements())}")
+    used = [*state.gem_deck, *(card for card in state.laid if card >= 0), state.market_card]
+    if len(set(used)) != len(used) or not all(0 <= card < len(t.GEM_CARDS) for card in used):
+        found.append("a gem card is in two places")
+    for prompt in state.awaiting:
+        if state.player(prompt.get("player", NOBODY)) is None:
+            found.append(f"a choice asked of {prompt.get('player')}, who is not playing")
+    if state.stage == "place" and state.turn not in ids:
+        found.append(f"the turn is with {state.turn}, not a player")
+    return found
+
+
+KIND = YsKind()

@@ -1,0 +1,1002 @@
+"""The rules of Ys as moves on a table: each move checks the rules, then changes the
+table through deltas grouped into events. No I/O: callers store and announce the events.
+
+A game: setup (brokers, order cards at random, the action cards in the corners, prices
+at 3), then 4 rounds of five stages, then the final scoring:
+
+1. *intro*: a gem card in each city quadrant played and one for the market, the market
+   rows filled, each corner's top action card turned up;
+2. ``bid``: each player bids 2 brokers, hidden until all have bid; the order is by sum,
+   ties to the lower order card of the round before;
+3. ``place``: in turn order each player places a pair (one face up, one face down;
+   2 players: then one neutral broker face down), until each has one left;
+4. ``resolve``: the last broker joins the bid, everything is turned up, and the
+   resolution's *tasks* run in order: each city space, each quadrant, each market row,
+   the price track, the top market investor's nudge, the end of the round. A task that
+   needs a player's choice adds it to ``awaiting`` and waits for :meth:`YsTable.choose`;
+5. ``favour`` (the ``favour`` setting): each player puts one bid broker on the King's
+   favour space and takes a 2 from the supply.
+
+Action cards are held hidden; a played card waits in ``queued`` for its timing window
+(``tables.WINDOWS``), where :data:`EFFECTS` resolves it, in turn order. This module
+resolves the immediate ones (treasure, Prince, King) as they are won; ``actions`` adds
+the yellow-edged ones to :data:`EFFECTS`. The numbers and every reading of the rules
+are in ``tables``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, GameTable, RuleViolation
+from games.ys import scoring
+from games.ys import settings as table_settings
+from games.ys import tables as t
+from games.ys.state import Seat, YsState, seat_dicts
+
+NAME_MAX = 30
+LEVELS = ("easy", "normal")
+BOT_NAMES = ("Ysolde", "Tristan", "Morgane", "Gradlon", "Dahut", "Corentin", "Brendan", "Nolwenn")
+
+#: What a played yellow-edged card does when its window comes: ``effect(table, event,
+#: player)``. The ``actions`` module registers them; a card with none cannot be played.
+EFFECTS: dict[str, Callable[[YsTable, Event, int], None]] = {}
+
+#: The order of the round's stages; a window is ahead while its stage is.
+_STAGES = ("bid", "place", "resolve", "favour")
+
+
+def new_state() -> YsState:
+    """An empty table with the default settings."""
+    return YsState(settings=table_settings.defaults())
+
+
+def space_of(raw: Any) -> list[Any]:
+    """A space as the state keeps it, ``["city", quadrant, ring]`` or ``["market", row,
+    colour]``, from a list, a tuple or words (``"city 2 palace"``); RuleViolation if it is
+    no space."""
+    parts = raw.split() if isinstance(raw, str) else list(raw) if isinstance(raw, list | tuple) else []
+    if len(parts) == 3 and isinstance(parts[0], str):
+        where = parts[0].lower()
+        try:
+            number = int(parts[1])
+        except (TypeError, ValueError):
+            number = -1
+        name = str(parts[2]).lower()
+        if where == "city" and 0 <= number < t.QUADRANTS and name in t.RINGS:
+            return ["city", number, name]
+        if where == "market" and 0 <= number < t.MARKET_ROWS and name in t.COLOURS:
+            return ["market", number, name]
+    raise RuleViolation("A space is city <quadrant 0-3> <port|commercial|palace> or market <row 0-3> <colour>.")
+
+
+class YsTable(GameTable):
+    """A Ys table: its state and every move made on it."""
+
+    state: YsState
+
+    def __init__(self, state: YsState | None = None, rng: random.Random | None = None) -> None:
+        super().__init__(state if state is not None else new_state(), rng)
+        self._step_pending = False
+
+    # -- reading ---------------------------------------------------------------------
+
+    def setting(self, name: str) -> Any:
+        value = self.state.settings.get(name)
+        return table_settings.SETTINGS[name].default if value is None else value
+
+    def player_count(self) -> int:
+        """The players of this game (the neutral player not counted)."""
+        return len([holdings for holdings in self.state.players if holdings["id"] != t.NEUTRAL])
+
+    def quadrants(self) -> int:
+        """The city quadrants in play: 3 with 2 players, the setting with 3, else 4."""
+        players = self.player_count()
+        if players <= 2:
+            return 3
+        return int(self.setting("quadrants")) if players == 3 else t.QUADRANTS
+
+    def waiting_for(self) -> list[int]:
+        """The players who may (and must) act now, in turn order."""
+        state = self.state
+        if state.phase != PLAYING:
+            return []
+        if state.awaiting:
+            return [state.awaiting[0]["player"]]
+        if state.stage == "bid":
+            return [p for p in state.order if not self._holdings(p)["front"]]
+        if state.stage == "place":
+            return [state.turn]
+        if state.stage == "favour":
+            return [p for p in state.order if len(self._holdings(p)["favour"]) < state.round]
+        return []
+
+    def due(self) -> Due | None:
+        """A computer player's move after the bot delay, else a person's default move
+        after the turn time. Each carries the step it was made for."""
+        waiting = self.waiting_for()
+        if not waiting:
+            return None
+        step = self.state.step
+        bots = [p for p in waiting if (seat := self.state.seat(p)) is not None and seat.bot]
+        if bots:
+            actor = bots[0]
+            return Due(float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot")
+        return Due(float(self.setting("turntime")), waiting[0], lambda table: table.timeout(step), "timer")
+
+    # -- seats -----------------------------------------------------------------------
+
+    def sit(self, account_id: int, name: str) -> None:
+        """Take a seat (between games)."""
+        name = name.strip()
+        if account_id <= 0 or not name or len(name) > NAME_MAX:
+            raise RuleViolation("Only a player with an account and a name can take a seat.")
+        if self.state.seat(account_id) is not None:
+            raise RuleViolation("You already have a seat here.")
+        if self.state.phase == PLAYING:
+            raise RuleViolation("A game is being played here; you can join when it ends.")
+        self._room_for_one_more()
+        event = self._record("join", account_id, player=account_id, name=name)
+        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
+        if self.state.host == NOBODY:
+            self._set(event, "host", account_id)
+
+    def unseat(self, actor: int, account_id: int) -> None:
+        """Give up a seat (or, by the host, take a person's away). A person leaving
+        mid-game ends it: the game is abandoned. Computer players go with removebot."""
+        seat = self.state.seat(account_id)
+        if actor != account_id:
+            self._host(actor)
+            if seat is None or seat.bot:
+                raise RuleViolation("That player is not seated at this table (computer players go with removebot).")
+        if seat is None:
+            raise RuleViolation("You have no seat here.")
+        playing = self.state.phase == PLAYING
+        self._step_pending = playing
+        event = self._record("leave", actor, player=account_id, name=seat.name, abandoned=playing)
+        if playing:
+            result = f"The game was abandoned: {seat.name} left."
+            for name, value in (("phase", OVER), ("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
+                self._set(event, name, value)
+            self._set(event, "result", result)
+            event.data.update(result=result, outcome="abandoned", winners=[])
+        self._pass_host(event, account_id)
+        self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s.account_id != account_id])])
+
+    def set_host(self, actor: int, account_id: int) -> None:
+        """Hand the table over to another person seated here (host only)."""
+        self._host(actor)
+        seat = self.state.seat(account_id)
+        if seat is None or seat.bot:
+            raise RuleViolation("The host must be a person seated at this table.")
+        if account_id == actor:
+            raise RuleViolation("You are the host already.")
+        event = self._record("host", actor, player=account_id, name=seat.name)
+        self._set(event, "host", account_id)
+
+    def add_bot(self, actor: int, level: str, name: str = "") -> None:
+        """Seat a computer player of ``level`` named ``name`` from the bot names (the
+        first free one if none is given). Host only, between games."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("Computer players join between games.")
+        level = level.strip().lower()
+        if level not in LEVELS:
+            raise RuleViolation(f"A computer player is {', '.join(LEVELS)}.")
+        self._room_for_one_more()
+        taken = {seat.name.lower() for seat in self.state.seats}
+        wanted = name.strip().lower()
+        if wanted:
+            chosen = next((bot for bot in BOT_NAMES if bot.lower() == wanted), None)
+            if chosen is None:
+                raise RuleViolation(f"Computer players are named {', '.join(BOT_NAMES)}.")
+            if chosen.lower() in taken:
+                raise RuleViolation(f"{chosen} is already seated here.")
+        else:
+            chosen = next((bot for bot in BOT_NAMES if bot.lower() not in taken), None)
+            if chosen is None:
+                raise RuleViolation("Every computer player's name is taken here.")
+        bot_id = self.state.next_bot
+        event = self._record("addbot", actor, player=bot_id, name=chosen, level=level)
+        self._set(event, "next_bot", bot_id - 1)
+        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(bot_id, chosen, bot=level))]])
+
+    def remove_bot(self, actor: int, name: str) -> None:
+        """Take a computer player's seat away (host only, between games)."""
+        self._host(actor)
+        if self.state.phase == PLAYING:
+            raise RuleViolation("Computer players play a game to its end; remove them after it.")
+        seat = next((s for s in self.state.seats if s.bot and s.name.lower() == name.strip().lower()), None)
+        if seat is None:
+            raise RuleViolation(f"No computer player here is named {name.strip() or 'that'}.")
+        event = self._record("removebot", actor, player=seat.account_id, name=seat.name, level=seat.bot)
+        self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s is not seat])])
+
+    def set(self, actor: int, name: str, value: Any) -> None:
+        """Change a setting (host only): favour 0/1 and quadrants 3/4 between games,
+        turntime 10-600 seconds, botdelay 0-10 seconds."""
+        self._host(actor)
+        spec = table_settings.SETTINGS.get(name.strip().lower())
+        if spec is None:
+            raise RuleViolation(f"The settings are {', '.join(table_settings.SETTINGS)}.")
+        try:
+            parsed = spec.parse(value)
+        except ValueError as error:
+            raise RuleViolation(f"{str(error).capitalize()}.") from None
+        if not spec.mid_match and self.state.phase == PLAYING:
+            raise RuleViolation(f"{spec.name} can be changed only between games.")
+        event = self._record("set", actor, name=spec.name, value=parsed)
+        self._change(event, ["setting", spec.name, parsed])
+
+    # -- the game --------------------------------------------------------------------
+
+    def start(self, actor: int) -> None:
+        """Begin a game (host only) with everyone seated: 2 to 5 players."""
+        self._host(actor)
+        state = self.state
+        if state.phase == PLAYING:
+            raise RuleViolation("A game is already being played.")
+        if not t.MIN_PLAYERS <= len(state.seats) <= t.MAX_PLAYERS:
+            raise RuleViolation("Ys is for 2 to 5 players (add a computer player: addbot normal).")
+        self._step_pending = True
+        ids = [seat.account_id for seat in state.seats]
+        order = list(ids)
+        self.rng.shuffle(order)
+        brokers = t.brokers_for(len(ids))
+        players = [_holdings(account_id, brokers) for account_id in ids]
+        if len(ids) == 2:
+            players.append(_holdings(t.NEUTRAL, sorted(t.NEUTRAL_BROKERS)))
+        gem_deck = list(range(len(t.GEM_CARDS)))
+        self.rng.shuffle(gem_deck)
+        yellow = t.yellow_deck()
+        self.rng.shuffle(yellow)
+        per_corner = t.YELLOW_PER_CORNER
+        corners = [
+            {"up": None, "stack": [*yellow[i * per_corner : (i + 1) * per_corner], t.BLUE_CARD]}
+            for i in range(t.QUADRANTS)
+        ]
+        event = self._record("start", actor, players=ids, order=order, neutral=len(ids) == 2)
+        for name, value in (
+            ("result", ""),
+            ("round", 0),
+            ("order", order),
+            ("players", players),
+            ("prices", {colour: t.PRICE_START for colour in t.COLOURS}),
+            ("gem_deck", gem_deck),
+            ("corners", corners),
+            ("discard", sorted(yellow[t.QUADRANTS * per_corner :])),
+            ("awaiting", []),
+            ("tasks", []),
+            ("queued", []),
+            ("placed", []),
+            ("phase", PLAYING),
+        ):
+            self._set(event, name, value)
+        self._begin_round()
+
+    def bid(self, actor: int, first: int, second: int, step: int | None = None) -> None:
+        """Bid two brokers from behind your screen for the turn order (hidden until all
+        have bid)."""
+        holdings = self._acting(actor, step, "bid")
+        if holdings["front"]:
+            raise RuleViolation("You have bid already; waiting for the others.")
+        screen = self._take(holdings["screen"], [first, second])
+        self._step_pending = True
+        event = self._record("bid", actor, player=actor, private=[[actor, {"brokers": sorted([first, second])}]])
+        self._player(event, actor, screen=screen, front=sorted([first, second]))
+        if all(self._holdings(p)["front"] for p in self.state.order):
+            self._reveal_bids()
+
+    def place(
+        self, actor: int, up_value: int, up_space: Any, down_value: int, down_space: Any, step: int | None = None
+    ) -> None:
+        """Place a pair from behind your screen: ``up_value`` face up on ``up_space`` and
+        ``down_value`` face down on ``down_space``."""
+        holdings = self._acting(actor, step, "place", "pair")
+        up, down = space_of(up_space), space_of(down_space)
+        screen = self._take(holdings["screen"], [up_value, down_value])
+        self._placeable(up)
+        self._placeable(down)
+        if up == down and up[0] == "market":
+            raise RuleViolation("A market space holds one broker.")
+        self._step_pending = True
+        event = self._record(
+            "place",
+            actor,
+            player=actor,
+            up={"value": up_value, "space": up},
+            down={"space": down},
+            private=[[actor, {"down_value": down_value}]],
+        )
+        market = [space[0] for space in (up, down)].count("market")
+        self._player(event, actor, screen=screen, points=holdings["points"] + market * t.MARKET_POINT)
+        self._set(
+            event,
+            "placed",
+            [
+                *self.state.placed,
+                {"player": actor, "value": up_value, "up": True, "space": up},
+                {"player": actor, "value": down_value, "up": False, "space": down},
+            ],
+        )
+        neutral = self.state.player(t.NEUTRAL)
+        if neutral is not None and neutral["screen"]:
+            self._set(event, "turn_part", "neutral")
+            return
+        self._after_pair(event, actor)
+
+    def place_neutral(self, actor: int, value: int, space: Any, step: int | None = None) -> None:
+        """(2 players) After your pair, place one of the neutral player's brokers face
+        down: ``value`` on ``space``."""
+        self._acting(actor, step, "place", "neutral")
+        neutral = self._holdings(t.NEUTRAL)
+        where = space_of(space)
+        screen = self._take(neutral["screen"], [value], "The neutral player has no broker")
+        self._placeable(where)
+        self._step_pending = True
+        event = self._record("neutral", actor, player=actor, space=where, private=[[actor, {"value": value}]])
+        points = neutral["points"] + (t.MARKET_POINT if where[0] == "market" else 0)
+        self._player(event, t.NEUTRAL, screen=screen, points=points)
+        placed = {"player": t.NEUTRAL, "value": value, "up": False, "space": where, "by": actor}
+        self._set(event, "placed", [*self.state.placed, placed])
+        self._after_pair(event, actor)
+
+    def choose(self, actor: int, answer: Any, step: int | None = None) -> None:
+        """Answer the choice the table waits for from you (``awaiting``): a colour (a
+        treasure, a white gem), gems to take from a quadrant's card (``"blue green"``),
+        or the market investor's nudge (``"red up"``)."""
+        state = self.state
+        if state.phase != PLAYING:
+            raise RuleViolation("No game is being played here.")
+        if step is not None and step != state.step:
+            raise RuleViolation("That move is out of date: the table has moved on.")
+        if not state.awaiting or state.awaiting[0]["player"] != actor:
+            if state.awaiting:
+                raise RuleViolation(f"The table waits for {self.name_of(state.awaiting[0]['player'])}, not you.")
+            raise RuleViolation("Nothing is asked of you now.")
+        prompt = state.awaiting[0]
+        words = answer.lower().split() if isinstance(answer, str) else [str(word).lower() for word in answer]
+        self._step_pending = True
+        self._answer(actor, prompt, words)
+
+    def favour(self, actor: int, value: int, step: int | None = None) -> None:
+        """(King's favour) Put one of your brokers in front of the screen face down on
+        the King's favour space; you take a 2 from the supply."""
+        holdings = self._acting(actor, step, "favour")
+        if len(holdings["favour"]) >= self.state.round:
+            raise RuleViolation("You have given the King a broker this round already.")
+        front = self._take(holdings["front"], [value], "You have no broker in front of your screen")
+        self._step_pending = True
+        event = self._record("favour", actor, player=actor, private=[[actor, {"value": value}]])
+        self._player(
+            event,
+            actor,
+            front=front,
+            favour=[*holdings["favour"], value],
+            screen=sorted([*holdings["screen"], t.FAVOUR_BROKER]),
+        )
+        if not self.waiting_for():
+            self._next_round()
+
+    def play(self, actor: int, card: str, step: int | None = None) -> None:
+        """Play a held action card (from the round after you won it, at most 2 a round):
+        it takes effect in its timing window, in turn order."""
+        state = self.state
+        if state.phase != PLAYING:
+            raise RuleViolation("No game is being played here.")
+        if step is not None and step != state.step:
+            raise RuleViolation("That move is out of date: the table has moved on.")
+        holdings = self._holdings(actor) if state.player(actor) is not None else None
+        if holdings is None:
+            raise RuleViolation("Only players in this game can do that.")
+        name = card.strip().lower()
+        held = next((entry for entry in holdings["cards"] if entry[0] == name), None)
+        if held is None:
+            raise RuleViolation("You hold no such card.")
+        if held[1] >= state.round:
+            raise RuleViolation("A card is played from the round after it was won.")
+        if holdings["played"] >= t.PLAYS_PER_ROUND:
+            raise RuleViolation(f"You have played {t.PLAYS_PER_ROUND} cards this round.")
+        window = t.window_of(name)
+        if name not in EFFECTS or not self._window_ahead(window):
+            raise RuleViolation(f"The {name} cannot be played now.")
+        self._step_pending = True
+        cards = list(holdings["cards"])
+        cards.remove(held)
+        event = self._record("play", actor, player=actor, card=name, window=window)
+        self._player(event, actor, cards=cards, played=holdings["played"] + 1)
+        self._set(event, "discard", [*state.discard, name])
+        self._set(event, "queued", [*state.queued, [actor, name]])
+
+    def timeout(self, step: int) -> None:
+        """The turn timer ran out: the first person the table waits for gets a default
+        move (see :meth:`bot_move`)."""
+        state = self.state
+        waiting = [p for p in self.waiting_for() if (seat := state.seat(p)) is not None and not seat.bot]
+        if step != state.step or not waiting:
+            raise RuleViolation("That turn is already over.")
+        actor = waiting[0]
+        self._step_pending = True
+        self._record("timeout", actor, player=actor)
+        self._default_move(actor)
+
+    def bot_move(self, actor: int, step: int) -> None:
+        """A computer player's move: for now the simple legal default (the bots' module
+        gives each level its policy)."""
+        seat = self.state.seat(actor)
+        if seat is None or not seat.bot:
+            raise RuleViolation("That is not a computer player here.")
+        if step != self.state.step or actor not in self.waiting_for():
+            raise RuleViolation("That move is out of date: the table has moved on.")
+        self._default_move(actor)
+
+    # -- default moves ---------------------------------------------------------------
+
+    def _default_move(self, actor: int) -> None:
+        """A legal move for ``actor`` where the table waits for them: brokers and spaces
+        at random, the strongest colour for a gem, a nudge up of the strongest colour."""
+        state = self.state
+        rng = self.rng
+        if state.awaiting:
+            prompt = state.awaiting[0]
+            ask = prompt["ask"]
+            if ask == "take":
+                ranked = sorted(prompt["options"], key=self._gem_strength)
+                answer = ranked[: prompt["count"]]
+            elif ask == "nudge":
+                answer = [scoring.colour_ranking(state.prices)[0], "up"]
+            else:
+                answer = [scoring.colour_ranking(state.prices)[0]]
+            self.choose(actor, answer)
+            return
+        holdings = self._holdings(actor)
+        if state.stage == "bid":
+            first, second = rng.sample(holdings["screen"], 2)
+            self.bid(actor, first, second)
+        elif state.stage == "favour":
+            self.favour(actor, rng.choice(holdings["front"]))
+        elif state.turn_part == "neutral":
+            self.place_neutral(actor, rng.choice(self._holdings(t.NEUTRAL)["screen"]), rng.choice(self._free_spaces()))
+        else:
+            up_value, down_value = rng.sample(holdings["screen"], 2)
+            up = rng.choice(self._free_spaces())
+            down = rng.choice([space for space in self._free_spaces() if space != up or space[0] == "city"])
+            self.place(actor, up_value, up, down_value, down)
+
+    def _gem_strength(self, gem: str) -> int:
+        """How good a gem is to take by default: the strongest colour first, white (any
+        colour) before all."""
+        if gem == t.WHITE:
+            return -1
+        return scoring.colour_ranking(self.state.prices).index(gem)
+
+    def _free_spaces(self) -> list[list[Any]]:
+        """Every space a broker may go on now."""
+        spaces: list[list[Any]] = [["city", q, ring] for q in range(self.quadrants()) for ring in t.RINGS]
+        taken = [entry["space"] for entry in self.state.placed]
+        for row, gem in enumerate(self.state.market):
+            if gem is not None:
+                spaces.extend(["market", row, c] for c in t.COLOURS if ["market", row, c] not in taken)
+        return spaces
+
+    # -- how a round goes ------------------------------------------------------------
+
+    def _begin_round(self) -> None:
+        state = self.state
+        number = state.round + 1
+        quadrants = self.quadrants()
+        deck = list(state.gem_deck)
+        laid = [deck.pop() if q < quadrants else -1 for q in range(t.QUADRANTS)]
+        market_card = deck.pop()
+        players = self.player_count()
+        corners = [{"up": c["stack"][-1] if c["stack"] else None, "stack": c["stack"][:-1]} for c in state.corners]
+        market = t.market_rows(market_card, players)
+        event = self._record(
+            "round",
+            NOBODY,
+            round=number,
+            laid=laid,
+            market_card=market_card,
+            market=market,
+            cards=[corner["up"] for corner in corners],
+        )
+        for holdings in state.players:
+            mine = [entry["value"] for entry in state.placed if entry["player"] == holdings["id"]]
+            self._player(
+                event, holdings["id"], screen=sorted([*holdings["screen"], *holdings["front"], *mine]), front=[]
+            )
+            if holdings["played"]:
+                self._player(event, holdings["id"], played=0)
+        for name, value in (
+            ("round", number),
+            ("gem_deck", deck),
+            ("laid", laid),
+            ("market_card", market_card),
+            ("quadrant_gems", [t.card_gems(card, players) if card >= 0 else [] for card in laid]),
+            ("market", market),
+            ("corners", corners),
+            ("placed", []),
+            ("stage", "bid"),
+            ("window", ""),
+            ("turn", NOBODY),
+            ("turn_part", ""),
+        ):
+            self._set(event, name, value)
+
+    def _reveal_bids(self) -> None:
+        state = self.state
+        before = list(state.order)
+        bids = {p: self._holdings(p)["front"] for p in before}
+        order = sorted(before, key=lambda p: (-sum(bids[p]), before.index(p)))
+        event = self._record(
+            "order", NOBODY, bids=[[p, bids[p], sum(bids[p])] for p in before], order=order, turn=order[0]
+        )
+        for name, value in (("order", order), ("stage", "place"), ("turn", order[0]), ("turn_part", "pair")):
+            self._set(event, name, value)
+        self._window(event, t.START_OF_PLACEMENT)
+
+    def _after_pair(self, event: Event, actor: int) -> None:
+        """The pair of ``actor`` is placed: their after-pair cards, then the next player
+        with more than one broker behind the screen (none: resolution)."""
+        self._window(event, t.AFTER_PAIR, actor)
+        state = self.state
+        at = state.order.index(actor)
+        following = state.order[at + 1 :] + state.order[: at + 1]
+        upcoming = next((p for p in following if len(self._holdings(p)["screen"]) > 1), NOBODY)
+        if upcoming == NOBODY:
+            self._begin_resolution()
+            return
+        turn = self._record("turn", upcoming, player=upcoming)
+        self._set(turn, "turn", upcoming)
+        self._set(turn, "turn_part", "pair")
+
+    def _begin_resolution(self) -> None:
+        state = self.state
+        event = self._record("resolve", NOBODY, round=state.round)
+        for holdings in state.players:
+            if holdings["id"] != t.NEUTRAL:
+                front = sorted([*holdings["front"], *holdings["screen"]])
+                self._player(event, holdings["id"], front=front, screen=[])
+        event.data["placed"] = [dict(entry, up=True) for entry in state.placed]
+        event.data["fronts"] = [[p, self._holdings(p)["front"]] for p in state.order]
+        for name, value in (
+            ("placed", event.data["placed"]),
+            ("stage", "resolve"),
+            ("turn", NOBODY),
+            ("turn_part", ""),
+        ):
+            self._set(event, name, value)
+        self._window(event, t.START_OF_RESOLUTION)
+        quadrants = range(self.quadrants())
+        tasks: list[list[Any]] = [["space", q, ring] for q in quadrants for ring in t.RINGS]
+        tasks += [["quadrant", q] for q in quadrants]
+        tasks += [["row", row] for row in range(t.MARKET_ROWS)]
+        tasks += [["prices"], ["nudge"], ["end"]]
+        self._set(event, "tasks", tasks)
+        self._run(event)
+
+    def _run(self, event: Event) -> None:
+        """Work through the resolution's tasks until one waits for a choice or all are
+        done."""
+        state = self.state
+        while state.phase == PLAYING and state.stage == "resolve" and state.tasks and not state.awaiting:
+            task = state.tasks[0]
+            self._set(event, "tasks", state.tasks[1:])
+            kind = task[0]
+            if kind == "space":
+                self._resolve_space(task[1], task[2])
+            elif kind == "quadrant":
+                self._resolve_quadrant(task[1])
+            elif kind == "take":
+                self._take_gems(task[1], task[2], task[3])
+            elif kind == "row":
+                self._resolve_row(task[1])
+            elif kind == "prices":
+                self._move_prices()
+            elif kind == "nudge":
+                self._nudge()
+            else:
+                self._end_round()
+
+    def rank(self, where: Callable[[list[Any]], bool]) -> list[tuple[int, int]]:
+        """The players with brokers on the spaces ``where`` picks, best first, with their
+        sums: the higher sum, then the neutral player (who wins all ties), then the higher
+        sum in front of the screen, then the lower order card."""
+        sums: Counter[int] = Counter()
+        present: set[int] = set()
+        for entry in self.state.placed:
+            if where(entry["space"]):
+                sums[entry["player"]] += entry["value"]
+                present.add(entry["player"])
+        return [(p, sums[p]) for p in sorted(present, key=self._tie_key(sums))]
+
+    def _tie_key(self, sums: Counter[int]) -> Callable[[int], tuple[int, int, int, int]]:
+        order = self.state.order
+
+        def key(p: int) -> tuple[int, int, int, int]:
+            if p == t.NEUTRAL:
+                return (-sums[p], 0, 0, 0)
+            return (-sums[p], 1, -sum(self._holdings(p)["front"]), order.index(p))
+
+        return key
+
+    def _resolve_space(self, quadrant: int, ring: str) -> None:
+        ranked = self.rank(lambda space: space == ["city", quadrant, ring])
+        corner = self.state.corners[quadrant]
+        card = corner["up"] if ring == "palace" else None
+        if not ranked:
+            return
+        winner = ranked[0][0]
+        event = self._record(
+            "win", winner, player=winner, space=["city", quadrant, ring], ranking=[list(r) for r in ranked]
+        )
+        holdings = self._holdings(winner)
+        if ring == "port":
+            self._gems(event, winner, {t.BLACK: 1})
+            event.data["prize"] = t.BLACK
+        elif ring == "commercial":
+            self._player(event, winner, points=holdings["points"] + t.COMMERCIAL_POINTS)
+            event.data["prize"] = "points"
+        elif card is not None:
+            event.data["prize"] = card
+            corners = [dict(c) for c in self.state.corners]
+            corners[quadrant]["up"] = None
+            self._set(event, "corners", corners)
+            self._won_card(event, winner, card)
+
+    def _won_card(self, event: Event, winner: int, card: str) -> None:
+        """``winner`` takes the action card ``card``: the immediate ones take effect at
+        once; the neutral player takes a gem of the strongest colour instead of any other."""
+        holdings = self._holdings(winner)
+        if card in t.CARD_POINTS:
+            self._player(event, winner, points=holdings["points"] + t.CARD_POINTS[card])
+            self._set(event, "discard", [*self.state.discard, card])
+        elif winner == t.NEUTRAL:
+            self._gems(event, winner, {scoring.colour_ranking(self.state.prices)[0]: 1})
+            self._set(event, "discard", [*self.state.discard, card])
+        elif card == t.BLUE_CARD:
+            self._set(event, "discard", [*self.state.discard, card])
+            self._ask(event, {"player": winner, "ask": "gem"})
+        else:
+            self._player(event, winner, cards=[*holdings["cards"], [card, self.state.round]])
+
+    def _resolve_quadrant(self, quadrant: int) -> None:
+        ranked = self.rank(lambda space: space[0] == "city" and space[1] == quadrant)
+        if not ranked:
+            return
+        event = self._record("quadrant", ranked[0][0], quadrant=quadrant, ranking=[list(r) for r in ranked])
+        takes = [["take", p, quadrant, count] for (p, _), count in zip(ranked, t.QUADRANT_TAKES, strict=False)]
+        self._set(event, "tasks", [*takes, *self.state.tasks])
+
+    def _take_gems(self, player: int, quadrant: int, count: int) -> None:
+        gems = self.state.quadrant_gems[quadrant]
+        count = min(count, len(gems))
+        if count == 0:
+            return
+        choices = {tuple(sorted(combo)) for combo in itertools.combinations(gems, count)}
+        if len(choices) == 1 or player == t.NEUTRAL:
+            chosen = sorted(gems, key=self._gem_strength)[:count]
+            event = self._record("take", player, player=player, quadrant=quadrant, gems=sorted(chosen))
+            self._from_quadrant(event, player, quadrant, chosen)
+            return
+        event = self._record("asked", player, player=player, ask="take", quadrant=quadrant, count=count)
+        self._ask(event, {"player": player, "ask": "take", "quadrant": quadrant, "count": count, "options": gems})
+
+    def _from_quadrant(self, event: Event, player: int, quadrant: int, chosen: list[str]) -> None:
+        rest = list(self.state.quadrant_gems[quadrant])
+        for gem in chosen:
+            rest.remove(gem)
+        lying = [list(g) for g in self.state.quadrant_gems]
+        lying[quadrant] = rest
+        self._set(event, "quadrant_gems", lying)
+        self._receive(event, player, chosen)
+
+    def _resolve_row(self, row: int) -> None:
+        gem = self.state.market[row]
+        ranked = self.rank(lambda space: space[0] == "market" and space[1] == row)
+        if gem is None or not ranked:
+            return
+        winner = ranked[0][0]
+        event = self._record("row", winner, player=winner, row=row, gem=gem, ranking=[list(r) for r in ranked])
+        market = list(self.state.market)
+        market[row] = None
+        self._set(event, "market", market)
+        self._receive(event, winner, [gem])
+
+    def _move_prices(self) -> None:
+        state = self.state
+        order = state.order
+
+        def key(colour: str) -> tuple[int, int, int, int, int]:
+            column = [e for e in state.placed if e["space"][0] == "market" and e["space"][2] == colour]
+            players = {e["player"] for e in column}
+            best = (0, len(order) + 1)
+            if t.NEUTRAL in players:
+                best = (-1000, -1)
+            elif players:
+                best = min((-sum(self._holdings(p)["front"]), order.index(p)) for p in players)
+            total = sum(e["value"] for e in column)
+            return (-total, -len(column), best[0], best[1], t.COLOURS.index(colour))
+
+        ranked = sorted(t.COLOURS, key=key)
+        prices = dict(state.prices)
+        moves = []
+        for colour, move in zip(ranked, t.PRICE_MOVES, strict=True):
+            prices[colour] = min(max(prices[colour] + move, t.PRICE_LOW), t.PRICE_HIGH)
+            moves.append([colour, move])
+        event = self._record("prices", NOBODY, ranking=ranked, moves=moves, prices=prices)
+        self._set(event, "prices", prices)
+
+    def _nudge(self) -> None:
+        ranked = self.rank(lambda space: space[0] == "market")
+        if not ranked:
+            return
+        winner = ranked[0][0]
+        if winner == t.NEUTRAL:
+            gems = self._holdings(t.NEUTRAL)["gems"]
+            colour = min(t.COLOURS, key=lambda c: (-gems.get(c, 0), t.COLOURS.index(c)))
+            self._price(winner, colour, 1)
+            return
+        event = self._record("asked", winner, player=winner, ask="nudge")
+        self._ask(event, {"player": winner, "ask": "nudge"})
+
+    def _price(self, player: int, colour: str, move: int) -> None:
+        prices = dict(self.state.prices)
+        prices[colour] = min(max(prices[colour] + move, t.PRICE_LOW), t.PRICE_HIGH)
+        event = self._record("nudge", player, player=player, colour=colour, move=move, prices=prices)
+        self._set(event, "prices", prices)
+
+    def _end_round(self) -> None:
+        state = self.state
+        event = self._record("endround", NOBODY, round=state.round)
+        self._window(event, t.END_OF_ROUND)
+        unwon = [corner["up"] for corner in state.corners if corner["up"] is not None]
+        if unwon:
+            self._set(event, "discard", [*state.discard, *unwon])
+        self._set(event, "corners", [{"up": None, "stack": c["stack"]} for c in state.corners])
+        self._set(event, "quadrant_gems", [[] for _ in state.quadrant_gems])
+        self._set(event, "market", [None] * t.MARKET_ROWS)
+        if self.setting("favour"):
+            self._set(event, "stage", "favour")
+            self._set(event, "window", "")
+            return
+        self._next_round()
+
+    def _next_round(self) -> None:
+        if self.state.round >= t.ROUNDS:
+            self._final_scoring()
+        else:
+            self._begin_round()
+
+    def _final_scoring(self) -> None:
+        state = self.state
+        neutral = t.NEUTRAL if state.player(t.NEUTRAL) is not None else None
+        gems = {h["id"]: {c: h["gems"].get(c, 0) for c in t.COLOURS} for h in state.players}
+        colour = scoring.colour_points(gems, dict(state.prices), neutral)
+        favour = scoring.favour_points({p: sum(self._holdings(p)["favour"]) for p in state.order})
+        use_favour = bool(self.setting("favour"))
+        lines = []
+        totals: dict[int, int] = {}
+        for p in state.order:
+            holdings = self._holdings(p)
+            black = scoring.black_gem_points(holdings["gems"].get(t.BLACK, 0))
+            kings = favour.get(p, 0) if use_favour else 0
+            total = holdings["points"] + black + colour.get(p, 0) + kings
+            totals[p] = total
+            lines.append([p, holdings["points"], black, colour.get(p, 0), kings, total])
+        gem_counts = {p: sum(self._holdings(p)["gems"].values()) for p in state.order}
+        winners = scoring.winners(totals, gem_counts)
+        best = totals[winners[0]]
+        names = [self.name_of(p) for p in winners]
+        result = f"{' and '.join(names)} won Ys with {best} points."
+        event = self._record(
+            "score",
+            winners[0],
+            scores=lines,
+            winners=names,
+            winner_ids=winners,
+            result=result,
+            outcome="won",
+        )
+        for p, _, _, _, _, total in lines:
+            self._player(event, p, points=total)
+        for name, value in (
+            ("phase", OVER),
+            ("stage", ""),
+            ("window", ""),
+            ("turn", NOBODY),
+            ("result", result),
+            ("awaiting", []),
+            ("tasks", []),
+            ("queued", []),
+        ):
+            self._set(event, name, value)
+
+    # -- choices ---------------------------------------------------------------------
+
+    def _answer(self, actor: int, prompt: dict[str, Any], words: list[str]) -> None:
+        ask = prompt["ask"]
+        if ask in ("gem", "white"):
+            if len(words) != 1 or words[0] not in t.COLOURS:
+                raise RuleViolation(f"Choose a colour: {', '.join(t.COLOURS)}.")
+            event = self._record("chose", actor, player=actor, ask=ask, gems=words)
+            self._set(event, "awaiting", self.state.awaiting[1:])
+            self._gems(event, actor, {words[0]: 1})
+        elif ask == "take":
+            options = Counter(prompt["options"])
+            wanted = Counter(words)
+            if len(words) != prompt["count"] or any(wanted[g] > options[g] for g in wanted):
+                have = " ".join(prompt["options"])
+                raise RuleViolation(f"Take {prompt['count']} of the gems there: {have}.")
+            event = self._record("take", actor, player=actor, quadrant=prompt["quadrant"], gems=sorted(words))
+            self._set(event, "awaiting", self.state.awaiting[1:])
+            self._from_quadrant(event, actor, prompt["quadrant"], words)
+        elif ask == "nudge":
+            if len(words) != 2 or words[0] not in t.COLOURS or words[1] not in ("up", "down"):
+                raise RuleViolation("Move one colour's price: <colour> up, or <colour> down.")
+            event = self._record("chose", actor, player=actor, ask=ask)
+            self._set(event, "awaiting", self.state.awaiting[1:])
+            self._price(actor, words[0], 1 if words[1] == "up" else -1)
+        else:
+            raise RuleViolation("That choice is answered with its card's command.")
+        if self.state.stage == "resolve":
+            self._run(event)
+
+    def _ask(self, event: Event, prompt: dict[str, Any]) -> None:
+        self._set(event, "awaiting", [*self.state.awaiting, prompt])
+
+    def _receive(self, event: Event, player: int, gems: list[str]) -> None:
+        """``player`` takes ``gems``; each white one is swapped at once for a coloured gem
+        of their choice (the neutral player's: of the strongest colour)."""
+        kept = Counter(gem for gem in gems if gem != t.WHITE)
+        for _ in range(gems.count(t.WHITE)):
+            if player == t.NEUTRAL:
+                kept[scoring.colour_ranking(self.state.prices)[0]] += 1
+            else:
+                self._ask(event, {"player": player, "ask": "white"})
+        if kept:
+            self._gems(event, player, dict(kept))
+
+    def _gems(self, event: Event, player: int, more: dict[str, int]) -> None:
+        gems = dict(self._holdings(player)["gems"])
+        for gem, count in more.items():
+            gems[gem] = gems.get(gem, 0) + count
+        self._player(event, player, gems=gems)
+
+    # -- timing windows ---------------------------------------------------------------
+
+    def _window(self, event: Event, name: str, only: int | None = None) -> None:
+        """The table reaches the timing window ``name``: the cards queued for it (only
+        those of ``only``, after their pair) take effect, in turn order."""
+        state = self.state
+        self._set(event, "window", name)
+        due = [entry for entry in state.queued if t.window_of(entry[1]) == name and only in (None, entry[0])]
+        if not due:
+            return
+        due.sort(key=lambda entry: state.order.index(entry[0]))
+        self._set(event, "queued", [entry for entry in state.queued if entry not in due])
+        for player, card in due:
+            effect = self._record("effect", player, player=player, card=card, window=name)
+            EFFECTS[card](self, effect, player)
+
+    def _window_ahead(self, window: str) -> bool:
+        """Whether a card of ``window`` played now still takes effect this round."""
+        stage = _STAGES.index(self.state.stage) if self.state.stage in _STAGES else len(_STAGES)
+        if window == t.START_OF_PLACEMENT:
+            return stage == 0
+        if window in (t.AFTER_PAIR, t.START_OF_RESOLUTION):
+            return stage <= 1
+        if window == t.END_OF_ROUND:
+            return stage <= 1 or (stage == 2 and self.state.window != t.END_OF_ROUND)
+        return False
+
+    # -- bookkeeping -----------------------------------------------------------------
+
+    def _record(self, kind: str, actor: int, **data: Any) -> Event:
+        """A new event; the first of a move carries the step forward."""
+        event = self._event(kind, actor, **data)
+        if self._step_pending:
+            self._step_pending = False
+            self._set(event, "step", self.state.step + 1)
+        return event
+
+    def _set(self, event: Event, name: str, value: Any) -> None:
+        self._change(event, ["set", name, value])
+
+    def _player(self, event: Event, account_id: int, **changes: Any) -> None:
+        self._change(event, ["player", account_id, changes])
+
+    def _holdings(self, account_id: int) -> dict[str, Any]:
+        holdings = self.state.player(account_id)
+        if holdings is None:
+            raise RuleViolation("Only players in this game can do that.")
+        return holdings
+
+    def _pass_host(self, event: Event, leaver: int) -> None:
+        """The host leaving hands the table to the next person seated after them."""
+        state = self.state
+        if state.host != leaver:
+            return
+        everyone = state.seats
+        at = next((i for i, seat in enumerate(everyone) if seat.account_id == leaver), -1)
+        following = everyone[at + 1 :] + everyone[: max(at, 0)]
+        heir = next((s for s in following if not s.bot and s.account_id != leaver), None)
+        self._set(event, "host", heir.account_id if heir else NOBODY)
+
+    # -- checks ----------------------------------------------------------------------
+
+    def _host(self, actor: int) -> None:
+        if actor != self.state.host:
+            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
+
+    def _room_for_one_more(self) -> None:
+        if len(self.state.seats) >= t.MAX_PLAYERS:
+            raise RuleViolation(f"This table is full: Ys seats at most {t.MAX_PLAYERS}.")
+
+    def _acting(self, actor: int, step: int | None, stage: str, part: str = "") -> dict[str, Any]:
+        """The holdings of ``actor``, who must be a player the table waits for in
+        ``stage`` (and, in placement, for ``part``)."""
+        state = self.state
+        if state.phase != PLAYING:
+            raise RuleViolation("No game is being played here. The host starts one with: start")
+        holdings = self._holdings(actor)
+        if step is not None and step != state.step:
+            raise RuleViolation("That move is out of date: the table has moved on.")
+        if state.awaiting:
+            raise RuleViolation(f"The table waits for {self.name_of(state.awaiting[0]['player'])} to choose.")
+        if state.stage != stage:
+            raise RuleViolation(_NOT_NOW[stage])
+        if stage == "place":
+            if state.turn != actor:
+                raise RuleViolation(f"It is {self.name_of(state.turn)}'s turn to place, not yours.")
+            if state.turn_part != part:
+                raise RuleViolation(_NOT_NOW[state.turn_part])
+        return holdings
+
+    def _take(self, brokers: list[int], values: list[int], missing: str = "You have no broker") -> list[int]:
+        """``brokers`` without ``values``; RuleViolation if they are not all there."""
+        rest = list(brokers)
+        for value in values:
+            if not isinstance(value, int) or isinstance(value, bool) or value not in rest:
+                raise RuleViolation(f"{missing} {value} there.")
+            rest.remove(value)
+        return rest
+
+    def _placeable(self, space: list[Any]) -> None:
+        if space[0] == "city":
+            if space[1] >= self.quadrants():
+                raise RuleViolation(f"This game plays quadrants 0 to {self.quadrants() - 1}.")
+            return
+        if self.state.market[space[1]] is None:
+            raise RuleViolation("No broker may go in a market row without a gem.")
+        if any(entry["space"] == space for entry in self.state.placed):
+            raise RuleViolation("A market space holds one broker.")
+
+
+_NOT_NOW = {
+    "bid": "This is not the time to bid.",
+    "place": "This is not the time to place brokers.",
+    "favour": "This is not the time for the King's favour.",
+    "pair": "Place your own pair now.",
+    "neutral": "Place one of the neutral player's brokers now (2 players).",
+}
+
+
+def _holdings(account_id: int, brokers: list[int]) -> dict[str, Any]:
+    return {
+        "id": account_id,
+        "screen": list(brokers),
+        "front": [],
+        "gems": {gem: 0 for gem in (*t.COLOURS, t.BLACK)},
+        "points": 0,
+        "cards": [],
+        "played": 0,
+        "favour": [],
+    }
+
+
+__all__ = ["BOT_NAMES", "EFFECTS", "LEVELS", "WAITING", "YsTable", "new_state", "space_of"]

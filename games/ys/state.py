@@ -1,0 +1,202 @@
+"""The state of one Ys table, and the one function through which it changes.
+
+Every change is a *delta*, a small JSON-ready list: ``["set", name, value]`` (a field of
+the table), ``["player", id, {field: value}]`` (a field of one player's holdings: the
+neutral player's too), ``["setting", name, value]``, ``["seat", id, {field: value}]`` and
+``["seats", [...]]``. :meth:`YsState.apply` is the only code that changes a table;
+:meth:`YsState.inverse` gives the deltas that undo one. Everything random (the order
+cards, the gem and action cards) is decided by the rules and written into deltas, so
+replaying a room's log rebuilds the table exactly.
+
+A player's holdings (``players``, one dict each, in seating order, the neutral player
+last in a 2-player game): ``id``; ``screen``, the brokers behind the screen, and
+``front``, those in front of it (the bid, then the last broker at resolution), lowest
+first; ``gems`` (colour -> count, black and white included); ``points``; ``cards``, the
+held action cards as ``[card, round won]``; ``played``, non-immediate cards played this
+round; ``favour``, the brokers on the King's favour space.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from games.base import NOBODY, WAITING, Delta
+from games.base import Seat as GameSeat
+
+
+@dataclass
+class Seat(GameSeat):
+    """A player at the table, in seating order; ``bot`` is a computer player's level."""
+
+
+SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+PLAYER_FIELDS = ("screen", "front", "gems", "points", "cards", "played", "favour")
+#: The fields of the state a ``set`` delta may change (JSON-ready values only).
+SETTABLE = (
+    "phase",
+    "host",
+    "result",
+    "step",
+    "next_bot",
+    "round",
+    "stage",
+    "window",
+    "order",
+    "turn",
+    "turn_part",
+    "players",
+    "prices",
+    "gem_deck",
+    "laid",
+    "market_card",
+    "quadrant_gems",
+    "market",
+    "placed",
+    "corners",
+    "discard",
+    "awaiting",
+    "tasks",
+    "queued",
+)
+
+
+@dataclass
+class YsState:
+    """Everything about one Ys table that is stored and replayed."""
+
+    phase: str = WAITING
+    host: int = NOBODY
+    seats: list[Seat] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: How the last game ended: "" while none has, else a sentence for the table.
+    result: str = ""
+    #: Counts every move of a game, never going back (a scheduled move carries it).
+    step: int = 0
+    #: The id the next computer player gets (-1, -2, ...: never reused at a table).
+    next_bot: int = -1
+    #: The round being played (1-4; 0 before the first).
+    round: int = 0
+    #: Where the round is: ``bid``, ``place``, ``resolve``, ``favour`` ("" outside a game).
+    stage: str = ""
+    #: The timing window the table is in ("" between windows; see ``tables.WINDOWS``).
+    window: str = ""
+    #: The turn order this round: the holder of order card n is ``order[n - 1]``.
+    order: list[int] = field(default_factory=list)
+    #: Who places now (NOBODY outside placement).
+    turn: int = NOBODY
+    #: What they place: ``pair`` (their own two brokers) or ``neutral`` (one of the
+    #: neutral player's, after their pair, in a 2-player game).
+    turn_part: str = ""
+    #: Each player's holdings (see the module's docstring).
+    players: list[dict[str, Any]] = field(default_factory=list)
+    #: Each colour's place on the price track.
+    prices: dict[str, int] = field(default_factory=dict)
+    #: The gem cards not yet laid, the next to lay last.
+    gem_deck: list[int] = field(default_factory=list)
+    #: The gem card laid in each city quadrant this round (-1: a quadrant not played).
+    laid: list[int] = field(default_factory=list)
+    #: The gem card laid beside the market this round (-1: none).
+    market_card: int = -1
+    #: The gems still lying on each quadrant's card.
+    quadrant_gems: list[list[str]] = field(default_factory=list)
+    #: The gem in each market row, top first (None: empty, or taken).
+    market: list[str | None] = field(default_factory=list)
+    #: The brokers on the board: ``{"player", "value", "up", "space"}``, a space being
+    #: ``["city", quadrant, ring]`` or ``["market", row, colour]``.
+    placed: list[dict[str, Any]] = field(default_factory=list)
+    #: Each corner's action cards: ``{"up": the face-up card or None, "stack": the face-down
+    #: ones, the next to turn up last}``.
+    corners: list[dict[str, Any]] = field(default_factory=list)
+    #: Action cards discarded (played, unwon, or left over at setup), face up.
+    discard: list[str] = field(default_factory=list)
+    #: Choices the table waits for, the first being asked now: ``{"player", "ask", ...}``.
+    awaiting: list[dict[str, Any]] = field(default_factory=list)
+    #: What resolution still has to do, in order (see ``rules``).
+    tasks: list[list[Any]] = field(default_factory=list)
+    #: Action cards played for a later window this round: ``[player, card]``.
+    queued: list[list[Any]] = field(default_factory=list)
+
+    # -- reading -------------------------------------------------------------------
+
+    def seat(self, account_id: int) -> Seat | None:
+        for seat in self.seats:
+            if seat.account_id == account_id:
+                return seat
+        return None
+
+    def player(self, account_id: int) -> dict[str, Any] | None:
+        """The holdings of ``account_id`` (or the neutral player's) in this game."""
+        for holdings in self.players:
+            if holdings["id"] == account_id:
+                return holdings
+        return None
+
+    def copy(self) -> YsState:
+        return copy.deepcopy(self)
+
+    # -- changing --------------------------------------------------------------------
+
+    def inverse(self, delta: Delta) -> list[Delta]:
+        """The deltas that undo ``delta``, computed before it is applied."""
+        kind = delta[0]
+        if kind == "set":
+            return [["set", delta[1], copy.deepcopy(getattr(self, delta[1]))]]
+        if kind == "player":
+            holdings = self.player(delta[1])
+            if holdings is None:
+                raise ValueError(f"no player {delta[1]}")
+            return [["player", delta[1], {name: copy.deepcopy(holdings[name]) for name in delta[2]}]]
+        if kind == "setting":
+            return [["setting", delta[1], self.settings.get(delta[1])]]
+        if kind == "seat":
+            seat = self.seat(delta[1])
+            if seat is None:
+                raise ValueError(f"no seat {delta[1]}")
+            return [["seat", delta[1], {name: getattr(seat, name) for name in delta[2]}]]
+        if kind == "seats":
+            return [["seats", seat_dicts(self.seats)]]
+        raise ValueError(f"unknown delta {kind!r}")
+
+    def apply(self, delta: Delta) -> set[int]:
+        """Make one change. Ys keeps no rows of its own: returns an empty set."""
+        kind = delta[0]
+        if kind == "set":
+            _, name, value = delta
+            if name not in SETTABLE:
+                raise ValueError(f"unknown table field {name!r}")
+            setattr(self, name, copy.deepcopy(value))
+        elif kind == "player":
+            _, account_id, changes = delta
+            holdings = self.player(account_id)
+            if holdings is None:
+                raise ValueError(f"no player {account_id}")
+            for name, value in changes.items():
+                if name not in PLAYER_FIELDS:
+                    raise ValueError(f"unknown player field {name!r}")
+                holdings[name] = copy.deepcopy(value)
+        elif kind == "setting":
+            _, name, value = delta
+            if value is None:
+                self.settings.pop(name, None)
+            else:
+                self.settings[name] = value
+        elif kind == "seat":
+            _, account_id, changes = delta
+            seat = self.seat(account_id)
+            if seat is None:
+                raise ValueError(f"no seat {account_id}")
+            for name, value in changes.items():
+                if name not in SEAT_FIELDS or name == "account_id":
+                    raise ValueError(f"unknown seat field {name!r}")
+                setattr(seat, name, value)
+        elif kind == "seats":
+            self.seats = [Seat(**seat) for seat in delta[1]]
+        else:
+            raise ValueError(f"unknown delta {kind!r}")
+        return set()
+
+
+def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [dict(vars(seat)) for seat in seats]

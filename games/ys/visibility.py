@@ -1,0 +1,130 @@
+"""Who may see what at a Ys table: the one visibility policy.
+
+An event's ``data`` holds what happened in full. What is for some eyes only sits under
+``private``: a list of ``[seat, {fields}]``, each seat being shown its own fields and
+nobody else's; everything else in the data is public. So:
+
+- a bid shows its brokers to the bidder only; the ``order`` event (once every player has
+  bid) shows all bids;
+- a placed pair shows everyone the face-up broker and where the face-down one went, its
+  value to its owner only; a neutral broker's value is shown to the player who placed
+  it only; the ``resolve`` event turns every broker up;
+- a broker given to the King's favour is shown to its owner only, until the final score;
+- a spectator (any id without a seat) is shown no secret.
+
+:func:`event_for` applies this to one event for one viewer; :func:`seat_view` builds
+everything one seat may know from the state: of others' screens only how many brokers
+are behind them, of bids nothing until all have bid, of face-down brokers only whose
+they are, of held action cards and favour brokers only how many.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.base import Event
+from games.ys import tables as t
+from games.ys.state import YsState
+
+PRIVATE = "private"
+
+
+def visible_data(data: dict[str, Any], viewer: int) -> dict[str, Any]:
+    """``data`` as ``viewer`` may see it: the public fields, and the viewer's own private
+    ones merged in."""
+    shown = {key: copy.deepcopy(value) for key, value in data.items() if key != PRIVATE}
+    for holder, secret in data.get(PRIVATE, ()):
+        if holder == viewer:
+            shown.update(copy.deepcopy(secret))
+    return shown
+
+
+def event_for(state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
+    """What ``viewer`` is shown of ``event``: every Ys event has a public side, so this is
+    never None; secrets appear only for the viewer the rules let see them."""
+    return visible_data(event.data, viewer)
+
+
+def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
+    """Everything ``viewer`` may know of the table, as JSON-ready data:
+
+    ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
+    order, settings, prices, laid, market_card, quadrant_gems, market, discard,
+    awaiting, queued``, as the state has them (all public); ``corners``: ``{"up", "left"}``
+    (the face-up card, how many face down); ``placed``: ``{"player", "space", "up",
+    "value"}``, ``value`` None where the viewer may not know it; ``players``: one each,
+    ``{"id", "name", "bot", "neutral", "screen" (a count), "bid" (whether they have bid),
+    "front" (the brokers in front of the screen once public, else None), "gems",
+    "points", "cards" (a count), "favour" (a count)}``; ``you``: the viewer's own
+    ``{"screen", "front", "cards", "favour"}`` (None for a spectator)."""
+    seat = state.seat(viewer)
+    own = state.player(viewer)
+    bidding = state.stage == "bid"
+    players = []
+    for holdings in state.players:
+        pid = holdings["id"]
+        seat_of = state.seat(pid)
+        gave = len(holdings["favour"]) >= state.round and state.stage == "favour"
+        public_front = not bidding and not gave and holdings["front"]
+        players.append(
+            {
+                "id": pid,
+                "name": seat_of.name if seat_of else "neutral",
+                "bot": seat_of.bot if seat_of else "",
+                "neutral": pid == t.NEUTRAL,
+                "screen": len(holdings["screen"]),
+                "bid": bool(holdings["front"]) or not bidding,
+                "front": list(holdings["front"]) if public_front else None,
+                "gems": dict(holdings["gems"]),
+                "points": holdings["points"],
+                "cards": len(holdings["cards"]),
+                "favour": len(holdings["favour"]),
+            }
+        )
+    placed = []
+    for entry in state.placed:
+        known = entry["up"] or entry["player"] == viewer or entry.get("by") == viewer
+        placed.append(
+            {
+                "player": entry["player"],
+                "space": list(entry["space"]),
+                "up": entry["up"],
+                "value": entry["value"] if known else None,
+            }
+        )
+    you = None
+    if own is not None:
+        you = {
+            "screen": list(own["screen"]),
+            "front": list(own["front"]),
+            "cards": copy.deepcopy(own["cards"]),
+            "favour": list(own["favour"]),
+        }
+    return {
+        "viewer": viewer,
+        "seated": seat is not None,
+        "phase": state.phase,
+        "host": state.host,
+        "result": state.result,
+        "step": state.step,
+        "round": state.round,
+        "stage": state.stage,
+        "window": state.window,
+        "turn": state.turn,
+        "turn_part": state.turn_part,
+        "order": list(state.order),
+        "settings": dict(state.settings),
+        "prices": dict(state.prices),
+        "laid": list(state.laid),
+        "market_card": state.market_card,
+        "quadrant_gems": copy.deepcopy(state.quadrant_gems),
+        "market": list(state.market),
+        "discard": list(state.discard),
+        "awaiting": copy.deepcopy(state.awaiting),
+        "queued": copy.deepcopy(state.queued),
+        "corners": [{"up": corner["up"], "left": len(corner["stack"])} for corner in state.corners],
+        "placed": placed,
+        "players": players,
+        "you": you,
+    }
