@@ -904,6 +904,12 @@ class YsTable(GameTable):
             self._set(event, "step", self.state.step + 1)
         return event
 
+    def _change(self, event: Event, delta: list[Any]) -> None:
+        """Apply ``delta``, recorded with the newest event of the move: a change made for an
+        earlier event after a later one began (a resolution task's bookkeeping) must
+        still replay after that later event's changes."""
+        super()._change(self._events[-1] if self._events else event, delta)
+
     def _set(self, event: Event, name: str, value: Any) -> None:
         self._change(event, ["set", name, value])
 
