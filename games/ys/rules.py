@@ -335,7 +335,7 @@ class YsTable(GameTable):
         self._acting(actor, step, "place", "neutral")
         neutral = self._holdings(t.NEUTRAL)
         where = space_of(space)
-        screen = self._take(neutral["screen"], [value], "The neutral player has no broker")
+        screen = self._take(neutral["screen"], [value], "The neutral player has no broker {} left.")
         self._placeable(where)
         self._step_pending = True
         event = self._record("neutral", actor, player=actor, space=where, private=[[actor, {"value": value}]])
@@ -369,7 +369,7 @@ class YsTable(GameTable):
         holdings = self._acting(actor, step, "favour")
         if len(holdings["favour"]) >= self.state.round:
             raise RuleViolation("You have given the King a broker this round already.")
-        front = self._take(holdings["front"], [value], "You have no broker in front of your screen")
+        front = self._take(holdings["front"], [value], "You have no broker {} in front of your screen.")
         self._step_pending = True
         event = self._record("favour", actor, player=actor, private=[[actor, {"value": value}]])
         self._player(
@@ -420,7 +420,7 @@ class YsTable(GameTable):
         if step != state.step or not waiting:
             raise RuleViolation("That turn is already over.")
         actor = waiting[0]
-        self._step_pending = True
+        # The default move carries the step forward.
         self._record("timeout", actor, player=actor)
         self._default_move(actor)
 
@@ -963,12 +963,14 @@ class YsTable(GameTable):
                 raise RuleViolation(_NOT_NOW[state.turn_part])
         return holdings
 
-    def _take(self, brokers: list[int], values: list[int], missing: str = "You have no broker") -> list[int]:
+    def _take(
+        self, brokers: list[int], values: list[int], missing: str = "You have no broker {} behind your screen."
+    ) -> list[int]:
         """``brokers`` without ``values``; RuleViolation if they are not all there."""
         rest = list(brokers)
         for value in values:
             if not isinstance(value, int) or isinstance(value, bool) or value not in rest:
-                raise RuleViolation(f"{missing} {value} there.")
+                raise RuleViolation(missing.format(value))
             rest.remove(value)
         return rest
 
