@@ -456,6 +456,22 @@ def test_moves_out_of_date_are_refused_and_an_undone_move_leaves_the_table_as_it
         table.choose(1, "red")
 
 
+def test_hostile_answers_are_refused_and_a_person_leaving_mid_game_abandons_it():
+    table = started(3)
+    with pytest.raises(RuleViolation, match="no broker"):
+        table.bid(1, True, 1)
+    with pytest.raises(RuleViolation, match="no broker"):
+        table.bid(1, 10**30, -1)
+    table.state.apply(["set", "awaiting", [{"player": 1, "ask": "gem"}]])
+    with pytest.raises(RuleViolation, match="Answer with words"):
+        table.choose(1, 12)
+    table.state.apply(["set", "awaiting", []])
+    table.unseat(2, 2)
+    assert table.state.phase == OVER and "abandoned" in table.state.result
+    assert [seat.account_id for seat in table.state.seats] == [1, 3]
+    assert KIND.problems(table.state) == []
+
+
 def test_due_answers_for_bots_and_runs_a_persons_timer():
     table = YsTable(rng=random.Random(3))
     table.sit(1, "Ann")

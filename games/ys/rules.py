@@ -359,7 +359,12 @@ class YsTable(GameTable):
                 raise RuleViolation(f"The table waits for {self.name_of(state.awaiting[0]['player'])}, not you.")
             raise RuleViolation("Nothing is asked of you now.")
         prompt = state.awaiting[0]
-        words = answer.lower().split() if isinstance(answer, str) else [str(word).lower() for word in answer]
+        if isinstance(answer, str):
+            words = answer.lower().split()
+        elif isinstance(answer, list | tuple):
+            words = [str(word).lower() for word in answer]
+        else:
+            raise RuleViolation("Answer with words: a colour, gems, or a colour and up or down.")
         self._step_pending = True
         self._answer(actor, prompt, words)
 
@@ -393,7 +398,7 @@ class YsTable(GameTable):
         holdings = self._holdings(actor) if state.player(actor) is not None else None
         if holdings is None:
             raise RuleViolation("Only players in this game can do that.")
-        name = card.strip().lower()
+        name = str(card).strip().lower()
         held = next((entry for entry in holdings["cards"] if entry[0] == name), None)
         if held is None:
             raise RuleViolation("You hold no such card.")
