@@ -2,10 +2,12 @@
 
 ``tables`` holds every number and reading of the rules (the game's help shows its
 docstring), ``state`` a table and the deltas that change it, ``rules`` the moves,
-``visibility`` the one policy of who sees what, ``scoring`` the final scoring, ``kind``
-the game kind the rooms use: :data:`KIND`. Pure and synchronous: no I/O.
+``actions`` the yellow-edged action cards' effects (imported here, so they are
+registered whenever the game is), ``visibility`` the one policy of who sees what,
+``scoring`` the final scoring, ``kind`` the game kind the rooms use: :data:`KIND`. Pure and synchronous: no I/O.
 """
 
+from games.ys import actions
 from games.ys.kind import KIND
 
-__all__ = ["KIND"]
+__all__ = ["KIND", "actions"]

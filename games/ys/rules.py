@@ -39,12 +39,24 @@ from games.ys import tables as t
 from games.ys.state import Seat, YsState, seat_dicts
 
 NAME_MAX = 30
+#: How often a computer player's move is an action card, when it may play one.
+BOT_CARD_CHANCE = 0.3
 LEVELS = ("easy", "normal")
 BOT_NAMES = ("Ysolde", "Tristan", "Morgane", "Gradlon", "Dahut", "Corentin", "Brendan", "Nolwenn")
 
 #: What a played yellow-edged card does when its window comes: ``effect(table, event,
 #: player)``. The ``actions`` module registers them; a card with none cannot be played.
 EFFECTS: dict[str, Callable[[YsTable, Event, int], None]] = {}
+#: How a card's prompt (``awaiting`` with ``ask`` the card's name) is answered:
+#: ``answer(table, actor, prompt, words)`` checks the words, then makes the change and
+#: returns its event; ``default(table, prompt)`` is the words of a legal answer (timeouts,
+#: computer players). Registered by ``actions``.
+Answer = Callable[["YsTable", int, dict[str, Any], list[str]], Event]
+ANSWERS: dict[str, tuple[Answer, Callable[[YsTable, dict[str, Any]], list[str]]]] = {}
+#: Cards whose effect lasts through placement and is used with words (``play spy ...``,
+#: ``play conjurer ...``): ``use(table, actor, words)``, and ``sample(table, actor)``,
+#: a legal use's words or None (for computer players). Registered by ``actions``.
+USES: dict[str, tuple[Callable[[YsTable, int, list[str]], None], Callable[[YsTable, int], list[str] | None]]] = {}
 
 #: The order of the round's stages; a window is ahead while its stage is.
 _STAGES = ("bid", "place", "resolve", "favour")
@@ -303,15 +315,23 @@ class YsTable(GameTable):
         self._placeable(down)
         if up == down and up[0] == "market":
             raise RuleViolation("A market space holds one broker.")
+        owed = [e for e in self.effects_of("conjurer") if e["player"] == actor and e["owed"]]
+        if owed and Counter(owed[0]["owed"]) - Counter([up_value, down_value]):
+            raise RuleViolation(f"Place the broker you took from in front of the screen: {owed[0]['owed'][0]}.")
+        # A Bishop's player places both brokers face down.
+        hidden = any(e["player"] == actor for e in self.effects_of("bishop"))
         self._step_pending = True
+        secret = {"down_value": down_value, **({"up_value": up_value} if hidden else {})}
         event = self._record(
             "place",
             actor,
             player=actor,
-            up={"value": up_value, "space": up},
+            up={"space": up, **({} if hidden else {"value": up_value})},
             down={"space": down},
-            private=[[actor, {"down_value": down_value}]],
+            private=[[actor, secret]],
         )
+        if owed:
+            self._set(event, "effects", [dict(e, owed=[]) if e in owed else e for e in self.state.effects])
         market = [space[0] for space in (up, down)].count("market")
         self._player(event, actor, screen=screen, points=holdings["points"] + market * t.MARKET_POINT)
         self._set(
@@ -319,7 +339,7 @@ class YsTable(GameTable):
             "placed",
             [
                 *self.state.placed,
-                {"player": actor, "value": up_value, "up": True, "space": up},
+                {"player": actor, "value": up_value, "up": not hidden, "space": up},
                 {"player": actor, "value": down_value, "up": False, "space": down},
             ],
         )
@@ -348,7 +368,8 @@ class YsTable(GameTable):
     def choose(self, actor: int, answer: Any, step: int | None = None) -> None:
         """Answer the choice the table waits for from you (``awaiting``): a colour (a
         treasure, a white gem), gems to take from a quadrant's card (``"blue green"``),
-        or the market investor's nudge (``"red up"``)."""
+        the market investor's nudge (``"red up"``), or what a card you played asks
+        (its words are in ``actions``)."""
         state = self.state
         if state.phase != PLAYING:
             raise RuleViolation("No game is being played here.")
@@ -387,9 +408,11 @@ class YsTable(GameTable):
         if not self.waiting_for():
             self._next_round()
 
-    def play(self, actor: int, card: str, step: int | None = None) -> None:
+    def play(self, actor: int, card: str, *words: Any, step: int | None = None) -> None:
         """Play a held action card (from the round after you won it, at most 2 a round):
-        it takes effect in its timing window, in turn order."""
+        it takes effect in its timing window, in turn order. With ``words``, use a card
+        in effect for you this round instead (the Spy's looks, the Conjurer's swaps: see
+        ``actions``)."""
         state = self.state
         if state.phase != PLAYING:
             raise RuleViolation("No game is being played here.")
@@ -399,6 +422,12 @@ class YsTable(GameTable):
         if holdings is None:
             raise RuleViolation("Only players in this game can do that.")
         name = str(card).strip().lower()
+        if words:
+            if name not in USES:
+                raise RuleViolation(f"Play a card by its name alone: play {name}.")
+            self._step_pending = True
+            USES[name][0](self, actor, [str(word).lower() for word in words])
+            return
         held = next((entry for entry in holdings["cards"] if entry[0] == name), None)
         if held is None:
             raise RuleViolation("You hold no such card.")
@@ -437,7 +466,32 @@ class YsTable(GameTable):
             raise RuleViolation("That is not a computer player here.")
         if step != self.state.step or actor not in self.waiting_for():
             raise RuleViolation("That move is out of date: the table has moved on.")
+        if not self.state.awaiting and self.rng.random() < BOT_CARD_CHANCE and self._bot_card(actor):
+            return
         self._default_move(actor)
+
+    def _bot_card(self, actor: int) -> bool:
+        """A computer player plays a held card it may play now, or uses one in effect for
+        it, picked at random; False if it has none."""
+        state = self.state
+        holdings = self._holdings(actor)
+        moves: list[list[str]] = []
+        if holdings["played"] < t.PLAYS_PER_ROUND:
+            moves += [
+                [card]
+                for card, won in holdings["cards"]
+                if won < state.round and card in EFFECTS and self._window_ahead(t.window_of(card))
+            ]
+        for entry in state.effects:
+            if entry["player"] == actor and entry["card"] in USES:
+                words = USES[entry["card"]][1](self, actor)
+                if words is not None:
+                    moves.append([entry["card"], *words])
+        if not moves:
+            return False
+        card, *words = self.rng.choice(moves)
+        self.play(actor, card, *words)
+        return True
 
     # -- default moves ---------------------------------------------------------------
 
@@ -454,6 +508,8 @@ class YsTable(GameTable):
                 answer = ranked[: prompt["count"]]
             elif ask == "nudge":
                 answer = [scoring.colour_ranking(state.prices)[0], "up"]
+            elif ask in ANSWERS:
+                answer = ANSWERS[ask][1](self, prompt)
             else:
                 answer = [scoring.colour_ranking(state.prices)[0]]
             self.choose(actor, answer)
@@ -467,7 +523,11 @@ class YsTable(GameTable):
         elif state.turn_part == "neutral":
             self.place_neutral(actor, rng.choice(self._holdings(t.NEUTRAL)["screen"]), rng.choice(self._free_spaces()))
         else:
-            up_value, down_value = rng.sample(holdings["screen"], 2)
+            owed = [value for e in self.effects_of("conjurer") if e["player"] == actor for value in e["owed"]]
+            rest = list(holdings["screen"])
+            for value in owed:
+                rest.remove(value)
+            up_value, down_value = [*owed, *rng.sample(rest, 2 - len(owed))]
             up = rng.choice(self._free_spaces())
             down = rng.choice([space for space in self._free_spaces() if space != up or space[0] == "city"])
             self.place(actor, up_value, up, down_value, down)
@@ -482,6 +542,8 @@ class YsTable(GameTable):
     def _free_spaces(self) -> list[list[Any]]:
         """Every space a broker may go on now."""
         spaces: list[list[Any]] = [["city", q, ring] for q in range(self.quadrants()) for ring in t.RINGS]
+        locked = [entry["space"] for entry in self.effects_of("queen")]
+        spaces = [space for space in spaces if space not in locked]
         taken = [entry["space"] for entry in self.state.placed]
         for row, gem in enumerate(self.state.market):
             if gem is not None:
@@ -529,6 +591,7 @@ class YsTable(GameTable):
             ("window", ""),
             ("turn", NOBODY),
             ("turn_part", ""),
+            ("effects", []),
         ):
             self._set(event, name, value)
 
@@ -548,6 +611,15 @@ class YsTable(GameTable):
         """The pair of ``actor`` is placed: their after-pair cards, then the next player
         with more than one broker behind the screen (none: resolution)."""
         self._window(event, t.AFTER_PAIR, actor)
+        if self.state.awaiting:
+            # A card played after the pair asks its player first (``cards``).
+            self._set(event, "turn_part", "cards")
+            return
+        self._next_turn(actor)
+
+    def _next_turn(self, actor: int) -> None:
+        """The next player after ``actor`` with more than one broker behind the screen
+        places (none: resolution)."""
         state = self.state
         at = state.order.index(actor)
         following = state.order[at + 1 :] + state.order[: at + 1]
@@ -580,7 +652,7 @@ class YsTable(GameTable):
         tasks: list[list[Any]] = [["space", q, ring] for q in quadrants for ring in t.RINGS]
         tasks += [["quadrant", q] for q in quadrants]
         tasks += [["row", row] for row in range(t.MARKET_ROWS)]
-        tasks += [["prices"], ["nudge"], ["end"]]
+        tasks += [["prices"], ["nudge"], ["window", t.END_OF_ROUND], ["end"]]
         self._set(event, "tasks", tasks)
         self._run(event)
 
@@ -593,9 +665,9 @@ class YsTable(GameTable):
             self._set(event, "tasks", state.tasks[1:])
             kind = task[0]
             if kind == "space":
-                self._resolve_space(task[1], task[2])
+                self._resolve_space(task[1], task[2], *task[3:])
             elif kind == "quadrant":
-                self._resolve_quadrant(task[1])
+                self._resolve_quadrant(task[1], *task[2:])
             elif kind == "take":
                 self._take_gems(task[1], task[2], task[3])
             elif kind == "row":
@@ -604,36 +676,60 @@ class YsTable(GameTable):
                 self._move_prices()
             elif kind == "nudge":
                 self._nudge()
+            elif kind == "window":
+                self._window(event, task[1])
             else:
                 self._end_round()
 
-    def rank(self, where: Callable[[list[Any]], bool]) -> list[tuple[int, int]]:
+    def rank(self, where: Callable[[list[Any]], bool], decided: list[int] | None = None) -> list[tuple[int, int]]:
         """The players with brokers on the spaces ``where`` picks, best first, with their
-        sums: the higher sum, then the neutral player (who wins all ties), then the higher
-        sum in front of the screen, then the lower order card."""
+        sums (a broker counting :func:`worth`): the higher sum, then the order ``decided``
+        by an Intriguer among the tied, then the neutral player (who wins all ties), then
+        the higher sum in front of the screen, then the lower order card."""
         sums: Counter[int] = Counter()
         present: set[int] = set()
         for entry in self.state.placed:
             if where(entry["space"]):
-                sums[entry["player"]] += entry["value"]
+                sums[entry["player"]] += worth(entry)
                 present.add(entry["player"])
-        return [(p, sums[p]) for p in sorted(present, key=self._tie_key(sums))]
+        return [(p, sums[p]) for p in sorted(present, key=self._tie_key(sums, decided or []))]
 
-    def _tie_key(self, sums: Counter[int]) -> Callable[[int], tuple[int, int, int, int]]:
+    def _tie_key(self, sums: Counter[int], decided: list[int]) -> Callable[[int], tuple[int, int, int, int, int]]:
         order = self.state.order
 
-        def key(p: int) -> tuple[int, int, int, int]:
+        def key(p: int) -> tuple[int, int, int, int, int]:
+            chosen = decided.index(p) if p in decided else 0
             if p == t.NEUTRAL:
-                return (-sums[p], 0, 0, 0)
-            return (-sums[p], 1, -sum(self._holdings(p)["front"]), order.index(p))
+                return (-sums[p], chosen, 0, 0, 0)
+            return (-sums[p], chosen, 1, -sum(self._holdings(p)["front"]), order.index(p))
 
         return key
 
-    def _resolve_space(self, quadrant: int, ring: str) -> None:
-        ranked = self.rank(lambda space: space == ["city", quadrant, ring])
+    def effects_of(self, card: str) -> list[dict[str, Any]]:
+        """The effects of ``card`` this round, in the order they began."""
+        return [entry for entry in self.state.effects if entry["card"] == card]
+
+    def _city_tie(self, task: list[Any], ranked: list[tuple[int, int]], paid: int) -> bool:
+        """With an Intriguer in effect, a tie in the city that decides a prize is put to its
+        player: ``task`` waits at the head of the tasks and True is returned."""
+        intriguers = self.effects_of("intriguer")
+        totals = [total for _, total in ranked]
+        prized = set(totals[:paid])
+        tied = [p for p, total in ranked if total in prized and totals.count(total) > 1]
+        if not intriguers or not tied:
+            return False
+        player = intriguers[0]["player"]
+        event = self._record("asked", player, player=player, ask="intriguer", tied=tied, task=task)
+        self._set(event, "tasks", [task, *self.state.tasks])
+        self._ask(event, {"player": player, "ask": "intriguer", "tied": tied})
+        return True
+
+    def _resolve_space(self, quadrant: int, ring: str, decided: list[int] | None = None) -> None:
+        ranked = self.rank(lambda space: space == ["city", quadrant, ring], decided)
         corner = self.state.corners[quadrant]
         card = corner["up"] if ring == "palace" else None
-        if not ranked:
+        paid = 0 if ring == "palace" and card is None else 1
+        if not ranked or (decided is None and self._city_tie(["space", quadrant, ring], ranked, paid)):
             return
         winner = ranked[0][0]
         event = self._record(
@@ -644,7 +740,8 @@ class YsTable(GameTable):
             self._gems(event, winner, {t.BLACK: 1})
             event.data["prize"] = t.BLACK
         elif ring == "commercial":
-            self._player(event, winner, points=holdings["points"] + t.COMMERCIAL_POINTS)
+            won = t.MERCHANT_POINTS if self.effects_of("merchant") else t.COMMERCIAL_POINTS
+            self._player(event, winner, points=holdings["points"] + won)
             event.data["prize"] = "points"
         elif card is not None:
             event.data["prize"] = card
@@ -669,9 +766,11 @@ class YsTable(GameTable):
         else:
             self._player(event, winner, cards=[*holdings["cards"], [card, self.state.round]])
 
-    def _resolve_quadrant(self, quadrant: int) -> None:
-        ranked = self.rank(lambda space: space[0] == "city" and space[1] == quadrant)
-        if not ranked:
+    def _resolve_quadrant(self, quadrant: int, decided: list[int] | None = None) -> None:
+        ranked = self.rank(lambda space: space[0] == "city" and space[1] == quadrant, decided)
+        lying = len(self.state.quadrant_gems[quadrant])
+        paid = len([i for i in range(len(t.QUADRANT_TAKES)) if sum(t.QUADRANT_TAKES[:i]) < lying])
+        if not ranked or (decided is None and self._city_tie(["quadrant", quadrant], ranked, paid)):
             return
         event = self._record("quadrant", ranked[0][0], quadrant=quadrant, ranking=[list(r) for r in ranked])
         takes = [["take", p, quadrant, count] for (p, _), count in zip(ranked, t.QUADRANT_TAKES, strict=False)]
@@ -724,7 +823,7 @@ class YsTable(GameTable):
                 best = (-1000, -1)
             elif players:
                 best = min((-sum(self._holdings(p)["front"]), order.index(p)) for p in players)
-            total = sum(e["value"] for e in column)
+            total = sum(worth(e) for e in column)
             return (-total, -len(column), best[0], best[1], t.COLOURS.index(colour))
 
         ranked = sorted(t.COLOURS, key=key)
@@ -758,7 +857,6 @@ class YsTable(GameTable):
     def _end_round(self) -> None:
         state = self.state
         event = self._record("endround", NOBODY, round=state.round)
-        self._window(event, t.END_OF_ROUND)
         unwon = [corner["up"] for corner in state.corners if corner["up"] is not None]
         if unwon:
             self._set(event, "discard", [*state.discard, *unwon])
@@ -818,6 +916,7 @@ class YsTable(GameTable):
             ("awaiting", []),
             ("tasks", []),
             ("queued", []),
+            ("effects", []),
         ):
             self._set(event, name, value)
 
@@ -846,10 +945,14 @@ class YsTable(GameTable):
             event = self._record("chose", actor, player=actor, ask=ask)
             self._set(event, "awaiting", self.state.awaiting[1:])
             self._price(actor, words[0], 1 if words[1] == "up" else -1)
+        elif ask in ANSWERS:
+            event = ANSWERS[ask][0](self, actor, prompt, words)
         else:
             raise RuleViolation("That choice is answered with its card's command.")
         if self.state.stage == "resolve":
             self._run(event)
+        elif self.state.turn_part == "cards" and not self.state.awaiting:
+            self._next_turn(self.state.turn)
 
     def _ask(self, event: Event, prompt: dict[str, Any]) -> None:
         self._set(event, "awaiting", [*self.state.awaiting, prompt])
@@ -980,6 +1083,8 @@ class YsTable(GameTable):
         return rest
 
     def _placeable(self, space: list[Any]) -> None:
+        if any(entry["space"] == space for entry in self.effects_of("queen")):
+            raise RuleViolation("The Queen has locked that space until resolution.")
         if space[0] == "city":
             if space[1] >= self.quadrants():
                 raise RuleViolation(f"This game plays quadrants 0 to {self.quadrants() - 1}.")
@@ -997,6 +1102,11 @@ _NOT_NOW = {
     "pair": "Place your own pair now.",
     "neutral": "Place one of the neutral player's brokers now (2 players).",
 }
+
+
+def worth(entry: dict[str, Any]) -> int:
+    """What a placed broker counts at resolution: its number, or what a Mercenary made it."""
+    return int(entry.get("worth", entry["value"]))
 
 
 def _holdings(account_id: int, brokers: list[int]) -> dict[str, Any]:

@@ -59,6 +59,7 @@ SETTABLE = (
     "awaiting",
     "tasks",
     "queued",
+    "effects",
 )
 
 
@@ -117,6 +118,9 @@ class YsState:
     tasks: list[list[Any]] = field(default_factory=list)
     #: Action cards played for a later window this round: ``[player, card]``.
     queued: list[list[Any]] = field(default_factory=list)
+    #: The yellow-edged cards in effect this round (``actions``): ``{"card", "player", ...}``,
+    #: what each keeps being public (a Spy's looks name the brokers, never their values).
+    effects: list[dict[str, Any]] = field(default_factory=list)
 
     # -- reading -------------------------------------------------------------------
 

@@ -22,6 +22,20 @@ Choices
 - Immediate cards (the 4 blue-edged "treasure": one coloured gem of your choice; Prince: 4 points;
   King: 5 points) take effect as soon as they are won; the others are held, hidden, and
   played from the next round on (at most 2 a round each), in their timing window.
+- Yellow-edged cards that need a choice ask their player when their window comes (the
+  table waits, as for a white gem); each may be answered ``pass``, giving the effect up.
+  The Spy and the Conjurer are used through placement with words (``play spy ...``).
+- Captain swaps the cards (and the gems on them) of two city quadrants, not the market's.
+- Bishop: both brokers of each of your pairs go face down (your own numbers are typed as
+  ever). Queen: the locked city space takes nobody's broker, yours included, until
+  resolution. Magician: the two brokers trade places and each keeps its face; one taken
+  from the King's favour goes onto the board face down. Mercenary: the chosen broker
+  counts 5 wherever it is counted (spaces, quadrants, rows, the price track).
+- Intriguer: every city tie that decides a prize (a space's winner; a quadrant's paid
+  places) is ordered by its player, the neutral player's ties included.
+- Spy: each look shows one face-down broker of one opponent (the neutral player's
+  included) on one space, the earliest placed there not yet seen, or one of their
+  brokers on the King's favour space; a look is for the Spy's player only.
 - A white gem is swapped at once: its winner is asked for a colour. A quadrant's winner
   chooses their 2 gems from its card, then the 2nd and 3rd place one each.
 - Ties between colours on the price track: the larger column sum, then more brokers,
@@ -62,6 +76,12 @@ PRICE_MOVES = (2, 1, -1, -2)
 #: Victory points for each broker placed on the market, and for the commercial ring.
 MARKET_POINT = 1
 COMMERCIAL_POINTS = 3
+#: What the commercial ring's winners score instead in a round with a Merchant played.
+MERCHANT_POINTS = 5
+#: A Mercenary's broker counts this much at resolution.
+MERCENARY_WORTH = 5
+#: Face-down enemy brokers a Spy may look at.
+SPY_LOOKS = 3
 #: Gems taken from a quadrant's card by its 1st, 2nd and 3rd place.
 QUADRANT_TAKES = (2, 1, 1)
 

@@ -10,6 +10,9 @@ nobody else's; everything else in the data is public. So:
   value to its owner only; a neutral broker's value is shown to the player who placed
   it only; the ``resolve`` event turns every broker up;
 - a broker given to the King's favour is shown to its owner only, until the final score;
+- a Spy's look shows the broker's number to the Spy's player only; a Bishop's player
+  places both brokers of a pair face down, their numbers shown to that player only; a
+  Magician's swap shows the two numbers to its player only;
 - a spectator (any id without a seat) is shown no secret.
 
 :func:`event_for` applies this to one event for one viewer; :func:`seat_view` builds
@@ -51,13 +54,18 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
 
     ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
     order, settings, prices, laid, market_card, quadrant_gems, market, discard,
-    awaiting, queued``, as the state has them (all public); ``corners``: ``{"up", "left"}``
+    awaiting, queued, effects``, as the state has them (all public: a Spy's looks name
+    brokers, never their numbers); ``corners``: ``{"up", "left"}``
     (the face-up card, how many face down); ``placed``: ``{"player", "space", "up",
     "value"}``, ``value`` None where the viewer may not know it; ``players``: one each,
+    ``worth`` (a Mercenary's 5, else None) and ``value`` None where the viewer may not
+    know it (a Spy's player knows the brokers it looked at); ``players``: one each,
     ``{"id", "name", "bot", "neutral", "screen" (a count), "bid" (whether they have bid),
     "front" (the brokers in front of the screen once public, else None), "gems",
     "points", "cards" (a count), "favour" (a count)}``; ``you``: the viewer's own
-    ``{"screen", "front", "cards", "favour"}`` (None for a spectator)."""
+    ``{"screen", "front", "cards", "favour", "spied"}`` (``spied``: ``[player, number]``
+    for each broker on the King's favour space the viewer's Spy looked at; None for a
+    spectator)."""
     seat = state.seat(viewer)
     own = state.player(viewer)
     bidding = state.stage == "bid"
@@ -82,15 +90,22 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
                 "favour": len(holdings["favour"]),
             }
         )
+    looks = [
+        look
+        for effect in state.effects
+        if effect["card"] == "spy" and effect["player"] == viewer
+        for look in effect["seen"]
+    ]
     placed = []
-    for entry in state.placed:
-        known = entry["up"] or entry["player"] == viewer or entry.get("by") == viewer
+    for index, entry in enumerate(state.placed):
+        known = entry["up"] or entry["player"] == viewer or entry.get("by") == viewer or ["board", index] in looks
         placed.append(
             {
                 "player": entry["player"],
                 "space": list(entry["space"]),
                 "up": entry["up"],
                 "value": entry["value"] if known else None,
+                "worth": entry.get("worth"),
             }
         )
     you = None
@@ -100,6 +115,11 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
             "front": list(own["front"]),
             "cards": copy.deepcopy(own["cards"]),
             "favour": list(own["favour"]),
+            "spied": [
+                [look[1], holdings["favour"][look[2]]]
+                for look in looks
+                if look[0] == "favour" and (holdings := state.player(look[1])) is not None
+            ],
         }
     return {
         "viewer": viewer,
@@ -123,6 +143,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "discard": list(state.discard),
         "awaiting": copy.deepcopy(state.awaiting),
         "queued": copy.deepcopy(state.queued),
+        "effects": copy.deepcopy(state.effects),
         "corners": [{"up": corner["up"], "left": len(corner["stack"])} for corner in state.corners],
         "placed": placed,
         "players": players,
