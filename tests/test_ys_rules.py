@@ -427,8 +427,10 @@ def test_a_card_played_waits_for_its_window_and_at_most_two_are_played_a_round(m
     with pytest.raises(RuleViolation, match="round after"):
         table.play(2, "spy")
     state.apply(["set", "round", 2])
+    state.apply(["set", "stage", "place"])
     with pytest.raises(RuleViolation, match="cannot be played"):
         table.play(2, "queen")
+    state.apply(["set", "stage", "bid"])
     with pytest.raises(RuleViolation, match="no such card"):
         table.play(1, "spy")
     table.play(2, "spy")
@@ -528,7 +530,7 @@ def play_out(players: int, seed: int, favour: int = 0) -> tuple[YsTable, list[An
 
 def check_secrets(table: YsTable, log: list[Any]) -> None:
     """No viewer is shown another's private fields, and no seat view holds another's
-    face-down broker, bid, held card or screen."""
+    face-down broker (but those its Spy looked at), bid, held card or screen."""
     state = table.state
     viewers = [*(seat.account_id for seat in state.seats), 999]
     for event in log[-8:]:
@@ -539,9 +541,10 @@ def check_secrets(table: YsTable, log: list[Any]) -> None:
                     assert not set(secret) & set(shown), (event.kind, viewer)
     for viewer in viewers:
         view = seat_view(state, viewer)
-        for entry, actual in zip(view["placed"], state.placed, strict=True):
+        looks = [look for e in state.effects if e["card"] == "spy" and e["player"] == viewer for look in e["seen"]]
+        for index, (entry, actual) in enumerate(zip(view["placed"], state.placed, strict=True)):
             mine = actual["player"] == viewer or actual.get("by") == viewer
-            if not actual["up"] and not mine:
+            if not actual["up"] and not mine and ["board", index] not in looks:
                 assert entry["value"] is None
         for player in view["players"]:
             assert isinstance(player["cards"], int) and isinstance(player["screen"], int)

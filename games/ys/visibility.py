@@ -115,11 +115,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
             "front": list(own["front"]),
             "cards": copy.deepcopy(own["cards"]),
             "favour": list(own["favour"]),
-            "spied": [
-                [look[1], holdings["favour"][look[2]]]
-                for look in looks
-                if look[0] == "favour" and (holdings := state.player(look[1])) is not None
-            ],
+            "spied": [_spied(state, look) for look in looks if look[0] == "favour"],
         }
     return {
         "viewer": viewer,
@@ -149,3 +145,9 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "players": players,
         "you": you,
     }
+
+
+def _spied(state: YsState, look: list[Any]) -> list[Any]:
+    """``[player, number]`` of a Spy's look ``["favour", player, index]``."""
+    holdings = state.player(look[1])
+    return [look[1], holdings["favour"][look[2]] if holdings is not None else None]
