@@ -153,7 +153,7 @@ def _captain_default(table: YsTable, prompt: dict[str, Any]) -> list[str]:
     quadrants = range(table.quadrants())
     most = max(quadrants, key=lambda q: len(table.state.quadrant_gems[q]))
     for q in quadrants:
-        ranked = table.rank(lambda space: space[:2] == ["city", q])  # noqa: B023 (used at once)
+        ranked = table.rank(lambda space: space[:2] == ["city", q])
         if q != most and ranked and ranked[0][0] == prompt["player"]:
             return [str(most), str(q)]
     return [PASS]
