@@ -153,10 +153,14 @@ def _captain_default(table: YsTable, prompt: dict[str, Any]) -> list[str]:
     quadrants = range(table.quadrants())
     most = max(quadrants, key=lambda q: len(table.state.quadrant_gems[q]))
     for q in quadrants:
-        ranked = table.rank(lambda space: space[:2] == ["city", q])
+        ranked = table.rank(_in_quadrant(q))
         if q != most and ranked and ranked[0][0] == prompt["player"]:
             return [str(most), str(q)]
     return [PASS]
+
+
+def _in_quadrant(quadrant: int) -> Callable[[list[Any]], bool]:
+    return lambda space: space[:2] == ["city", quadrant]
 
 
 def herald(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]) -> Event:
