@@ -991,7 +991,14 @@ function ysSpaceCell(view, ctx, space, label, extra) {
     const chosen = ysChoice[slot];
     if (ctx.placing && ysSameSpace(chosen.space, space)) {
       const value = chosen.broker === null ? "…" : ctx.brokerValue(chosen.broker);
-      pending.push(el("span", { class: `ys-chip pending${slot === "down" ? " down" : ""}`, text: `${value} ${mark}` }));
+      pending.push(
+        el(
+          "span",
+          { class: `ys-chip pending${slot === "down" ? " down" : ""}`, title: `to place ${mark}` },
+          `${value}${slot === "up" ? "↑" : "↓"}`,
+          el("span", { class: "sr-only", text: ` (to place ${mark})` }),
+        ),
+      );
     }
   }
   const open = ctx.placing && ysOpen(view, space);
@@ -1106,11 +1113,11 @@ function ysPlayers(view, ctx) {
         el(
           "span",
           { class: "ys-holdings" },
-          `${p.points} points, ${p.screen} behind the screen`,
+          `${p.points} point${p.points === 1 ? "" : "s"}, ${p.screen} behind the screen`,
           p.front ? `, in front: ${p.front.join(" ")}` : "",
           p.cards ? `, ${p.cards} action card${p.cards === 1 ? "" : "s"}` : "",
           p.favour ? `, ${p.favour} with the King` : "",
-          gems.length ? el("span", { class: "ys-gems" }, " gems: ", gems) : ", no gems",
+          gems.length ? el("span", { class: "ys-gems" }, ", gems: ", gems) : ", no gems",
         ),
       );
     }),
@@ -1215,9 +1222,12 @@ function ysBrokerButtons(view, ctx) {
 function ysPairControls(view, ctx) {
   const describe = (slot) => {
     const chosen = ysChoice[slot];
-    const broker = chosen.broker === null ? "pick a broker" : `broker ${ctx.brokerValue(chosen.broker)}`;
-    const space = chosen.space === null ? "pick a space" : ysSpaceName(chosen.space);
-    return `${broker} on ${space}`;
+    const broker = chosen.broker === null ? null : `broker ${ctx.brokerValue(chosen.broker)}`;
+    const space = chosen.space === null ? null : ysSpaceName(chosen.space);
+    if (broker && space) return `${broker} on ${space}`;
+    if (broker) return `${broker}, choose a space`;
+    if (space) return `choose a broker for ${space}`;
+    return "choose a broker and a space";
   };
   const up = ysChoice.up;
   const down = ysChoice.down;
@@ -1376,7 +1386,7 @@ function ysScreen(view, ctx) {
     el("p", { class: "ys-screen-line" }, "Behind it: ", el("span", { class: "ys-brokers", role: "group", "aria-label": "Your brokers behind the screen" }, ysBrokerButtons(view, ctx))),
     you.front.length ? el("p", { text: `In front of it: ${you.front.join(" ")}` }) : null,
     you.favour.length ? el("p", { text: `With the King: ${you.favour.join(" ")}` }) : null,
-    el("p", {}, mine ? `${mine.points} points. Gems: ` : "Gems: ", gems.length ? gems : "none"),
+    el("p", {}, mine ? `${mine.points} point${mine.points === 1 ? "" : "s"}. Gems: ` : "Gems: ", gems.length ? gems : "none"),
     you.cards.length
       ? el(
           "ul",
