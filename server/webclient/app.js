@@ -903,11 +903,12 @@ const YS_STAGES = { bid: "bidding", place: "placement", resolve: "resolution", f
  * 1-4 (the command grammar's ``city <quadrant 1-4> <ring>``, ``market <row 1-4> <colour>``). */
 const YS_FIRST_NUMBER = 1;
 
-/** The page's own choices on a Ys table, forgotten when the table moves on (its step). */
-const ysChoice = { step: null, bid: [], slot: "up", up: { broker: null, space: null }, down: { broker: null, space: null } };
+/** The page's own choices on a Ys table, forgotten when the viewer's part in it changes
+ * (another player's bid keeps them: see ysMoment). */
+const ysChoice = { moment: null, bid: [], slot: "up", up: { broker: null, space: null }, down: { broker: null, space: null } };
 
-function ysForget(step) {
-  ysChoice.step = step;
+function ysForget(moment) {
+  ysChoice.moment = moment;
   ysChoice.bid = [];
   ysChoice.slot = "up";
   ysChoice.up = { broker: null, space: null };
@@ -950,6 +951,12 @@ function ysMyMove(view) {
   if (view.stage === "place" && view.turn === me) return view.turn_part === "neutral" ? "neutral" : "pair";
   if (view.stage === "favour" && view.you.favour.length < view.round) return "favour";
   return "";
+}
+
+/** What the viewer's choices belong to: the round, stage and turn, and their own brokers. */
+function ysMoment(view) {
+  const screen = view.you ? view.you.screen.join(" ") : "";
+  return `${view.round}/${view.stage}/${view.turn}/${view.turn_part}/${screen}`;
 }
 
 function ysRedraw(focusId) {
@@ -1284,7 +1291,7 @@ function ysPairControls(view, ctx) {
           type: "button",
           id: "ys-clear",
           onclick: () => {
-            ysForget(view.step);
+            ysForget(ysMoment(view));
             ysRedraw("ys-slot-up");
           },
         },
@@ -1411,7 +1418,7 @@ registerGame("Ys", {
   render(views) {
     const view = views["Ys.View"];
     if (isEmpty(view) || !Array.isArray(view.players)) return [];
-    if (ysChoice.step !== view.step) ysForget(view.step);
+    if (ysChoice.moment !== ysMoment(view)) ysForget(ysMoment(view));
     const players = view.players;
     const owners = new Map(
       players.map((p, index) => [p.id, { name: p.name, colour: p.neutral ? "ys-pn" : `ys-p${index % 5}` }]),
