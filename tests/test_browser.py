@@ -176,6 +176,15 @@ async def tab_to(page: Page, element_id: str, most: int = 30) -> None:
     raise AssertionError(f"#{element_id} was not reached with Tab")
 
 
+async def until(condition: Any, seconds: float = 20) -> None:
+    """Wait until ``condition()`` holds (the server's own state, read in this process)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        assert loop.time() < deadline, "the table never reached the state waited for"
+        await asyncio.sleep(0.05)
+
+
 async def hand_numbers(tab: Tab) -> list[int]:
     ids = await tab.page.locator("#dvorak-hand button.card-button").evaluate_all("buttons => buttons.map(b => b.id)")
     return [int(button_id.removeprefix("hand-card-")) for button_id in ids]
@@ -501,3 +510,75 @@ async def test_a_page_left_at_the_login_form_past_the_login_time_connects_again_
     await tab.page.locator("#login-create").click()
     await tab.logged_in()
     await expect(tab.page.locator("#status")).to_have_attribute("data-state", "connected")
+
+
+async def test_a_ys_board_is_drawn_and_bid_and_placed_on_by_clicking_and_shows_no_hidden_broker(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    await tab.type("newroom/ys Board")
+    board = tab.page.locator("#ys-board")
+    await expect(board).to_be_visible()
+    room = await server.rooms.find("board")
+    assert room is not None
+    state = room.table.state
+    for seats in (2, 3):
+        await tab.page.locator("#ys-addbot").click()
+        await until(lambda seats=seats: len(state.seats) == seats)
+    bots = [seat.name for seat in state.seats if seat.bot]
+    ann = next(seat.account_id for seat in state.seats if seat.name == "Ann")
+    await tab.page.locator("#ys-start").click()
+    await expect(board.locator(".ys-city-space")).to_have_count(12)
+    await expect(board.locator(".ys-market-space")).to_have_count(16)
+    await expect(board.locator(".ys-price-row")).to_have_count(4)
+    for name in ("Ann", *bots):
+        await expect(board.locator(".ys-player .seat-name", has_text=name)).to_have_count(1)
+    await tab.screenshot("13-ys-board")
+
+    # The bid: two brokers clicked, then Bid.
+    screen = tab.page.locator("#ys-screen")
+    bid = tab.page.locator("#ys-bid")
+    await expect(bid).to_be_disabled()
+    first, second = screen.locator("#ys-broker-0"), screen.locator("#ys-broker-1")
+    values = sorted([int(await first.inner_text()), int(await second.inner_text())])
+    await first.click()
+    await second.click()
+    await expect(first).to_have_attribute("aria-pressed", "true")
+    await expect(bid).to_be_enabled()
+    await bid.click()
+    await until(lambda: state.player(ann) is not None and state.player(ann)["front"] == values)
+    await expect(screen).to_contain_text(f"In front of it: {values[0]} {values[1]}")
+
+    # A pair: a broker and a space face up, then face down, then Place.
+    await until(lambda: state.stage == "place" and state.turn == ann)
+    await expect(tab.page.locator("#ys-place")).to_be_visible()
+    up_value = int(await screen.locator("#ys-broker-0").inner_text())
+    down_value = int(await screen.locator("#ys-broker-1").inner_text())
+    await screen.locator("#ys-broker-0").click()
+    await board.locator("#ys-space-city-0-port").click()
+    await screen.locator("#ys-broker-1").click()
+    await board.locator("#ys-space-city-0-commercial").click()
+    await tab.page.locator("#ys-place").click()
+    # The bots place their pairs until Ann's turn comes again.
+    await until(
+        lambda: (
+            state.stage == "place"
+            and state.turn == ann
+            and len([entry for entry in state.placed if entry["player"] == ann]) == 2
+        )
+    )
+    hidden = [entry for entry in state.placed if entry["player"] != ann and not entry["up"]]
+    assert hidden, "no computer player placed a broker face down"
+    names = {seat.account_id: seat.name for seat in state.seats}
+    chips = board.locator(".ys-chip")
+    await expect(chips.filter(has_text=f"Ann, face down: {down_value}")).to_have_count(1)
+    await expect(chips.filter(has_text=f"Ann, face up: {up_value}")).to_have_count(1)
+    await expect(chips.filter(has_text=re.compile(r"face down: \?"))).to_have_count(len(hidden))
+    for entry in hidden:
+        space = entry["space"]
+        cell = board.locator(f'.ys-space[data-space="{space[0]} {space[1] + 1} {space[2]}"]')
+        await expect(cell.locator(".ys-chip", has_text=f"{names[entry['player']]}, face down: ?")).not_to_have_count(0)
+    bot_faces_down = re.compile(rf"({'|'.join(map(re.escape, bots))}), face down: \d")
+    await expect(chips.filter(has_text=bot_faces_down)).to_have_count(0)
+    assert not bot_faces_down.search(await tab.page.locator("#panels").inner_text())
+    await tab.screenshot("14-ys-placed")
