@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING
 from games.ys import tables as t
-from server.text import coloured, render_colours, wrap_lines
+from server.text import WHOLE_LINE, coloured, render_colours, wrap_lines
 
 WIDTH = 80
 Names = Mapping[int, str]
@@ -33,6 +33,7 @@ Names = Mapping[int, str]
 PLAYER_COLOURS = ("hc", "hm", "hw", "c", "m")
 NEUTRAL_COLOUR = "x"
 GEM_COLOURS = {"blue": "hb", "green": "hg", "yellow": "hy", "red": "hr", "white": "hw", "black": "x"}
+GEM_LETTERS = {"blue": "b", "green": "g", "yellow": "y", "red": "r", "black": "k"}
 RING_SHORT = {"port": "o", "commercial": "c", "palace": "p"}
 COLOUR_SHORT = {colour: colour[0] for colour in t.COLOURS}
 
@@ -575,6 +576,10 @@ def _side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
 def render_market(view: dict[str, Any]) -> str:
     """The market: each row's gem and the broker in each colour column, the leaders once
     known, and the price track."""
+    return whole(market_lines(view))
+
+
+def market_lines(view: dict[str, Any]) -> list[str]:
     marks = letters(view)
     lines = ["Market  " + "".join(_pad(coloured(c, GEM_COLOURS[c]), 8) for c in t.COLOURS) + "gem     lead"]
     for row in range(t.MARKET_ROWS):
@@ -587,7 +592,7 @@ def render_market(view: dict[str, Any]) -> str:
         shown = coloured(gem, GEM_COLOURS[gem]) if gem else "(none)"
         lines.append(f"row {row + 1}   " + "".join(cells) + _pad(shown, 8) + lead)
     lines.append(render_prices(view))
-    return "\n".join(line.rstrip() for line in lines)
+    return [line.rstrip() for line in lines]
 
 
 def render_prices(view: dict[str, Any]) -> str:
@@ -597,7 +602,7 @@ def render_prices(view: dict[str, Any]) -> str:
 
 
 def _gem_counts(gems: dict[str, int]) -> str:
-    return " ".join(f"{coloured(g[0], GEM_COLOURS[g])}{gems.get(g, 0)}" for g in (*t.COLOURS, t.BLACK))
+    return " ".join(f"{coloured(GEM_LETTERS[g], GEM_COLOURS[g])}{gems.get(g, 0)}" for g in (*t.COLOURS, t.BLACK))
 
 
 def render_players(view: dict[str, Any]) -> list[str]:
@@ -640,7 +645,7 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
         for i in range(0, len(blocks), 2):
             pair = blocks[i : i + 2]
             lines.extend(_side_by_side(pair[0], pair[1] if len(pair) > 1 else [], half))
-        lines.extend(render_market(view).split("\n"))
+        lines.extend(market_lines(view))
         lines.extend(render_players(view))
         lines.append(
             "A5 face up, B?' face down, =A9 leads; letters: "
@@ -652,7 +657,13 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
     line = waiting_line(view, names, seconds)
     if line:
         lines.extend(wrap_lines(line, WIDTH))
-    return "\n".join(_fit(line) for line in lines)
+    return whole(_fit(line) for line in lines)
+
+
+def whole(lines: Iterable[str]) -> str:
+    """``lines`` as one text whose lines the connection sends as they are (they fit in 80
+    columns already; colour markup would make them look longer to the wrapping)."""
+    return "\n".join(WHOLE_LINE + line for line in lines)
 
 
 def _fit(line: str) -> str:
@@ -679,11 +690,11 @@ def render_screen(view: dict[str, Any]) -> str:
         f"Behind your screen: {' '.join(map(str, you['screen'])) or 'nothing'}.",
         f"In front of it: {' '.join(map(str, you['front'])) or 'nothing'}.",
         f"Your gems: {_gem_counts(me['gems'])}. Points: {me['points']}.",
-        f"Your action cards: {cards}.",
+        *wrap_lines(f"Your action cards: {cards}.", WIDTH),
     ]
     if you["favour"]:
         lines.append(f"Given to the King's favour: {' '.join(map(str, you['favour']))}.")
-    return "\n".join(lines)
+    return whole(lines)
 
 
 # -- help -----------------------------------------------------------------------------------
