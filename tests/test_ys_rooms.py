@@ -125,3 +125,18 @@ async def test_five_seats_and_a_spectator_are_sent_no_secret(server):
     assert await audit(server.database) == []
     for person in [*people, watcher]:
         await person.close()
+
+
+async def test_two_people_play_with_the_neutral_player_to_the_end(server):
+    ada, ben = await connect(server.port, "Ada", gmcp=True), await connect(server.port, "Ben", gmcp=True)
+    await ada.ask("newroom/ys Cove")
+    await ben.ask("join Cove")
+    assert "A game of Ys begins with the neutral player." in await ada.ask("start")
+    await drive([ada, ben], random.Random(3))
+    await ben.client.wait_for(r"won Ys with \d+ points\.", 0, 20)
+    for person, other in ((ada, ben), (ben, ada)):
+        assert re.search(r"^You place the neutral player's \d face down", person.client.transcript, re.M)
+        assert re.search(rf"^{other.name} places a neutral broker face down", person.client.transcript, re.M)
+    assert await audit(server.database) == []
+    await ada.close()
+    await ben.close()
