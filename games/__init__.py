@@ -13,9 +13,10 @@ from __future__ import annotations
 from games.base import GameKind
 from games.dvorak.kind import KIND as DVORAK
 from games.gnav.kind import KIND as GNAV
+from games.ys.kind import KIND as YS
 
 #: Every game a room can hold, by name; the first is the default (plain ``newroom``).
-KINDS: dict[str, GameKind] = {kind.name: kind for kind in (DVORAK, GNAV)}
+KINDS: dict[str, GameKind] = {kind.name: kind for kind in (DVORAK, GNAV, YS)}
 
 DEFAULT_KIND = DVORAK.name
 

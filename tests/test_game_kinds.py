@@ -24,7 +24,7 @@ GAME_OWN = {"persistence/dvorak_tables.py", "server/cli.py"}
 
 
 def test_every_registered_game_has_its_commands_views_and_help():
-    assert DEFAULT_KIND == "dvorak" and set(KINDS) == {"dvorak", "gnav"}
+    assert DEFAULT_KIND == "dvorak" and set(KINDS) == {"dvorak", "gnav", "ys"}
     for name, kind in KINDS.items():
         assert isinstance(kind, GameKind) and kind.name == name and kind is kind_of(name)
         assert kind.title and len(kind.title) <= 100

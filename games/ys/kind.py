@@ -28,7 +28,7 @@ STAGES = ("bid", "place", "resolve", "favour")
 
 class YsKind(GameKind):
     name = "ys"
-    title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall. With computer players."
+    title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players."
     own_tables: ClassVar[bool] = False
 
     def new_state(self) -> YsState:

@@ -1,0 +1,90 @@
+"""Commands for playing Ys in a game room; how its events and board read; its GMCP
+package ``Ys.View``. Everything shown comes from the game's visibility policy
+(:mod:`games.ys.visibility`): the lines from ``event_for``, the board and the GMCP
+package from the viewer's ``seat_view``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commands.games import GameCommands
+from commands.ys.play import PLAY_COMMANDS
+from commands.ys.render import help_text, prompt, render_board, render_event, render_screen
+from games.base import NOBODY, Event, GameTable
+from games.ys import KIND
+from games.ys import tables as t
+from games.ys.visibility import seat_view
+from server.hub import OnlinePlayer
+from server.rooms import GameRoom
+
+#: The package, with what it holds outside a Ys room.
+EMPTY_VIEWS: dict[str, Any] = {"Ys.View": {}}
+#: The fields of the table whose last value an event set tell what it waits for next.
+PROMPT_FIELDS = ("awaiting", "turn", "turn_part", "stage")
+
+
+def names_of(table: GameTable) -> dict[int, str]:
+    return {seat.account_id: seat.name for seat in table.state.seats}
+
+
+def turn_seconds(table: GameTable) -> int:
+    value = table.state.settings.get("turntime")
+    return int(value) if value is not None else 90
+
+
+def event_line(table: GameTable, event: Event, viewer: int) -> str:
+    """The line ``viewer`` reads about ``event`` (from what the policy shows them of it),
+    and, if the event's changes leave the table waiting for someone, what for: what to
+    type for the one it waits for, whom it waits for for the others."""
+    names = names_of(table)
+    names.setdefault(event.actor, event.actor_name)
+    if "player" in event.data and "name" in event.data:
+        names.setdefault(event.data["player"], event.data["name"])
+    shown = KIND.event_for(table.state, event, viewer)
+    line = (render_event(shown, event.kind, viewer, names, event.actor) or "") if shown is not None else ""
+    after = {delta[1]: delta[2] for delta in event.deltas if delta[0] == "set" and delta[1] in PROMPT_FIELDS}
+    if not after:
+        return line
+    players = [h["id"] for h in table.state.players if h["id"] != t.NEUTRAL]
+    bots = {seat.account_id for seat in table.state.seats if seat.bot}
+    if after.get("turn_part") == "neutral" and "turn" not in after:
+        after["turn"] = event.data.get("player", NOBODY)
+    asked = prompt(after, viewer, names, players, turn_seconds(table), bots)
+    return f"{line}\n{asked}" if asked and line else line or asked
+
+
+def board_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
+    """The board as ``look`` draws it for ``viewer``."""
+    lines = [render_board(seat_view(table.state, viewer), room.name, names_of(table), turn_seconds(table))]
+    if away:
+        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
+    if watching:
+        lines.append("Watching: " + ", ".join(watching) + ".")
+    return "\n".join(lines)
+
+
+def own_screen(table: GameTable, viewer: int) -> str:
+    """What a returning player holds: their screen."""
+    return render_screen(seat_view(table.state, viewer))
+
+
+def send_view(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
+    """``Ys.View`` to everyone in the room who asked for GMCP (or just to ``players``),
+    each their own seat's view (:func:`games.ys.visibility.seat_view`)."""
+    for player in players if players is not None else list(room.occupants.values()):
+        if any(connection.gmcp for connection in player.connections):
+            data = seat_view(room.table.state, player.account_id)
+            for connection in player.connections:
+                connection.send_gmcp("Ys.View", data)
+
+
+GAME_COMMANDS = GameCommands(
+    command_sets=(PLAY_COMMANDS,),
+    render_event=event_line,
+    render_table=board_text,
+    own_hand=own_screen,
+    send_views=send_view,
+    empty_views=EMPTY_VIEWS,
+    first_steps='Add computer players with addbot (easy or normal), then type "start". "help ys" has the rules.',
+    rules_help=help_text(),
+)

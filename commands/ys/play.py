@@ -1,0 +1,291 @@
+"""Playing Ys: the board, your screen, bids, placements, choices, action cards, computer
+players and the table's settings. Every move goes to :class:`games.ys.rules.YsTable`;
+a broken rule is the reply."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from commands.base import Command, CommandError, CommandSet, Context
+from commands.tables import current_room, inspect_on, perform_on
+from commands.text import split_assignment
+from commands.ys.render import (
+    SPACE_GRAMMAR,
+    SpaceError,
+    read_values_and_spaces,
+    render_board,
+    render_market,
+    render_screen,
+    tokens,
+)
+from games.ys import settings as ys_settings
+from games.ys.rules import LEVELS, YsTable
+from games.ys.visibility import seat_view
+
+
+def _names(table: YsTable) -> dict[int, str]:
+    return {seat.account_id: seat.name for seat in table.state.seats}
+
+
+def _seconds(table: YsTable) -> int:
+    return int(table.setting("turntime"))
+
+
+def _numbers(args: str, count: int, usage: str) -> list[int]:
+    """Exactly ``count`` whole numbers from ``args`` (at most 3 digits each)."""
+    words = args.split()
+    if len(words) != count or not all(word.isdigit() and len(word) <= 3 for word in words):
+        raise CommandError(f"Usage: {usage}")
+    return [int(word) for word in words]
+
+
+class Start(Command):
+    """Start a game of Ys (host), for the 2 to 5 seated.
+
+    Order cards are dealt at random, the action cards laid in the corners, every price
+    set to 3; then 4 rounds of bidding, placing and resolution, and the final score.
+    """
+
+    key = "start"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.start(actor))
+
+
+class Board(Command):
+    """Show the whole board: the city's 4 quadrants (each ring's brokers, the gems on the
+    quadrant's card, the palace's action card), the market, the prices and the players.
+
+    A broker reads as its player's letter and value: A5 face up, B?' face down (its
+    value hidden), A3' face down but yours. Once every broker of a space is known, =A9
+    shows who leads it.
+    """
+
+    key = "board"
+    aliases = ("map",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        viewer = ctx.player.account_id
+        room = current_room(ctx)
+
+        def look(table: YsTable) -> str:
+            return render_board(seat_view(table.state, viewer), room.name, _names(table), _seconds(table))
+
+        ctx.reply(await inspect_on(ctx, YsTable, look))
+
+
+class Market(Command):
+    """Show the market: each row's gem, the broker in each colour column, who leads each
+    row once known, and the price track (0-6 per colour)."""
+
+    key = "market"
+
+    async def run(self, ctx: Context, args: str) -> None:
+        viewer = ctx.player.account_id
+        ctx.reply(await inspect_on(ctx, YsTable, lambda table: render_market(seat_view(table.state, viewer))))
+
+
+class Screen(Command):
+    """Show your screen: the brokers behind it and in front of it, your gems and points,
+    and the action cards you hold."""
+
+    key = "screen"
+    aliases = ("hand",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        viewer = ctx.player.account_id
+        ctx.reply(await inspect_on(ctx, YsTable, lambda table: render_screen(seat_view(table.state, viewer))))
+
+
+class Bid(Command):
+    """Bid two brokers from behind your screen for the turn order: bid 5 3.
+
+    Bids stay hidden until everyone has bid; the highest sum places first (ties: the
+    lower order card of the round before).
+    """
+
+    key = "bid"
+    usage = ("bid <value> <value>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        first, second = _numbers(args, 2, self.usage_text())
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.bid(actor, first, second))
+
+
+def _spaces(args: str, pairs: int, usage: str) -> list[tuple[int, list[Any]]]:
+    try:
+        return read_values_and_spaces(args, pairs)
+    except SpaceError as error:
+        raise CommandError(f"{error} Usage: {usage}") from None
+
+
+class Place(Command):
+    """Place a pair of brokers from behind your screen: the first face up, the second
+    face down. place 5 c2p 3 m1b puts a 5 face up on city quadrant 2's palace and a 3
+    face down on market row 1's blue column.
+
+    A space is c<quadrant><ring> in the city (ring p palace, c commercial, o port) or
+    m<row><colour> in the market (b blue, g green, y yellow, r red); quadrants and rows
+    are 1-4. Long forms read too: city 2 palace, market 1 blue, m1 blue. A market space
+    holds one broker and only in a row with a gem; each broker on the market scores 1.
+    """
+
+    key = "place"
+    usage = ("place <value> <space> <value> <space>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        (up_value, up), (down_value, down) = _spaces(args, 2, self.usage_text())
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.place(actor, up_value, up, down_value, down))
+
+
+class Neutral(Command):
+    """(2 players) After your pair, place one of the neutral player's brokers face down:
+    neutral 4 c1c. Spaces are written as for place."""
+
+    key = "neutral"
+    usage = ("neutral <value> <space>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        ((value, space),) = _spaces(args, 1, self.usage_text())
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.place_neutral(actor, value, space))
+
+
+class Choose(Command):
+    """Answer what the table asks of you: a colour (a treasure, a white gem: choose
+    blue), the gems to take from a quadrant's card (choose blue green), or as top market
+    investor one price to move (choose red up)."""
+
+    key = "choose"
+    usage = ("choose <answer>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        try:
+            words = tokens(args)
+        except SpaceError as error:
+            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
+        if not words or len(words) > 8:
+            raise CommandError(f"Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.choose(actor, words))
+
+
+class Favour(Command):
+    """(King's favour, when the host set favour=1) Give the King one broker from in front
+    of your screen, face down: favour 3. You take a 2 from the supply."""
+
+    key = "favour"
+    aliases = ("favor",)
+    usage = ("favour <value>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        (value,) = _numbers(args, 1, self.usage_text())
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.favour(actor, value))
+
+
+class Play(Command):
+    """Play an action card you hold (from the round after you won it, at most 2 a round):
+    play <card> [arguments]. It takes effect in its timing window, in turn order; the
+    words after the card are passed on to it. "screen" lists the cards you hold."""
+
+    key = "play"
+    usage = ("play <card>", "play <card> <arguments>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        words = args.split()
+        if not words or len(words) > 8 or any(len(word) > 20 for word in words):
+            raise CommandError(f"Which card? Usage: {self.usage_text()}")
+        card, rest = words[0], words[1:]
+        actor = ctx.player.account_id
+
+        def move(table: YsTable) -> None:
+            play: Callable[..., None] = table.play
+            play(actor, card, *rest) if rest else play(actor, card)
+
+        await perform_on(ctx, YsTable, move)
+
+
+class AddBot(Command):
+    """Seat a computer player (host, between games): addbot, addbot easy, addbot normal
+    Ysolde. Levels: easy, normal (the default). It sees only what its seat may see and
+    waits "botdelay" seconds (1 unless set) before each move."""
+
+    key = "addbot"
+    usage = ("addbot", "addbot <level>", "addbot <level> <name>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        level, _, name = args.strip().partition(" ")
+        level = level or "normal"
+        if level.lower() not in LEVELS:
+            raise CommandError(f"Which level? {', '.join(LEVELS)}. Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.add_bot(actor, level, name))
+
+
+class RemoveBot(Command):
+    """Take a computer player's seat away (host, between games)."""
+
+    key = "removebot"
+    usage = ("removebot <name>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.remove_bot(actor, args))
+
+
+class Set(Command):
+    """Change a table setting (host); "set" alone lists them.
+
+    favour (0/1: play the King's favour, between games), quadrants (3 or 4 city quadrants
+    with 3 players, between games), turntime (10-600 seconds a person has for a move
+    before a default one is made), botdelay (0-10 seconds a computer player waits).
+    """
+
+    key = "set"
+    usage = ("set", "set <setting>=<value>")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            values = current_room(ctx).table.state.settings
+            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
+            for name, spec in ys_settings.SETTINGS.items():
+                value = values.get(name, spec.default)
+                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
+            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
+            ctx.reply("\n".join(lines))
+            return
+        assignment = split_assignment(args)
+        if assignment is None or not assignment[0]:
+            raise CommandError(f"Usage: {self.usage_text()}")
+        name, value = assignment
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.set(actor, name, value))
+
+
+PLAY_COMMANDS = CommandSet(
+    "Ys",
+    [
+        Start(),
+        Board(),
+        Market(),
+        Screen(),
+        Bid(),
+        Place(),
+        Neutral(),
+        Choose(),
+        Favour(),
+        Play(),
+        AddBot(),
+        RemoveBot(),
+        Set(),
+    ],
+)
+
+__all__ = ["PLAY_COMMANDS", "SPACE_GRAMMAR"]

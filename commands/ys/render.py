@@ -1,0 +1,737 @@
+"""How a Ys table and its events read as text, for one viewer at a time.
+
+Everything here takes what the visibility policy already filtered (an event's data as
+:func:`games.ys.visibility.event_for` gave it to the viewer, or the viewer's
+:func:`~games.ys.visibility.seat_view`), never the raw state, so nothing rendered can
+show a broker, bid or card the viewer may not see. Pure text, no sessions.
+
+Players are shown by a letter (their initial, or A-E if initials clash; N the neutral
+player) in a colour of their own, so the board reads with colour and without it.
+
+- ``render_event(data, kind, viewer, names, actor)``: the line ``viewer`` reads;
+- ``prompt(after, viewer, names, ...)``: what the table now waits for, told to ``viewer``;
+- ``render_board(view, room_name)``, ``render_market(view)``, ``render_screen(view)``:
+  the board map, the market and your own screen, within 80 columns;
+- ``help_text()``: the rules and every reading of them.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from games.base import NOBODY, OVER, PLAYING
+from games.ys import tables as t
+from server.text import WHOLE_LINE, coloured, render_colours, wrap_lines
+
+WIDTH = 80
+Names = Mapping[int, str]
+
+#: Each seat's colour, in seating order (the neutral player's is dim).
+PLAYER_COLOURS = ("hc", "hm", "hw", "c", "m")
+NEUTRAL_COLOUR = "x"
+GEM_COLOURS = {"blue": "hb", "green": "hg", "yellow": "hy", "red": "hr", "white": "hw", "black": "x"}
+GEM_LETTERS = {"blue": "b", "green": "g", "yellow": "y", "red": "r", "black": "k"}
+RING_SHORT = {"port": "o", "commercial": "c", "palace": "p"}
+COLOUR_SHORT = {colour: colour[0] for colour in t.COLOURS}
+
+#: The grammar of a space, as help and refusals show it.
+SPACE_GRAMMAR = (
+    "A space is c<quadrant><ring> in the city (ring p palace, c commercial, o port),"
+    " or m<row><colour> in the market (b blue, g green, y yellow, r red); quadrants and"
+    " rows are 1-4. Long forms read too: city 2 palace, market 1 blue, m1 blue."
+)
+
+
+class SpaceError(ValueError):
+    """Words that name no space (the message says why)."""
+
+
+# -- spaces ------------------------------------------------------------------------------
+
+
+def space_label(space: list[Any]) -> str:
+    """``city 2 palace`` / ``market 1 blue`` (1-based) for a space as the state keeps it."""
+    return f"{space[0]} {space[1] + 1} {space[2]}"
+
+
+def space_code(space: list[Any]) -> str:
+    """The short form a player types for ``space``: ``c2p``, ``m1b``."""
+    if space[0] == "city":
+        return f"c{space[1] + 1}{RING_SHORT[space[2]]}"
+    return f"m{space[1] + 1}{COLOUR_SHORT[space[2]]}"
+
+
+_TOKEN = re.compile(r"\d+|[a-z]+")
+
+
+def tokens(text: str) -> list[str]:
+    """``text`` as number and word tokens (``c2p`` -> c, 2, p); SpaceError for anything
+    but letters, digits and spaces, or a number longer than 3 digits."""
+    lowered = text.lower()
+    if re.search(r"[^a-z0-9 ]", lowered):
+        raise SpaceError("Use only letters, digits and spaces.")
+    found = _TOKEN.findall(lowered)
+    if any(token.isdigit() and len(token) > 3 for token in found):
+        raise SpaceError("That number is far too big.")
+    return found
+
+
+def read_space(words: list[str]) -> list[Any]:
+    """The space ``words`` (three tokens) name, 0-based as the rules keep it."""
+    if len(words) != 3 or not words[1].isdigit():
+        raise SpaceError(SPACE_GRAMMAR)
+    where, number, name = words[0], int(words[1]) - 1, words[2]
+    if where in ("c", "city"):
+        ring = next((r for r, short in RING_SHORT.items() if name in (r, short)), None)
+        if ring is None or not 0 <= number < t.QUADRANTS:
+            raise SpaceError(SPACE_GRAMMAR)
+        return ["city", number, ring]
+    if where in ("m", "market"):
+        colour = next((c for c, short in COLOUR_SHORT.items() if name in (c, short)), None)
+        if colour is None or not 0 <= number < t.MARKET_ROWS:
+            raise SpaceError(SPACE_GRAMMAR)
+        return ["market", number, colour]
+    raise SpaceError(SPACE_GRAMMAR)
+
+
+def read_values_and_spaces(text: str, pairs: int) -> list[tuple[int, list[Any]]]:
+    """``pairs`` of ``<value> <space>`` read from ``text``."""
+    found = tokens(text)
+    result = []
+    for _ in range(pairs):
+        if len(found) < 4 or not found[0].isdigit():
+            raise SpaceError("Give a broker's value, then its space.")
+        result.append((int(found[0]), read_space(found[1:4])))
+        found = found[4:]
+    if found:
+        raise SpaceError("Too many words.")
+    return result
+
+
+# -- who ------------------------------------------------------------------------------------
+
+
+def letters(view: dict[str, Any]) -> dict[int, str]:
+    """Each player's letter: their initial if those are all different, else A, B, C...;
+    N for the neutral player."""
+    people = [p for p in view["players"] if not p["neutral"]]
+    initials = [p["name"][:1].upper() for p in people]
+    neutral = any(p["neutral"] for p in view["players"])
+    clash = (
+        len(set(initials)) != len(initials) or (neutral and "N" in initials) or not all(i.isalpha() for i in initials)
+    )
+    chosen = [chr(ord("A") + i) for i in range(len(people))] if clash else initials
+    result = {p["id"]: letter for p, letter in zip(people, chosen, strict=True)}
+    result.update({p["id"]: "N" for p in view["players"] if p["neutral"]})
+    return result
+
+
+def _colour_of(view: dict[str, Any], player: int) -> str:
+    ids = [p["id"] for p in view["players"] if not p["neutral"]]
+    return PLAYER_COLOURS[ids.index(player) % len(PLAYER_COLOURS)] if player in ids else NEUTRAL_COLOUR
+
+
+def _who(account_id: int, viewer: int, names: Names) -> str:
+    if account_id == t.NEUTRAL:
+        return "the neutral player"
+    return "you" if account_id == viewer else names.get(account_id, "someone")
+
+
+def _subject(account_id: int, viewer: int, names: Names) -> str:
+    return _capital(_who(account_id, viewer, names))
+
+
+def _verb(account_id: int, viewer: int, you: str, other: str) -> str:
+    return you if account_id == viewer else other
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _list(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _gems(gems: list[str]) -> str:
+    return " ".join(gems) if gems else "none"
+
+
+def _ranking(ranking: list[list[int]], viewer: int, names: Names) -> str:
+    return ", ".join(f"{_who(p, viewer, names)} {total}" for p, total in ranking)
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+def render_event(data: dict[str, Any], kind: str, viewer: int, names: Names, actor: int = NOBODY) -> str | None:
+    """The line ``viewer`` reads about an event of ``kind``, from ``data`` as the
+    visibility policy gave it to them; ``names`` maps seat ids to names. None: no renderer."""
+    render = RENDERERS.get(kind)
+    return render(data, viewer, names, actor) if render else None
+
+
+def _join(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'take', 'takes')} a seat at the Ys table."
+
+
+def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    if actor not in (player, NOBODY):
+        said = f"{_subject(actor, v, n)} {_verb(actor, v, 'remove', 'removes')} {_who(player, v, n)} from the table."
+    else:
+        said = f"{_subject(player, v, n)} {_verb(player, v, 'leave', 'leaves')} the table."
+    return f"{said} {d['result']}" if d.get("abandoned") and d.get("result") else said
+
+
+def _host(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'are', 'is')} now the host."
+
+
+def _addbot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{d['name']} (bot, {d['level']}) takes a seat."
+
+
+def _removebot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{d['name']} (bot, {d['level']}) leaves the table."
+
+
+def _set(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{_subject(actor, v, n)} {_verb(actor, v, 'set', 'sets')} {d['name']} to {d['value']}."
+
+
+def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    order = _list([_who(p, v, n) for p in d["order"]])
+    neutral = " with the neutral player" if d.get("neutral") else ""
+    return f"A game of Ys begins{neutral}. Order cards: {order}."
+
+
+def _round(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    rows = ", ".join(gem or "-" for gem in d["market"])
+    cards = ", ".join(card or "-" for card in d["cards"])
+    return f"Round {d['round']}: gem cards are laid. Market rows: {rows}. Palace cards: {cards}."
+
+
+def _bid(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    if "brokers" in d:
+        return f"You bid {d['brokers'][0]} and {d['brokers'][1]} (hidden until everyone has bid)."
+    return f"{_subject(d['player'], v, n)} bids."
+
+
+def _order(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    bids = ", ".join(f"{_who(p, v, n)} {a}+{b}={total}" for p, (a, b), total in d["bids"])
+    return f"Bids: {bids}. Turn order: {_list([_who(p, v, n) for p in d['order']])}."
+
+
+def _place(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    up, down, player = d["up"], d["down"], d["player"]
+    hidden = f"your {d['down_value']}" if "down_value" in d else "a broker"
+    places = _verb(player, v, "place", "places")
+    return (
+        f"{_subject(player, v, n)} {places} a {up['value']} face up on {space_label(up['space'])}"
+        f" and {hidden} face down on {space_label(down['space'])}."
+    )
+
+
+def _neutral(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    which = f"the neutral player's {d['value']}" if "value" in d else "a neutral broker"
+    player = d["player"]
+    places = _verb(player, v, "place", "places")
+    return f"{_subject(player, v, n)} {places} {which} face down on {space_label(d['space'])}."
+
+
+def _turn(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"{_capital(_who(d['player'], v, n))} {_verb(d['player'], v, 'place', 'places')} next."
+
+
+def _resolve(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    fronts = "; ".join(f"{_who(p, v, n)} {' '.join(map(str, front))}" for p, front in d["fronts"])
+    return f"Round {d['round']} is resolved: every broker is turned up. In front of the screens: {fronts}."
+
+
+PRIZES = {"black": "a black gem", "points": f"{t.COMMERCIAL_POINTS} points"}
+
+
+def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    prize = d.get("prize", "")
+    got = PRIZES.get(prize, f"the {prize} card")
+    player = d["player"]
+    return (
+        f"{_subject(player, v, n)} {_verb(player, v, 'win', 'wins')} {space_label(d['space'])}"
+        f" ({_ranking(d['ranking'], v, n)}): {got}."
+    )
+
+
+def _quadrant(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"Quadrant {d['quadrant'] + 1}: {_ranking(d['ranking'], v, n)}; they take its gems in that order."
+
+
+def _take(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    takes = _verb(player, v, "take", "takes")
+    return f"{_subject(player, v, n)} {takes} {_gems(d['gems'])} from quadrant {d['quadrant'] + 1}."
+
+
+ASKS = {
+    "gem": "a gem of any colour (treasure)",
+    "white": "a colour for a white gem",
+    "take": "gems from a quadrant",
+    "nudge": "a price to move (top market investor)",
+}
+
+
+def _asked(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    return f"{_subject(player, v, n)} {_verb(player, v, 'choose', 'chooses')} {ASKS.get(d['ask'], 'something')}."
+
+
+def _chose(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    if d["ask"] == "nudge":
+        return f"{_subject(player, v, n)} {_verb(player, v, 'move', 'moves')} a price."
+    why = "for the white gem" if d["ask"] == "white" else "(treasure)"
+    return f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} a {_gems(d.get('gems', []))} gem {why}."
+
+
+def _row(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    takes = _verb(player, v, "take", "takes")
+    return (
+        f"{_subject(player, v, n)} {takes} the {d['gem']} gem of market row {d['row'] + 1}"
+        f" ({_ranking(d['ranking'], v, n)})."
+    )
+
+
+def _prices(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    moves = ", ".join(f"{colour} {move:+d}" for colour, move in d["moves"])
+    now = ", ".join(f"{colour} {price}" for colour, price in d["prices"].items())
+    return f"The prices move: {moves}. Now {now}."
+
+
+def _nudge(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    way = "up" if d["move"] > 0 else "down"
+    moves = _verb(player, v, "move", "moves")
+    return f"{_subject(player, v, n)} {moves} {d['colour']} {way}: it is at {d['prices'][d['colour']]}."
+
+
+def _endround(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return f"Round {d['round']} ends."
+
+
+def _favour(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    if "value" in d:
+        return f"You give the King's favour your {d['value']} and take a {t.FAVOUR_BROKER} from the supply."
+    return f"{_subject(d['player'], v, n)} gives the King's favour a broker and takes a {t.FAVOUR_BROKER}."
+
+
+WINDOW_WORDS = {
+    t.IMMEDIATE: "at once",
+    t.START_OF_PLACEMENT: "at the start of placement",
+    t.AFTER_PAIR: "after their pair",
+    t.START_OF_RESOLUTION: "at the start of resolution",
+    t.END_OF_ROUND: "at the end of the round",
+}
+
+
+def _play(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    when = WINDOW_WORDS.get(d["window"], "in its window")
+    return f"{_subject(player, v, n)} {_verb(player, v, 'play', 'plays')} the {d['card']}: it takes effect {when}."
+
+
+def _effect(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    whose = "Your" if player == v else f"{n.get(player, 'Someone')}'s"
+    return f"{whose} {d['card']} takes effect."
+
+
+def _timeout(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    return f"Time is up for {_who(player, v, n)}: a move is made for {_verb(player, v, 'you', 'them')}."
+
+
+def _score(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    lines = ["The final score (points in play, black gems, colours, King's favour, total):"]
+    for p, points, black, colour, kings, total in d["scores"]:
+        lines.append(f"  {_who(p, v, n)[:20]:<20} {points:>3} {black:>3} {colour:>3} {kings:>3} = {total:>3}")
+    lines.append(d["result"])
+    return "\n".join(lines)
+
+
+#: One renderer per event kind the rules emit.
+RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
+    "join": _join,
+    "leave": _leave,
+    "host": _host,
+    "addbot": _addbot,
+    "removebot": _removebot,
+    "set": _set,
+    "start": _start,
+    "round": _round,
+    "bid": _bid,
+    "order": _order,
+    "place": _place,
+    "neutral": _neutral,
+    "turn": _turn,
+    "resolve": _resolve,
+    "win": _win,
+    "quadrant": _quadrant,
+    "take": _take,
+    "asked": _asked,
+    "chose": _chose,
+    "row": _row,
+    "prices": _prices,
+    "nudge": _nudge,
+    "endround": _endround,
+    "favour": _favour,
+    "play": _play,
+    "effect": _effect,
+    "timeout": _timeout,
+    "score": _score,
+}
+
+
+# -- prompts --------------------------------------------------------------------------------
+
+
+PLACE_HINT = "place <value> <space> <value> <space> (first face up, second face down), e.g. place 5 c2p 3 m1b"
+
+
+def _ask_hint(prompt: dict[str, Any]) -> str:
+    ask = prompt["ask"]
+    if ask == "take":
+        return (
+            f"choose {prompt['count']} of the gems on quadrant {prompt['quadrant'] + 1}"
+            f" ({' '.join(prompt['options'])}): choose <gem> ..."
+        )
+    if ask == "nudge":
+        return "move one colour's price as top market investor: choose <colour> up|down"
+    if ask == "white":
+        return "choose a colour for your white gem: choose blue|green|yellow|red"
+    if ask == "gem":
+        return "choose a gem of any colour (treasure): choose blue|green|yellow|red"
+    return f"answer the {ask}: see help play"
+
+
+def prompt(
+    after: dict[str, Any], viewer: int, names: Names, players: list[int], seconds: int | None, bots: set[int]
+) -> str:
+    """What the table waits for once an event made the changes ``after`` (the last value
+    it set of ``awaiting``, ``turn``, ``turn_part`` and ``stage``), told to ``viewer``:
+    what to type if it is them, else whom the table waits for. ``players`` are those in
+    the game; ``seconds`` the turn time a person has; ``bots`` the computer players. ""
+    if the event asks nothing."""
+
+    def timer(player: int) -> str:
+        return "" if player in bots or not seconds else f" (In {seconds} seconds a move is made for you.)"
+
+    def waiting(player: int, what: str) -> str:
+        clock = "" if player in bots or not seconds else f", {seconds} seconds"
+        return f"Waiting for {names.get(player, 'someone')} to {what}{clock}."
+
+    awaiting = after.get("awaiting")
+    if awaiting:
+        first = awaiting[0]
+        if first["player"] == viewer:
+            return f"You must {_ask_hint(first)}.{timer(viewer)}"
+        return waiting(first["player"], "choose " + ASKS.get(first["ask"], "something"))
+    turn, part = after.get("turn", NOBODY), after.get("turn_part", "")
+    if part == "neutral" and turn != NOBODY:
+        if turn == viewer:
+            return f"Now place one neutral broker face down: neutral <value> <space>.{timer(viewer)}"
+        return waiting(turn, "place a neutral broker")
+    if turn != NOBODY and part == "pair":
+        if turn == viewer:
+            return f"Your turn to place a pair: {PLACE_HINT}.{timer(viewer)}"
+        return waiting(turn, "place")
+    stage = after.get("stage")
+    if stage in ("bid", "favour"):
+        if viewer in players:
+            if stage == "bid":
+                return f"Bid two brokers from behind your screen: bid <a> <b> (see screen).{timer(viewer)}"
+            return f"Give the King's favour one broker in front of your screen: favour <value>.{timer(viewer)}"
+        return "Waiting for everyone to bid." if stage == "bid" else "Waiting for everyone's King's favour."
+    return ""
+
+
+def waiting_line(view: dict[str, Any], names: Names, seconds: int | None) -> str:
+    """The table's one line on whom it waits for now (from the view)."""
+    if view["phase"] != PLAYING:
+        return ""
+    after = {
+        "awaiting": view["awaiting"],
+        "turn": view["turn"],
+        "turn_part": view["turn_part"],
+        "stage": view["stage"] if not view["awaiting"] and view["turn"] == NOBODY else "",
+    }
+    bots = {p["id"] for p in view["players"] if p["bot"]}
+    players = [p["id"] for p in view["players"] if not p["neutral"]]
+    me = view["viewer"]
+    if after["stage"] == "bid" and me in players:
+        mine = next(p for p in view["players"] if p["id"] == me)
+        if mine["bid"]:
+            later = [names.get(p["id"], "?") for p in view["players"] if not p["neutral"] and not p["bid"]]
+            return f"You have bid; waiting for {_list(later)}."
+    if after["stage"] == "favour" and me in players:
+        given = next(p for p in view["players"] if p["id"] == me)["favour"]
+        if given >= view["round"]:
+            return "You have given the King's favour a broker; waiting for the others."
+    return prompt(after, me, names, players, seconds, bots)
+
+
+# -- the board ------------------------------------------------------------------------------
+
+
+STAGE_WORDS = {"bid": "bidding", "place": "placing", "resolve": "resolution", "favour": "the King's favour"}
+
+
+def _broker(view: dict[str, Any], entry: dict[str, Any], marks: dict[int, str]) -> str:
+    value = "?" if entry["value"] is None else str(entry["value"])
+    text = f"{marks[entry['player']]}{value}" + ("" if entry["up"] else "'")
+    return coloured(text, _colour_of(view, entry["player"]))
+
+
+def _visible_len(text: str) -> int:
+    return len(_plain(text))
+
+
+def _plain(text: str) -> str:
+    return render_colours(text, False)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _visible_len(text))
+
+
+def _all_known(view: dict[str, Any]) -> bool:
+    return all(entry["value"] is not None for entry in view["placed"])
+
+
+def leaders(view: dict[str, Any], where: Callable[[list[Any]], bool]) -> list[tuple[int, int]]:
+    """The players on the spaces ``where`` picks, best first, by the rules' order: sum,
+    the neutral player on ties, the larger sum in front of the screen, the lower order
+    card. Only once every broker there is known to the viewer."""
+    sums: dict[int, int] = {}
+    for entry in view["placed"]:
+        if where(entry["space"]):
+            if entry["value"] is None:
+                return []
+            sums[entry["player"]] = sums.get(entry["player"], 0) + entry["value"]
+    fronts = {p["id"]: sum(p["front"] or []) for p in view["players"]}
+    order = view["order"]
+
+    def key(p: int) -> tuple[int, int, int, int]:
+        if p == t.NEUTRAL:
+            return (-sums[p], 0, 0, 0)
+        return (-sums[p], 1, -fronts.get(p, 0), order.index(p) if p in order else 99)
+
+    return [(p, sums[p]) for p in sorted(sums, key=key)]
+
+
+def _lead(view: dict[str, Any], marks: dict[int, str], where: Callable[[list[Any]], bool]) -> str:
+    ranked = leaders(view, where)
+    if not ranked:
+        return ""
+    p, total = ranked[0]
+    return coloured(f"{marks[p]}{total}", _colour_of(view, p))
+
+
+def _quadrant_block(view: dict[str, Any], q: int, marks: dict[int, str], width: int) -> list[str]:
+    corner = view["corners"][q] if q < len(view["corners"]) else {"up": None, "left": 0}
+    card = corner["up"] or "-"
+    lead = _lead(view, marks, lambda s: s[0] == "city" and s[1] == q)
+    head = f"Quadrant {q + 1}" + (f"  leads {lead}" if lead else "")
+    gems = view["quadrant_gems"][q] if q < len(view["quadrant_gems"]) else []
+    lines = [head, f" gems: {' '.join(coloured(g, GEM_COLOURS[g]) for g in gems) or '-'}"]
+    for ring in reversed(t.RINGS):
+        label = {"palace": f"palace[{card}]", "commercial": "commerc.(3)", "port": "port(black)"}[ring]
+        label = f" {label[:16]:<16}"
+        brokers = [_broker(view, e, marks) for e in view["placed"] if e["space"] == ["city", q, ring]]
+        lead = _lead(view, marks, lambda s, ring=ring: s == ["city", q, ring])  # type: ignore[misc]
+        if lead:
+            brokers.append(f"={lead}")
+        line = label
+        for broker in brokers or ["."]:
+            if _visible_len(line) + 1 + _visible_len(broker) > width:
+                lines.append(line)
+                line = " " * 17
+            line += " " + broker
+        lines.append(line)
+    return lines
+
+
+def _side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
+    rows = max(len(left), len(right))
+    left = left + [""] * (rows - len(left))
+    right = right + [""] * (rows - len(right))
+    return [(_pad(a, width) + " | " + b).rstrip() for a, b in zip(left, right, strict=True)]
+
+
+def render_market(view: dict[str, Any]) -> str:
+    """The market: each row's gem and the broker in each colour column, the leaders once
+    known, and the price track."""
+    return whole(market_lines(view))
+
+
+def market_lines(view: dict[str, Any]) -> list[str]:
+    marks = letters(view)
+    lines = ["Market  " + "".join(_pad(coloured(c, GEM_COLOURS[c]), 8) for c in t.COLOURS) + "gem     lead"]
+    for row in range(t.MARKET_ROWS):
+        gem = view["market"][row] if row < len(view["market"]) else None
+        cells = []
+        for colour in t.COLOURS:
+            entry = next((e for e in view["placed"] if e["space"] == ["market", row, colour]), None)
+            cells.append(_pad(_broker(view, entry, marks) if entry else ".", 8))
+        lead = _lead(view, marks, lambda s, row=row: s[0] == "market" and s[1] == row)  # type: ignore[misc]
+        shown = coloured(gem, GEM_COLOURS[gem]) if gem else "(none)"
+        lines.append(f"row {row + 1}   " + "".join(cells) + _pad(shown, 8) + lead)
+    lines.append(render_prices(view))
+    return [line.rstrip() for line in lines]
+
+
+def render_prices(view: dict[str, Any]) -> str:
+    prices = view["prices"] or {c: t.PRICE_START for c in t.COLOURS}
+    track = "  ".join(f"{coloured(c, GEM_COLOURS[c])} {prices.get(c, t.PRICE_START)}" for c in t.COLOURS)
+    return f"Prices ({t.PRICE_LOW}-{t.PRICE_HIGH}): {track}"
+
+
+def _gem_counts(gems: dict[str, int]) -> str:
+    return " ".join(f"{coloured(GEM_LETTERS[g], GEM_COLOURS[g])}{gems.get(g, 0)}" for g in (*t.COLOURS, t.BLACK))
+
+
+def render_players(view: dict[str, Any]) -> list[str]:
+    """A row per player: letter, name, host/turn marks, screen, front, gems, points, cards."""
+    marks = letters(view)
+    lines = ["  Who                   screen front      gems(b g y r k)   pts cards"]
+    for p in view["players"]:
+        name = p["name"] + (f" ({p['bot']})" if p["bot"] else "") + (" (you)" if p["id"] == view["viewer"] else "")
+        if p["id"] == view["host"]:
+            name += " *"
+        marker = ">" if p["id"] == view["turn"] or any(a["player"] == p["id"] for a in view["awaiting"][:1]) else " "
+        front = " ".join(map(str, p["front"])) if p["front"] is not None else ("bid" if p["bid"] else "-")
+        if p["neutral"]:
+            front = "-"
+        letter = coloured(marks[p["id"]], _colour_of(view, p["id"]))
+        lines.append(
+            f"{marker}{letter} {name[:20]:<20} {p['screen']:>6} {front[:10]:<10} {_gem_counts(p['gems'])} "
+            f"{p['points']:>4} {p['cards']:>3}"
+        )
+    return lines
+
+
+def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: int | None) -> str:
+    """The whole board for ``look`` and ``board``: the city's quadrants (each space's
+    brokers, ``A5`` face up, ``B?'`` face down, ``'`` marking a face-down one you know),
+    the market, prices, the players; at most 80 columns."""
+    lines = [f"Ys at {room_name}"[:WIDTH]]
+    if view["phase"] == PLAYING:
+        order = ", ".join(names.get(p, "?")[:12] for p in view["order"])
+        stage = STAGE_WORDS.get(view["stage"], view["stage"])
+        lines.extend(wrap_lines(f"Round {view['round']} of {t.ROUNDS}, {stage}. Turn order: {order}.", WIDTH))
+    elif view["phase"] == OVER:
+        lines.extend(wrap_lines(f"The game is over: {view['result']} The host starts another with: start", WIDTH))
+    else:
+        lines.append("Waiting for the host to start a game (start).")
+    if view["phase"] != "waiting" and view["players"]:
+        marks = letters(view)
+        half = 38
+        blocks = [_quadrant_block(view, q, marks, half) for q in range(_quadrants(view))]
+        for i in range(0, len(blocks), 2):
+            pair = blocks[i : i + 2]
+            lines.extend(_side_by_side(pair[0], pair[1] if len(pair) > 1 else [], half))
+        lines.extend(market_lines(view))
+        lines.extend(render_players(view))
+        lines.append(
+            "A5 face up, B?' face down, =A9 leads; letters: "
+            + ", ".join(f"{marks[p['id']]} {p['name'][:10]}" for p in view["players"])
+        )
+    else:
+        for p in view["players"]:
+            lines.append(f"  {p['name']}" + (f" ({p['bot']})" if p["bot"] else ""))
+    line = waiting_line(view, names, seconds)
+    if line:
+        lines.extend(wrap_lines(line, WIDTH))
+    return whole(_fit(line) for line in lines)
+
+
+def whole(lines: Iterable[str]) -> str:
+    """``lines`` as one text whose lines the connection sends as they are (they fit in 80
+    columns already; colour markup would make them look longer to the wrapping)."""
+    return "\n".join(WHOLE_LINE + line for line in lines)
+
+
+def _fit(line: str) -> str:
+    """A line cut to 80 visible columns (a name may be long); colour markup kept whole."""
+    if _visible_len(line) <= WIDTH:
+        return line
+    return _plain(line)[:WIDTH]
+
+
+def _quadrants(view: dict[str, Any]) -> int:
+    return len([card for card in view["laid"] if card >= 0]) or t.QUADRANTS
+
+
+def render_screen(view: dict[str, Any]) -> str:
+    """The viewer's own screen: brokers behind it and in front, gems, held cards, favour."""
+    you = view["you"]
+    if you is None:
+        return "You are watching, so you have no screen."
+    me = next((p for p in view["players"] if p["id"] == view["viewer"]), None)
+    if me is None:
+        return "No game is being played here: you have no brokers yet."
+    cards = ", ".join(f"{card} (won in round {won})" for card, won in you["cards"]) or "none"
+    lines = [
+        f"Behind your screen: {' '.join(map(str, you['screen'])) or 'nothing'}.",
+        f"In front of it: {' '.join(map(str, you['front'])) or 'nothing'}.",
+        f"Your gems: {_gem_counts(me['gems'])}. Points: {me['points']}.",
+        *wrap_lines(f"Your action cards: {cards}.", WIDTH),
+    ]
+    if you["favour"]:
+        lines.append(f"Given to the King's favour: {' '.join(map(str, you['favour']))}.")
+    return whole(lines)
+
+
+# -- help -----------------------------------------------------------------------------------
+
+
+def readings() -> str:
+    """The choices written in :mod:`games.ys.tables`, each a bullet within 80 columns."""
+    doc = (t.__doc__ or "").split("Choices\n-------\n", 1)[1].strip()
+    items = [" ".join(part.split()) for part in doc.split("\n- ")]
+    lines: list[str] = []
+    for item in items:
+        lines.extend(textwrap.wrap(item.removeprefix("- "), WIDTH, initial_indent="- ", subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def help_text() -> str:
+    """The rules of Ys for ``help ys``, with every choice this table plays by."""
+    return "\n".join(
+        [
+            "Ys: hidden brokers bid for gems in a city and its market.",
+            "",
+            *textwrap.wrap(
+                "4 rounds. Each round: bid two brokers for the turn order (bid <a> <b>); then in"
+                " turn order place a pair, one face up and one face down (place <value> <space>"
+                " <value> <space>), until each has one broker left (2 players: after each pair"
+                " one neutral broker, neutral <value> <space>). Then all are turned up: each city"
+                " space goes to the highest sum (port: a black gem, commercial: 3 points, palace:"
+                " its action card), each quadrant's gems to its top three, each market row's gem"
+                " to its top broker; the price track moves by the market's colour columns, and the"
+                " top market investor moves one price (choose <colour> up|down). Each broker on the"
+                " market scores 1 point. At the end gems score by their colour's price.",
+                WIDTH,
+            ),
+            "",
+            *textwrap.wrap(SPACE_GRAMMAR, WIDTH),
+            "",
+            "Choices",
+            readings(),
+        ]
+    )

@@ -1,0 +1,229 @@
+"""Ys rooms without sockets (:mod:`tests.harness`): every command, its refusals, what
+each seat and a spectator see, the board within 80 columns, a renderer per event kind."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from commands.ys.render import RENDERERS, SpaceError, read_values_and_spaces
+from games.ys import rules as ys_rules
+from games.ys.visibility import seat_view
+from server.audit import check_rooms
+from server.text import WHOLE_LINE, render_colours
+from tests.harness import World
+from tests.ys_players import command_for, neutral_command
+
+
+async def ys_game(world: World, *settings: str, seed: int = 3, bots: int = 1) -> dict[str, str]:
+    """Ann hosts Ys room Isle with Bo seated and ``bots`` computer players (moving at
+    once), Cy watches; started with the shuffles seeded by ``seed``. What each saw."""
+    await world.log_in("Ann", "Bo", "Cy")
+    await world.call("Ann", "newroom/ys Isle")
+    await world.call("Bo", "join Isle")
+    await world.call("Cy", "watch Isle")
+    for _ in range(bots):
+        await world.call("Ann", "addbot easy")
+    await world.calls("Ann", "set botdelay=0", *settings)
+    (await world.room("Isle")).table.rng = random.Random(seed)
+    return await world.call("Ann", "start")
+
+
+def visible(text: str) -> list[str]:
+    return render_colours(text.replace(WHOLE_LINE, ""), False).split("\n")
+
+
+async def play_out(world: World, rng: random.Random, limit: int = 400) -> list[dict[str, str]]:
+    """Ann and Bo make legal moves until the game ends; everything everyone saw."""
+    room = await world.room("Isle")
+    seen = []
+    for _ in range(limit):
+        if room.table.state.phase != "playing":
+            return seen
+        for name in ("Ann", "Bo"):
+            me = world.account_id(name)
+            command = neutral_command(room.table, me, rng) or command_for(seat_view(room.table.state, me), rng)
+            if command:
+                saw = await world.call(name, command)
+                assert not saw[name].startswith(("Usage", "A space")), (command, saw[name])
+                seen.append(saw)
+                break
+    raise AssertionError("the game did not end")
+
+
+async def test_newroom_ys_makes_a_ys_room_and_the_game_is_listed(world):
+    await world.log_in("Ann")
+    assert re.search(r"^  ys\s+Ys:", (await world.call("Ann", "games"))["Ann"], re.M)
+    saw = await world.call("Ann", "newroom/ys Isle")
+    assert "You made room Isle (Ys) and are its host." in saw["Ann"] and "addbot" in saw["Ann"]
+    assert (await world.room("Isle")).game == "ys"
+    assert "Choices" in (await world.call("Ann", "help ys"))["Ann"]
+
+
+async def test_start_asks_every_player_to_bid_and_tells_the_spectator_it_waits(world):
+    saw = await ys_game(world)
+    assert "A game of Ys begins. Order cards:" in saw["Ann"]
+    assert "Bid two brokers from behind your screen: bid <a> <b>" in saw["Ann"]
+    assert "(In 90 seconds a move is made for you.)" in saw["Ann"].replace("\n", " ")
+    assert "Waiting for everyone to bid." in saw["Cy"] and "bid <a>" not in saw["Cy"]
+    assert "Ysolde bids." in saw["Cy"]
+
+
+async def test_bids_stay_hidden_until_all_have_bid_then_the_order_is_told(world):
+    await ys_game(world)
+    saw = await world.call("Ann", "bid 7 6")
+    assert saw["Ann"].startswith("You bid 6 and 7 (hidden until everyone has bid).")
+    assert saw["Bo"] == saw["Cy"] == "Ann bids."
+    assert (await world.call("Ann", "bid 1 1"))["Ann"] == "You have bid already; waiting for the others."
+    look = visible((await world.call("Ann", "look"))["Ann"])
+    assert any("You have bid; waiting for Bo." in line for line in look)
+    saw = await world.call("Bo", "bid 0 1")
+    assert re.search(r"Bids: .*Ann 6\+7=13", saw["Cy"]) and "Turn order: Ann" in saw["Cy"]
+    assert "Your turn to place a pair: place <value> <space> <value> <space>" in saw["Ann"]
+    assert "Waiting for Ann to place, 90 seconds." in saw["Cy"]
+
+
+async def test_place_shows_the_face_down_value_to_its_owner_only(world):
+    await ys_game(world)
+    await world.call("Ann", "bid 7 6")
+    await world.call("Bo", "bid 0 1")
+    saw = await world.call("Ann", "place 5 c2p 3 city 1 port")
+    assert saw["Ann"].startswith("You place a 5 face up on city 2 palace and your 3 face down on city 1 port.")
+    for name in ("Bo", "Cy"):
+        assert saw[name].startswith("Ann places a 5 face up on city 2 palace and a broker face down on city 1 port.")
+    board = {name: "\n".join(visible((await world.call(name, "board"))[name])) for name in ("Ann", "Bo", "Cy")}
+    assert "A3'" in board["Ann"] and "A?'" in board["Bo"] and "A?'" in board["Cy"] and "A5" in board["Cy"]
+
+
+async def test_placement_refusals_say_the_grammar_and_change_nothing(world):
+    await ys_game(world)
+    await world.call("Ann", "bid 7 6")
+    await world.call("Bo", "bid 0 1")
+    room = await world.room("Isle")
+    step = room.table.state.step
+    for line, reply in (
+        ("place 5 c2p", "Give a broker's value, then its space."),
+        ("place 5 c9p 3 c1o", "A space is c<quadrant><ring>"),
+        ("place 5 c2x 3 c1o", "A space is c<quadrant><ring>"),
+        ("place -5 c2p 3 c1o", "Use only letters, digits and spaces."),
+        ("place 99999 c2p 3 c1o", "That number is far too big."),
+        ("place 5 c2p 3 c1o c1o", "Too many words."),
+        ("place 9 c2p 3 c1o", "You have no broker 9 behind your screen."),
+        ("place 5 m3b 3 c1o", "No broker may go in a market row without a gem."),
+        ("place 5 m1b 3 m1b", "A market space holds one broker."),
+    ):
+        assert (await world.call("Ann", line))["Ann"].startswith(reply), line
+    assert (await world.call("Bo", "place 5 c2p 3 c1o"))["Bo"] == "It is Ann's turn to place, not yours."
+    assert (await world.call("Cy", "bid 1 2"))["Cy"] == "Only players in this game can do that."
+    assert room.table.state.step == step
+
+
+async def test_other_refusals(world):
+    await ys_game(world)
+    assert (await world.call("Ann", "bid 1"))["Ann"] == "Usage: bid <value> <value>"
+    assert (await world.call("Ann", "bid 1 x"))["Ann"] == "Usage: bid <value> <value>"
+    assert (await world.call("Ann", "bid 2 2"))["Ann"] == "You have no broker 2 behind your screen."
+    assert (await world.call("Ann", "favour"))["Ann"] == "Usage: favour <value>"
+    assert (await world.call("Ann", "favour 3"))["Ann"] == "This is not the time for the King's favour."
+    assert (await world.call("Ann", "choose blue"))["Ann"] == "Nothing is asked of you now."
+    assert (await world.call("Ann", "choose"))["Ann"] == "Usage: choose <answer>"
+    assert (await world.call("Ann", "play"))["Ann"].startswith("Which card?")
+    assert (await world.call("Ann", "play spy"))["Ann"] == "You hold no such card."
+    assert (await world.call("Ann", "neutral 4 c1c"))["Ann"] == "This is not the time to place brokers."
+    assert (await world.call("Bo", "set turntime=30"))["Bo"] == "Only the host (Ann) can do that."
+    assert (await world.call("Ann", "set favour=1"))["Ann"] == "favour can be changed only between games."
+    assert (await world.call("Ann", "addbot hard"))["Ann"].startswith("Which level? easy, normal.")
+    assert (await world.call("Ann", "removebot Ysolde"))["Ann"].startswith("Computer players play a game to its end")
+    assert (await world.call("Cy", "screen"))["Cy"] == "You are watching, so you have no screen."
+
+
+async def test_seats_settings_and_bots_between_games(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom/ys Isle")
+    assert (await world.call("Ann", "start"))["Ann"].startswith("Ys is for 2 to 5 players")
+    assert (await world.call("Ann", "addbot normal Dahut"))["Ann"] == "Dahut (bot, normal) takes a seat."
+    assert (await world.call("Ann", "addbot easy Bob"))["Ann"].startswith("Computer players are named")
+    assert (await world.call("Ann", "removebot"))["Ann"] == "Which computer player? Usage: removebot <name>"
+    assert (await world.call("Ann", "removebot Dahut"))["Ann"] == "Dahut (bot, normal) leaves the table."
+    assert (await world.call("Ann", "set favour=1"))["Ann"] == "You set favour to 1."
+    listing = (await world.call("Ann", "set"))["Ann"]
+    assert re.search(r"^favour\s+1\* ", listing, re.M) and "turntime" in listing
+    assert (await world.call("Ann", "set nothing"))["Ann"] == "Usage: set   or   set <setting>=<value>"
+    assert (await world.call("Ann", "set colour=1"))["Ann"].startswith("The settings are favour, quadrants")
+    look = (await world.call("Ann", "look"))["Ann"]
+    assert "Waiting for the host to start a game (start)." in look
+
+
+def test_spaces_read_short_and_long():
+    assert read_values_and_spaces("5 c2p 3 m1b", 2) == [(5, ["city", 1, "palace"]), (3, ["market", 0, "blue"])]
+    assert read_values_and_spaces("5 city 4 port 0 market 4 red", 2) == [
+        (5, ["city", 3, "port"]),
+        (0, ["market", 3, "red"]),
+    ]
+    assert read_values_and_spaces("1 m2 yellow", 1) == [(1, ["market", 1, "yellow"])]
+    assert read_values_and_spaces("1 C3C", 1) == [(1, ["city", 2, "commercial"])]
+    for bad in ("1 c0p", "1 c5p", "1 m1w", "1 x1p", "c1p", "1 c1"):
+        try:
+            read_values_and_spaces(bad, 1)
+        except SpaceError:
+            continue
+        raise AssertionError(bad)
+
+
+async def test_a_whole_game_renders_every_event_for_everyone_within_80_columns(world):
+    """Ann and Bo against Ysolde with the King's favour: every event kind they meet has a
+    line for each viewer, every board fits 80 columns, check finds the room sound."""
+    await ys_game(world, "set favour=1", seed=5)
+    seen = await play_out(world, random.Random(2))
+    room = await world.room("Isle")
+    assert room.table.state.phase == "over" and "won Ys" in room.table.state.result
+    assert any("The final score" in saw["Cy"] for saw in seen)
+    assert any("King's favour" in saw["Ann"] for saw in seen)
+    for name in ("Ann", "Bo", "Cy"):
+        for command in ("board", "market", "screen", "look"):
+            for line in visible((await world.call(name, command))[name]):
+                assert len(line) <= 80, line
+    assert all(not report.problems for report in await check_rooms(world.database))
+
+
+async def test_every_event_kind_the_rules_emit_has_a_renderer():
+    source = Path(ys_rules.__file__).read_text()
+    kinds = set(re.findall(r'_record\(\s*"(\w+)"', source))
+    assert kinds and kinds <= set(RENDERERS), kinds - set(RENDERERS)
+    assert len(kinds) >= 25
+
+
+async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_knows_them(world):
+    await world.log_in("Ann", "Bo", "Cy")
+    await world.call("Ann", "newroom/ys Isle")
+    await world.call("Bo", "join Isle")
+    await world.call("Cy", "watch Isle")
+    (await world.room("Isle")).table.rng = random.Random(4)
+    start = await world.call("Ann", "start")
+    assert "A game of Ys begins with the neutral player." in start["Cy"]
+    await world.call("Ann", "bid 7 6")
+    await world.call("Bo", "bid 0 1")
+    saw = await world.call("Ann", "place 5 c2p 3 c1o")
+    assert "Now place one neutral broker face down: neutral <value> <space>." in saw["Ann"]
+    assert "Waiting for Ann to place a neutral broker, 90 seconds." in saw["Cy"]
+    assert (await world.call("Ann", "neutral 9 c1c"))["Ann"] == "The neutral player has no broker 9 left."
+    assert (await world.call("Ann", "neutral 4 c4c"))["Ann"] == "This game plays quadrants 0 to 2."
+    saw = await world.call("Ann", "neutral 4 c1c")
+    assert saw["Ann"].startswith("You place the neutral player's 4 face down on city 1 commercial.")
+    assert saw["Bo"].startswith("Ann places a neutral broker face down on city 1 commercial.")
+    assert "4" not in saw["Cy"].split("\n")[0]
+    board = "\n".join(visible((await world.call("Cy", "board"))["Cy"]))
+    assert "N?'" in board
+    assert "N4'" in "\n".join(visible((await world.call("Ann", "board"))["Ann"]))
+
+
+async def test_the_gmcp_view_is_the_seat_view(world):
+    await ys_game(world)
+    await world.call("Ann", "bid 7 6")
+    views = [data for package, data in world.gmcp("Ann") if package == "Ys.View"]
+    assert views and views[-1]["you"]["front"] == [6, 7]
+    room = await world.room("Isle")
+    assert views[-1] == seat_view(room.table.state, world.account_id("Ann"))
+    spectator = [data for package, data in world.gmcp("Cy") if package == "Ys.View"][-1]
+    assert spectator["you"] is None and all(p["front"] is None for p in spectator["players"])

@@ -1,0 +1,142 @@
+"""Ys rooms end to end, over real telnet connections: a whole game against computer
+players, and a 5-seat game whose every GMCP view and line is checked for secrets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from typing import Any
+
+from commands.ys.render import space_code
+from tests.gnav_players import GMCP, Human, audit, connect
+from tests.players import flat
+from tests.ys_players import command_for, free_spaces
+
+
+def views(human: Human) -> list[dict[str, Any]]:
+    """Every ``Ys.View`` GMCP message the human received."""
+    found = []
+    for raw in human.client.subnegotiations:
+        if raw[:1] == bytes([GMCP]):
+            package, _, data = raw[1:].decode("utf-8").partition(" ")
+            if package == "Ys.View" and data.strip() not in ("", "{}"):
+                found.append(json.loads(data))
+    return found
+
+
+async def drive(humans: list[Human], rng: random.Random, timeout: float = 120.0) -> None:
+    """Each human makes a legal move whenever their newest view waits for them, until the
+    game is over."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        moved = False
+        for human in humans:
+            seen = views(human)
+            if not seen:
+                continue
+            view = seen[-1]
+            if view["phase"] == "over":
+                return
+            command = command_for(view, rng)
+            if view["turn"] == view["viewer"] and view["turn_part"] == "neutral" and not view["awaiting"]:
+                command = f"neutral {rng.choice([4, 2, 1, 0])} {space_code(rng.choice(free_spaces(view)))}"
+            if command:
+                reply = await human.ask(command)
+                moved = moved or "no broker" not in reply
+        if not moved:
+            await asyncio.gather(*(human.client.quiet(0.05) for human in humans))
+    raise AssertionError("the game did not end: " + humans[0].client.transcript[-1500:])
+
+
+async def test_a_person_plays_a_whole_game_against_two_computer_players(server):
+    hana = await connect(server.port, "Hana", gmcp=True)
+    assert "ys Ys:" in flat(await hana.ask("games"))
+    assert "You made room Isle (Ys) and are its host." in flat(await hana.ask("newroom/ys Isle"))
+    assert "Ysolde (bot, easy) takes a seat." in await hana.ask("addbot easy")
+    assert "Tristan (bot, normal) takes a seat." in await hana.ask("addbot normal")
+    assert "You set botdelay to 0.0." in await hana.ask("set botdelay=0")
+    assert "A game of Ys begins." in await hana.ask("start")
+    await drive([hana], random.Random(1))
+    await hana.client.wait_for(r"won Ys with \d+ points\.", 0, 20)
+    assert "The final score" in hana.client.transcript
+    board = await hana.ask("board")
+    assert "The game is over:" in board
+    assert all(len(line) <= 80 for line in re.sub(r"\x1b\[[0-9;]*m", "", board).splitlines())
+    assert await audit(server.database) == []
+    await hana.close()
+
+
+def secret_leaks(human: Human, account_id: int) -> list[str]:
+    """What ``human`` (seat ``account_id``, or a spectator) was sent that they must not
+    know: in any view, another's face-down broker's value, a bid before all have bid,
+    another's held cards; in the text, another's hidden bid or face-down value lines."""
+    found = []
+    for view in views(human):
+        for entry in view["placed"]:
+            if not entry["up"] and entry["value"] is not None and entry["player"] != account_id:
+                found.append(f"face-down value in {entry}")
+        if view["stage"] == "bid":
+            found += [f"a bid in {p}" for p in view["players"] if p["front"] is not None]
+        if any(not isinstance(p["cards"], int) for p in view["players"]):
+            found.append("held cards in a player row")
+    transcript = human.client.transcript
+    found += [line for line in re.findall(r"^.*(?:You bid|your \d face down|neutral player's \d).*$", transcript, re.M)]
+    return found
+
+
+async def test_five_seats_and_a_spectator_are_sent_no_secret(server):
+    names = ["Ada", "Ben", "Cat"]
+    people = [await connect(server.port, name, gmcp=True) for name in names]
+    host = people[0]
+    await host.ask("newroom/ys Harbour")
+    for person in people[1:]:
+        await person.ask("join Harbour")
+    await host.ask("addbot easy")
+    await host.ask("addbot normal")
+    await host.ask("set botdelay=0")
+    watcher = await connect(server.port, "Wes", gmcp=True)
+    await watcher.ask("watch Harbour")
+    await host.ask("start")
+    await drive(people, random.Random(7), timeout=180)
+    await watcher.client.wait_for(r"won Ys with \d+ points\.", 0, 20)
+    assert secret_leaks(watcher, 0) == []
+    for person in people:
+        own = [line for line in re.findall(r"^You bid .*$", person.client.transcript, re.M)]
+        assert len(own) == 4, own
+        views_seen = views(person)
+        me = views_seen[-1]["viewer"]
+        leaks = [
+            f"face-down value in {entry}"
+            for view in views_seen
+            for entry in view["placed"]
+            if not entry["up"] and entry["value"] is not None and entry["player"] != me
+        ]
+        leaks += [
+            f"a bid in {p}"
+            for view in views_seen
+            if view["stage"] == "bid"
+            for p in view["players"]
+            if p["front"] is not None and p["id"] != me
+        ]
+        assert leaks == []
+    assert await audit(server.database) == []
+    for person in [*people, watcher]:
+        await person.close()
+
+
+async def test_two_people_play_with_the_neutral_player_to_the_end(server):
+    ada, ben = await connect(server.port, "Ada", gmcp=True), await connect(server.port, "Ben", gmcp=True)
+    await ada.ask("newroom/ys Cove")
+    await ben.ask("join Cove")
+    assert "A game of Ys begins with the neutral player." in await ada.ask("start")
+    await drive([ada, ben], random.Random(3))
+    await ben.client.wait_for(r"won Ys with \d+ points\.", 0, 20)
+    for person, other in ((ada, ben), (ben, ada)):
+        assert re.search(r"^You place the neutral player's \d face down", person.client.transcript, re.M)
+        assert re.search(rf"^{other.name} places a neutral broker face down", person.client.transcript, re.M)
+    assert await audit(server.database) == []
+    await ada.close()
+    await ben.close()
