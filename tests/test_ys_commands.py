@@ -7,7 +7,9 @@ import random
 import re
 from pathlib import Path
 
-from commands.ys.render import RENDERERS, SpaceError, read_values_and_spaces
+import pytest
+
+from commands.ys.render import RENDERERS, SpaceError, read_values_and_spaces, render_event
 from games.ys import rules as ys_rules
 from games.ys.visibility import seat_view
 from server.audit import check_rooms
@@ -188,8 +190,8 @@ async def test_a_whole_game_renders_every_event_for_everyone_within_80_columns(w
 
 
 async def test_every_event_kind_the_rules_emit_has_a_renderer():
-    source = Path(ys_rules.__file__).read_text()
-    kinds = set(re.findall(r'_record\(\s*"(\w+)"', source))
+    sources = [path.read_text() for path in Path(ys_rules.__file__).parent.glob("*.py")]
+    kinds = {kind for source in sources for kind in re.findall(r'_record\(\s*"(\w+)"', source)}
     assert kinds and kinds <= set(RENDERERS), kinds - set(RENDERERS)
     assert len(kinds) >= 25
 
@@ -227,3 +229,37 @@ async def test_the_gmcp_view_is_the_seat_view(world):
     assert views[-1] == seat_view(room.table.state, world.account_id("Ann"))
     spectator = [data for package, data in world.gmcp("Cy") if package == "Ys.View"][-1]
     assert spectator["you"] is None and all(p["front"] is None for p in spectator["players"])
+
+
+def test_every_event_of_whole_games_with_cards_reads_for_every_seat_and_a_spectator():
+    # Computer players play their cards (every card but the Queen turns up over these
+    # games): each event, as each seat and a spectator may see it, has a line, and a
+    # Spy's look names the value to its player only.
+    from games.ys.visibility import event_for
+    from tests.test_ys_rules import play_out
+
+    kinds, cards = set(), set()
+    for seed in range(8):
+        table, log = play_out(4, seed, favour=seed % 2)
+        names = {seat.account_id: seat.name for seat in table.state.seats}
+        for event in log:
+            kinds.add(event.kind)
+            for viewer in [*names, 99]:
+                shown = event_for(table.state, event, viewer)
+                line = render_event(shown, event.kind, viewer, names, event.actor)
+                assert line, (event.kind, shown)
+                if event.kind == "card":
+                    cards.add(event.data["card"])
+                    if event.data["card"] == "spy" and viewer != event.actor:
+                        assert "it is a" not in line
+    assert "card" in kinds and len(cards) >= 5, cards
+
+
+def test_spaces_in_a_cards_words_are_typed_as_for_place_and_passed_on_as_the_rules_count():
+    from commands.ys.render import rules_words, tokens
+
+    assert rules_words(tokens("5 c1o 1 m2r")) == ["5", "city", "0", "port", "1", "market", "1", "red"]
+    assert rules_words(tokens("spy bo city 4 palace")) == ["spy", "bo", "city", "3", "palace"]
+    assert rules_words(tokens("red blue")) == ["red", "blue"]
+    with pytest.raises(SpaceError):
+        rules_words(tokens("5 c9p"))

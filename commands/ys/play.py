@@ -17,6 +17,7 @@ from commands.ys.render import (
     render_board,
     render_market,
     render_screen,
+    rules_words,
     tokens,
 )
 from games.ys import settings as ys_settings
@@ -170,8 +171,19 @@ class Choose(Command):
             raise CommandError(f"{error} Usage: {self.usage_text()}") from None
         if not words or len(words) > 8:
             raise CommandError(f"Usage: {self.usage_text()}")
+        try:
+            answer = rules_words(words)
+        except SpaceError as error:
+            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
         actor = ctx.player.account_id
-        await perform_on(ctx, YsTable, lambda table: table.choose(actor, words))
+
+        def move(table: YsTable) -> None:
+            asked = table.state.awaiting[0]["ask"] if table.state.awaiting else ""
+            # The Captain's quadrants are typed 1-4, as everywhere; the rules count from 0.
+            words = [str(int(w) - 1) if asked == "captain" and w.isdigit() else w for w in answer]
+            table.choose(actor, words)
+
+        await perform_on(ctx, YsTable, move)
 
 
 class Favour(Command):
@@ -197,7 +209,10 @@ class Play(Command):
     usage = ("play <card>", "play <card> <arguments>")
 
     async def run(self, ctx: Context, args: str) -> None:
-        words = args.split()
+        try:
+            words = rules_words(tokens(args))
+        except SpaceError as error:
+            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
         if not words or len(words) > 8 or any(len(word) > 20 for word in words):
             raise CommandError(f"Which card? Usage: {self.usage_text()}")
         card, rest = words[0], words[1:]

@@ -97,6 +97,21 @@ def read_space(words: list[str]) -> list[Any]:
     raise SpaceError(SPACE_GRAMMAR)
 
 
+def rules_words(words: list[str]) -> list[str]:
+    """An answer's or a card's words as the rules read them: each space in them, typed
+    as players type spaces (``c2p``, ``city 2 palace``; quadrants and rows 1-4), in the
+    rules' own form (``city 1 palace``: 0-3); the other words as they are."""
+    found, index = [], 0
+    while index < len(words):
+        if words[index] in ("c", "city", "m", "market") and index + 2 < len(words) and words[index + 1].isdigit():
+            found += [str(part) for part in read_space(words[index : index + 3])]
+            index += 3
+        else:
+            found.append(words[index])
+            index += 1
+    return found
+
+
 def read_values_and_spaces(text: str, pairs: int) -> list[tuple[int, list[Any]]]:
     """``pairs`` of ``<value> <space>`` read from ``text``."""
     found = tokens(text)
@@ -232,8 +247,10 @@ def _place(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     up, down, player = d["up"], d["down"], d["player"]
     hidden = f"your {d['down_value']}" if "down_value" in d else "a broker"
     places = _verb(player, v, "place", "places")
+    # Under the Bishop both go face down: the "up" one has no value to show.
+    first = f"a {up['value']} face up" if "value" in up else "a broker face down (Bishop)"
     return (
-        f"{_subject(player, v, n)} {places} a {up['value']} face up on {space_label(up['space'])}"
+        f"{_subject(player, v, n)} {places} {first} on {space_label(up['space'])}"
         f" and {hidden} face down on {space_label(down['space'])}."
     )
 
@@ -351,6 +368,48 @@ def _effect(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     return f"{whose} {d['card']} takes effect."
 
 
+def _card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    """A card's effect as its player chose it (what only they may know is only theirs)."""
+    player, card = d["player"], d["card"]
+    who, does = _subject(player, v, n), lambda own, other: _verb(player, v, own, other)
+    if d.get("passed"):
+        return f"{who} {does('give', 'gives')} up the {card}'s effect."
+    if card == "spy":
+        seen = f": it is a {d['value']}" if "value" in d else ""
+        looked = f"{who} {does('look', 'looks')} at a face-down broker of {_who(d['target'], v, n)}"
+        where = "on the King's favour space" if d["space"] == "favour" else f"on {space_label(d['space'])}"
+        return f"{looked} {where} (Spy){seen}."
+    if card == "conjurer":
+        takes = does("take", "takes")
+        return f"{who} {takes} a {d['front']} from in front of the screen, a {d['behind']} going there (Conjurer)."
+    if card == "alchemist":
+        return f"{who} {does('change', 'changes')} a {d['gave']} gem for a {d['took']} one (Alchemist)."
+    if card == "banker":
+        return f"{who} {does('move', 'moves')} {d['up']} up and {d['down']} down (Banker)."
+    if card == "captain":
+        first, second = (q + 1 for q in d["quadrants"])
+        return f"{who} {does('swap', 'swaps')} the gem cards of quadrants {first} and {second} (Captain)."
+    if card == "herald":
+        scored = " and scores a point" if d.get("scored") else ""
+        moves = does("move", "moves")
+        return (
+            f"{who} {moves} a {d['value']} from {space_label(d['origin'])} to {space_label(d['to'])}{scored} (Herald)."
+        )
+    if card == "jeweller":
+        return f"{who} {does('take', 'takes')} {_gems(d['gems'])} gems (Jeweller)."
+    if card == "magician":
+        where = " and ".join("the King's favour space" if s == "favour" else space_label(s) for s in d["spaces"])
+        values = f" ({' and '.join(map(str, d['values']))})" if "values" in d else ""
+        return f"{who} {does('swap', 'swaps')} two brokers{values} on {where} (Magician)."
+    if card == "mercenary":
+        return f"{who} {does('make', 'makes')} a broker on {space_label(d['space'])} count {d['worth']} (Mercenary)."
+    if card == "queen":
+        return f"{who} {does('lock', 'locks')} {space_label(d['space'])} until the resolution (Queen)."
+    if card == "intriguer":
+        return f"{who} {does('order', 'orders')} a tie: {', '.join(_who(p, v, n) for p in d['order'])} (Intriguer)."
+    return f"{who} {does('use', 'uses')} the {card}."
+
+
 def _timeout(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
     return f"Time is up for {_who(player, v, n)}: a move is made for {_verb(player, v, 'you', 'them')}."
@@ -392,6 +451,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
     "favour": _favour,
     "play": _play,
     "effect": _effect,
+    "card": _card,
     "timeout": _timeout,
     "score": _score,
 }
@@ -399,6 +459,20 @@ RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
 
 # -- prompts --------------------------------------------------------------------------------
 
+
+#: What a card's player types when it asks (spaces as for place; a broker of yours is its
+#: value and its space, or its value and "favour"; "choose pass" gives the effect up).
+CARD_ANSWERS = {
+    "alchemist": "choose <your gem's colour> <the colour you want> (choose red blue)",
+    "banker": "choose <colour up> <colour down> (choose blue red)",
+    "captain": "choose <quadrant> <quadrant>: swap their gem cards (choose 1 3)",
+    "herald": "choose <value> <its space> <new space> (choose 5 c1o m2r)",
+    "jeweller": "choose <colour> <colour> (choose red red)",
+    "magician": "choose <value> <space> <value> <space> or <value> favour (choose 5 c1o 1 m2r)",
+    "mercenary": "choose <value> <space>: it counts 5 (choose 0 c4p)",
+    "queen": "choose <city space> to lock (choose c2p)",
+    "intriguer": "choose <the tied players, best first> (choose Bo Ann)",
+}
 
 PLACE_HINT = "place <value> <space> <value> <space> (first face up, second face down), e.g. place 5 c2p 3 m1b"
 
@@ -416,7 +490,7 @@ def _ask_hint(prompt: dict[str, Any]) -> str:
         return "choose a colour for your white gem: choose blue|green|yellow|red"
     if ask == "gem":
         return "choose a gem of any colour (treasure): choose blue|green|yellow|red"
-    return f"answer the {ask}: see help play"
+    return f"the {ask}: {CARD_ANSWERS.get(ask, 'choose <answer>, or choose pass')}"
 
 
 def prompt(
