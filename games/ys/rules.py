@@ -33,10 +33,11 @@ from collections.abc import Callable
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, GameTable, RuleViolation
-from games.ys import scoring
+from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
 from games.ys.state import Seat, YsState, seat_dicts
+from games.ys.visibility import seat_view
 
 NAME_MAX = 30
 LEVELS = ("easy", "normal")
@@ -418,8 +419,8 @@ class YsTable(GameTable):
         self._set(event, "queued", [*state.queued, [actor, name]])
 
     def timeout(self, step: int) -> None:
-        """The turn timer ran out: the first person the table waits for gets a default
-        move (see :meth:`bot_move`)."""
+        """The turn timer ran out: the first person the table waits for gets the move the
+        ``easy`` computer player would make from their seat's view."""
         state = self.state
         waiting = [p for p in self.waiting_for() if (seat := state.seat(p)) is not None and not seat.bot]
         if step != state.step or not waiting:
@@ -427,50 +428,43 @@ class YsTable(GameTable):
         actor = waiting[0]
         # The default move carries the step forward.
         self._record("timeout", actor, player=actor)
-        self._default_move(actor)
+        self._policy_move(actor, "easy")
 
     def bot_move(self, actor: int, step: int) -> None:
-        """A computer player's move: for now the simple legal default (the bots' module
-        gives each level its policy)."""
+        """A computer player's move: its level's policy (``bots``) decides from its seat's
+        view alone."""
         seat = self.state.seat(actor)
         if seat is None or not seat.bot:
             raise RuleViolation("That is not a computer player here.")
         if step != self.state.step or actor not in self.waiting_for():
             raise RuleViolation("That move is out of date: the table has moved on.")
-        self._default_move(actor)
+        self._policy_move(actor, seat.bot)
 
-    # -- default moves ---------------------------------------------------------------
-
-    def _default_move(self, actor: int) -> None:
-        """A legal move for ``actor`` where the table waits for them: brokers and spaces
-        at random, the strongest colour for a gem, a nudge up of the strongest colour."""
-        state = self.state
-        rng = self.rng
-        if state.awaiting:
-            prompt = state.awaiting[0]
-            ask = prompt["ask"]
-            if ask == "take":
-                ranked = sorted(prompt["options"], key=self._gem_strength)
-                answer = ranked[: prompt["count"]]
-            elif ask == "nudge":
-                answer = [scoring.colour_ranking(state.prices)[0], "up"]
-            else:
-                answer = [scoring.colour_ranking(state.prices)[0]]
-            self.choose(actor, answer)
-            return
-        holdings = self._holdings(actor)
-        if state.stage == "bid":
-            first, second = rng.sample(holdings["screen"], 2)
-            self.bid(actor, first, second)
-        elif state.stage == "favour":
-            self.favour(actor, rng.choice(holdings["front"]))
-        elif state.turn_part == "neutral":
-            self.place_neutral(actor, rng.choice(self._holdings(t.NEUTRAL)["screen"]), rng.choice(self._free_spaces()))
+    def _policy_move(self, actor: int, level: str) -> None:
+        """Make the move ``level``'s policy chooses for ``actor`` from their seat's view:
+        first the cards it plays (one the rules refuse is skipped), then its move."""
+        move = bots.decide(level, seat_view(self.state, actor), self.rng)
+        for card in move.get("play", ()):
+            try:
+                self.play(actor, card)
+            except RuleViolation:
+                continue
+        kind = move["move"]
+        if kind == "bid":
+            self.bid(actor, *move["brokers"])
+        elif kind == "place":
+            (up_value, up_space), (down_value, down_space) = move["up"], move["down"]
+            self.place(actor, up_value, up_space, down_value, down_space)
+        elif kind == "neutral":
+            # The seat cannot see which neutral brokers the other player placed: the
+            # first of its values still behind the neutral screen goes.
+            left = self._holdings(t.NEUTRAL)["screen"]
+            value = next((v for v in move["values"] if v in left), move["values"][0])
+            self.place_neutral(actor, value, move["space"])
+        elif kind == "choose":
+            self.choose(actor, move["answer"])
         else:
-            up_value, down_value = rng.sample(holdings["screen"], 2)
-            up = rng.choice(self._free_spaces())
-            down = rng.choice([space for space in self._free_spaces() if space != up or space[0] == "city"])
-            self.place(actor, up_value, up, down_value, down)
+            self.favour(actor, move["value"])
 
     def _gem_strength(self, gem: str) -> int:
         """How good a gem is to take by default: the strongest colour first, white (any
@@ -478,15 +472,6 @@ class YsTable(GameTable):
         if gem == t.WHITE:
             return -1
         return scoring.colour_ranking(self.state.prices).index(gem)
-
-    def _free_spaces(self) -> list[list[Any]]:
-        """Every space a broker may go on now."""
-        spaces: list[list[Any]] = [["city", q, ring] for q in range(self.quadrants()) for ring in t.RINGS]
-        taken = [entry["space"] for entry in self.state.placed]
-        for row, gem in enumerate(self.state.market):
-            if gem is not None:
-                spaces.extend(["market", row, c] for c in t.COLOURS if ["market", row, c] not in taken)
-        return spaces
 
     # -- how a round goes ------------------------------------------------------------
 
