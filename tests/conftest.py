@@ -46,6 +46,7 @@ PURE_TIER = (
     "test_random_ccg_play.py",
     "test_turn_rules.py",
     "test_voting_rules.py",
+    "test_ys_bots.py",
     "test_ys_rules.py",
     "test_ys_scoring.py",
 )
