@@ -238,22 +238,22 @@ class _Board:
             rest = sum(g.get(colour, 0) for g in others) / max(len(others), 1)
             self.column[colour] = max(min(0.12 * (mine.get(colour, 0) - rest), 0.5), -0.5)
 
-    def chance(self, contest: tuple[Any, ...], extra: float) -> float:
-        """The viewer's chance of winning ``contest`` with ``extra`` more there."""
+    def standing(self, contest: tuple[Any, ...]) -> tuple[float | None, float]:
+        """The viewer's sum in ``contest`` (None: absent) and the best of the others'
+        (-1: nobody else there)."""
         sums = self.sums.get(contest, {})
-        mine = sums.get(self.me)
-        if mine is None and extra < 0:
-            return 0.0
-        total = (mine or 0.0) + max(extra, 0.0)
         best = max((s for p, s in sums.items() if p != self.me), default=-1.0)
-        return 1 / (1 + math.exp(-(total - best - 0.25) / SPREAD))
+        return sums.get(self.me), best
 
     def gain(self, space: list[Any], value: int) -> float:
-        """What putting the viewer's ``value`` on ``space`` is worth, less its cost."""
+        """What putting the viewer's ``value`` on ``space`` is worth, less its cost: for
+        each contest the space is in, its prize times the rise in the viewer's chance of
+        winning it."""
         total = -BROKER_COST * value
         for contest in _contests(space):
-            before = self.chance(contest, -1.0)
-            total += self.prize.get(contest, 0.0) * (self.chance(contest, value) - before)
+            mine, best = self.standing(contest)
+            before = 0.0 if mine is None else _chance(mine - best)
+            total += self.prize.get(contest, 0.0) * (_chance((mine or 0.0) + value - best) - before)
         if space[0] == "market":
             total += t.MARKET_POINT + self.column[space[2]] * value
         return total
@@ -324,6 +324,12 @@ def free_spaces(view: View) -> list[list[Any]]:
         if gem is not None:
             spaces.extend(["market", row, c] for c in t.COLOURS if ["market", row, c] not in taken)
     return spaces
+
+
+def _chance(lead: float) -> float:
+    """The chance of winning a contest led by ``lead`` broker points (before the brokers
+    still to come)."""
+    return 1 / (1 + math.exp(-(lead - 0.25) / SPREAD))
 
 
 def _contests(space: list[Any]) -> list[tuple[Any, ...]]:
