@@ -5,6 +5,7 @@
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
+.venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import json
 import sys
 
-from bench import attacks, gnav, scenarios
+from bench import attacks, gnav, scenarios, ys
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "gnavroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
@@ -31,7 +32,7 @@ def run(coroutine):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "all"))
+    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all"))
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
@@ -50,7 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
+    parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
     arguments = parser.parse_args(argv)
+    if arguments.scenario == "ys":
+        for result in ys.run(arguments.games):
+            print(json.dumps(result), flush=True)
+        return 0
     if arguments.scenario == "gnav":
         for result in gnav.run(arguments.matches):
             print(json.dumps(result), flush=True)

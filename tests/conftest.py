@@ -47,6 +47,7 @@ PURE_TIER = (
     "test_turn_rules.py",
     "test_voting_rules.py",
     "test_ys_actions.py",
+    "test_ys_bots.py",
     "test_ys_rules.py",
     "test_ys_scoring.py",
 )

@@ -416,6 +416,8 @@ def conjure(table: YsTable, actor: int, words: list[str]) -> None:
     rest_screen = table._take(holdings["screen"], [behind], "You have no broker {} behind your screen.")
     if front == behind:
         raise RuleViolation("Take a broker of another number from behind the screen.")
+    if (Counter(holdings["screen"]) - Counter(effect["owed"]))[behind] < 1:
+        raise RuleViolation(f"The {behind} you took from in front of the screen is for your pair: place it.")
     event = table._record("card", actor, player=actor, card="conjurer", front=front, behind=behind)
     table._player(event, actor, front=sorted([*rest_front, behind]), screen=sorted([*rest_screen, front]))
     table._set(event, "effects", [dict(e, owed=[*e["owed"], front]) if e is effect else e for e in state.effects])
@@ -427,7 +429,8 @@ def _conjure_sample(table: YsTable, actor: int) -> list[str] | None:
     if effect is None or len(effect["owed"]) >= 2 or state.turn != actor or state.turn_part != "pair":
         return None
     holdings = table._holdings(actor)
-    pairs = [(f, b) for f in set(holdings["front"]) for b in set(holdings["screen"]) if f != b]
+    free = Counter(holdings["screen"]) - Counter(effect["owed"])
+    pairs = [(f, b) for f in set(holdings["front"]) for b in free if f != b]
     if state.stage != "place" or not pairs:
         return None
     front, behind = table.rng.choice(sorted(pairs))

@@ -33,10 +33,11 @@ from collections.abc import Callable
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, GameTable, RuleViolation
-from games.ys import scoring
+from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
 from games.ys.state import Seat, YsState, seat_dicts
+from games.ys.visibility import seat_view
 
 NAME_MAX = 30
 #: How often a computer player's move is an action card, when it may play one.
@@ -447,8 +448,8 @@ class YsTable(GameTable):
         self._set(event, "queued", [*state.queued, [actor, name]])
 
     def timeout(self, step: int) -> None:
-        """The turn timer ran out: the first person the table waits for gets a default
-        move (see :meth:`bot_move`)."""
+        """The turn timer ran out: the first person the table waits for gets the move the
+        ``easy`` computer player would make from their seat's view."""
         state = self.state
         waiting = [p for p in self.waiting_for() if (seat := state.seat(p)) is not None and not seat.bot]
         if step != state.step or not waiting:
@@ -456,11 +457,16 @@ class YsTable(GameTable):
         actor = waiting[0]
         # The default move carries the step forward.
         self._record("timeout", actor, player=actor)
-        self._default_move(actor)
+        try:
+            self._policy_move(actor, "easy")
+        except RuleViolation:
+            # As for a computer player: where the rules refuse the policy's choice, a
+            # legal move is made instead.
+            self._default_move(actor)
 
     def bot_move(self, actor: int, step: int) -> None:
-        """A computer player's move: for now the simple legal default (the bots' module
-        gives each level its policy)."""
+        """A computer player's move: its level's policy (``bots``) decides from its seat's
+        view alone."""
         seat = self.state.seat(actor)
         if seat is None or not seat.bot:
             raise RuleViolation("That is not a computer player here.")
@@ -468,7 +474,13 @@ class YsTable(GameTable):
             raise RuleViolation("That move is out of date: the table has moved on.")
         if not self.state.awaiting and self.rng.random() < BOT_CARD_CHANCE and self._bot_card(actor):
             return
-        self._default_move(actor)
+        try:
+            self._policy_move(actor, seat.bot)
+        except RuleViolation:
+            # The policy sees only its seat's view; where the rules refuse what it chose (a
+            # space a Queen locked, a broker a Conjurer owes, an answer a card does not
+            # take), a legal move is made instead.
+            self._default_move(actor)
 
     def _bot_card(self, actor: int) -> bool:
         """A computer player plays a held card it may play now, or uses one in effect for
@@ -531,6 +543,32 @@ class YsTable(GameTable):
             up = rng.choice(self._free_spaces())
             down = rng.choice([space for space in self._free_spaces() if space != up or space[0] == "city"])
             self.place(actor, up_value, up, down_value, down)
+
+    def _policy_move(self, actor: int, level: str) -> None:
+        """Make the move ``level``'s policy chooses for ``actor`` from their seat's view:
+        first the cards it plays (one the rules refuse is skipped), then its move."""
+        move = bots.decide(level, seat_view(self.state, actor), self.rng)
+        for card in move.get("play", ()):
+            try:
+                self.play(actor, card)
+            except RuleViolation:
+                continue
+        kind = move["move"]
+        if kind == "bid":
+            self.bid(actor, *move["brokers"])
+        elif kind == "place":
+            (up_value, up_space), (down_value, down_space) = move["up"], move["down"]
+            self.place(actor, up_value, up_space, down_value, down_space)
+        elif kind == "neutral":
+            # The seat cannot see which neutral brokers the other player placed: the
+            # first of its values still behind the neutral screen goes.
+            left = self._holdings(t.NEUTRAL)["screen"]
+            value = next((v for v in move["values"] if v in left), move["values"][0])
+            self.place_neutral(actor, value, move["space"])
+        elif kind == "choose":
+            self.choose(actor, move["answer"])
+        else:
+            self.favour(actor, move["value"])
 
     def _gem_strength(self, gem: str) -> int:
         """How good a gem is to take by default: the strongest colour first, white (any
