@@ -3,6 +3,7 @@
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] ...
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
+.venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
 .venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
@@ -18,7 +19,7 @@ import sys
 from bench import attacks, gnav, scenarios, ys
 from bench.processes import raise_open_file_limit
 
-SCENARIOS = ("game", "gnavroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
+SCENARIOS = ("game", "gnavroom", "ysroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
 
 
 def run(coroutine):  # type: ignore[no-untyped-def]
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
-    parser.add_argument("--rooms", type=int, default=200, help="game, gnavroom: rooms")
+    parser.add_argument("--rooms", type=int, default=200, help="game, gnavroom, ysroom: rooms")
     parser.add_argument(
         "--web-share",
         type=float,
@@ -91,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
             elif scenario == "gnavroom":
                 result = run(scenarios.gnav_rooms(backend, arguments.rooms, arguments.seconds))
+            elif scenario == "ysroom":
+                result = run(scenarios.ys_rooms(backend, arguments.rooms, arguments.seconds))
             elif scenario == "chat":
                 result = run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
             elif scenario == "idle":

@@ -14,6 +14,7 @@ import asyncio
 import random
 import re
 import sqlite3
+from typing import Protocol
 
 import asyncpg
 
@@ -138,10 +139,19 @@ async def play(host: GnavHost, stop: asyncio.Event, counters: Counters, rng: ran
                 counters.moves += 1
 
 
+class Asker(Protocol):
+    async def say(self, command: str) -> str: ...
+
+
 async def look_now_and_then(
-    host: GnavHost, every: float, stop: asyncio.Event, counters: Counters, rng: random.Random
+    host: Asker,
+    every: float,
+    stop: asyncio.Event,
+    counters: Counters,
+    rng: random.Random,
+    looks: tuple[str, ...] = ("look",),
 ) -> None:
-    """``look`` every ``every`` seconds on average (open loop)."""
+    """One of ``looks`` every ``every`` seconds on average (open loop)."""
     loop = asyncio.get_running_loop()
     next_at = loop.time() + rng.uniform(0, every)
     while not stop.is_set():
@@ -151,26 +161,27 @@ async def look_now_and_then(
         if stop.is_set():
             break
         next_at = max(next_at, loop.time() - every) + rng.expovariate(1 / every)
-        await host.say("look")
+        await host.say(rng.choice(looks))
         counters.commands += 1
 
 
-async def count_events(url: str) -> tuple[int, ...]:
-    """Deals, computer players' moves, matches ended, turns kept for a person whose time
-    ran out (none, if the bench answers every turn), and all events, stored so far."""
+async def count_events(url: str, query: str = COUNT_EVENTS) -> tuple[int, ...]:
+    """What ``query`` counts in the events stored so far: by default deals, computer
+    players' moves, matches ended, turns kept for a person whose time ran out (none, if
+    the bench answers every turn), and all events."""
     if url.startswith("sqlite"):
 
         def read() -> tuple[int, ...]:
             connection = sqlite3.connect(url.split("///", 1)[1], timeout=30)
             try:
-                return tuple(int(value) for value in connection.execute(COUNT_EVENTS).fetchone())
+                return tuple(int(value) for value in connection.execute(query).fetchone())
             finally:
                 connection.close()
 
         return await asyncio.to_thread(read)
     connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
-        row = await connection.fetchrow(COUNT_EVENTS)
+        row = await connection.fetchrow(query)
         return tuple(int(value) for value in row)
     finally:
         await connection.close()

@@ -57,6 +57,15 @@ class Latencies:
             p99[command] = round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000, 1)
         return dict(sorted(p99.items(), key=lambda item: -item[1]))
 
+    def summary_by_command(self) -> dict[str, dict[str, float]]:
+        """Each command's :meth:`summary` (ms rounded to 0.1), by its first word."""
+        summaries = {}
+        for command, samples in sorted(self.by_command.items()):
+            part = Latencies()
+            part.samples = list(samples)
+            summaries[command] = {key: round(value, 1) for key, value in part.summary().items()}
+        return summaries
+
     def percentile(self, fraction: float) -> float:
         if not self.samples:
             return float("nan")

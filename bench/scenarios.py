@@ -24,6 +24,9 @@ from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
 from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
+from bench.ysroom import COUNT_EVENTS as YS_EVENTS
+from bench.ysroom import play as play_ys
+from bench.ysroom import set_up_room as set_up_ys_room
 
 POSTGRES = os.environ.get("DVORAK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PASSWORD = "bench-password"
@@ -225,6 +228,77 @@ async def gnav_rooms(
                 "loadgen_cpu_cores": round(loadgen / elapsed, 2),
                 "late_moves": len(counters.errors),
                 "turns_timed_out": timeouts,
+            }
+            for host in hosts:
+                await host.close()
+            return result
+        finally:
+            await server.stop()
+
+
+async def ys_rooms(
+    backend: str, rooms: int = 50, seconds: float = 20.0, botdelay: float = 0.2, look_every: float = 5.0
+) -> dict[str, Any]:
+    """``rooms`` Ys rooms, each one person over telnet (with GMCP) and two normal computer
+    players waiting ``botdelay`` before each move: the person answers whatever the table
+    asks of them at once (bid, place, choose), starts a new game when one ends and types
+    ``board`` or ``screen`` every ``look_every`` seconds on average. Their replies' times,
+    and the computer players' decisions, the rounds and the games the server stored
+    meanwhile (see ``bench.ysroom``)."""
+    async with fresh_database(backend) as url:
+        server = dvorak_server(url, **OPEN_LIMITS)
+        await server.start()
+        try:
+            hosts = await in_batches(
+                [lambda i=i: set_up_ys_room(i, server.port, PASSWORD, botdelay) for i in range(rooms)], 40
+            )
+            latencies, counters = PlayLatencies(), Counters()
+            for host in hosts:
+                host.latencies = latencies
+            stop, rng = asyncio.Event(), random.Random(19)
+            tasks = [asyncio.create_task(play_ys(host, stop, counters, random.Random(rng.random()))) for host in hosts]
+            tasks += [
+                asyncio.create_task(
+                    look_now_and_then(
+                        host, look_every, stop, counters, random.Random(rng.random()), ("board", "screen")
+                    )
+                )
+                for host in hosts
+            ]
+            await asyncio.sleep(2.0)  # warm up: every first game under way
+            latencies.clear()
+            counters.commands = counters.moves = 0
+            counters.errors.clear()
+            before = await count_events(url, YS_EVENTS)
+            start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+            await asyncio.sleep(seconds)
+            elapsed = time.perf_counter() - began
+            use, loadgen = server.usage(), own_cpu() - loadgen_cpu
+            after = await count_events(url, YS_EVENTS)
+            stop.set()
+            await asyncio.wait(tasks, timeout=15)
+            rounds, bot_moves, games, timeouts, events = (a - b for a, b in zip(after, before, strict=True))
+            starts = latencies.starts.summary()
+            result = {
+                "rooms": rooms,
+                "botdelay": botdelay,
+                "commands_per_s": round(counters.commands / elapsed, 1),
+                "human_moves_per_s": round(counters.moves / elapsed, 1),
+                **{k: round(v, 1) for k, v in latencies.summary().items()},
+                "by_command": latencies.summary_by_command(),
+                "start_p99_ms": round(starts["p99_ms"], 1) if starts["count"] else None,
+                "bot_moves_per_s": round(bot_moves / elapsed, 1),
+                "rounds_per_s": round(rounds / elapsed, 2),
+                "games_finished": games,
+                "games_per_s": round(games / elapsed, 2),
+                "events_per_s": round(events / elapsed, 1),
+                "server_cpu_cores": round((use.cpu_seconds - start_cpu) / elapsed, 2),
+                "server_rss_mib": round(use.rss_kib / 1024, 1),
+                "server_peak_rss_mib": round(use.peak_rss_kib / 1024, 1),
+                "loadgen_cpu_cores": round(loadgen / elapsed, 2),
+                "refused_moves": len(counters.errors),
+                "refused_examples": counters.errors[:3],
+                "moves_timed_out": timeouts,
             }
             for host in hosts:
                 await host.close()
