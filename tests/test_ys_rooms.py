@@ -7,11 +7,15 @@ import asyncio
 import json
 import random
 import re
+import signal
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from commands.ys.render import space_code
-from tests.gnav_players import GMCP, Human, audit, connect
+from persistence.database import Database
+from tests.gnav_players import GMCP, Human, audit, connect, stored_log
 from tests.players import flat
+from tests.server_process import ServerProcess
 from tests.ys_players import command_for, free_spaces
 
 
@@ -26,9 +30,16 @@ def views(human: Human) -> list[dict[str, Any]]:
     return found
 
 
-async def drive(humans: list[Human], rng: random.Random, timeout: float = 120.0) -> None:
+async def drive(
+    humans: list[Human],
+    rng: random.Random,
+    timeout: float = 120.0,
+    stop: Callable[[dict[str, Any]], bool] | None = None,
+    after_move: Callable[[Human], Awaitable[Any]] | None = None,
+) -> Human | None:
     """Each human makes a legal move whenever their newest view waits for them, until the
-    game is over."""
+    game is over (None) or ``stop`` says so of a human's newest view (that human, their
+    move unmade); ``after_move`` is awaited after each move."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
@@ -39,13 +50,17 @@ async def drive(humans: list[Human], rng: random.Random, timeout: float = 120.0)
                 continue
             view = seen[-1]
             if view["phase"] == "over":
-                return
+                return None
+            if stop is not None and stop(view):
+                return human
             command = command_for(view, rng)
             if view["turn"] == view["viewer"] and view["turn_part"] == "neutral" and not view["awaiting"]:
                 command = f"neutral {rng.choice([4, 2, 1, 0])} {space_code(rng.choice(free_spaces(view)))}"
             if command:
                 reply = await human.ask(command)
                 moved = moved or "no broker" not in reply
+                if after_move is not None:
+                    await after_move(human)
         if not moved:
             await asyncio.gather(*(human.client.quiet(0.05) for human in humans))
     raise AssertionError("the game did not end: " + humans[0].client.transcript[-1500:])
@@ -140,3 +155,78 @@ async def test_two_people_play_with_the_neutral_player_to_the_end(server):
     assert await audit(server.database) == []
     await ada.close()
     await ben.close()
+
+
+# -- a restart in the middle of resolution -----------------------------------------------
+
+
+def asked_in_resolution(view: dict[str, Any]) -> bool:
+    """Whether the table waits, during resolution, for the choice of this view's seat."""
+    return view["stage"] == "resolve" and bool(view["awaiting"]) and view["awaiting"][0]["player"] == view["viewer"]
+
+
+async def test_a_game_killed_while_resolution_waits_for_a_choice_goes_on_after_a_restart(database_url, tmp_path):
+    node = ServerProcess(database_url, tmp_path)
+    await node.start()
+    names = ["Ada", "Ben", "Cat"]
+    people = [await connect(node.port, name, gmcp=True) for name in names]
+    await people[0].ask("newroom/ys Keep")
+    for person in people[1:]:
+        assert "You take a seat" in await person.ask("join Keep")
+    watcher = await connect(node.port, "Wes", gmcp=True)
+    await watcher.ask("watch Keep")
+    assert "A game of Ys begins." in await people[0].ask("start")
+    rng = random.Random(11)
+    chooser = await drive(people, rng, stop=asked_in_resolution)
+    assert chooser is not None, "the game ended without a choice in resolution"
+    paused = views(chooser)[-1]
+    asked = paused["awaiting"][0]
+    boards = {human.name: await human.ask("board") for human in [*people, watcher]}
+    assert "You must choose" in flat(boards[chooser.name])
+    for human in [*people, watcher]:
+        if human is not chooser:
+            assert f"Waiting for {chooser.name} to choose" in flat(boards[human.name])
+
+    assert await node.stop(signal.SIGKILL) == -signal.SIGKILL
+    for human in [*people, watcher]:
+        await human.close()
+
+    node = ServerProcess(database_url, tmp_path)
+    await node.start()
+    try:
+        back = {name: await connect(node.port, name, create=False, gmcp=True) for name in names}
+        for name, human in back.items():
+            assert "You are back at your seat in room Keep." in flat(human.client.transcript)
+            assert await human.ask("board") == boards[name]
+        watcher = await connect(node.port, "Wes", create=False, gmcp=True)
+        assert "You are back watching room Keep." in flat(watcher.client.transcript)
+        assert await watcher.ask("board") == boards["Wes"]
+        chooser = back[chooser.name]
+        await chooser.ask("look")
+        view = views(chooser)[-1]
+        assert (view["step"], view["round"], view["stage"], view["awaiting"][0]) == (
+            paused["step"],
+            paused["round"],
+            "resolve",
+            asked,
+        )
+
+        # The choice is made, and the game goes on to the next round (or the end).
+        people = list(back.values())
+        assert (
+            await drive(people, rng, stop=lambda view: view["round"] > paused["round"] and view["stage"] == "place")
+            is not None
+            or views(people[0])[-1]["phase"] == "over"
+        )
+        log = await stored_log(database_url, "Keep")
+        kinds = [logged.event.kind for logged in log]
+        assert "endround" in kinds[kinds.index("resolve") :]
+        database = Database(database_url)
+        try:
+            assert await audit(database) == []
+        finally:
+            await database.dispose()
+        for human in [*people, watcher]:
+            await human.close()
+    finally:
+        await node.stop(signal.SIGKILL)
