@@ -43,3 +43,44 @@ async def test_refusals_count_quadrants_as_players_type_them(world):
     assert (await world.call("Ann", "place 5 c4p 3 c1o"))["Ann"] == "This game plays quadrants 1 to 3."
     with pytest.raises(RuleViolation, match=r"quadrant 1-4.*row 1-4"):
         space_of("nowhere")
+
+
+#: Lines a careless or hostile player types at any moment: odd words, other scripts,
+#: huge numbers, cards nobody holds, spaces that are not there.
+HOSTILE_LINES = (
+    "choose", "choose blue", "choose red up", "choose 0", "choose 9999", "choose é", "choose pass",
+    "play", "play spy", "play spy Bo c1p", "play spy neutral city 4 palace", "play spy Bo favour",
+    "play queen", "play conjurer 9 9", "play captain 0 9", "play " + "x" * 30, "play spy 1 2 3 4 5 6 7 8 9",
+    "bid 0 0", "bid 999 999", "bid ² ³", "bid 5", "place 5 c1p 3 c1p", "place 1 m1b 2 m1b", "place 0 c4p 1 c4o",
+    "neutral 1 c1p", "neutral 9 m4r", "favour 1", "favour ²", "set favour=1", "set turntime=1e9",
+    "set botdelay=nan", "set quadrants=3.5", "addbot", "addbot easy", "removebot Ysolde", "start",
+    "board", "market", "screen", "look", "log",
+)  # fmt: skip
+
+
+async def test_random_hostile_lines_from_players_and_a_spectator(world):
+    """Ann and Bo, against a computer player, with Cy watching, type legal moves and
+    hostile lines at random: no server error, and the stored room replays soundly."""
+    from games.ys.visibility import seat_view
+    from server.audit import check_rooms, replay_rooms
+    from tests.ys_players import command_for, neutral_command
+
+    await world.log_in("Ann", "Bo", "Cy")
+    await world.call("Ann", "newroom/ys Isle")
+    await world.call("Bo", "join Isle")
+    await world.call("Cy", "watch Isle")
+    await world.calls("Ann", "addbot easy", "set botdelay=0", "set favour=1")
+    room = await world.room("Isle")
+    room.table.rng = random.Random(7)
+    await world.call("Ann", "start")
+    rng = random.Random(11)
+    for _ in range(300):
+        name = rng.choice(("Ann", "Bo", "Cy"))
+        me = world.account_id(name)
+        line = None
+        if rng.random() < 0.7:
+            line = neutral_command(room.table, me, rng) or command_for(seat_view(room.table.state, me), rng)
+        saw = await world.call(name, line or rng.choice(HOSTILE_LINES))
+        assert all(SERVER_ERROR not in text for text in saw.values()), (line, saw)
+    assert all(not report.problems for report in await check_rooms(world.database))
+    assert all(not report.problems for report in await replay_rooms(world.database))
