@@ -53,7 +53,7 @@ PURE_TIER = (
 )
 #: The fast tier (marked ``fast``: ``pytest -m fast``): the pure tests, and commands run
 #: without sockets on a temporary SQLite database (:mod:`tests.harness`).
-FAST_TIER = (*PURE_TIER, "test_commands_fast.py", "test_hostile_card_commands.py")
+FAST_TIER = (*PURE_TIER, "test_commands_fast.py", "test_hostile_card_commands.py", "test_ys_hostile.py")
 
 POSTGRES_ADMIN_URL = os.environ.get("DVORAK_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -210,7 +210,7 @@ async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_
     assert "Now place one neutral broker face down: neutral <value> <space>." in saw["Ann"]
     assert "Waiting for Ann to place a neutral broker, 90 seconds." in saw["Cy"]
     assert (await world.call("Ann", "neutral 9 c1c"))["Ann"] == "The neutral player has no broker 9 left."
-    assert (await world.call("Ann", "neutral 4 c4c"))["Ann"] == "This game plays quadrants 0 to 2."
+    assert (await world.call("Ann", "neutral 4 c4c"))["Ann"] == "This game plays quadrants 1 to 3."
     saw = await world.call("Ann", "neutral 4 c1c")
     assert saw["Ann"].startswith("You place the neutral player's 4 face down on city 1 commercial.")
     assert saw["Bo"].startswith("Ann places a neutral broker face down on city 1 commercial.")

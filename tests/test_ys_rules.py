@@ -209,7 +209,7 @@ def test_three_player_quadrant_limit_and_two_player_neutral_placement():
     table = started(2)
     bid_all(table)
     table.take_changes()
-    with pytest.raises(RuleViolation, match="quadrants 0 to 2"):
+    with pytest.raises(RuleViolation, match="quadrants 1 to 3"):
         table.place(1, 3, city(3, "port"), 4, city(0, "port"))
     table.place(1, 3, city(0, "port"), 4, city(0, "port"))
     table.take_changes()

@@ -34,9 +34,10 @@ def _seconds(table: YsTable) -> int:
 
 
 def _numbers(args: str, count: int, usage: str) -> list[int]:
-    """Exactly ``count`` whole numbers from ``args`` (at most 3 digits each)."""
+    """Exactly ``count`` whole numbers from ``args`` (at most 3 ASCII digits each: "²" is
+    a digit to ``isdigit`` but no number to ``int``)."""
     words = args.split()
-    if len(words) != count or not all(word.isdigit() and len(word) <= 3 for word in words):
+    if len(words) != count or not all(word.isascii() and word.isdigit() and len(word) <= 3 for word in words):
         raise CommandError(f"Usage: {usage}")
     return [int(word) for word in words]
 

@@ -132,7 +132,7 @@ def captain(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]
     cards (with their gems) of two city quadrants: ``choose <quadrant> <quadrant>``
     (``choose 0 2``)."""
     quadrants = table.quadrants()
-    wrong = f"Swap two quadrants' gem cards: two numbers 0 to {quadrants - 1}, or pass."
+    wrong = f"Swap two quadrants' gem cards: two numbers 1 to {quadrants}, or pass."
     if len(words) != 2 or not all(word.isdigit() and int(word) < quadrants for word in words):
         raise RuleViolation(wrong)
     first, second = int(words[0]), int(words[1])
@@ -177,7 +177,7 @@ def herald(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str])
     if to == entry["space"]:
         raise RuleViolation("Move the broker to another space.")
     if to[0] == "city" and to[1] >= table.quadrants():
-        raise RuleViolation(f"This game plays quadrants 0 to {table.quadrants() - 1}.")
+        raise RuleViolation(f"This game plays quadrants 1 to {table.quadrants()}.")
     if to[0] == "market":
         if state.market[to[1]] is None:
             raise RuleViolation("No broker may go in a market row without a gem.")

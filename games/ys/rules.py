@@ -84,7 +84,7 @@ def space_of(raw: Any) -> list[Any]:
             return ["city", number, name]
         if where == "market" and 0 <= number < t.MARKET_ROWS and name in t.COLOURS:
             return ["market", number, name]
-    raise RuleViolation("A space is city <quadrant 0-3> <port|commercial|palace> or market <row 0-3> <colour>.")
+    raise RuleViolation("A space is city <quadrant 1-4> <port|commercial|palace> or market <row 1-4> <colour>.")
 
 
 class YsTable(GameTable):
@@ -1125,7 +1125,7 @@ class YsTable(GameTable):
             raise RuleViolation("The Queen has locked that space until resolution.")
         if space[0] == "city":
             if space[1] >= self.quadrants():
-                raise RuleViolation(f"This game plays quadrants 0 to {self.quadrants() - 1}.")
+                raise RuleViolation(f"This game plays quadrants 1 to {self.quadrants()}.")
             return
         if self.state.market[space[1]] is None:
             raise RuleViolation("No broker may go in a market row without a gem.")
