@@ -84,3 +84,11 @@ async def test_random_hostile_lines_from_players_and_a_spectator(world):
         assert all(SERVER_ERROR not in text for text in saw.values()), (line, saw)
     assert all(not report.problems for report in await check_rooms(world.database))
     assert all(not report.problems for report in await replay_rooms(world.database))
+
+
+async def test_a_person_named_neutral_cannot_sit_at_a_ys_table_where_cards_name_the_neutral_player(world):
+    await world.log_in("Ann", "Neutral")
+    await world.call("Ann", "newroom/ys Isle")
+    refused = (await world.call("Neutral", "join Isle"))["Neutral"]
+    assert "is the neutral player's name" in refused
+    assert [seat.name for seat in (await world.room("Isle")).table.state.seats] == ["Ann"]

@@ -40,6 +40,8 @@ from games.ys.state import Seat, YsState, seat_dicts
 from games.ys.visibility import seat_view
 
 NAME_MAX = 30
+#: How players name the neutral player in a card's words (no person may sit under it).
+NEUTRAL_WORD = "neutral"
 #: How often a computer player's move is an action card, when it may play one.
 BOT_CARD_CHANCE = 0.3
 LEVELS = ("easy", "normal")
@@ -152,6 +154,11 @@ class YsTable(GameTable):
             raise RuleViolation("You already have a seat here.")
         if self.state.phase == PLAYING:
             raise RuleViolation("A game is being played here; you can join when it ends.")
+        if name.casefold() == NEUTRAL_WORD:
+            # Cards name players by name, and "neutral" is the neutral player's.
+            raise RuleViolation(
+                'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
+            )
         self._room_for_one_more()
         event = self._record("join", account_id, player=account_id, name=name)
         self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
