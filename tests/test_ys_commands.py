@@ -263,3 +263,11 @@ def test_spaces_in_a_cards_words_are_typed_as_for_place_and_passed_on_as_the_rul
     assert rules_words(tokens("red blue")) == ["red", "blue"]
     with pytest.raises(SpaceError):
         rules_words(tokens("5 c9p"))
+
+
+async def test_before_a_game_the_board_says_who_is_seated(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom/ys Isle")
+    await world.call("Bo", "join Isle")
+    await world.call("Ann", "addbot easy Tristan")
+    assert "Seated: Ann, Bo, Tristan." in (await world.call("Bo", "board"))["Bo"]

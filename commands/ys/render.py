@@ -712,6 +712,8 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
         lines.extend(wrap_lines(f"The game is over: {view['result']} The host starts another with: start", WIDTH))
     else:
         lines.append("Waiting for the host to start a game (start).")
+        seated = ", ".join(name for player, name in names.items() if player != t.NEUTRAL)
+        lines.extend(wrap_lines(f"Seated: {seated or 'nobody'}.", WIDTH))
     if view["phase"] != "waiting" and view["players"]:
         marks = letters(view)
         half = 38
