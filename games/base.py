@@ -17,6 +17,7 @@ Nothing here imports from the server, the commands or the database.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -258,3 +259,26 @@ class GameKind(ABC):
         """The game's visibility policy for events: what ``viewer`` (a seat's id, or any
         other account id: a spectator) may be shown of ``event``'s data, with every
         secret they may not know taken out; None if they are shown nothing of it."""
+
+
+#: An event's data key for what only some seats may see: ``[[seat, {fields}], ...]``.
+PRIVATE = "private"
+
+
+def visible_data(data: dict[str, Any], viewer: int) -> dict[str, Any]:
+    """``data`` as ``viewer`` may see it: the public fields, and the viewer's own private
+    ones (:data:`PRIVATE`) merged in."""
+    shown = {key: copy.deepcopy(value) for key, value in data.items() if key != PRIVATE}
+    for holder, secret in data.get(PRIVATE, ()):
+        if holder == viewer:
+            shown.update(copy.deepcopy(secret))
+    return shown
+
+
+def json_ready(value: Any) -> Any:
+    """A copy of ``value`` with tuples as lists (what a JSON round trip gives)."""
+    if isinstance(value, dict):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    return value

@@ -13,9 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Event
+from games.base import PRIVATE, Event
 from games.gnav import KIND, cards
-from games.gnav.visibility import PRIVATE
 from persistence.database import Database
 from persistence.rooms import LoggedEvent, RoomStore
 from server.audit import check_rooms, replay_rooms

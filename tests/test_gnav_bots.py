@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from games.base import NOBODY, PLAYING
+from games.base import NOBODY, PLAYING, PRIVATE
 from games.gnav import KIND, bots, cards
 from games.gnav.rules import LEVELS, GnavTable
-from games.gnav.visibility import PRIVATE, seat_view
+from games.gnav.visibility import seat_view
 from tests.gnav_helpers import seated, stack
 
 SPECTATOR = 999

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from commands.ys.render import space_code
-from games.base import PLAYING
+from games.base import PLAYING, PRIVATE
 from games.ys import tables as t
-from games.ys.visibility import PRIVATE, seat_view
+from games.ys.visibility import seat_view
 from persistence.rooms import LoggedEvent
 
 

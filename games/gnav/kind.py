@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import fields
 from typing import Any, ClassVar
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind
+from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind, json_ready
 from games.gnav import cards, settings, visibility
 from games.gnav.rules import LEVELS, MAX_SEATS, MIN_PLAYERS, GnavTable, new_state
 from games.gnav.state import SETTABLE, GnavState, Seat, hand_pairs
@@ -43,7 +43,7 @@ class GnavKind(GameKind):
         data: dict[str, Any] = {name: getattr(state, name) for name in SNAPSHOT_FIELDS}
         data["hands"] = hand_pairs(state.hands)
         data["seat_state"] = [[s.account_id, s.lives, s.resting, s.left] for s in state.seats]
-        return _json_ready(data)
+        return json_ready(data)
 
     def restore(
         self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
@@ -57,7 +57,7 @@ class GnavKind(GameKind):
         state = GnavState(phase=phase, host=host, seats=restored_seats, settings=dict(settings))
         defaults = GnavState()
         for name in SNAPSHOT_FIELDS:
-            setattr(state, name, _json_ready(snapshot.get(name, getattr(defaults, name))))
+            setattr(state, name, json_ready(snapshot.get(name, getattr(defaults, name))))
         state.hands = {int(holder): card for holder, card in snapshot.get("hands", [])}
         return state
 
@@ -86,15 +86,6 @@ class GnavKind(GameKind):
 
     def event_for(self, state: GnavState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
-
-
-def _json_ready(value: Any) -> Any:
-    """A copy of ``value`` with tuples as lists (what a JSON round trip gives)."""
-    if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(item) for item in value]
-    return value
 
 
 def _problems(state: GnavState) -> list[str]:

@@ -24,21 +24,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import NOBODY, Event
+from games.base import NOBODY, PRIVATE, Event, visible_data
 from games.gnav import cards
 from games.gnav.state import GnavState
-
-PRIVATE = "private"
-
-
-def visible_data(data: dict[str, Any], viewer: int) -> dict[str, Any]:
-    """``data`` as ``viewer`` may see it: the public fields, and the viewer's own private
-    ones merged in."""
-    shown = {key: copy.deepcopy(value) for key, value in data.items() if key != PRIVATE}
-    for holder, secret in data.get(PRIVATE, ()):
-        if holder == viewer:
-            shown.update(copy.deepcopy(secret))
-    return shown
 
 
 def event_for(state: GnavState, event: Event, viewer: int) -> dict[str, Any] | None:

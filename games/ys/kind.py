@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import fields
 from typing import Any, ClassVar
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind
+from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind, json_ready
 from games.ys import settings, visibility
 from games.ys import tables as t
 from games.ys.rules import LEVELS, YsTable, new_state
@@ -41,7 +41,7 @@ class YsKind(GameKind):
         return YsTable(state, rng if isinstance(rng, random.Random) else None)
 
     def snapshot(self, state: YsState) -> dict[str, Any]:
-        return _json_ready({name: getattr(state, name) for name in SNAPSHOT_FIELDS})
+        return json_ready({name: getattr(state, name) for name in SNAPSHOT_FIELDS})
 
     def restore(
         self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
@@ -50,7 +50,7 @@ class YsKind(GameKind):
         state = YsState(phase=phase, host=host, seats=restored, settings=dict(settings))
         defaults = YsState()
         for name in SNAPSHOT_FIELDS:
-            setattr(state, name, _json_ready(snapshot.get(name, getattr(defaults, name))))
+            setattr(state, name, json_ready(snapshot.get(name, getattr(defaults, name))))
         return state
 
     def problems(self, state: YsState) -> list[str]:
@@ -61,7 +61,7 @@ class YsKind(GameKind):
         for spec in fields(YsState):
             if spec.name == "seats":
                 continue
-            mine, theirs = _json_ready(getattr(replayed, spec.name)), _json_ready(getattr(stored, spec.name))
+            mine, theirs = json_ready(getattr(replayed, spec.name)), json_ready(getattr(stored, spec.name))
             if mine != theirs:
                 found.append(f"{spec.name}: replayed {mine!r}, stored {theirs!r}")
         mine_seats = [vars(seat) for seat in replayed.seats]
@@ -72,15 +72,6 @@ class YsKind(GameKind):
 
     def event_for(self, state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
-
-
-def _json_ready(value: Any) -> Any:
-    """A copy of ``value`` with tuples as lists (what a JSON round trip gives)."""
-    if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(item) for item in value]
-    return value
 
 
 def _problems(state: YsState) -> list[str]:

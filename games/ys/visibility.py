@@ -26,21 +26,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.base import Event
+from games.base import Event, visible_data
 from games.ys import tables as t
 from games.ys.state import YsState
-
-PRIVATE = "private"
-
-
-def visible_data(data: dict[str, Any], viewer: int) -> dict[str, Any]:
-    """``data`` as ``viewer`` may see it: the public fields, and the viewer's own private
-    ones merged in."""
-    shown = {key: copy.deepcopy(value) for key, value in data.items() if key != PRIVATE}
-    for holder, secret in data.get(PRIVATE, ()):
-        if holder == viewer:
-            shown.update(copy.deepcopy(secret))
-    return shown
 
 
 def event_for(state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
