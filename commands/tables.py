@@ -5,10 +5,11 @@ name."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
-from commands.base import CommandError, Context
+from commands.base import Command, CommandError, Context
 from games.base import GameTable, RuleViolation, Seat
+from games.computer_players import ComputerPlayerSeats
 from server.rooms import GameRoom
 
 T = TypeVar("T")
@@ -87,3 +88,34 @@ def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> Seat
             else f'Nobody called "{name.strip()}" is seated here.'
         )
     return seat
+
+
+class AddBotCommand(Command):
+    """Seat a computer player (each game's command says its levels in its own help)."""
+
+    key = "addbot"
+    usage = ("addbot", "addbot <level>", "addbot <level> <name>")
+    #: The game's table class, which has the computer players' seats.
+    table_class: ClassVar[type[ComputerPlayerSeats]]
+
+    async def run(self, ctx: Context, args: str) -> None:
+        level, _, name = args.strip().partition(" ")
+        level = level or "normal"
+        if level.lower() not in self.table_class.levels:
+            raise CommandError(f"Which level? {', '.join(self.table_class.levels)}. Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform_on(ctx, self.table_class, lambda table: table.add_bot(actor, level, name))
+
+
+class RemoveBotCommand(Command):
+    """Take a computer player's seat away (host, between games)."""
+
+    key = "removebot"
+    usage = ("removebot <name>",)
+    table_class: ClassVar[type[ComputerPlayerSeats]]
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
+        actor = ctx.player.account_id
+        await perform_on(ctx, self.table_class, lambda table: table.remove_bot(actor, args))

@@ -4,11 +4,11 @@ table's settings."""
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import current_room, inspect_on, perform_on
+from commands.tables import AddBotCommand, RemoveBotCommand, current_room, inspect_on, perform_on
 from commands.text import split_assignment
 from games.gnav import settings as gnav_settings
 from games.gnav.cards import english
-from games.gnav.rules import LEVELS, GnavTable
+from games.gnav.rules import GnavTable
 from games.gnav.visibility import seat_view
 
 
@@ -78,7 +78,7 @@ class Hand(Command):
         ctx.reply(await inspect_on(ctx, GnavTable, look))
 
 
-class AddBot(Command):
+class AddBot(AddBotCommand):
     """Seat a computer player (host, between matches).
 
     Levels: easy, normal (the default) and strong. A computer player sees only what its
@@ -86,29 +86,13 @@ class AddBot(Command):
     name it: addbot strong Astrid.
     """
 
-    key = "addbot"
-    usage = ("addbot", "addbot <level>", "addbot <level> <name>")
-
-    async def run(self, ctx: Context, args: str) -> None:
-        level, _, name = args.strip().partition(" ")
-        level = level or "normal"
-        if level.lower() not in LEVELS:
-            raise CommandError(f"Which level? {', '.join(LEVELS)}. Usage: {self.usage_text()}")
-        actor = ctx.player.account_id
-        await perform_on(ctx, GnavTable, lambda table: table.add_bot(actor, level, name))
+    table_class = GnavTable
 
 
-class RemoveBot(Command):
+class RemoveBot(RemoveBotCommand):
     """Take a computer player's seat away (host, between matches)."""
 
-    key = "removebot"
-    usage = ("removebot <name>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        if not args.strip():
-            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
-        actor = ctx.player.account_id
-        await perform_on(ctx, GnavTable, lambda table: table.remove_bot(actor, args))
+    table_class = GnavTable
 
 
 class Set(Command):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import current_room, inspect_on, perform_on
+from commands.tables import AddBotCommand, RemoveBotCommand, current_room, inspect_on, perform_on
 from commands.text import split_assignment
 from commands.ys.render import (
     SPACE_GRAMMAR,
@@ -21,7 +21,7 @@ from commands.ys.render import (
     tokens,
 )
 from games.ys import settings as ys_settings
-from games.ys.rules import LEVELS, YsTable
+from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
 
 
@@ -226,34 +226,18 @@ class Play(Command):
         await perform_on(ctx, YsTable, move)
 
 
-class AddBot(Command):
+class AddBot(AddBotCommand):
     """Seat a computer player (host, between games): addbot, addbot easy, addbot normal
     Ysolde. Levels: easy, normal (the default). It sees only what its seat may see and
     waits "botdelay" seconds (1 unless set) before each move."""
 
-    key = "addbot"
-    usage = ("addbot", "addbot <level>", "addbot <level> <name>")
-
-    async def run(self, ctx: Context, args: str) -> None:
-        level, _, name = args.strip().partition(" ")
-        level = level or "normal"
-        if level.lower() not in LEVELS:
-            raise CommandError(f"Which level? {', '.join(LEVELS)}. Usage: {self.usage_text()}")
-        actor = ctx.player.account_id
-        await perform_on(ctx, YsTable, lambda table: table.add_bot(actor, level, name))
+    table_class = YsTable
 
 
-class RemoveBot(Command):
+class RemoveBot(RemoveBotCommand):
     """Take a computer player's seat away (host, between games)."""
 
-    key = "removebot"
-    usage = ("removebot <name>",)
-
-    async def run(self, ctx: Context, args: str) -> None:
-        if not args.strip():
-            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
-        actor = ctx.player.account_id
-        await perform_on(ctx, YsTable, lambda table: table.remove_bot(actor, args))
+    table_class = YsTable
 
 
 class Set(Command):

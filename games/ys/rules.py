@@ -32,7 +32,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, GameTable, RuleViolation
+from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, RuleViolation
+from games.computer_players import ComputerPlayerSeats
 from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
@@ -89,8 +90,12 @@ def space_of(raw: Any) -> list[Any]:
     raise RuleViolation("A space is city <quadrant 1-4> <port|commercial|palace> or market <row 1-4> <colour>.")
 
 
-class YsTable(GameTable):
+class YsTable(ComputerPlayerSeats):
     """A Ys table: its state and every move made on it."""
+
+    levels = LEVELS
+    bot_names = BOT_NAMES
+    game_word, games_word = "game", "games"
 
     state: YsState
 
@@ -197,44 +202,6 @@ class YsTable(GameTable):
             raise RuleViolation("You are the host already.")
         event = self._record("host", actor, player=account_id, name=seat.name)
         self._set(event, "host", account_id)
-
-    def add_bot(self, actor: int, level: str, name: str = "") -> None:
-        """Seat a computer player of ``level`` named ``name`` from the bot names (the
-        first free one if none is given). Host only, between games."""
-        self._host(actor)
-        if self.state.phase == PLAYING:
-            raise RuleViolation("Computer players join between games.")
-        level = level.strip().lower()
-        if level not in LEVELS:
-            raise RuleViolation(f"A computer player is {', '.join(LEVELS)}.")
-        self._room_for_one_more()
-        taken = {seat.name.lower() for seat in self.state.seats}
-        wanted = name.strip().lower()
-        if wanted:
-            chosen = next((bot for bot in BOT_NAMES if bot.lower() == wanted), None)
-            if chosen is None:
-                raise RuleViolation(f"Computer players are named {', '.join(BOT_NAMES)}.")
-            if chosen.lower() in taken:
-                raise RuleViolation(f"{chosen} is already seated here.")
-        else:
-            chosen = next((bot for bot in BOT_NAMES if bot.lower() not in taken), None)
-            if chosen is None:
-                raise RuleViolation("Every computer player's name is taken here.")
-        bot_id = self.state.next_bot
-        event = self._record("addbot", actor, player=bot_id, name=chosen, level=level)
-        self._set(event, "next_bot", bot_id - 1)
-        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(bot_id, chosen, bot=level))]])
-
-    def remove_bot(self, actor: int, name: str) -> None:
-        """Take a computer player's seat away (host only, between games)."""
-        self._host(actor)
-        if self.state.phase == PLAYING:
-            raise RuleViolation("Computer players play a game to its end; remove them after it.")
-        seat = next((s for s in self.state.seats if s.bot and s.name.lower() == name.strip().lower()), None)
-        if seat is None:
-            raise RuleViolation(f"No computer player here is named {name.strip() or 'that'}.")
-        event = self._record("removebot", actor, player=seat.account_id, name=seat.name, level=seat.bot)
-        self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s is not seat])])
 
     def set(self, actor: int, name: str, value: Any) -> None:
         """Change a setting (host only): favour 0/1 and quadrants 3/4 between games,
@@ -1087,6 +1054,9 @@ class YsTable(GameTable):
         self._set(event, "host", heir.account_id if heir else NOBODY)
 
     # -- checks ----------------------------------------------------------------------
+
+    def _bot_seat(self, bot_id: int, name: str, level: str) -> Seat:
+        return Seat(bot_id, name, bot=level)
 
     def _host(self, actor: int) -> None:
         if actor != self.state.host:
