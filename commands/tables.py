@@ -1,13 +1,15 @@
 """What every command at a game table needs, whatever the game: the room the player is
 in, moves and looks at its table (a broken rule becomes the reply), and players found by
-name."""
+name; and the commands games with computer players share (addbot, removebot, set)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar, TypeVar
+from abc import abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
+from commands.text import split_assignment
 from games.base import GameTable, RuleViolation, Seat
 from games.computer_players import ComputerPlayerSeats
 from server.rooms import GameRoom
@@ -119,3 +121,33 @@ class RemoveBotCommand(Command):
             raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.remove_bot(actor, args))
+
+
+class SetCommand(Command):
+    """Change a table setting (host); "set" alone lists them (each game's command says
+    its settings in its own help)."""
+
+    key = "set"
+    usage = ("set", "set <setting>=<value>")
+    #: The game's settings by name, each with its ``default`` and what it is ``about``.
+    settings: ClassVar[Mapping[str, Any]]
+
+    async def run(self, ctx: Context, args: str) -> None:
+        if not args.strip():
+            values = current_room(ctx).table.state.settings
+            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
+            for name, spec in self.settings.items():
+                value = values.get(name, spec.default)
+                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
+            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
+            ctx.reply("\n".join(lines))
+            return
+        assignment = split_assignment(args)
+        if assignment is None or not assignment[0]:
+            raise CommandError(f"Usage: {self.usage_text()}")
+        name, value = assignment
+        await self.change(ctx, ctx.player.account_id, name, value)
+
+    @abstractmethod
+    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
+        """Make the change at the game's table."""

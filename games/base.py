@@ -21,7 +21,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
 Delta = list[Any]
@@ -282,3 +282,46 @@ def json_ready(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [json_ready(item) for item in value]
     return value
+
+
+#: The deltas of a table's settings and seats, which games stored as one snapshot share:
+#: ``["setting", name, value or None]``, ``["seat", id, {field: value}]`` and
+#: ``["seats", [seat, ...]]`` (see :func:`seating_inverse` and :func:`apply_seating`).
+SEATING_DELTAS = ("setting", "seat", "seats")
+
+
+def seating_inverse(state: Any, delta: Delta) -> list[Delta]:
+    """The deltas that undo a :data:`SEATING_DELTAS` delta on ``state`` (its ``settings``,
+    ``seats`` and ``seat(id)``), computed before it is applied."""
+    kind = delta[0]
+    if kind == "setting":
+        return [["setting", delta[1], state.settings.get(delta[1])]]
+    if kind == "seat":
+        seat = state.seat(delta[1])
+        if seat is None:
+            raise ValueError(f"no seat {delta[1]}")
+        return [["seat", delta[1], {name: getattr(seat, name) for name in delta[2]}]]
+    return [["seats", [dict(vars(seat)) for seat in state.seats]]]
+
+
+def apply_seating(state: Any, delta: Delta, seat_class: type[Seat]) -> None:
+    """Make a :data:`SEATING_DELTAS` change to ``state``, whose seats are ``seat_class``."""
+    kind = delta[0]
+    if kind == "setting":
+        _, name, value = delta
+        if value is None:
+            state.settings.pop(name, None)
+        else:
+            state.settings[name] = value
+    elif kind == "seat":
+        _, account_id, changes = delta
+        seat = state.seat(account_id)
+        if seat is None:
+            raise ValueError(f"no seat {account_id}")
+        known = {f.name for f in fields(seat_class)}
+        for name, value in changes.items():
+            if name not in known or name == "account_id":
+                raise ValueError(f"unknown seat field {name!r}")
+            setattr(seat, name, value)
+    else:
+        state.seats = [seat_class(**seat) for seat in delta[1]]

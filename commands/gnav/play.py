@@ -3,9 +3,8 @@ table's settings."""
 
 from __future__ import annotations
 
-from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import AddBotCommand, RemoveBotCommand, current_room, inspect_on, perform_on
-from commands.text import split_assignment
+from commands.base import Command, CommandSet, Context
+from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, inspect_on, perform_on
 from games.gnav import settings as gnav_settings
 from games.gnav.cards import english
 from games.gnav.rules import GnavTable
@@ -95,32 +94,16 @@ class RemoveBot(RemoveBotCommand):
     table_class = GnavTable
 
 
-class Set(Command):
+class Set(SetCommand):
     """Change a table setting (host); "set" alone lists them.
 
     lives (1-9, between matches), turntime (10-600 seconds a person has for a turn before
     keeping by default), botdelay (0-10 seconds a computer player waits).
     """
 
-    key = "set"
-    usage = ("set", "set <setting>=<value>")
+    settings = gnav_settings.SETTINGS
 
-    async def run(self, ctx: Context, args: str) -> None:
-        if not args.strip():
-            room = current_room(ctx)
-            values = room.table.state.settings
-            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
-            for name, spec in gnav_settings.SETTINGS.items():
-                value = values.get(name, spec.default)
-                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
-            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
-            ctx.reply("\n".join(lines))
-            return
-        assignment = split_assignment(args)
-        if assignment is None or not assignment[0]:
-            raise CommandError(f"Usage: {self.usage_text()}")
-        name, value = assignment
-        actor = ctx.player.account_id
+    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
         await perform_on(ctx, GnavTable, lambda table: table.set(actor, name, value))
 
 

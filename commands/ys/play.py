@@ -8,8 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import AddBotCommand, RemoveBotCommand, current_room, inspect_on, perform_on
-from commands.text import split_assignment
+from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, current_room, inspect_on, perform_on
 from commands.ys.render import (
     SPACE_GRAMMAR,
     SpaceError,
@@ -240,7 +239,7 @@ class RemoveBot(RemoveBotCommand):
     table_class = YsTable
 
 
-class Set(Command):
+class Set(SetCommand):
     """Change a table setting (host); "set" alone lists them.
 
     favour (0/1: play the King's favour, between games), quadrants (3 or 4 city quadrants
@@ -248,24 +247,9 @@ class Set(Command):
     before a default one is made), botdelay (0-10 seconds a computer player waits).
     """
 
-    key = "set"
-    usage = ("set", "set <setting>=<value>")
+    settings = ys_settings.SETTINGS
 
-    async def run(self, ctx: Context, args: str) -> None:
-        if not args.strip():
-            values = current_room(ctx).table.state.settings
-            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
-            for name, spec in ys_settings.SETTINGS.items():
-                value = values.get(name, spec.default)
-                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
-            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
-            ctx.reply("\n".join(lines))
-            return
-        assignment = split_assignment(args)
-        if assignment is None or not assignment[0]:
-            raise CommandError(f"Usage: {self.usage_text()}")
-        name, value = assignment
-        actor = ctx.player.account_id
+    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
         await perform_on(ctx, YsTable, lambda table: table.set(actor, name, value))
 
 

@@ -19,10 +19,10 @@ seat's view is built from the state without anything it may not know.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import NOBODY, WAITING, Delta
+from games.base import NOBODY, SEATING_DELTAS, WAITING, Delta, apply_seating, seating_inverse
 from games.base import Seat as GameSeat
 
 
@@ -39,7 +39,6 @@ class Seat(GameSeat):
     left: bool = False
 
 
-SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 #: The fields of the state a ``set`` delta may change (JSON-ready values only).
 SETTABLE = (
     "phase",
@@ -137,15 +136,8 @@ class GnavState:
             return [["set", delta[1], copy.deepcopy(getattr(self, delta[1]))]]
         if kind == "log":
             return [["set", "history", copy.deepcopy(self.history)]]
-        if kind == "setting":
-            return [["setting", delta[1], self.settings.get(delta[1])]]
-        if kind == "seat":
-            seat = self.seat(delta[1])
-            if seat is None:
-                raise ValueError(f"no seat {delta[1]}")
-            return [["seat", delta[1], {name: getattr(seat, name) for name in delta[2]}]]
-        if kind == "seats":
-            return [["seats", seat_dicts(self.seats)]]
+        if kind in SEATING_DELTAS:
+            return seating_inverse(self, delta)
         raise ValueError(f"unknown delta {kind!r}")
 
     def apply(self, delta: Delta) -> set[int]:
@@ -166,23 +158,8 @@ class GnavState:
             setattr(self, name, copy.deepcopy(value))
         elif kind == "log":
             self.history.append(copy.deepcopy(delta[1]))
-        elif kind == "setting":
-            _, name, value = delta
-            if value is None:
-                self.settings.pop(name, None)
-            else:
-                self.settings[name] = value
-        elif kind == "seat":
-            _, account_id, changes = delta
-            seat = self.seat(account_id)
-            if seat is None:
-                raise ValueError(f"no seat {account_id}")
-            for name, value in changes.items():
-                if name not in SEAT_FIELDS or name == "account_id":
-                    raise ValueError(f"unknown seat field {name!r}")
-                setattr(seat, name, value)
-        elif kind == "seats":
-            self.seats = [Seat(**seat) for seat in delta[1]]
+        elif kind in SEATING_DELTAS:
+            apply_seating(self, delta, Seat)
         else:
             raise ValueError(f"unknown delta {kind!r}")
         return set()

@@ -19,10 +19,10 @@ round; ``favour``, the brokers on the King's favour space.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import NOBODY, WAITING, Delta
+from games.base import NOBODY, SEATING_DELTAS, WAITING, Delta, apply_seating, seating_inverse
 from games.base import Seat as GameSeat
 
 
@@ -31,7 +31,6 @@ class Seat(GameSeat):
     """A player at the table, in seating order; ``bot`` is a computer player's level."""
 
 
-SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 PLAYER_FIELDS = ("screen", "front", "gems", "points", "cards", "played", "favour")
 #: The fields of the state a ``set`` delta may change (JSON-ready values only).
 SETTABLE = (
@@ -152,15 +151,8 @@ class YsState:
             if holdings is None:
                 raise ValueError(f"no player {delta[1]}")
             return [["player", delta[1], {name: copy.deepcopy(holdings[name]) for name in delta[2]}]]
-        if kind == "setting":
-            return [["setting", delta[1], self.settings.get(delta[1])]]
-        if kind == "seat":
-            seat = self.seat(delta[1])
-            if seat is None:
-                raise ValueError(f"no seat {delta[1]}")
-            return [["seat", delta[1], {name: getattr(seat, name) for name in delta[2]}]]
-        if kind == "seats":
-            return [["seats", seat_dicts(self.seats)]]
+        if kind in SEATING_DELTAS:
+            return seating_inverse(self, delta)
         raise ValueError(f"unknown delta {kind!r}")
 
     def apply(self, delta: Delta) -> set[int]:
@@ -180,23 +172,8 @@ class YsState:
                 if name not in PLAYER_FIELDS:
                     raise ValueError(f"unknown player field {name!r}")
                 holdings[name] = copy.deepcopy(value)
-        elif kind == "setting":
-            _, name, value = delta
-            if value is None:
-                self.settings.pop(name, None)
-            else:
-                self.settings[name] = value
-        elif kind == "seat":
-            _, account_id, changes = delta
-            seat = self.seat(account_id)
-            if seat is None:
-                raise ValueError(f"no seat {account_id}")
-            for name, value in changes.items():
-                if name not in SEAT_FIELDS or name == "account_id":
-                    raise ValueError(f"unknown seat field {name!r}")
-                setattr(seat, name, value)
-        elif kind == "seats":
-            self.seats = [Seat(**seat) for seat in delta[1]]
+        elif kind in SEATING_DELTAS:
+            apply_seating(self, delta, Seat)
         else:
             raise ValueError(f"unknown delta {kind!r}")
         return set()
