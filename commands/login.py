@@ -145,7 +145,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     # What the database must read or store for the player to come in is done first: if
     # it fails, they are told so and are still at the welcome screen, not half inside.
     back = await seat_to_return_to(ctx, account.id) if account.id not in ctx.hub.players else None
-    first = ctx.hub.log_in(connection, account.id, account.name, account.is_admin, account.color)
+    first = ctx.hub.log_in(connection, account.id, account.name, account.role, account.color)
     player = ctx.player
     log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
     if created:

@@ -15,6 +15,10 @@ from persistence.models import Account
 _accounts = Account.__table__
 
 
+#: The roles, least to most: moderators keep order, administrators run the server.
+ROLES = ("player", "moderator", "admin")
+
+
 class NameTaken(Exception):
     """An account with that name (in any letter case) already exists."""
 
@@ -26,11 +30,25 @@ class AccountRecord:
     id: int
     name: str
     password_hash: str
-    is_admin: bool
     created_at: datetime
     last_login_at: datetime | None
     #: ANSI colour: "auto", "on" or "off".
     color: str = "auto"
+    #: One of :data:`ROLES`.
+    role: str = "player"
+    #: Until when they may not speak in public (None: they may), and why.
+    muted_until: datetime | None = None
+    mute_reason: str = ""
+    #: When staff locked the account (None: not locked), and why.
+    locked_at: datetime | None = None
+    lock_reason: str = ""
+    #: When the account will be deleted, as its owner asked (None: it will not).
+    delete_after: datetime | None = None
+    deleted_at: datetime | None = None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
 
 
 def name_key(name: str) -> str:
@@ -77,7 +95,7 @@ class AccountStore:
                 account_id = result.scalar_one()
         except IntegrityError:
             raise NameTaken(name) from None
-        return AccountRecord(account_id, name, password_hash, False, created, created, "auto")
+        return AccountRecord(account_id, name, password_hash, created, created, "auto")
 
     async def made_from(self, address: str, since: datetime) -> int:
         """How many accounts were made from ``address`` since ``since``."""
@@ -102,13 +120,19 @@ class AccountStore:
         async with self._database.transaction() as connection:
             await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(color=color))
 
-    async def set_admin(self, name: str, is_admin: bool) -> bool:
-        """Grant or revoke administrator rights; False if there is no such account."""
+    async def set_role(self, name: str, role: str) -> AccountRecord | None:
+        """Give the account called ``name`` the role ``role`` (one of :data:`ROLES`);
+        returns it as it was before, or None if there is no such account."""
+        if role not in ROLES:
+            raise ValueError(f"no role {role!r}")
         async with self._database.transaction() as connection:
-            result = await connection.execute(
-                update(_accounts).where(_accounts.c.name_key == name_key(name)).values(is_admin=is_admin)
+            row = (await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))).first()
+            if row is None:
+                return None
+            await connection.execute(
+                update(_accounts).where(_accounts.c.id == row.id).values(role=role, is_admin=role == "admin")
             )
-        return result.rowcount == 1
+        return _record(row)
 
     async def set_password_hash(self, account_id: int, password_hash: str) -> None:
         """Replace an account's password hash."""
@@ -124,8 +148,14 @@ def _record(row: Row[Any]) -> AccountRecord:
         id=mapping["id"],
         name=mapping["name"],
         password_hash=mapping["password_hash"],
-        is_admin=bool(mapping["is_admin"]),
         created_at=mapping["created_at"],
         last_login_at=mapping["last_login_at"],
         color=mapping["color"],
+        role=mapping["role"],
+        muted_until=mapping["muted_until"],
+        mute_reason=mapping["mute_reason"],
+        locked_at=mapping["locked_at"],
+        lock_reason=mapping["lock_reason"],
+        delete_after=mapping["delete_after"],
+        deleted_at=mapping["deleted_at"],
     )

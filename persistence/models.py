@@ -67,7 +67,11 @@ class Account(Base):
     name_key: Mapped[str] = mapped_column(String(32), unique=True)
     #: argon2id hash in PHC string form; the password itself is never stored.
     password_hash: Mapped[str] = mapped_column(String(255))
+    #: Kept equal to ``role == "admin"`` for nodes of release 0.1, which read only this
+    #: during a rolling upgrade (see docs/operators.md); ``role`` is what counts.
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: "player", "moderator" or "admin" (see :data:`persistence.accounts.ROLES`).
+    role: Mapped[str] = mapped_column(String(10), default="player", server_default="player")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     #: ANSI colour: "auto" (when the client says it has colour), "on" or "off".
@@ -78,6 +82,18 @@ class Account(Base):
     #: The room the player was last watching as a spectator (None: not watching): they
     #: are put back there when they log in again.
     watching_room_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Until when the player may not speak in public (None: they may); and why.
+    muted_until: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    mute_reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    #: When staff locked the account (None: not locked): nobody may log in to it.
+    locked_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    lock_reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    #: The player asked for the account to be deleted: it is, at this moment, unless they
+    #: change their mind first (the cool-off).
+    delete_after: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: When the account was deleted: its name is free again and nobody can log in to it;
+    #: the row stays, so that what it made (cards, moves) still names an account.
+    deleted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
     __table_args__ = (Index("ix_accounts_created_from", "created_address", "created_at"),)
 
@@ -309,3 +325,76 @@ class SavedDeck(Base):
     data: Mapped[dict] = mapped_column(JSON)
     #: The size of ``data`` as JSON, in bytes: what counts against the owner's quota.
     size_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Ban(Base):
+    """A ban: an account, an address or a network may not connect, until it expires or
+    is lifted. Kept after that, as the record of it."""
+
+    __tablename__ = "bans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: "account", "address" or "network".
+    kind: Mapped[str] = mapped_column(String(10))
+    #: The banned account (kind "account"), else None.
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: What is banned, as shown: the account's name, an address, a network (CIDR).
+    target: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(String(200))
+    created_by_account_id: Mapped[int] = mapped_column(Integer)
+    created_by_name: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    #: When it ends by itself (None: never).
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: When staff lifted it (None: not lifted).
+    lifted_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    lifted_by_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+    __table_args__ = (Index("ix_bans_kind_target", "kind", "target"), Index("ix_bans_account", "account_id"))
+
+
+class StaffAction(Base):
+    """One entry of the audit log: a staff action (who, what, to whom, why, when). Only
+    ever added to."""
+
+    __tablename__ = "staff_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    actor_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Who did it: a player's name, or "(console)" for the command line.
+    actor_name: Mapped[str] = mapped_column(String(32))
+    #: What: "boot", "ban", "unban", "mute", "grant", "wall", "shutdown", ...
+    action: Mapped[str] = mapped_column(String(20))
+    #: To whom or what ("" for the whole server).
+    target: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+
+
+class Ignore(Base):
+    """A player no longer hears another's chat and pages."""
+
+    __tablename__ = "ignores"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ignored_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Report(Base):
+    """A player's report about another, for staff to read (``@reports``)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    reporter_account_id: Mapped[int] = mapped_column(Integer)
+    reporter_name: Mapped[str] = mapped_column(String(32))
+    subject_account_id: Mapped[int] = mapped_column(Integer, index=True)
+    subject_name: Mapped[str] = mapped_column(String(32))
+    #: Where the reporter was (a room's name, or "the lobby").
+    place: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    #: When a staff member marked it dealt with (None: open), and who.
+    closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    closed_by_name: Mapped[str | None] = mapped_column(String(32), nullable=True)

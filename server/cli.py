@@ -21,6 +21,7 @@ from games.dvorak.rules import RuleViolation, Table
 from persistence.accounts import AccountStore
 from persistence.database import Database, describe_url, normalize_url
 from persistence.rooms import RoomNameTaken, RoomStore
+from persistence.staff_log import CONSOLE, StaffLog
 from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings
 from server.rooms import check_room_name
@@ -102,10 +103,17 @@ def build_parser() -> argparse.ArgumentParser:
     Settings.add_arguments(backup, only=DATABASE_FLAGS)
 
     admin = commands.add_parser(
-        "admin", help="grant or revoke administrator rights", description="Administrators may delete any saved deck."
+        "admin",
+        help="grant or revoke staff roles",
+        description="Make a player a moderator or an administrator (grant), or a player again (revoke). "
+        "Moderators keep order (mute, boot, ban, read reports); administrators also run the server "
+        "(roles, walls, shutdown) and may delete any saved deck or room. Written to the audit log.",
     )
     admin.add_argument("action", choices=("grant", "revoke"))
     admin.add_argument("name", help="the player's name")
+    admin.add_argument(
+        "--role", choices=("moderator", "admin"), default="admin", help="the role granted (default: admin)"
+    )
     Settings.add_arguments(admin, only=DATABASE_FLAGS)
     return parser
 
@@ -272,10 +280,18 @@ async def export_deck(database: Database, room_name: str, form: str) -> str:
     return EXPORTERS[form](stored.name, *deck_contents(stored.state))
 
 
-async def set_admin(database: Database, name: str, grant: bool) -> str:
-    if not await AccountStore(database).set_admin(name, grant):
+ROLE_NAMES = {"player": "a player", "moderator": "a moderator", "admin": "an administrator"}
+
+
+async def set_role(database: Database, name: str, role: str) -> str:
+    """Give the player ``name`` the role ``role``, noting it in the audit log."""
+    before = await AccountStore(database).set_role(name, role)
+    if before is None or before.deleted_at is not None:
         raise CommandLineError(f'There is no player called "{name}".')
-    return f"{name} is {'now' if grant else 'no longer'} an administrator."
+    await StaffLog(database).record(None, CONSOLE, "grant" if role != "player" else "revoke", before.name, role)
+    if before.role == role:
+        return f"{before.name} was {ROLE_NAMES[role]} already."
+    return f"{before.name} is now {ROLE_NAMES[role]} (was {ROLE_NAMES[before.role]})."
 
 
 async def audit(
@@ -332,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         elif arguments.command == "deck":
             print(asyncio.run(with_database(settings, lambda db: export_deck(db, arguments.room, arguments.format))))
         elif arguments.command == "admin":
-            grant = arguments.action == "grant"
-            print(asyncio.run(with_database(settings, lambda db: set_admin(db, arguments.name, grant))))
+            role = arguments.role if arguments.action == "grant" else "player"
+            print(asyncio.run(with_database(settings, lambda db: set_role(db, arguments.name, role))))
         elif arguments.command in ("check", "replay"):
             auditor = check_rooms if arguments.command == "check" else replay_rooms
             report, sound = asyncio.run(with_database(settings, lambda db: audit(db, arguments.room, auditor)))

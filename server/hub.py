@@ -28,7 +28,8 @@ class OnlinePlayer:
 
     account_id: int
     name: str
-    is_admin: bool
+    #: "player", "moderator" or "admin" (see :data:`persistence.accounts.ROLES`).
+    role: str
     place: Place
     connections: list[Connection] = field(default_factory=list)
     #: Free text shown in WHO (``@doing``); kept while the player is online.
@@ -41,6 +42,15 @@ class OnlinePlayer:
     #: The player has logged in on another node, which took them over: this node lets
     #: them go without telling anyone they left.
     taken_over: bool = False
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+    @property
+    def is_staff(self) -> bool:
+        """A moderator or an administrator."""
+        return self.role in ("moderator", "admin")
 
     def send(self, text: str, wrap: bool = True) -> None:
         """Write ``text`` to every connection of this player (see :meth:`Connection.send`)."""
@@ -258,13 +268,13 @@ class Hub:
                 del self.per_address[connection.address]
         return self.log_out(connection)
 
-    def log_in(self, connection: Connection, account_id: int, name: str, is_admin: bool, color: str) -> bool:
+    def log_in(self, connection: Connection, account_id: int, name: str, role: str, color: str) -> bool:
         """Attach ``connection`` to the account; True if the player was not online on
         this node before. If they were online on another node, that node lets them go."""
         player = self.players.get(account_id)
         first = player is None
         if player is None:
-            player = OnlinePlayer(account_id, name, is_admin, self.lobby, color=color)
+            player = OnlinePlayer(account_id, name, role, self.lobby, color=color)
             self.players[account_id] = player
             self.lobby.enter(player)
             elsewhere = self._forget_remote(account_id)

@@ -40,6 +40,15 @@ SNAPSHOT_KEYS = {
 NEW_COLUMNS = {
     "cards": {"copy_of": None},
     "game_results": {"outcome": "", "winners": None, "deck_version": None},
+    "accounts": {
+        "role": "player",  # the fixture has no administrator (0008 makes those "admin")
+        "muted_until": None,
+        "mute_reason": "",
+        "locked_at": None,
+        "lock_reason": "",
+        "delete_after": None,
+        "deleted_at": None,
+    },
 }
 #: Tables the migrations after 0005 leave as they were.
 UNCHANGED = sorted(set(FIXTURE["tables"]) - {"rooms", "seats", *NEW_COLUMNS})
