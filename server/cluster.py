@@ -24,6 +24,9 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default):
 ``<prefix>/node/<name>``
     For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
     "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
+``<prefix>/all/<from>``
+    An announcement for every node (see :meth:`server.hub.Hub.announce`): a dict whose
+    ``"kind"`` says what it is (a wall, a ban, a boot, ...) and what the rest holds.
 ``<prefix>/presence/<name>``
     Who is online on that node, and which rooms it has loaded. Every heartbeat the whole
     of it, retained (``{"full": true, "players": [...], "gone": [], "rooms": [...]}``); in
@@ -243,7 +246,7 @@ class Cluster(Peers):
         ) as client:
             client.pending_calls_threshold = BACKLOG
             not_own = SubscribeOptions(qos=0, noLocal=True)
-            topics = (f"news/{self.node}/+", "lobby/+", f"node/{self.node}", "presence/+")
+            topics = (f"news/{self.node}/+", "lobby/+", f"node/{self.node}", "all/+", "presence/+")
             await client.subscribe([(f"{self.prefix}/{topic}", not_own) for topic in topics])
             sender = asyncio.create_task(self._send_outbox(client))
             try:
@@ -379,6 +382,9 @@ class Cluster(Peers):
         message = {"evict": True, "account": player.account_id, "place": player.place, "text": text}
         self._send(Outgoing(self._node_topic(player.node), message))
 
+    def to_all(self, announcement: dict[str, Any]) -> None:
+        self._send(Outgoing(f"{self.prefix}/all/{self.node}", {"announcement": announcement}))
+
     def take_over(self, player: RemotePlayer) -> None:
         self._send(Outgoing(self._node_topic(player.node), {"takeover": True, "account": player.account_id}))
 
@@ -472,6 +478,14 @@ class Cluster(Peers):
         elif kind == "node":
             self._heard(sender)
             self._for_this_node(message)
+        elif kind == "all":
+            if rest != sender:
+                raise ValueError("not the sender's announcement topic")
+            self._heard(sender)
+            announcement = message["announcement"]
+            if not isinstance(announcement, dict):
+                raise TypeError("an announcement is a dict")
+            self.hub.announced(announcement)
         elif kind == "presence":
             if rest != sender:
                 raise ValueError("not the sender's presence topic")

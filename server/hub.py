@@ -138,6 +138,9 @@ class Peers:
         """This node has unloaded room ``room_id``: it no longer wants news of it (if it
         loads the room again, it reads it afresh and is told :meth:`room_loaded`)."""
 
+    def to_all(self, announcement: dict[str, Any]) -> None:
+        """Have every other node act on ``announcement`` (see :meth:`Hub.announce`)."""
+
 
 class Place:
     """Somewhere players are: text said here reaches everyone here, on every node."""
@@ -238,6 +241,8 @@ class Hub:
         self.on_remote_change: Callable[[Place], None] | None = None
         self.lobby = Lobby()
         self.add_place(self.lobby)
+        #: What each kind of announcement does (see :meth:`announce`), by its "kind".
+        self.announcement_handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
 
     def add_place(self, place: Place) -> None:
         """Make ``place`` reachable from the other nodes (and know who is there)."""
@@ -316,6 +321,24 @@ class Hub:
         """Set the text WHO shows beside ``player``."""
         player.doing = doing
         self.peers.presence_changed(player, True)
+
+    # -- announcements ------------------------------------------------------------------
+
+    def announce(self, announcement: dict[str, Any]) -> None:
+        """Act on ``announcement`` here and have every other node act on it too: what
+        concerns the whole world, like a staff member's wall, ban or boot. It is a dict
+        of JSON values whose "kind" names its handler (:attr:`announcement_handlers`)."""
+        self.announced(announcement)
+        self.peers.to_all(announcement)
+
+    def announced(self, announcement: dict[str, Any]) -> None:
+        """Act on an announcement made here or on another node. The handler checks what
+        it is given (another node's message may be malformed) and raises if it is not
+        what it expects, having done nothing."""
+        handler = self.announcement_handlers.get(announcement.get("kind", ""))
+        if handler is None:
+            raise ValueError(f"no such announcement: {announcement.get('kind')!r}")
+        handler(announcement)
 
     # -- players on other nodes --------------------------------------------------------
 
