@@ -272,11 +272,7 @@ async def test_a_downgrade_to_the_release_gives_its_schema_and_rows_back_and_upg
     await restore(backend, database_url)
     schema, rows = await read(database_url, _schema), await read(database_url, _rows)
     await cli(database_url, "migrate")
-    database = Database(database_url)
-    try:
-        await database.downgrade(FACTS["revision"])
-    finally:
-        await database.dispose()
+    await cli(database_url, "downgrade", FACTS["revision"])
     assert (await read(database_url, stored_rooms))["revision"] == FACTS["revision"]
     assert await read(database_url, _schema) == schema
     assert await read(database_url, _rows) == rows
