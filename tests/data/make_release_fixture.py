@@ -57,6 +57,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -76,6 +77,7 @@ sys.path.insert(0, str(ROOT))
 from tests.client import DO, MudClient, iac  # noqa: E402
 from tests.players import BEGIN, END, ScriptedPlayer, flat  # noqa: E402
 from tests.server_process import free_port  # noqa: E402
+from tests.ys_players import command_for  # noqa: E402
 
 RELEASE = "v0.1.0"
 STEM = "release-0.1.0"
@@ -346,10 +348,6 @@ def ys_views(player: ScriptedPlayer) -> list[dict[str, Any]]:
 
 async def ys_move(player: ScriptedPlayer, after_step: int, timeout: float = 30.0) -> dict[str, Any]:
     """Wait until the table waits for ``player`` at a step past ``after_step``; that view."""
-    import random
-
-    from tests.ys_players import command_for
-
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
@@ -362,10 +360,6 @@ async def ys_move(player: ScriptedPlayer, after_step: int, timeout: float = 30.0
 
 async def ys_isle(port: int) -> dict[str, Any]:
     """Isle: a Ys game against two computer players, waiting for Hana after two moves."""
-    import random
-
-    from tests.ys_players import command_for
-
     hana = await login(port, "Hana", gmcp=True)
     await expect_in(hana, "newroom/ys Isle", "You made room Isle (Ys)")
     await expect_in(hana, "addbot easy", "takes a seat")
