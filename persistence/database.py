@@ -20,6 +20,9 @@ from typing import Any, TypeVar
 
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import create_engine, event, make_url, text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -56,6 +59,12 @@ class Writing:
         for statement, values in self.with_commit:
             self.connection.exec_driver_sql(statement, tuple(values))
         self.with_commit.clear()
+
+
+class MigrationError(Exception):
+    """The schema cannot be brought to the revision asked for: the database is at a
+    revision this code does not know (a newer release migrated it), or the revision asked
+    for is not one of this code's. The message says which, for an operator."""
 
 
 class DatabaseUnavailable(Exception):
@@ -229,13 +238,22 @@ class Database:
         """Undo Alembic migrations back to ``revision`` (an empty schema by default)."""
         await self._run_migrations(alembic_command.downgrade, revision)
 
+    async def revision(self) -> str | None:
+        """The schema's Alembic revision (None for a database never migrated)."""
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(lambda sync: MigrationContext.configure(sync).get_current_revision())
+
     async def _run_migrations(self, step: Callable[[AlembicConfig, str], None], revision: str) -> None:
         sqlite = self.backend == "sqlite"
 
         def run(sync_connection: Connection) -> None:
             config = alembic_config()
             config.attributes["connection"] = sync_connection
-            step(config, revision)
+            _refuse_unknown_revisions(config, sync_connection, revision)
+            try:
+                step(config, revision)
+            except CommandError as error:
+                raise MigrationError(str(error)) from None
             if sqlite:
                 _refuse_broken_references(sync_connection)
 
@@ -271,6 +289,28 @@ def _work_then_left_statements(connection: Connection, work: Callable[[Writing],
     result = work(writing)
     writing.run_left_statements()
     return result
+
+
+def _refuse_unknown_revisions(config: AlembicConfig, connection: Connection, wanted: str) -> None:
+    """Raise :class:`MigrationError` if the database is at a revision this code's
+    migrations do not know, or ``wanted`` is not one of them."""
+    scripts = ScriptDirectory.from_config(config)
+    newest = scripts.get_current_head()
+    current = MigrationContext.configure(connection).get_current_revision()
+    if current is not None:
+        try:
+            scripts.get_revision(current)
+        except CommandError:
+            raise MigrationError(
+                f"The database is at schema revision {current}, which this version of the server does not know "
+                f"(its newest is {newest}): a newer release migrated it. Run that release, or undo its migrations "
+                f"with its own `dvorak-mush downgrade {newest}` first."
+            ) from None
+    if wanted not in ("head", "base"):
+        try:
+            scripts.get_revision(wanted)
+        except CommandError:
+            raise MigrationError(f"There is no schema revision {wanted!r} (the newest is {newest}).") from None
 
 
 def _enforce_foreign_keys(connection: Connection, on: bool) -> None:

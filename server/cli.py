@@ -1,12 +1,14 @@
-"""The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema;
-``deck import|export`` moves decks in and out of rooms; ``check`` and ``replay`` audit the
-stored rooms; ``backup`` copies a SQLite database; ``admin`` grants rights."""
+"""The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema
+and ``downgrade`` undoes migrations (to roll back a release); ``deck import|export`` moves
+decks in and out of rooms; ``check`` and ``replay`` audit the stored rooms; ``backup``
+copies a SQLite database; ``admin`` grants rights; ``--version`` says which release this is."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import gc
+import importlib.metadata
 import logging
 import signal
 import sqlite3
@@ -19,7 +21,7 @@ from games.dvorak.deck import deck_contents
 from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
 from games.dvorak.rules import RuleViolation, Table
 from persistence.accounts import AccountStore
-from persistence.database import Database, describe_url, normalize_url
+from persistence.database import Database, MigrationError, describe_url, normalize_url
 from persistence.rooms import RoomNameTaken, RoomStore
 from persistence.staff_log import CONSOLE, StaffLog
 from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dvorak-mush",
         description="A MUSH-style telnet server for Dvorak, the card game whose cards are written by its players.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
     serve = commands.add_parser(
         "serve",
@@ -53,6 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bring the database schema up to date (the server also does this when it starts).",
     )
     Settings.add_arguments(migrate, only=DATABASE_FLAGS)
+    downgrade = commands.add_parser(
+        "downgrade",
+        help="undo database migrations back to a revision, to roll back a release",
+        description="Undo the migrations after REVISION (the previous release's schema revision, which "
+        "CHANGELOG.md names), with this release's code, so that the previous release can run on the database "
+        "again. What those migrations added (tables, columns, and what they hold) is dropped. Stop every node "
+        "of this release first; docs/operators.md has the whole order.",
+    )
+    downgrade.add_argument("revision", help="the schema revision to go back to, e.g. 0007")
+    Settings.add_arguments(downgrade, only=DATABASE_FLAGS)
 
     deck = commands.add_parser("deck", help="import or export a room's deck", description="Decks on the command line.")
     deck_commands = deck.add_subparsers(dest="deck_command", metavar="<import|export>", required=True)
@@ -210,13 +223,36 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
+def installed_version() -> str:
+    """The version of the installed dvorak-mush package (pyproject.toml's)."""
+    try:
+        return importlib.metadata.version("dvorak-mush")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed: run it from an installed package to know its version)"
+
+
 async def migrate(settings: Settings) -> None:
     database = Database(settings.resolved_database_url, settings.database_timeout)
     try:
         await database.upgrade()
+        revision = await database.revision()
     finally:
         await database.dispose()
-    log.info("database %s is up to date", describe_url(database.url))
+    log.info("database %s is up to date (schema revision %s)", describe_url(database.url), revision)
+
+
+async def downgrade(settings: Settings, revision: str) -> None:
+    if revision.strip().lower() in ("base", "head", ""):
+        raise CommandLineError(
+            "downgrade takes the schema revision to go back to, e.g. 0007 (base would drop every table)."
+        )
+    database = Database(settings.resolved_database_url, settings.database_timeout)
+    try:
+        await database.downgrade(revision)
+        now = await database.revision()
+    finally:
+        await database.dispose()
+    log.info("database %s is at schema revision %s", describe_url(database.url), now)
 
 
 async def with_database(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> T:
@@ -342,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
             run_server(settings)
         elif arguments.command == "migrate":
             asyncio.run(migrate(settings))
+        elif arguments.command == "downgrade":
+            asyncio.run(downgrade(settings, arguments.revision))
         elif arguments.command == "deck" and arguments.deck_command == "import":
             path = Path(arguments.file)
             print(asyncio.run(with_database(settings, lambda db: import_deck(db, path, arguments.room))))
@@ -357,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if sound else 1
         elif arguments.command == "backup":
             print(backup_sqlite(settings, Path(arguments.file)))
-    except (OSError, CommandLineError, DefinitionError, sqlite3.Error) as error:
+    except (OSError, CommandLineError, DefinitionError, MigrationError, sqlite3.Error) as error:
         log.error("%s", error)
         return 1
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import os
 import signal
 import sqlite3
@@ -80,3 +81,69 @@ async def test_log_has_a_line_per_connection_login_and_failed_login(database_url
     assert "login Alice (#1) from 127.0.0.1" in node.log
     assert "failed login as 'Alice' from 127.0.0.1" in node.log
     assert "nope-nope" not in node.log and "secret1" not in node.log
+
+
+def test_version_is_the_installed_package_version():
+    result = run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"dvorak-mush {importlib.metadata.version('dvorak-mush')}\n"
+
+
+def _revision(path) -> str:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+
+
+def test_a_database_a_newer_release_migrated_is_refused_with_a_clear_message(tmp_path):
+    """A node of a release restarted on a database a newer release has migrated: it says
+    what happened and what to do, in one line, and exits 1 without touching the database."""
+    assert run("migrate", "--data-dir", str(tmp_path)).returncode == 0
+    database = tmp_path / "dvorak.sqlite3"
+    head = _revision(database)
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    for command in (["migrate"], ["check"], ["serve", "--port", "0", "--no-web"]):
+        result = run(*command, "--data-dir", str(tmp_path))
+        assert result.returncode == 1, (command, result.stderr)
+        assert (
+            f"The database is at schema revision 9999, which this version of the server does not know "
+            f"(its newest is {head}): a newer release migrated it." in result.stderr
+        )
+        assert "Traceback" not in result.stderr
+    assert _revision(database) == "9999"
+
+
+def test_downgrade_goes_back_to_a_revision_and_migrate_comes_forward_again(tmp_path):
+    assert run("migrate", "--data-dir", str(tmp_path)).returncode == 0
+    database = tmp_path / "dvorak.sqlite3"
+    head = _revision(database)
+    result = run("downgrade", "0006", "--data-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "is at schema revision 0006" in result.stderr
+    assert _revision(database) == "0006"
+    with sqlite3.connect(database) as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "player_decks" not in tables  # made by 0007
+    result = run("migrate", "--data-dir", str(tmp_path))
+    assert f"(schema revision {head})" in result.stderr
+    assert _revision(database) == head
+
+
+@pytest.mark.parametrize(
+    ("revision", "said"),
+    [
+        ("base", "downgrade takes the schema revision to go back to"),
+        ("head", "downgrade takes the schema revision to go back to"),
+        ("9999", "There is no schema revision '9999'"),
+        ("0007; DROP TABLE accounts", "There is no schema revision"),
+        ("-1", "There is no schema revision"),
+    ],
+)
+def test_downgrade_refuses_what_is_not_a_revision_to_go_back_to_and_changes_nothing(tmp_path, revision, said):
+    assert run("migrate", "--data-dir", str(tmp_path)).returncode == 0
+    database = tmp_path / "dvorak.sqlite3"
+    head = _revision(database)
+    result = run("downgrade", revision, "--data-dir", str(tmp_path))
+    assert result.returncode == 1
+    assert said in result.stderr and "Traceback" not in result.stderr
+    assert _revision(database) == head
