@@ -23,7 +23,7 @@ from bench.game import Room, bystander, play_room, set_up_room
 from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
-from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
+from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
 from bench.ysroom import set_up_room as set_up_ys_room
@@ -475,13 +475,11 @@ async def cold_start(backend: str, rooms: int = 10_000, events: int = 1_000_000)
     """A database with ``rooms`` rooms and ``events`` logged events: how long from
     starting the server until a player's login is answered."""
     async with fresh_database(backend) as url:
+        code = current_code()
         migrate = await asyncio.create_subprocess_exec(
-            *SERVER[:-1],
-            "migrate",
-            "--database-url",
-            url,
-            env={**os.environ},
-            cwd=ROOT,
+            *code.command("migrate", "--database-url", url),
+            env={**os.environ, **code.env()},
+            cwd=code.tree,
             stderr=asyncio.subprocess.DEVNULL,
         )
         await migrate.wait()
