@@ -19,8 +19,7 @@ import json
 import random
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import asyncpg
 
@@ -79,8 +78,9 @@ class HearsNews:
     for its reply: when it is their turn and when a match ends (:meth:`hear` is given all
     they are sent)."""
 
-    #: The client's own (an annotation only: the client class after this one in the MRO has it).
-    ask: Callable[[str], Awaitable[str]]
+    if TYPE_CHECKING:  # the client's own: the client class after this one in the MRO has it
+
+        async def ask(self, command: str) -> str: ...
 
     def _listen(self) -> None:
         self._heard = b""
