@@ -1,6 +1,8 @@
 """Run benchmark scenarios and print their figures.
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gnav-share 0.2]
+.venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
+    (the same scenarios against the server of git revision <rev> and this checkout's, one table of both)
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
@@ -18,6 +20,7 @@ import sys
 from typing import Any
 
 from bench import attacks, gnav, scenarios, ys
+from bench.compare import COMPARABLE, CompareError, run_compare
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "gnavroom", "ysroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
@@ -40,11 +43,21 @@ def share(text: str) -> float:
     return value
 
 
+def scenario_list(text: str) -> tuple[str, ...]:
+    """Scenario names separated by commas (compare's --scenarios)."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in COMPARABLE]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"compare runs some of {', '.join(COMPARABLE)}, not {text!r}")
+    return names
+
+
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all"))
+    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all", "compare"))
+    parser.add_argument("rev", nargs="?", help="compare: the git revision to compare with (a tag, a branch, a commit)")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument(
@@ -74,6 +87,15 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
+    parser.add_argument(
+        "--scenarios",
+        type=scenario_list,
+        default=("game", "chat"),
+        help=f"compare: the scenarios to run, separated by commas (of {', '.join(COMPARABLE)}; default game,chat)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="compare: runs of each scenario on each side (the table: medians)"
+    )
     return parser
 
 
@@ -111,6 +133,13 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
 def main(argv: list[str] | None = None) -> int:
     options = parser()
     arguments = options.parse_args(argv)
+    if arguments.scenario == "compare":
+        if arguments.rev is None:
+            options.error("compare needs the revision to compare with: python -m bench compare <rev>")
+        if arguments.rounds < 1:
+            options.error("--rounds must be at least 1")
+    elif arguments.rev is not None:
+        options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
     if arguments.scenario == "ys":
         for result in ys.run(arguments.games):
             print(json.dumps(result), flush=True)
@@ -121,6 +150,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.scenario == "compare":
+        try:
+            table = run_compare(
+                arguments.rev,
+                arguments.scenarios,
+                backends,
+                arguments.rounds,
+                lambda scenario, backend: run_one(scenario, backend, arguments),
+                emit=lambda line: print(line, flush=True),
+            )
+        except CompareError as error:
+            print(f"python -m bench compare: {error}", file=sys.stderr)
+            return 2
+        print(f"\n{table}", flush=True)
+        return 0
     if arguments.scenario == "attacks":
         # One line per attack, each against a server of its own, printed as it ends.
         for backend in backends:
