@@ -1,6 +1,8 @@
 """Run benchmark scenarios and print their figures.
 
-.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] ...
+.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gnav-share 0.2]
+.venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
+    (the same scenarios against the server of git revision <rev> and this checkout's, one table of both)
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
@@ -15,8 +17,10 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import Any
 
 from bench import attacks, gnav, scenarios, ys
+from bench.compare import COMPARABLE, CompareError, run_compare
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "gnavroom", "ysroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
@@ -31,18 +35,48 @@ def run(coroutine):  # type: ignore[no-untyped-def]
     return uvloop.run(coroutine)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all"))
+def share(text: str) -> float:
+    """A share, 0 to 1 (an option's type)."""
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a share is between 0 and 1, not {text}")
+    return value
+
+
+def scenario_list(text: str) -> tuple[str, ...]:
+    """Scenario names separated by commas (compare's --scenarios)."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in COMPARABLE]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"compare runs some of {', '.join(COMPARABLE)}, not {text!r}")
+    return names
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all", "compare"))
+    parser.add_argument("rev", nargs="?", help="compare: the git revision to compare with (a tag, a branch, a commit)")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
-    parser.add_argument("--rate", type=float, default=3000.0, help="game: moves a second offered")
+    parser.add_argument(
+        "--rate", type=float, default=3000.0, help="game: Dvorak moves a second offered (in its Dvorak rooms)"
+    )
     parser.add_argument("--rooms", type=int, default=200, help="game, gnavroom, ysroom: rooms")
     parser.add_argument(
         "--web-share",
-        type=float,
+        type=share,
         default=0.4,
-        help="game: share of each room's five seats played over WebSockets (0.4: two; 0: telnet only)",
+        help="game: share of each room's people played over WebSockets (0.4: two of a Dvorak room's five, "
+        "one of a Gnav room's two; 0: telnet only)",
+    )
+    parser.add_argument(
+        "--gnav-share",
+        type=share,
+        default=0.2,
+        help="game: share of the rooms that are Gnav rooms of two people and two computer players "
+        "(0.2: 40 of 200; 0: Dvorak rooms only, as every game figure taken before this option)",
     )
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
@@ -53,7 +87,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
-    arguments = parser.parse_args(argv)
+    parser.add_argument(
+        "--scenarios",
+        type=scenario_list,
+        default=("game", "chat"),
+        help=f"compare: the scenarios to run, separated by commas (of {', '.join(COMPARABLE)}; default game,chat)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="compare: runs of each scenario on each side (the table: medians)"
+    )
+    return parser
+
+
+def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[str, Any]:
+    """One run of a scenario that starts our server, on ``backend``: its figures."""
+    if scenario == "game":
+        return run(
+            scenarios.game(
+                backend, arguments.rooms, arguments.rate, arguments.seconds, arguments.web_share, arguments.gnav_share
+            )
+        )
+    if scenario == "gnavroom":
+        return run(scenarios.gnav_rooms(backend, arguments.rooms, arguments.seconds))
+    if scenario == "ysroom":
+        return run(scenarios.ys_rooms(backend, arguments.rooms, arguments.seconds))
+    if scenario == "chat":
+        return run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
+    if scenario == "idle":
+        return run(scenarios.idle(backend, arguments.connections))
+    if scenario == "webidle":
+        # Each kind on a server of its own, the same number of players.
+        web = run(scenarios.idle(backend, arguments.web_connections, web=True))
+        telnet = run(scenarios.idle(backend, arguments.web_connections))
+        return {"web": web, "telnet": telnet}
+    if scenario == "login":
+        return run(scenarios.logins_during_game(backend, arguments.rooms, arguments.rate, arguments.seconds))
+    if scenario == "crossnode":
+        # Two nodes need a database both reach: PostgreSQL only.
+        return run(scenarios.cross_node(rate=arguments.cross_rate, seconds=arguments.seconds))
+    if scenario == "coldstart":
+        return run(scenarios.cold_start(backend))
+    raise ValueError(f"no such scenario: {scenario}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parser()
+    arguments = options.parse_args(argv)
+    if arguments.scenario == "compare":
+        if arguments.rev is None:
+            options.error("compare needs the revision to compare with: python -m bench compare <rev>")
+        if arguments.rounds < 1:
+            options.error("--rounds must be at least 1")
+    elif arguments.rev is not None:
+        options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
     if arguments.scenario == "ys":
         for result in ys.run(arguments.games):
             print(json.dumps(result), flush=True)
@@ -64,6 +150,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.scenario == "compare":
+        try:
+            table = run_compare(
+                arguments.rev,
+                arguments.scenarios,
+                backends,
+                arguments.rounds,
+                lambda scenario, backend: run_one(scenario, backend, arguments),
+                emit=lambda line: print(line, flush=True),
+            )
+        except CompareError as error:
+            print(f"python -m bench compare: {error}", file=sys.stderr)
+            return 2
+        print(f"\n{table}", flush=True)
+        return 0
     if arguments.scenario == "attacks":
         # One line per attack, each against a server of its own, printed as it ends.
         for backend in backends:
@@ -80,33 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             chat_load = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
             print(json.dumps({"scenario": "ceiling-chat", **chat_load}), flush=True)
             continue
-        if scenario == "crossnode":
-            # Two nodes need a database both reach: PostgreSQL only.
-            result = run(scenarios.cross_node(rate=arguments.cross_rate, seconds=arguments.seconds))
-            print(json.dumps({"scenario": scenario, "backend": "postgresql", **result}), flush=True)
-            continue
-        for backend in backends:
-            if scenario == "game":
-                result = run(
-                    scenarios.game(backend, arguments.rooms, arguments.rate, arguments.seconds, arguments.web_share)
-                )
-            elif scenario == "gnavroom":
-                result = run(scenarios.gnav_rooms(backend, arguments.rooms, arguments.seconds))
-            elif scenario == "ysroom":
-                result = run(scenarios.ys_rooms(backend, arguments.rooms, arguments.seconds))
-            elif scenario == "chat":
-                result = run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
-            elif scenario == "idle":
-                result = run(scenarios.idle(backend, arguments.connections))
-            elif scenario == "webidle":
-                # Each kind on a server of its own, the same number of players.
-                web = run(scenarios.idle(backend, arguments.web_connections, web=True))
-                telnet = run(scenarios.idle(backend, arguments.web_connections))
-                result = {"web": web, "telnet": telnet}
-            elif scenario == "login":
-                result = run(scenarios.logins_during_game(backend, arguments.rooms, arguments.rate, arguments.seconds))
-            else:
-                result = run(scenarios.cold_start(backend))
+        for backend in ("postgresql",) if scenario == "crossnode" else backends:
+            result = run_one(scenario, backend, arguments)
             print(json.dumps({"scenario": scenario, "backend": backend, **result}), flush=True)
     return 0
 

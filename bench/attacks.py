@@ -19,6 +19,7 @@ connected, and how long it took to exit, and with what status, is reported.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import statistics
 import tempfile
@@ -32,7 +33,7 @@ from typing import Any
 import asyncpg
 
 from bench.loadgen import PREFIX, SUFFIX, WELCOME_END, BenchClient, Latencies
-from bench.processes import ROOT, SERVER, ChildServer, Usage, dvorak_server
+from bench.processes import ChildServer, Usage, current_code, dvorak_server
 from bench.scenarios import PASSWORD, fresh_database
 
 MIB = 1024 * 1024
@@ -438,16 +439,11 @@ async def big_room(url: str) -> None:
     with tempfile.TemporaryDirectory(prefix="dvorak-bench-") as folder:
         deck = Path(folder) / "big.txt"
         deck.write_text("".join(f"loadcard Card {i}/T/{text}\n" for i in range(BIG_ROOM_CARDS)))
+        code = current_code()
         process = await asyncio.create_subprocess_exec(
-            *SERVER[:-1],
-            "deck",
-            "import",
-            str(deck),
-            "--room",
-            "Big",
-            "--database-url",
-            url,
-            cwd=ROOT,
+            *code.command("deck", "import", str(deck), "--room", "Big", "--database-url", url),
+            env={**os.environ, **code.env()},
+            cwd=code.tree,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
         )

@@ -6,7 +6,7 @@ down to the hand limit and ends the turn; every twentieth turn they propose a ca
 the other four approve it. The others look around and chat now and then. Moves are paced
 so that all rooms together are offered ``rate`` moves a second. Some seats of each room
 may be WebSocket players (:class:`bench.loadgen.WebBenchClient`), playing just as the
-telnet ones do.
+telnet ones do. (The scenario mixes Gnav rooms in besides: see ``bench.gnavroom``.)
 """
 
 from __future__ import annotations
@@ -113,8 +113,10 @@ class Pacer:
 async def ask_move(seat: Seat, command: str, counters: Counters) -> str:
     reply = await seat.ask(command)
     counters.commands += 1
-    if CONFIRMED.search(reply):
+    confirmed = CONFIRMED.search(reply)
+    if confirmed:
         counters.moves += 1
+        counters.approvals += confirmed.group(1) == "approve"
     return reply
 
 

@@ -6,19 +6,24 @@ In each room a bench client is the host: it makes the room, seats three computer
 "is a draw") it starts another; and now and then it looks at the table. Its keep, swap
 and look replies are timed (a match's start apart); the computer players' moves and the
 deals are counted in the server's event log, which holds every one of them.
+
+The same people play in the ``game`` scenario's mix (:func:`set_up_table`): there a
+Gnav room seats two people, the host and a guest, either over telnet or over WebSockets
+(:class:`WebGnavPerson`), and two computer players; only the host starts matches.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import sqlite3
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import asyncpg
 
-from bench.loadgen import BenchClient, Counters, Latencies
+from bench.loadgen import SGR, BenchClient, Counters, Latencies, WebBenchClient
 
 #: The turn as announced to a person (the deal's or the turn's event, which carry the
 #: turn timer; the same words in ``look`` do not), and a match's end. Lines are wrapped
@@ -42,6 +47,12 @@ COUNT_EVENTS = (
     "COALESCE(SUM(CASE WHEN kind = 'timeout' THEN 1 ELSE 0 END), 0), "
     "COUNT(*) FROM events"
 )
+#: The same, of the Gnav rooms only (for a mix of games: Dvorak has a ``draw`` event too).
+COUNT_GNAV_EVENTS = COUNT_EVENTS + " WHERE room_id IN (SELECT id FROM rooms WHERE game = 'gnav')"
+
+
+class NotSupported(RuntimeError):
+    """The server has no Gnav (a release before it): ``newroom/gnav`` was refused."""
 
 
 class PlayLatencies(Latencies):
@@ -62,12 +73,16 @@ class PlayLatencies(Latencies):
         self.starts.clear()
 
 
-class GnavHost(BenchClient):
-    """A person at a Gnav table who hears when it is their turn and when a match ends,
-    whether or not a command of theirs is waiting for its reply."""
+class HearsNews:
+    """What a person at a Gnav table hears, whether or not a command of theirs is waiting
+    for its reply: when it is their turn and when a match ends (:meth:`hear` is given all
+    they are sent)."""
 
-    def __init__(self, latencies: Latencies | None = None) -> None:
-        super().__init__(latencies)
+    if TYPE_CHECKING:  # the client's own: the client class after this one in the MRO has it
+
+        async def ask(self, command: str) -> str: ...
+
+    def _listen(self) -> None:
         self._heard = b""
         #: Turns announced and not yet answered; matches ended and not yet restarted.
         self.turns = 0
@@ -76,7 +91,7 @@ class GnavHost(BenchClient):
         #: One command at a time: the turn's answer and the looks take turns.
         self.busy = asyncio.Lock()
 
-    def data_received(self, data: bytes) -> None:
+    def hear(self, data: bytes) -> None:
         text, seen = self._heard + data, 0
         for news in NEWS.finditer(text):
             if news.group("turn"):
@@ -86,36 +101,107 @@ class GnavHost(BenchClient):
             self.wake.set()
             seen = news.end()
         self._heard = text[max(seen, len(text) - NEWS_TAIL) :]
-        super().data_received(data)
 
     async def say(self, command: str) -> str:
         async with self.busy:
             return await self.ask(command)
 
 
-async def set_up_room(index: int, port: int, password: str, botdelay: float) -> GnavHost:
+class TelnetGnavPerson(HearsNews, BenchClient):
+    """A person at a Gnav table over telnet (in the gnavroom scenario, each room's host)."""
+
+    def __init__(self, latencies: Latencies | None = None) -> None:
+        self._listen()
+        super().__init__(latencies)
+
+    def data_received(self, data: bytes) -> None:
+        self.hear(data)
+        super().data_received(data)
+
+
+class WebGnavPerson(HearsNews, WebBenchClient):
+    """A person at a Gnav table over WebSockets, as the page talks to the web port: the
+    news is read from the text frames, without their colours; the GMCP views are dropped."""
+
+    def __init__(self, *arguments: Any) -> None:
+        self._listen()
+        super().__init__(*arguments)
+
+    def _frame(self, data: str) -> None:
+        if not data.startswith('{"gmcp"'):
+            text = json.loads(data).get("text")
+            if isinstance(text, str):
+                self.hear(SGR.sub("", text).encode())
+        super()._frame(data)
+
+
+GnavPerson = TelnetGnavPerson | WebGnavPerson
+
+
+async def set_up_table(
+    index: int,
+    port: int,
+    password: str,
+    botdelay: float,
+    bots: int = 3,
+    people: int = 1,
+    web_port: int = 0,
+    web_people: int = 0,
+    latencies: Latencies | None = None,
+) -> list[GnavPerson]:
+    """A new Gnav room, ``Gnav <index>``, with ``people`` new players seated (the first
+    its host; the last ``web_people`` of them over WebSockets to ``web_port``) and
+    ``bots`` normal computer players who wait ``botdelay`` before each move. Raises
+    :class:`NotSupported` if the server has no Gnav."""
+    seated: list[GnavPerson] = []
+    try:
+        for number in range(people):
+            person: GnavPerson
+            if number >= people - web_people:
+                person = cast(WebGnavPerson, await WebGnavPerson.open(web_port, latencies))
+            else:
+                person = cast(TelnetGnavPerson, await TelnetGnavPerson.open(port, latencies))
+            seated.append(person)
+            player = f"G{index}" if people == 1 else f"G{index}P{number}"
+            reply = await person.ask(f"create {player} {password}")
+            if "Players here" not in reply:
+                raise RuntimeError(f"{player} could not log in: {reply!r}")
+            if number == 0:
+                reply = await person.ask(f"newroom/gnav Gnav {index}")
+                if "You made room" not in reply:
+                    raise NotSupported(f"{player} could not make a Gnav room: {reply.strip()[:200]!r}")
+            else:
+                reply = await person.ask(f"join Gnav {index}")
+                if player not in reply:
+                    raise RuntimeError(f"{player} could not join Gnav {index}: {reply!r}")
+        host = seated[0]
+        for _ in range(bots):
+            reply = await host.ask("addbot normal")
+            if "takes a seat" not in reply:
+                raise RuntimeError(f"the host of Gnav {index} could not add a computer player: {reply!r}")
+        reply = await host.ask(f"set botdelay={botdelay}")
+        if "botdelay" not in reply:
+            raise RuntimeError(f"the host of Gnav {index} could not set botdelay: {reply!r}")
+    except BaseException:
+        for person in seated:
+            await person.close()
+        raise
+    return seated
+
+
+async def set_up_room(index: int, port: int, password: str, botdelay: float) -> TelnetGnavPerson:
     """A new player, host of a new Gnav room with three normal computer players."""
-    client = await GnavHost.open(port)
-    player = f"G{index}"
-    reply = await client.ask(f"create {player} {password}")
-    if "Players here" not in reply:
-        raise RuntimeError(f"{player} could not log in: {reply!r}")
-    reply = await client.ask(f"newroom/gnav Gnav {index}")
-    if "You made room" not in reply:
-        raise RuntimeError(f"{player} could not make a room: {reply!r}")
-    for _ in range(3):
-        reply = await client.ask("addbot normal")
-        if "takes a seat" not in reply:
-            raise RuntimeError(f"{player} could not add a computer player: {reply!r}")
-    reply = await client.ask(f"set botdelay={botdelay}")
-    if "botdelay" not in reply:
-        raise RuntimeError(f"{player} could not set botdelay: {reply!r}")
-    return client
+    (host,) = await set_up_table(index, port, password, botdelay)
+    assert isinstance(host, TelnetGnavPerson)
+    return host
 
 
-async def play(host: GnavHost, stop: asyncio.Event, counters: Counters, rng: random.Random) -> None:
-    """Start a match, answer every turn at once, start the next match when one ends."""
-    host.ended = 1  # the first match
+async def play(
+    host: GnavPerson, stop: asyncio.Event, counters: Counters, rng: random.Random, starts: bool = True
+) -> None:
+    """Answer every turn at once; if ``starts`` (the host), start a match, and the next
+    one when one ends."""
+    host.ended = 1 if starts else 0  # the first match
     host.wake.set()
     while not stop.is_set():
         try:
@@ -123,8 +209,8 @@ async def play(host: GnavHost, stop: asyncio.Event, counters: Counters, rng: ran
         except TimeoutError:
             continue
         host.wake.clear()
-        if host.ended:
-            host.ended = 0
+        ended, host.ended = host.ended, 0
+        if ended and starts:
             reply = await host.say("start")
             if "A match of Gnav begins" not in reply:
                 counters.errors.append(f"start: {reply.strip()[:120]}")

@@ -160,7 +160,7 @@ class BenchClient(asyncio.Protocol):
 
 
 #: ANSI SGR codes: the web port always sends colour; a reply is read without them.
-_SGR = re.compile(r"\x1b\[[0-9;]*m")
+SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class WebBenchClient:
@@ -237,7 +237,7 @@ class WebBenchClient:
         assert waiter is not None
         if self.latencies is not None:
             self.latencies.add(time.perf_counter() - self._sent_at, self._command)
-        waiter.set_result(_SGR.sub("", reply))
+        waiter.set_result(SGR.sub("", reply))
 
     async def ask(self, command: str) -> str:
         """Send ``command``; its whole reply."""
@@ -287,8 +287,10 @@ class Listener(BenchClient):
 
 @dataclass
 class Counters:
-    """What a run did: commands answered, moves the server confirmed as committed."""
+    """What a run did: commands answered, moves the server confirmed as committed (and,
+    of those, approvals of a proposed card)."""
 
     commands: int = 0
     moves: int = 0
+    approvals: int = 0
     errors: list[str] = field(default_factory=list)

@@ -1,11 +1,17 @@
 """Servers under test as child processes: ours, and a bare telnetlib3 echo server for the
 ceiling; with the open-file limit raised for them (not in the product) and their CPU time
-and peak memory read from /proc."""
+and peak memory read from /proc.
+
+Our server runs the code of a source tree (:class:`ServerCode`): this checkout's by
+default, or, for ``python -m bench compare``, a release exported elsewhere; always with
+this interpreter (the same virtual environment, so the same dependencies)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import getpass
+import json
 import os
 import re
 import resource
@@ -15,11 +21,15 @@ import socket
 import subprocess
 import sys
 import tempfile
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = [str(Path(sys.executable).parent / "dvorak-mush"), "serve"]
+#: The project's top-level packages, all of which a server's tree must provide itself.
+PACKAGES = ("server", "commands", "games", "persistence", "migrations")
 ECHO = [sys.executable, "-m", "bench.echo_server"]
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -59,10 +69,80 @@ def usage(pid: int) -> Usage:
     return Usage(cpu, int(values["VmRSS"]), int(values["VmHWM"]))
 
 
+@dataclass(frozen=True)
+class ServerCode:
+    """The server of the source tree ``tree``: ``dvorak-mush`` as its own pyproject.toml
+    defines it, run by this interpreter with ``tree`` first on the path (and as the
+    working directory), so its packages are imported from there and not from wherever
+    the virtual environment's editable install points."""
+
+    tree: Path
+
+    def entry_point(self) -> tuple[str, str]:
+        """The module and function of the tree's ``dvorak-mush`` script."""
+        project = tomllib.loads((self.tree / "pyproject.toml").read_text())
+        module, _, function = project["project"]["scripts"]["dvorak-mush"].partition(":")
+        return module, function
+
+    def command(self, *arguments: str) -> list[str]:
+        module, function = self.entry_point()
+        program = f"import sys; from {module} import {function}; sys.exit({function}())"
+        return [sys.executable, "-c", program, *arguments]
+
+    def env(self) -> dict[str, str]:
+        return {"PYTHONPATH": str(self.tree)}
+
+    def imported_from(self) -> dict[str, str]:
+        """Where each of the project's packages is imported from when this code runs: the
+        file of each, found by a child started exactly as the server is."""
+        program = (
+            "import importlib, json; "
+            f"print(json.dumps({{name: importlib.import_module(name).__file__ for name in {PACKAGES!r}}}))"
+        )
+        found = subprocess.run(
+            [sys.executable, "-c", program],
+            cwd=self.tree,
+            env={**os.environ, **self.env()},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+        return dict(json.loads(found.stdout))
+
+    def verify(self) -> dict[str, str]:
+        """:meth:`imported_from`, after checking that every package comes from the tree."""
+        files = self.imported_from()
+        root = self.tree.resolve()
+        strays = {name: file for name, file in files.items() if root not in Path(file).resolve().parents}
+        if strays:
+            raise RuntimeError(f"the server of {self.tree} would import code from elsewhere: {strays}")
+        return files
+
+
+#: Whose server the scenarios start when not this checkout's (``python -m bench compare``).
+_CODE: contextvars.ContextVar[ServerCode | None] = contextvars.ContextVar("_CODE", default=None)
+
+
+def current_code() -> ServerCode:
+    """Whose server the scenarios start: this checkout's, unless :func:`server_code` says."""
+    return _CODE.get() or ServerCode(ROOT)
+
+
+@contextmanager
+def server_code(code: ServerCode) -> Iterator[ServerCode]:
+    """Scenarios run inside this start ``code``'s server."""
+    token = _CODE.set(code)
+    try:
+        yield code
+    finally:
+        _CODE.reset(token)
+
+
 class ChildServer:
     """A server process listening on a free loopback port."""
 
-    def __init__(self, command: list[str], env: dict[str, str], ready: str) -> None:
+    def __init__(self, command: list[str], env: dict[str, str], ready: str, cwd: Path = ROOT) -> None:
         self.port = free_port()
         self.web_port = free_port()
         self.command = command
@@ -74,6 +154,7 @@ class ChildServer:
             "DVORAK_HOST": "127.0.0.1",
         }
         self.ready = ready
+        self.cwd = cwd
         self.process: asyncio.subprocess.Process | None = None
         self.log = ""
 
@@ -83,7 +164,7 @@ class ChildServer:
         started = loop.time()
         self.process = await asyncio.create_subprocess_exec(
             *self.command,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stderr=asyncio.subprocess.PIPE,
             preexec_fn=raise_open_file_limit,
@@ -155,8 +236,10 @@ class MqttBroker(ChildServer):
 
 
 def dvorak_server(database_url: str, **settings: str) -> ChildServer:
-    env = {"DVORAK_DATABASE_URL": database_url, "DVORAK_LOG_LEVEL": "info", **settings}
-    return ChildServer(SERVER, env, ready="listening for telnet")
+    """Our server (the code :func:`current_code` says) on ``database_url``, with ``settings``."""
+    code = current_code()
+    env = {**code.env(), "DVORAK_DATABASE_URL": database_url, "DVORAK_LOG_LEVEL": "info", **settings}
+    return ChildServer(code.command("serve"), env, ready="listening for telnet", cwd=code.tree)
 
 
 def echo_server(mode: str) -> ChildServer:

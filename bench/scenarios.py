@@ -20,10 +20,20 @@ from typing import Any
 import asyncpg
 
 from bench.game import Room, bystander, play_room, set_up_room
-from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
+from bench.gnavroom import (
+    COUNT_GNAV_EVENTS,
+    GnavPerson,
+    NotSupported,
+    PlayLatencies,
+    WebGnavPerson,
+    count_events,
+    look_now_and_then,
+    play,
+    set_up_table,
+)
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
-from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
+from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
 from bench.ysroom import set_up_room as set_up_ys_room
@@ -111,34 +121,77 @@ async def seated_rooms(port: int, rooms: int, web_port: int = 0, web_seats: int 
     )
 
 
-def web_seats_of(web_share: float) -> int:
-    """How many of a room's five seats are web players for a share of them (0 to 1)."""
+def web_seats_of(web_share: float, seats: int = 5) -> int:
+    """How many of a room's ``seats`` are web players for a share of them (0 to 1)."""
     if not 0 <= web_share <= 1:
         raise ValueError(f"the web share must be between 0 and 1, not {web_share}")
-    return round(5 * web_share)
+    return round(seats * web_share)
+
+
+def split_rooms(rooms: int, gnav_share: float) -> tuple[int, int]:
+    """How many of ``rooms`` are Dvorak rooms and how many Gnav rooms, for the share of
+    Gnav rooms ``gnav_share`` (0 to 1)."""
+    if not 0 <= gnav_share <= 1:
+        raise ValueError(f"the Gnav share must be between 0 and 1, not {gnav_share}")
+    gnav = round(rooms * gnav_share)
+    return rooms - gnav, gnav
+
+
+#: A Gnav room of the game scenario's mix: two people (the host and a guest) and two
+#: normal computer players thinking 0.2 s before each move, as in ``gnavroom``.
+GNAV_PEOPLE, GNAV_BOTS, GNAV_BOTDELAY = 2, 2, 0.2
+
+
+def rounded(summary: dict[str, float]) -> dict[str, float]:
+    return {key: round(value, 1) for key, value in summary.items()}
 
 
 async def game(
-    backend: str, rooms: int = 200, rate: float = 3000.0, seconds: float = 20.0, web_share: float = 0.0
+    backend: str,
+    rooms: int = 200,
+    rate: float = 3000.0,
+    seconds: float = 20.0,
+    web_share: float = 0.0,
+    gnav_share: float = 0.0,
 ) -> dict[str, Any]:
-    """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all.
-    ``web_share`` of each room's seats (rounded to whole seats) are WebSocket players:
-    their replies' times are given apart from the telnet players' (``telnet``, ``web``),
-    and together in the usual fields."""
-    web_seats = web_seats_of(web_share)
+    """``rooms`` rooms: ``gnav_share`` of them (rounded to whole rooms) Gnav rooms of two
+    people and two computer players, the others Dvorak rooms of five players offered
+    ``rate`` moves a second in all. ``web_share`` of each room's people (rounded to whole
+    seats: of five in a Dvorak room, of two in a Gnav room) are WebSocket players.
+
+    The usual fields are the Dvorak rooms' alone, as before there were Gnav rooms in the
+    mix (their telnet and web players' replies apart in ``telnet`` and ``web``); ``gnav``
+    holds the Gnav rooms' figures (the people's replies, their moves and the computer
+    players' counted in the event log); ``total_moves_per_s`` both games' committed moves,
+    ``all`` the replies of everyone. A server without web players or without Gnav (an
+    earlier release, see ``python -m bench compare``) plays the rest of the mix: what it
+    lacks is named in ``lacks``, the web seats played over telnet, the Gnav rooms left out."""
+    web_seats, gnav_web = web_seats_of(web_share), web_seats_of(web_share, GNAV_PEOPLE)
+    dvorak_rooms, gnav_rooms = split_rooms(rooms, gnav_share)
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS)
         await server.start()
         try:
-            await server.logged("listening for browsers")
-            room_list = await seated_rooms(server.port, rooms, server.web_port, web_seats)
+            lacks: dict[str, str] = {}
+            if web_seats or gnav_web:
+                try:
+                    await server.logged("listening for browsers", timeout=15)
+                except TimeoutError:
+                    lacks["web"] = "it never listened for browsers: its web seats were played over telnet"
+                    web_seats = gnav_web = 0
+            tables = await gnav_tables(server, gnav_rooms, gnav_web, lacks)
+            room_list = await seated_rooms(server.port, dvorak_rooms, server.web_port, web_seats)
             by_kind, counters = {"telnet": Latencies(), "web": Latencies()}, Counters()
+            gnav_by_kind, gnav_counters = {"telnet": PlayLatencies(), "web": PlayLatencies()}, Counters()
             for room in room_list:
                 for seat in room.seats:
                     seat.client.latencies = by_kind["web" if isinstance(seat.client, WebBenchClient) else "telnet"]
+            for table in tables:
+                for person in table:
+                    person.latencies = gnav_by_kind["web" if isinstance(person, WebGnavPerson) else "telnet"]
             stop = asyncio.Event()
             rng = random.Random(7)
-            interval = rooms / rate
+            interval = dvorak_rooms / rate
             tasks = [
                 asyncio.create_task(play_room(room, interval, stop, counters, random.Random(rng.random())))
                 for room in room_list
@@ -148,28 +201,121 @@ async def game(
                 for room in room_list
                 for seat in room.seats
             ]
-            await asyncio.sleep(2.0)  # warm up
-            for latencies in by_kind.values():
+            gnav_rng = random.Random(17)
+            for table in tables:
+                for number, person in enumerate(table):
+                    person_rng = random.Random(gnav_rng.random())
+                    tasks.append(asyncio.create_task(play(person, stop, gnav_counters, person_rng, starts=number == 0)))
+                    tasks.append(asyncio.create_task(look_now_and_then(person, 5.0, stop, gnav_counters, person_rng)))
+            await asyncio.sleep(2.0)  # warm up: every first Gnav match under way too
+            for latencies in (*by_kind.values(), *gnav_by_kind.values()):
                 latencies.clear()
-            counters.commands = counters.moves = 0
+            for each in (counters, gnav_counters):
+                each.commands = each.moves = each.approvals = 0
+                each.errors.clear()
+            before = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
-            result["web_players"] = rooms * web_seats
+            after = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
+            result["approvals_per_s"] = round(counters.approvals / elapsed)
+            result["dvorak_rooms"] = len(room_list)
+            result["web_players"] = len(room_list) * web_seats
             for kind, part in by_kind.items():
                 if part.samples:
-                    result[kind] = {k: round(v, 1) for k, v in part.summary().items()}
+                    result[kind] = rounded(part.summary())
+            gnav_moves = 0
+            if tables:
+                deals, bot_moves, matches, timeouts, _ = (a - b for a, b in zip(after, before, strict=True))
+                gnav_moves = gnav_counters.moves + bot_moves
+                result["gnav"] = gnav_figures(
+                    tables, gnav_by_kind, gnav_counters, elapsed, bot_moves, deals, matches, timeouts
+                )
+            result["total_moves_per_s"] = round((counters.moves + gnav_moves) / elapsed)
+            result["all"] = rounded(Latencies.merged(*by_kind.values(), *gnav_by_kind.values()).summary())
+            if lacks:
+                result["lacks"] = lacks
             stop.set()
             await asyncio.wait(tasks, timeout=10)
             for room in room_list:
                 for seat in room.seats:
                     await seat.client.close()
+            for table in tables:
+                for person in table:
+                    await person.close()
             result["offered_moves_per_s"] = rate
             return result
         finally:
             await server.stop()
+
+
+async def gnav_tables(
+    server: ChildServer, rooms: int, web_people: int, lacks: dict[str, str]
+) -> list[list[GnavPerson]]:
+    """The game scenario's Gnav rooms, made 40 at a time; none, and ``lacks["gnav"]`` says
+    why, if the server refuses the first (it has no Gnav)."""
+    if not rooms:
+        return []
+
+    def table(index: int) -> Any:
+        return set_up_table(
+            index,
+            server.port,
+            PASSWORD,
+            GNAV_BOTDELAY,
+            bots=GNAV_BOTS,
+            people=GNAV_PEOPLE,
+            web_port=server.web_port,
+            web_people=web_people,
+        )
+
+    try:
+        first = await table(0)
+    except NotSupported as refusal:
+        lacks["gnav"] = f"{refusal}: its Gnav rooms were left out"
+        return []
+    return [first, *await in_batches([lambda i=i: table(i) for i in range(1, rooms)], 40)]
+
+
+def gnav_figures(
+    tables: list[list[GnavPerson]],
+    by_kind: dict[str, PlayLatencies],
+    counters: Counters,
+    elapsed: float,
+    bot_moves: int,
+    deals: int,
+    matches: int,
+    timeouts: int,
+) -> dict[str, Any]:
+    """What the Gnav rooms of the game scenario did: the people's replies (a match's
+    ``start`` apart) and moves, and the computer players' moves and the deals the server
+    stored."""
+    latencies = Latencies.merged(*by_kind.values())
+    starts = Latencies.merged(*(part.starts for part in by_kind.values())).summary()
+    figures: dict[str, Any] = {
+        "rooms": len(tables),
+        "people": sum(len(table) for table in tables),
+        "web_people": sum(isinstance(person, WebGnavPerson) for table in tables for person in table),
+        "bots": len(tables) * GNAV_BOTS,
+        "botdelay": GNAV_BOTDELAY,
+        "moves_per_s": round((counters.moves + bot_moves) / elapsed, 1),
+        "human_moves_per_s": round(counters.moves / elapsed, 1),
+        "bot_moves_per_s": round(bot_moves / elapsed, 1),
+        "deals_per_s": round(deals / elapsed, 1),
+        "matches_per_s": round(matches / elapsed, 2),
+        "commands_per_s": round(counters.commands / elapsed, 1),
+        **rounded(latencies.summary()),
+        "start_p99_ms": round(starts["p99_ms"], 1) if starts["count"] else None,
+        "p99_ms_by_command": latencies.slowest_commands(),
+        "late_moves": len(counters.errors),
+        "turns_timed_out": timeouts,
+    }
+    for kind, part in by_kind.items():
+        if part.samples:
+            figures[kind] = rounded(part.summary())
+    return figures
 
 
 async def gnav_rooms(
@@ -475,13 +621,11 @@ async def cold_start(backend: str, rooms: int = 10_000, events: int = 1_000_000)
     """A database with ``rooms`` rooms and ``events`` logged events: how long from
     starting the server until a player's login is answered."""
     async with fresh_database(backend) as url:
+        code = current_code()
         migrate = await asyncio.create_subprocess_exec(
-            *SERVER[:-1],
-            "migrate",
-            "--database-url",
-            url,
-            env={**os.environ},
-            cwd=ROOT,
+            *code.command("migrate", "--database-url", url),
+            env={**os.environ, **code.env()},
+            cwd=code.tree,
             stderr=asyncio.subprocess.DEVNULL,
         )
         await migrate.wait()
