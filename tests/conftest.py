@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 #: Test files that need no database driver, no server and no network: the rules alone.
 #: :mod:`tests.test_fast_tier` runs them with the drivers made impossible to import.
 PURE_TIER = (
+    "test_bench_compare.py",
     "test_ccg_face_down_bugs.py",
     "test_ccg_rules.py",
     "test_deckformat.py",

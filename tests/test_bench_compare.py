@@ -9,8 +9,6 @@ import pytest
 
 from bench.comparison import Results, compare, figure, report, table
 
-pytestmark = pytest.mark.fast
-
 
 def game(**overrides: Any) -> dict[str, Any]:
     """A game scenario's result, as the scenario prints it (only the figures compared)."""
