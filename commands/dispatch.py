@@ -11,6 +11,8 @@ from commands.dvorak.deck import SAVED_DECK_COMMANDS
 from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
+from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
+from commands.moderation import install as install_moderation
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
@@ -19,7 +21,7 @@ from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, 
 from persistence.database import DatabaseFull, DatabaseUnavailable
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
-from server.hub import Hub, RemotePlayer
+from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,26 @@ def in_a_room(game: str) -> tuple[CommandSet, ...]:
         CONNECTION_COMMANDS,
         ACCOUNT_COMMANDS,
     )
+
+
+#: The command sets only staff have, each with the least role that has it: a player of
+#: that role or higher has it, after everyone's sets (so it never hides a player's
+#: command); to anyone else its commands do not exist ("Huh?", and help does not list
+#: them). A new set for administrators is one more line here.
+STAFF_COMMAND_SETS: tuple[tuple[str, CommandSet], ...] = (
+    ("moderator", MODERATOR_COMMANDS),
+    ("admin", ADMIN_COMMANDS),
+)
+
+
+#: Every command only staff have.
+STAFF_ONLY = frozenset(command for _, staff in STAFF_COMMAND_SETS for command in staff.commands)
+
+
+@cache
+def with_staff_sets(command_sets: tuple[CommandSet, ...], role: str) -> tuple[CommandSet, ...]:
+    """``command_sets`` and the staff sets a player of ``role`` has."""
+    return (*command_sets, *(staff for least, staff in STAFF_COMMAND_SETS if rank(role) >= rank(least)))
 
 
 #: Commands for getting in, which a logged-in player has no use for.
@@ -102,9 +124,8 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     player = connection.player
     if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
-    if isinstance(player.place, GameRoom):
-        return in_a_room(player.place.game)
-    return IN_THE_LOBBY
+    command_sets = in_a_room(player.place.game) if isinstance(player.place, GameRoom) else IN_THE_LOBBY
+    return with_staff_sets(command_sets, player.role)
 
 
 class CommandProcessor:
@@ -117,6 +138,7 @@ class CommandProcessor:
         self.services = services
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
+        install_moderation(hub)
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))
@@ -182,6 +204,16 @@ class CommandProcessor:
         try:
             command_sets = command_sets_for(connection)
             found = find_command(command_sets, line)
+            if found is not None and found[0] in STAFF_ONLY and connection.player is not None:
+                try:
+                    await self._confirm_role(connection.player)
+                except DatabaseUnavailable as outage:
+                    connection.touch()
+                    with connection.framed():
+                        connection.send(_database_trouble(outage, found[0].key))
+                    return
+                command_sets = command_sets_for(connection)
+                found = find_command(command_sets, line)
             if found is None:
                 connection.touch()
                 with connection.framed():
@@ -198,6 +230,16 @@ class CommandProcessor:
                 await self._run(command, ctx, args)
         finally:
             CURRENT_CONNECTION.reset(token)
+
+    async def _confirm_role(self, player: OnlinePlayer) -> None:
+        """Take the player's role from the database: one taken away from the command line
+        (which tells no node) is gone from their next staff command on, not only from
+        their next login."""
+        stored = await self.accounts.store.find(player.name)
+        role = stored.role if stored is not None and stored.id == player.account_id else "player"
+        if role != player.role:
+            log.info("%s (#%d) is %s now, as stored", player.name, player.account_id, role)
+            self.hub.set_role(player, role)
 
     async def _run(self, command: Command, ctx: Context, args: str) -> None:
         try:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.look import look_text
+from commands.moderation import address_ban, address_ban_text, login_refusal
 from commands.rooms import seat_to_return_to, welcome_back
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
@@ -98,6 +99,10 @@ class Create(Command):
         if not password:
             ask_password(ctx, f"Choose a password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
             return
+        ban = await address_ban(ctx)
+        if ban is not None:
+            log.info("refused to make player %r from %s: the address is banned", name, ctx.connection.address)
+            raise CommandError(address_ban_text(ban.reason, ban.expires_at))
         try:
             account = await ctx.accounts.create(name, password, ctx.connection.address)
         except AccountError as error:
@@ -138,15 +143,24 @@ def ask_password(ctx: Context, prompt: str, answer: Callable[[str], Awaitable[No
 
 async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     """Attach the connection to the account and show the player where they are: back at
-    their table if they have a seat, else the lobby."""
+    their table if they have a seat, else the lobby. A locked or banned account, or one
+    coming from a banned address, is refused with the reason and until when."""
     connection = ctx.connection
     if connection.closing:
         return
     # What the database must read or store for the player to come in is done first: if
     # it fails, they are told so and are still at the welcome screen, not half inside.
+    refusal = await login_refusal(ctx, account) if not created else None
+    if refusal is not None:
+        log.info("login %s (#%d) from %s refused: %s", account.name, account.id, connection.address, refusal)
+        raise CommandError(refusal)
     back = await seat_to_return_to(ctx, account.id) if account.id not in ctx.hub.players else None
     first = ctx.hub.log_in(connection, account.id, account.name, account.role, account.color)
     player = ctx.player
+    # As stored now: a role given on the command line, say, counts from the next login.
+    player.muted_until, player.mute_reason = account.muted_until, account.mute_reason
+    if player.role != account.role:
+        ctx.hub.set_role(player, account.role)
     log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
     if created:
         connection.send(f"Welcome, {account.name}! Your player has been created.")

@@ -12,11 +12,15 @@ from games import KINDS
 from server.accounts import AccountError
 from server.text import coloured
 
+#: How WHO marks staff, after their name.
+STAFF_MARKS = {"moderator": " [mod]", "admin": " [admin]"}
+
 
 class Who(Command):
     """List who is connected, for how long, and idle time.
 
-    The Doing column shows what each player set with @doing.
+    The Doing column shows what each player set with @doing. Staff are marked [mod]
+    (moderators) or [admin] (administrators): page them if someone is making trouble.
     """
 
     key = "WHO"
@@ -30,8 +34,10 @@ def render_who(ctx: Context) -> str:
     lines = [f"{'Player Name':<20} {'On For':>8} {'Idle':>5}  Doing"]
     players = ctx.hub.players_by_login()
     for player in players:
+        mark = STAFF_MARKS.get(player.role, "")
+        name = truncate(player.name, 20 - len(mark)) + mark
         row = (
-            f"{truncate(player.name, 20):<20} {format_online_time(player.online_seconds):>8} "
+            f"{name:<20} {format_online_time(player.online_seconds):>8} "
             f"{format_duration(player.idle_seconds):>5}  {player.doing}"
         )
         lines.append(truncate(row.rstrip(), width))

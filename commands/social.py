@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from commands.base import Command, CommandError, CommandSet, Context
+from commands.moderation import is_staff, mute_refusal
 from commands.text import split_assignment, truncate
 from persistence.database import DatabaseUnavailable
 from server.rooms import GameRoom
@@ -15,9 +16,18 @@ log = logging.getLogger(__name__)
 DOING_MAX = 40
 
 
+def refuse_if_muted(ctx: Context, what: str = "speak in public") -> None:
+    """A muted player may not speak in public (see ``@mute``): say why and until when."""
+    refusal = mute_refusal(ctx.player, what)
+    if refusal is not None:
+        raise CommandError(refusal)
+
+
 async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
     """Show ``text`` to everyone where the player is (``to_others``: but the player); in
-    a game room where a seated player is away, keep it to show them when they are back."""
+    a game room where a seated player is away, keep it to show them when they are back.
+    A muted player is refused, and nothing is shown."""
+    refuse_if_muted(ctx)
     place = ctx.player.place
     place.broadcast(text, exclude=ctx.player if to_others else None)
     if isinstance(place, GameRoom) and place.someone_away():
@@ -40,6 +50,7 @@ class Say(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Say what?")
+        refuse_if_muted(ctx)
         player = ctx.player
         ctx.reply(f'You say, "{args}"')
         await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
@@ -98,7 +109,8 @@ class Page(Command):
     pose: Bob sees "From afar, Alice waves." "page <message>" without a name pages the last
     player you paged.
 
-    A name may be abbreviated if only one player online starts with it.
+    A name may be abbreviated if only one player online starts with it. A muted player may
+    page staff only.
     """
 
     key = "page"
@@ -127,6 +139,8 @@ class Page(Command):
         target = matches[0]
         if not message:
             raise CommandError(f"What do you want to page {target.name}?")
+        if not is_staff(target):
+            refuse_if_muted(ctx, "page anyone but staff")
         player.last_paged = target.name
         if message.startswith(":"):
             action = f"{player.name} {message[1:].lstrip()}"
@@ -148,6 +162,8 @@ class Doing(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         player = ctx.player
+        if args:
+            refuse_if_muted(ctx, "set your @doing")
         ctx.hub.set_doing(player, truncate(args, DOING_MAX))
         if not args:
             ctx.reply("Your @doing is cleared.")

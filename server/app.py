@@ -18,8 +18,10 @@ from commands.games import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
+from persistence.moderation import ModerationStore
 from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
+from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
 from server.config import Settings
@@ -72,6 +74,8 @@ class MushServer:
                 DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes),
                 PlayerDeckStore(self.database, settings.max_saved_decks),
                 self.session_tokens,
+                ModerationStore(self.database),
+                StaffLog(self.database),
             ),
         )
         self.web = WebFront(settings, self.hub, self.session_tokens, self._serve) if settings.web else None

@@ -31,7 +31,9 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default):
     Who is online on that node, and which rooms it has loaded. Every heartbeat the whole
     of it, retained (``{"full": true, "players": [...], "gone": [], "rooms": [...]}``); in
     between, changes (``"players"`` who came or moved, ``"gone"``: accounts that left,
-    ``"loaded"`` and ``"unloaded"``: rooms). ``{"bye": true}`` when the node
+    ``"loaded"`` and ``"unloaded"``: rooms). Each player is ``{"account", "name", "place",
+    "since", "active", "doing", "role"}`` (``"role"`` marks staff in WHO; a node of release
+    0.1 sends none). ``{"bye": true}`` when the node
     has gone, retained: its goodbye, or its last will when its connection drops (a node
     that is still alive answers its own will by announcing its players again). An empty
     payload only clears what the broker retains there (for a node found silent).
@@ -76,6 +78,7 @@ import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from games.base import Event
+from persistence.accounts import ROLES
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
 from server.rooms import RoomRegistry, room_id_in
@@ -557,6 +560,7 @@ class Cluster(Peers):
                 _moment(p["since"]),
                 _moment(p["active"]),
                 _shown(p["doing"]),
+                _role(p.get("role", "player")),
             )
             for p in message["players"]
         ]
@@ -642,6 +646,13 @@ def _shown(value: Any) -> str:
     return "\n".join(clean_text(line) for line in _text(value).split("\n"))
 
 
+def _role(value: Any) -> str:
+    """A player's role (nodes of release 0.1 send none: they are players to them)."""
+    if value not in ROLES:
+        raise ValueError(f"{value!r} is not a role")
+    return str(value)
+
+
 def _moment(value: Any) -> float:
     if type(value) not in (int, float):
         raise ValueError(f"{value!r} is not a time")
@@ -672,4 +683,5 @@ def _presence(player: OnlinePlayer) -> dict[str, Any]:
         "since": round(now - player.online_seconds, 3),
         "active": round(now - player.idle_seconds, 3),
         "doing": player.doing,
+        "role": player.role,
     }

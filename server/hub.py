@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from server.connection import Connection
@@ -42,6 +43,10 @@ class OnlinePlayer:
     #: The player has logged in on another node, which took them over: this node lets
     #: them go without telling anyone they left.
     taken_over: bool = False
+    #: Until when staff have muted them (None: not muted), and why: read from their
+    #: account when they log in, changed by staff while they are online.
+    muted_until: datetime | None = None
+    mute_reason: str = ""
 
     @property
     def is_admin(self) -> bool:
@@ -81,6 +86,8 @@ class RemotePlayer:
     since: float
     active: float
     doing: str = ""
+    #: "player", "moderator" or "admin", as their node says (WHO marks staff).
+    role: str = "player"
     peers: Peers = field(default_factory=lambda: Peers(), repr=False)
 
     def send(self, text: str, wrap: bool = True) -> None:
@@ -320,6 +327,12 @@ class Hub:
     def set_doing(self, player: OnlinePlayer, doing: str) -> None:
         """Set the text WHO shows beside ``player``."""
         player.doing = doing
+        self.peers.presence_changed(player, True)
+
+    def set_role(self, player: OnlinePlayer, role: str) -> None:
+        """Give ``player`` the role ``role`` (their commands change at once; the other
+        nodes' WHO shows it)."""
+        player.role = role
         self.peers.presence_changed(player, True)
 
     # -- announcements ------------------------------------------------------------------

@@ -136,8 +136,11 @@ class MudClient(ScriptedClient):
         self.closed = False
 
     @classmethod
-    async def open(cls, port: int, host: str = "127.0.0.1") -> MudClient:
-        reader, writer = await asyncio.open_connection(host, port)
+    async def open(cls, port: int, host: str = "127.0.0.1", source: str | None = None) -> MudClient:
+        """Connect to ``host``:``port``, from the local address ``source`` if given (any
+        loopback address, such as 127.0.0.2, to be another player's address)."""
+        local = (source, 0) if source is not None else None
+        reader, writer = await asyncio.open_connection(host, port, local_addr=local)
         return cls(reader, writer)
 
     def send(self, line: str | bytes) -> None:

@@ -33,8 +33,10 @@ from commands.games import announce
 from persistence.accounts import AccountStore
 from persistence.database import Database
 from persistence.decks import DeckStore
+from persistence.moderation import ModerationStore
 from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
+from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
 from server.connection import Connection
@@ -154,7 +156,13 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        services = Services(decks, PlayerDeckStore(database, settings.max_saved_decks), SessionTokens())
+        services = Services(
+            decks,
+            PlayerDeckStore(database, settings.max_saved_decks),
+            SessionTokens(),
+            ModerationStore(database),
+            StaffLog(database),
+        )
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}

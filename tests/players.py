@@ -49,8 +49,11 @@ class ScriptedPlayer:
         self.acknowledged: list[str] = []
 
     @classmethod
-    async def connect(cls, port: int, name: str, password: str = "secret1", create: bool = True) -> ScriptedPlayer:
-        client = await MudClient.open(port)
+    async def connect(
+        cls, port: int, name: str, password: str = "secret1", create: bool = True, source: str | None = None
+    ) -> ScriptedPlayer:
+        """Connect and log in as ``name`` (from the local address ``source``, if given)."""
+        client = await MudClient.open(port, source=source)
         await client.expect(r'create "Jo Smith" <password>\n=+\n')
         client.send("OUTPUTPREFIX " + BEGIN)
         client.send("OUTPUTSUFFIX " + END)

@@ -147,3 +147,84 @@ def test_downgrade_refuses_what_is_not_a_revision_to_go_back_to_and_changes_noth
     assert result.returncode == 1
     assert said in result.stderr and "Traceback" not in result.stderr
     assert _revision(database) == head
+
+
+async def _accounts_at_0007(database_url: str, *admins: bool) -> None:
+    """The database at revision 0007 (before roles), with a player Ann, and Bo (an
+    administrator if ``admins`` says so)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    from persistence.database import Database
+
+    database = Database(database_url)
+    try:
+        await database.upgrade("0007")
+        async with database.transaction() as connection:
+            for name, is_admin in zip(("Ann", "Bo"), (False, *admins), strict=False):
+                await connection.execute(
+                    text(
+                        "INSERT INTO accounts (name, name_key, password_hash, is_admin, created_at) "
+                        "VALUES (:name, :key, 'x', :admin, :at)"
+                    ),
+                    {"name": name, "key": name.lower(), "admin": is_admin, "at": datetime.now(UTC)},
+                )
+    finally:
+        await database.dispose()
+
+
+async def _roles_and_log(database_url: str) -> tuple[dict[str, tuple[str, bool]], list[tuple[str, str, str, str]]]:
+    """Each account's role and is_admin, and the audit log, oldest first."""
+    from sqlalchemy import select
+
+    from persistence.database import Database
+    from persistence.models import Account, StaffAction
+
+    database = Database(database_url)
+    try:
+        async with database.snapshot() as connection:
+            accounts = Account.__table__
+            roles = {
+                row.name: (row.role, bool(row.is_admin))
+                for row in await connection.execute(select(accounts.c.name, accounts.c.role, accounts.c.is_admin))
+            }
+            log = StaffAction.__table__
+            query = select(log.c.actor_name, log.c.action, log.c.target, log.c.reason).order_by(log.c.id)
+            entries = [tuple(row) for row in await connection.execute(query)]
+    finally:
+        await database.dispose()
+    return roles, entries
+
+
+async def test_migration_0008_makes_administrators_admins_and_admin_grant_and_revoke_set_roles(database_url):
+    await _accounts_at_0007(database_url, True)
+    assert run("migrate", "--database-url", database_url).returncode == 0
+    roles, log = await _roles_and_log(database_url)
+    assert roles == {"Ann": ("player", False), "Bo": ("admin", True)}
+    assert log == []
+
+    granted = run("admin", "grant", "ann", "--role", "moderator", "--database-url", database_url)
+    assert granted.returncode == 0, granted.stderr
+    assert granted.stdout.strip() == "Ann is now a moderator (was a player)."
+    again = run("admin", "grant", "ANN", "--role", "moderator", "--database-url", database_url)
+    assert again.stdout.strip() == "Ann was a moderator already."
+    promoted = run("admin", "grant", "Ann", "--database-url", database_url)
+    assert promoted.stdout.strip() == "Ann is now an administrator (was a moderator)."
+    revoked = run("admin", "revoke", "Bo", "--database-url", database_url)
+    assert revoked.stdout.strip() == "Bo is now a player (was an administrator)."
+    missing = run("admin", "grant", "Nobody", "--database-url", database_url)
+    assert missing.returncode == 1
+    assert 'There is no player called "Nobody"' in missing.stderr
+    wrong = run("admin", "grant", "Ann", "--role", "god", "--database-url", database_url)
+    assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
+
+    roles, log = await _roles_and_log(database_url)
+    # is_admin stays equal to role == "admin", for nodes of release 0.1.
+    assert roles == {"Ann": ("admin", True), "Bo": ("player", False)}
+    assert log == [
+        ("(console)", "grant", "Ann", "moderator"),
+        ("(console)", "grant", "Ann", "moderator"),
+        ("(console)", "grant", "Ann", "admin"),
+        ("(console)", "revoke", "Bo", "player"),
+    ]

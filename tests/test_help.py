@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from server.app import MushServer
 from tests.client import WILL, MudClient, iac
 from tests.conftest import WELCOME_END, log_in
 from tests.test_telnet_features import NAWS, naws
@@ -15,13 +16,17 @@ FRAMED = re.compile(r"^<<\n(.*?)\n>>\n", re.MULTILINE | re.DOTALL)
 INDEX_ENTRY = re.compile(r"^  (\S+) +(\S.*)$")
 
 
-async def reader_at(port: int, width: int, name: str) -> MudClient:
-    """A client with a window ``width`` columns wide, logged in, host of a room, its
-    replies framed by ``<<`` and ``>>``."""
-    client = await MudClient.open(port)
+async def reader_at(server: MushServer, width: int, name: str) -> MudClient:
+    """A client with a window ``width`` columns wide, logged in as an administrator (so
+    that the staff's commands are read too), host of a room, its replies framed by ``<<``
+    and ``>>``."""
+    client = await MudClient.open(server.port)
     client.send(iac(WILL, NAWS) + naws(width))
     await client.expect(WELCOME_END)
     await log_in(client, name)
+    await server.accounts.store.set_role(name, "admin")
+    await client.command("LOGOUT", WELCOME_END)
+    await log_in(client, name, create=False)
     await client.command(f"newroom Library{width}", r"host")
     client.send("OUTPUTPREFIX <<")
     client.send("OUTPUTSUFFIX >>")
@@ -48,10 +53,10 @@ def unfilled(lines: list[str], width: int) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("width", [60, 80, 132])
 async def test_every_commands_help_is_filled_to_the_window(start_server, width):
     server = await start_server(command_rate=1000.0, command_burst=1000)
-    client = await reader_at(server.port, width, f"Reader{width}")
+    client = await reader_at(server, width, f"Reader{width}")
     index = await framed(client, "help")
     names = [entry.group(1) for entry in map(INDEX_ENTRY.match, index) if entry]
-    assert {"say", "loadcard", "newcard", "start", "help"} <= set(names)
+    assert {"say", "loadcard", "newcard", "start", "help", "@ban", "@grant"} <= set(names)
     for name in names:
         lines = await framed(client, f"help {name}")
         assert lines[0] == f"Help for {name}:", lines
@@ -62,7 +67,7 @@ async def test_every_commands_help_is_filled_to_the_window(start_server, width):
 
 async def test_help_keeps_usage_lines_and_examples_whole(start_server):
     server = await start_server()
-    client = await reader_at(server.port, 40, "Narrow")
+    client = await reader_at(server, 40, "Narrow")
     lines = await framed(client, "help loadcard")
     assert "  loadcard <colour>/<name>/<type>/<text>" in lines
     example = next(line for line in lines if line.startswith("  loadcard hw/"))
@@ -78,7 +83,7 @@ async def test_every_summary_in_the_index_is_one_whole_sentence_on_one_line(star
     await before_login.expect(WELCOME_END)
     before_login.send("help")
     first = (await before_login.expect(r"(?s)Type \"help <command>\".*?\n  connect .*?\n(?:  .*\n)*")).group(0)
-    client = await reader_at(server.port, width, f"Indexer{width}")
+    client = await reader_at(server, width, f"Indexer{width}")
     index = await framed(client, "help")
     entries = [line for line in [*first.splitlines(), *index] if line.startswith("  ")]
     assert len(entries) > 60
