@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from commands.base import Command, CommandError, CommandSet, Context
+from commands.safety import refuses_pages_from
 from commands.text import split_assignment, truncate
 from persistence.database import DatabaseUnavailable
 from server.rooms import GameRoom
@@ -15,14 +16,26 @@ log = logging.getLogger(__name__)
 DOING_MAX = 40
 
 
+def refuse_if_muted_here(ctx: Context) -> None:
+    """Refuse to let a spectator the room's host muted talk there."""
+    place, player = ctx.player.place, ctx.player
+    if isinstance(place, GameRoom) and place.muted(player.account_id) and not player.is_staff:
+        raise CommandError(
+            f"The host of room {place.name} has muted you here: you may watch, but not talk. "
+            "(Pages still reach people, and you may talk in the lobby.)"
+        )
+
+
 async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
-    """Show ``text`` to everyone where the player is (``to_others``: but the player); in
-    a game room where a seated player is away, keep it to show them when they are back."""
-    place = ctx.player.place
-    place.broadcast(text, exclude=ctx.player if to_others else None)
+    """Show ``text`` to everyone where the player is (``to_others``: but the player), but
+    those who ignore them; in a game room where a seated player is away, keep it to show
+    them when they are back."""
+    refuse_if_muted_here(ctx)
+    place, speaker = ctx.player.place, ctx.player.speaker_id
+    place.broadcast(text, exclude=ctx.player if to_others else None, speaker=speaker)
     if isinstance(place, GameRoom) and place.someone_away():
         try:
-            await place.remember_talk(text)
+            await place.remember_talk(text, speaker)
         except DatabaseUnavailable as outage:
             log.warning("could not keep what was said in room %s: %s", place.name, outage)
 
@@ -41,6 +54,7 @@ class Say(Command):
         if not args:
             raise CommandError("Say what?")
         player = ctx.player
+        refuse_if_muted_here(ctx)
         ctx.reply(f'You say, "{args}"')
         await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
 
@@ -98,7 +112,8 @@ class Page(Command):
     pose: Bob sees "From afar, Alice waves." "page <message>" without a name pages the last
     player you paged.
 
-    A name may be abbreviated if only one player online starts with it.
+    A name may be abbreviated if only one player online starts with it. A player who
+    ignores you does not get your pages: you are told they are not accepting them.
     """
 
     key = "page"
@@ -127,13 +142,15 @@ class Page(Command):
         target = matches[0]
         if not message:
             raise CommandError(f"What do you want to page {target.name}?")
+        if await refuses_pages_from(ctx, target):
+            raise CommandError(f"{target.name} is not accepting pages from you.")
         player.last_paged = target.name
         if message.startswith(":"):
             action = f"{player.name} {message[1:].lstrip()}"
-            target.send(f"From afar, {action}")
+            target.send_said(f"From afar, {action}", player.speaker_id)
             ctx.reply(f"Long distance to {target.name}: {action}")
         else:
-            target.send(f"{player.name} pages: {message}")
+            target.send_said(f"{player.name} pages: {message}", player.speaker_id)
             ctx.reply(f"You paged {target.name} with '{message}'.")
 
 
