@@ -12,6 +12,7 @@ from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
+from commands.safety import SAFETY_COMMANDS, STAFF_SAFETY_COMMANDS, install
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
@@ -21,6 +22,7 @@ from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry
+from server.safety import PlayerSafety
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,7 @@ IN_THE_LOBBY = (
     SAVED_DECK_COMMANDS,
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
+    SAFETY_COMMANDS,
 )
 #: Commands that exist only inside a game room (of some game), to point lost players the
 #: right way.
@@ -55,6 +58,7 @@ def in_a_room(game: str) -> tuple[CommandSet, ...]:
         IN_ROOM_COMMANDS,
         CONNECTION_COMMANDS,
         ACCOUNT_COMMANDS,
+        SAFETY_COMMANDS,
     )
 
 
@@ -102,9 +106,10 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     player = connection.player
     if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
-    if isinstance(player.place, GameRoom):
-        return in_a_room(player.place.game)
-    return IN_THE_LOBBY
+    sets = in_a_room(player.place.game) if isinstance(player.place, GameRoom) else IN_THE_LOBBY
+    if player.is_staff:
+        sets = (*sets, STAFF_SAFETY_COMMANDS)
+    return sets
 
 
 class CommandProcessor:
@@ -117,6 +122,7 @@ class CommandProcessor:
         self.services = services
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
+        install(hub, rooms, services.get(PlayerSafety))
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncGenerator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
+from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 
 PASSWORD = "secret1"
@@ -154,7 +156,8 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        services = Services(decks, PlayerDeckStore(database, settings.max_saved_decks), SessionTokens())
+        self.safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
+        services = Services(decks, PlayerDeckStore(database, settings.max_saved_decks), SessionTokens(), self.safety)
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
