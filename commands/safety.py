@@ -165,12 +165,12 @@ class Unignore(Command):
 
 
 class Report(Command):
-    """Tell the staff about a player who breaks the rules or troubles you.
+    """Tell the staff about a player who breaks the rules.
 
-    Say what happened: the staff online are told at once, and the report is kept for
-    them with where you were. The player is never told who reported them. You may make 5
-    reports an hour, each up to 1000 characters. To stop hearing them meanwhile, ignore
-    them.
+    Or who troubles you: say what happened. The staff online are told at once, and the
+    report is kept for them with where you were. The player is never told who reported
+    them. You may make 5 reports an hour, each up to 1000 characters. To stop hearing them
+    meanwhile, ignore them.
     """
 
     key = "report"
@@ -273,7 +273,7 @@ class Reports(Command):
 
 
 class DeletePlayer(Command):
-    """Delete your own player, after a few days in which you can change your mind.
+    """Delete your player, after days to change your mind.
 
     Give your password: your player is deleted when the server's cool-off is over (7
     days unless its operators chose otherwise; you are told when), unless you type

@@ -692,7 +692,7 @@ def test_news_goes_out_in_order_many_items_to_a_message(prefix):
         f"line {n}" for n in range(1200)
     ]
     assert [item for topic, items in news if topic == lobby for item in items] == [
-        {"say": "in the lobby", "exclude": 3}
+        {"say": "in the lobby", "exclude": 3, "speaker": None}
     ]
     assert all(len(items) <= 500 for _, items in news)
 
