@@ -285,7 +285,7 @@ async def test_a_host_kicks_a_spectator_on_another_node(start_node):
     assert "Watching: Ben" in flat(await ben.ask("watch Den"))
     await eventually(ann, "look", "Ben")
     await ann.ask("kick Ben")
-    await ben.client.expect(loosely("You have been removed from room Den by Ann. You are in the lobby."))
+    await ben.client.expect(loosely("Ann, the host, has removed you from room Den: you may not come back."))
     assert "Lobby" in await ben.ask("look")
     await eventually(ann, "rooms", "Den Dvorak waiting 0")
 
