@@ -14,6 +14,7 @@ from commands.look import LOOK_COMMANDS
 from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
 from commands.moderation import install as install_moderation
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
+from commands.safety import SAFETY_COMMANDS, STAFF_SAFETY_COMMANDS, install
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
@@ -23,6 +24,7 @@ from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry
+from server.safety import PlayerSafety
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,7 @@ IN_THE_LOBBY = (
     SAVED_DECK_COMMANDS,
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
+    SAFETY_COMMANDS,
 )
 #: Commands that exist only inside a game room (of some game), to point lost players the
 #: right way.
@@ -57,6 +60,7 @@ def in_a_room(game: str) -> tuple[CommandSet, ...]:
         IN_ROOM_COMMANDS,
         CONNECTION_COMMANDS,
         ACCOUNT_COMMANDS,
+        SAFETY_COMMANDS,
     )
 
 
@@ -66,6 +70,7 @@ def in_a_room(game: str) -> tuple[CommandSet, ...]:
 #: them). A new set for administrators is one more line here.
 STAFF_COMMAND_SETS: tuple[tuple[str, CommandSet], ...] = (
     ("moderator", MODERATOR_COMMANDS),
+    ("moderator", STAFF_SAFETY_COMMANDS),
     ("admin", ADMIN_COMMANDS),
 )
 
@@ -139,6 +144,7 @@ class CommandProcessor:
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
         install_moderation(hub)
+        install(hub, rooms, services.get(PlayerSafety))
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))

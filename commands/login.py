@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.look import look_text
 from commands.moderation import address_ban, address_ban_text, login_refusal
 from commands.rooms import seat_to_return_to, welcome_back
+from commands.safety import delete_account, deletion_reminder
 from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
+from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 
 log = logging.getLogger("server.login")
@@ -148,15 +151,22 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     connection = ctx.connection
     if connection.closing:
         return
+    safety = ctx.services.get(PlayerSafety)
+    due = account.delete_after is not None and account.delete_after <= datetime.now(UTC)
+    # Its cool-off is over, and no node has deleted it yet: now is the time.
+    if due and await delete_account(ctx.hub, ctx.rooms, safety, account.id):
+        raise CommandError("That player has been deleted, as its owner asked.")
     # What the database must read or store for the player to come in is done first: if
     # it fails, they are told so and are still at the welcome screen, not half inside.
     refusal = await login_refusal(ctx, account) if not created else None
     if refusal is not None:
         log.info("login %s (#%d) from %s refused: %s", account.name, account.id, connection.address, refusal)
         raise CommandError(refusal)
+    ignoring = await safety.ignores.ignored_ids(account.id)
     back = await seat_to_return_to(ctx, account.id) if account.id not in ctx.hub.players else None
     first = ctx.hub.log_in(connection, account.id, account.name, account.role, account.color)
     player = ctx.player
+    player.ignoring = ignoring
     # As stored now: a role given on the command line, say, counts from the next login.
     player.muted_until, player.mute_reason = account.muted_until, account.mute_reason
     if player.role != account.role:
@@ -166,6 +176,9 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         connection.send(f"Welcome, {account.name}! Your player has been created.")
     else:
         connection.send(f"Welcome back, {account.name}.")
+    reminder = deletion_reminder(account)
+    if reminder is not None:
+        connection.send(reminder)
     gmcp.send_identity(player)
     if not first:
         for other in player.connections:

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import bot_label, game_commands
 from commands.look import look_text
+from commands.safety import SPECTATOR_RULE
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
 from commands.text import truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
-from persistence.rooms import Missed, RoomNameTaken, TooManyRooms
+from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
-from server.hub import Place
+from server.hub import Place, RemotePlayer, Someone
 from server.rooms import GameRoom, check_room_name, place_key
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,11 @@ async def _room_named(ctx: Context, name: str) -> GameRoom:
     if room is None:
         raise CommandError(f'There is no room called "{name}". Type "rooms" for the list; "newroom {name}" makes it.')
     return room
+
+
+def _refuse_if_barred(ctx: Context, room: GameRoom) -> None:
+    if room.barred(ctx.player.account_id) and not ctx.player.is_staff:
+        raise CommandError(f"The host of room {room.name} has barred you from it.")
 
 
 async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb: str) -> None:
@@ -223,6 +229,7 @@ class Join(Command):
         room = await _room_named(ctx, name)
         if room.is_seated(ctx.player.account_id) and ctx.player.place is room:
             raise CommandError("You are already seated here.")
+        _refuse_if_barred(ctx, room)
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "join")
         await go_to(ctx, room, f"{ctx.player.name} arrives.")
@@ -249,6 +256,7 @@ class Watch(Command):
         room = await _room_named(ctx, name)
         if ctx.player.place is room:
             raise CommandError("You are already in this room.")
+        _refuse_if_barred(ctx, room)
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "watch")
         await go_to(ctx, room, f"{ctx.player.name} arrives to watch.")
@@ -290,7 +298,9 @@ class Leave(Command):
 class Kick(Command):
     """Remove a player or spectator from the room (host).
 
-    A seated player's hand and Things go to the discard pile.
+    A seated player's hand and Things go to the discard pile. A spectator may not come
+    back, to watch or to sit, until you let them with "allowspec <player>" (staff aside:
+    they are only shown out).
     """
 
     key = "kick"
@@ -305,6 +315,7 @@ class Kick(Command):
         if actor != room.table.state.host:
             raise CommandError("Only the host can do that.")
         seat = await inspect(ctx, lambda table: find_seat(table, ctx, name))
+        barred = False
         if seat is not None:
             await perform(ctx, lambda table: table.unseat(actor, seat.account_id))
             target_id = seat.account_id
@@ -313,8 +324,21 @@ class Kick(Command):
             if len(matches) != 1:
                 raise CommandError(f'Nobody called "{name}" is here.')
             target_id = matches[0].account_id
+            if target_id == actor:
+                raise CommandError('To go, type "leave".')
+            barred = not await _is_staff(ctx, matches[0])
+            if barred:
+                rule = room.spectator_rules.get(target_id, SpectatorRule(matches[0].name))
+                await _decide(ctx, room, target_id, SpectatorRule(matches[0].name, rule.muted, barred=True))
             room.broadcast(f"{ctx.player.name} shows {matches[0].name} out of the room.")
+            if barred:
+                ctx.reply(
+                    f"{matches[0].name} may not come back to watch or sit here until you type: "
+                    f"allowspec {matches[0].name}"
+                )
         notice = f"You have been removed from room {room.name} by {ctx.player.name}. You are in the lobby."
+        if barred:
+            notice = f"{ctx.player.name}, the host, has removed you from room {room.name}: you may not come back."
         await stop_watching(ctx, target_id)
         target = room.occupants.get(target_id)
         if target is not None:
@@ -322,6 +346,146 @@ class Kick(Command):
             target.send(notice)
         elif target_id in room.remote:
             ctx.hub.peers.evict(room.remote[target_id], notice)
+
+
+async def _is_staff(ctx: Context, someone: Someone) -> bool:
+    """Whether ``someone`` (here or on another node) is staff, whom a host cannot mute
+    or bar: they may need to watch a room a player reported."""
+    if isinstance(someone, RemotePlayer):
+        account = await ctx.accounts.store.find(someone.name)
+        return account is not None and account.role != "player"
+    return someone.is_staff
+
+
+async def _decide(ctx: Context, room: GameRoom, account_id: int, rule: SpectatorRule) -> None:
+    """Store what the host decided about ``account_id`` and tell every node's copy of the room."""
+    await ctx.rooms.store.set_spectator_rule(room.id, account_id, rule.muted, rule.barred, ctx.player.account_id)
+    ctx.hub.announce(
+        {
+            "kind": SPECTATOR_RULE,
+            "room": room.id,
+            "account": account_id,
+            "name": rule.name,
+            "muted": rule.muted,
+            "barred": rule.barred,
+        }
+    )
+
+
+def _hosted_room(ctx: Context) -> GameRoom:
+    room = current_room(ctx)
+    if ctx.player.account_id != room.table.state.host:
+        raise CommandError("Only the host can do that.")
+    return room
+
+
+def _spectator_rules_text(room: GameRoom) -> str:
+    rules = room.spectator_rules.values()
+    muted = sorted((r.name for r in rules if r.muted), key=str.casefold)
+    barred = sorted((r.name for r in rules if r.barred), key=str.casefold)
+    if not muted and not barred:
+        return f"Nobody is muted or barred in room {room.name}."
+    lines = []
+    if muted:
+        lines.append(f"Muted here: {', '.join(muted)}.")
+    if barred:
+        lines.append(f"Barred from here: {', '.join(barred)}.")
+    return "\n".join(lines)
+
+
+def _ruled_named(room: GameRoom, name: str, which: str) -> tuple[int, SpectatorRule] | None:
+    """The person called ``name`` (or the only one whose name starts with it) whom the
+    host has ``which`` ("muted" or "barred") here."""
+    key = name.casefold()
+    ruled = [(a, r) for a, r in room.spectator_rules.items() if getattr(r, which)]
+    exact = [(a, r) for a, r in ruled if r.name.casefold() == key]
+    starting = [(a, r) for a, r in ruled if r.name.casefold().startswith(key)]
+    found = exact or starting
+    return found[0] if len(found) == 1 else None
+
+
+class MuteSpec(Command):
+    """Stop a spectator talking in your room (host).
+
+    They can still watch, but what they say, pose or @emit here is refused, on any server
+    of the world, until you type "unmutespec <spectator>", even if they leave and come
+    back. Seated players cannot be muted here (kick removes one); nor can staff.
+    "mutespec" alone lists who is muted and who is barred here.
+    """
+
+    key = "mutespec"
+    usage = ("mutespec <spectator>", "mutespec")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        room = _hosted_room(ctx)
+        name = args.strip()
+        if not name:
+            ctx.reply(_spectator_rules_text(room))
+            return
+        key = name.casefold()
+        here = [p for p in room.everyone() if p.name.casefold() == key] or [
+            p for p in room.everyone() if p.name.casefold().startswith(key)
+        ]
+        if len(here) != 1:
+            raise CommandError(f'Nobody called "{truncate(name, 30)}" is watching here.')
+        target = here[0]
+        if target.account_id == ctx.player.account_id:
+            raise CommandError("You cannot mute yourself.")
+        if room.is_seated(target.account_id):
+            raise CommandError(f"{target.name} is seated here: only spectators can be muted (kick removes a player).")
+        if await _is_staff(ctx, target):
+            raise CommandError(f"{target.name} is staff: a host cannot mute them.")
+        rule = room.spectator_rules.get(target.account_id, SpectatorRule(target.name))
+        if rule.muted:
+            raise CommandError(f"{target.name} is muted here already.")
+        await _decide(ctx, room, target.account_id, SpectatorRule(target.name, muted=True, barred=rule.barred))
+        target.send(f"The host of room {room.name} has muted you: you may watch, but not talk here.")
+        ctx.reply(f"You mute {target.name} here: they may watch, but not talk. To let them: unmutespec {target.name}")
+
+
+class UnmuteSpec(Command):
+    """Let a spectator you muted talk in your room again (host)."""
+
+    key = "unmutespec"
+    usage = ("unmutespec <spectator>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        room = _hosted_room(ctx)
+        name = args.strip()
+        if not name:
+            raise CommandError(f"Usage: {self.usage_text()}  (mutespec lists who is muted here)")
+        found = _ruled_named(room, name, "muted")
+        if found is None:
+            raise CommandError(f'Nobody called "{truncate(name, 30)}" is muted here. (mutespec lists them.)')
+        account_id, rule = found
+        await _decide(ctx, room, account_id, SpectatorRule(rule.name, muted=False, barred=rule.barred))
+        target = room.occupants.get(account_id) or room.remote.get(account_id)
+        if target is not None:
+            target.send(f"The host of room {room.name} lets you talk here again.")
+        ctx.reply(f"{rule.name} may talk here again.")
+
+
+class AllowSpec(Command):
+    """Let someone you removed from your room come back (host).
+
+    Someone you kick while they watch may not come back, to watch or to sit, until you
+    type this. "mutespec" lists who is barred.
+    """
+
+    key = "allowspec"
+    usage = ("allowspec <player>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        room = _hosted_room(ctx)
+        name = args.strip()
+        if not name:
+            raise CommandError(f"Usage: {self.usage_text()}  (mutespec lists who is barred here)")
+        found = _ruled_named(room, name, "barred")
+        if found is None:
+            raise CommandError(f'Nobody called "{truncate(name, 30)}" is barred from here. (mutespec lists them.)')
+        account_id, rule = found
+        await _decide(ctx, room, account_id, SpectatorRule(rule.name, muted=rule.muted, barred=False))
+        ctx.reply(f"{rule.name} may come back to room {room.name}.")
 
 
 class Host(Command):
@@ -473,7 +637,8 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
     game = game_commands(room.game)
     if room.table.state.phase == PLAYING:
         ctx.reply(await room.inspect(lambda table: game.own_hand(table, viewer)))
-    if missed.events or missed.talk:
+    talk = [line for line in missed.talk if player.hears(line.speaker)]
+    if missed.events or talk:
         lines = ["While you were away:"]
         if missed.count > len(missed.events):
             lines.append(f"  ({missed.count - len(missed.events)} earlier events: see log)")
@@ -483,7 +648,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
             (e.created_at, f"[{e.created_at:%H:%M}] {game.render_event(room.table, e.event, viewer)}")
             for e in missed.events
         ]
-        entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in missed.talk]
+        entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in talk]
         lines += [text for _, text in sorted(entries, key=lambda entry: entry[0])]
         ctx.reply("\n".join(lines))
     seat = room.table.state.seat(viewer)
@@ -496,5 +661,21 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
 
 LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
 IN_ROOM_COMMANDS = CommandSet(
-    "Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), Leave(), Kick(), Host(), Log(), Results(), DelRoom()]
+    "Rooms",
+    [
+        Rooms(),
+        Games(),
+        NewRoom(),
+        Join(),
+        Watch(),
+        Leave(),
+        Kick(),
+        MuteSpec(),
+        UnmuteSpec(),
+        AllowSpec(),
+        Host(),
+        Log(),
+        Results(),
+        DelRoom(),
+    ],
 )

@@ -6,6 +6,7 @@ import logging
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
+from commands.safety import refuses_pages_from
 from commands.text import split_assignment, truncate
 from persistence.database import DatabaseUnavailable
 from server.rooms import GameRoom
@@ -23,16 +24,28 @@ def refuse_if_muted(ctx: Context, what: str = "speak in public") -> None:
         raise CommandError(refusal)
 
 
+def refuse_if_muted_here(ctx: Context) -> None:
+    """Refuse to let a spectator the room's host muted talk there."""
+    place, player = ctx.player.place, ctx.player
+    if isinstance(place, GameRoom) and place.muted(player.account_id) and not player.is_staff:
+        raise CommandError(
+            f"The host of room {place.name} has muted you here: you may watch, but not talk. "
+            "(Pages still reach people, and you may talk in the lobby.)"
+        )
+
+
 async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
-    """Show ``text`` to everyone where the player is (``to_others``: but the player); in
-    a game room where a seated player is away, keep it to show them when they are back.
-    A muted player is refused, and nothing is shown."""
+    """Show ``text`` to everyone where the player is (``to_others``: but the player), but
+    those who ignore them; in a game room where a seated player is away, keep it to show
+    them when they are back. A player muted by staff, or by the room's host, is refused,
+    and nothing is shown."""
     refuse_if_muted(ctx)
-    place = ctx.player.place
-    place.broadcast(text, exclude=ctx.player if to_others else None)
+    refuse_if_muted_here(ctx)
+    place, speaker = ctx.player.place, ctx.player.speaker_id
+    place.broadcast(text, exclude=ctx.player if to_others else None, speaker=speaker)
     if isinstance(place, GameRoom) and place.someone_away():
         try:
-            await place.remember_talk(text)
+            await place.remember_talk(text, speaker)
         except DatabaseUnavailable as outage:
             log.warning("could not keep what was said in room %s: %s", place.name, outage)
 
@@ -52,6 +65,7 @@ class Say(Command):
             raise CommandError("Say what?")
         refuse_if_muted(ctx)
         player = ctx.player
+        refuse_if_muted_here(ctx)
         ctx.reply(f'You say, "{args}"')
         await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
 
@@ -110,7 +124,8 @@ class Page(Command):
     player you paged.
 
     A name may be abbreviated if only one player online starts with it. A muted player may
-    page staff only.
+    page staff only. A player who ignores you does not get your pages: you are told they
+    are not accepting them.
     """
 
     key = "page"
@@ -141,13 +156,15 @@ class Page(Command):
             raise CommandError(f"What do you want to page {target.name}?")
         if not is_staff(target):
             refuse_if_muted(ctx, "page anyone but staff")
+        if await refuses_pages_from(ctx, target):
+            raise CommandError(f"{target.name} is not accepting pages from you.")
         player.last_paged = target.name
         if message.startswith(":"):
             action = f"{player.name} {message[1:].lstrip()}"
-            target.send(f"From afar, {action}")
+            target.send_said(f"From afar, {action}", player.speaker_id)
             ctx.reply(f"Long distance to {target.name}: {action}")
         else:
-            target.send(f"{player.name} pages: {message}")
+            target.send_said(f"{player.name} pages: {message}", player.speaker_id)
             ctx.reply(f"You paged {target.name} with '{message}'.")
 
 

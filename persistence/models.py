@@ -171,8 +171,27 @@ class RoomTalk(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     text: Mapped[str] = mapped_column(Text)
+    #: Who said it, for those who ignore them (None: staff, whom nobody can ignore, or
+    #: said before speakers were kept).
+    speaker_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_room_talk_room", "room_id", "id"),)
+
+
+class RoomSpectator(Base):
+    """What a room's host decided about one person who is not seated there: muted (they
+    may watch but not talk there) or barred (they may not come back to watch or sit). A
+    row is removed when neither holds."""
+
+    __tablename__ = "room_spectators"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    barred: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    #: The host who last changed it, and when.
+    set_by_account_id: Mapped[int] = mapped_column(Integer)
+    set_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class CardRow(Base):

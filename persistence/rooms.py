@@ -19,7 +19,7 @@ import hashlib
 import json
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -34,7 +34,7 @@ from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, up
 from persistence.database import Database, Writing
 from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
-from persistence.models import Account, EventRow, GameResult, Room, RoomTalk
+from persistence.models import Account, EventRow, GameResult, Room, RoomSpectator, RoomTalk
 from persistence.models import Seat as SeatRow
 
 _rooms = Room.__table__
@@ -43,6 +43,7 @@ _events = EventRow.__table__
 _results = GameResult.__table__
 _accounts = Account.__table__
 _talk = RoomTalk.__table__
+_spectators = RoomSpectator.__table__
 
 #: Lines said in a room kept for players who come back (the oldest go first).
 TALK_KEPT = 100
@@ -138,6 +139,18 @@ def chain(digest: str, events: Iterable[Event]) -> str:
     return digest
 
 
+@dataclass(frozen=True)
+class SpectatorRule:
+    """What a room's host decided about someone not seated there (see
+    :class:`persistence.models.RoomSpectator`)."""
+
+    name: str
+    #: They may watch, but not talk there.
+    muted: bool = False
+    #: They may not come back to watch, nor sit down.
+    barred: bool = False
+
+
 @dataclass
 class StoredRoom:
     """A room as loaded: its table and how far its event log goes."""
@@ -151,6 +164,8 @@ class StoredRoom:
     digest: str
     #: Deleted by its host or archived for lack of use (its rows and log are kept).
     archived: bool = False
+    #: The spectators its host muted or barred, by account.
+    spectators: dict[int, SpectatorRule] = field(default_factory=dict)
 
     @property
     def head(self) -> LogHead:
@@ -163,6 +178,8 @@ class SaidLine:
 
     created_at: datetime
     text: str
+    #: Who said it (None: staff, or not known).
+    speaker: int | None = None
 
 
 @dataclass(frozen=True)
@@ -372,12 +389,14 @@ class RoomStore:
             )
         return wanted - open_ids
 
-    async def remember_talk(self, room_id: int, text: str) -> None:
-        """Keep a line said in the room (for players away from it), only the last
-        :data:`TALK_KEPT` of the room's; the room counts as used."""
+    async def remember_talk(self, room_id: int, text: str, speaker: int | None = None) -> None:
+        """Keep a line said in the room by ``speaker`` (for players away from it), only
+        the last :data:`TALK_KEPT` of the room's; the room counts as used."""
         now = _now()
         async with self._database.transaction() as connection:
-            await connection.execute(insert(_talk).values(room_id=room_id, created_at=now, text=text))
+            await connection.execute(
+                insert(_talk).values(room_id=room_id, created_at=now, text=text, speaker_account_id=speaker)
+            )
             oldest_kept = (
                 select(_talk.c.id)
                 .where(_talk.c.room_id == room_id)
@@ -414,9 +433,36 @@ class RoomStore:
             projection = PROJECTIONS.get(row.game)
             if projection is not None:
                 await projection.load(connection, room_id, state)
+            spectators = await _spectator_rules(connection, room_id)
         return StoredRoom(
-            row.id, row.name, row.game, row.password_hash, state, row.seq, row.digest, row.archived_at is not None
+            row.id,
+            row.name,
+            row.game,
+            row.password_hash,
+            state,
+            row.seq,
+            row.digest,
+            row.archived_at is not None,
+            spectators,
         )
+
+    async def spectator_rules(self, room_id: int) -> dict[int, SpectatorRule]:
+        """The spectators the host of room ``room_id`` muted or barred, by account."""
+        async with self._database.snapshot() as connection:
+            return await _spectator_rules(connection, room_id)
+
+    async def set_spectator_rule(self, room_id: int, account_id: int, muted: bool, barred: bool, set_by: int) -> None:
+        """Store what the host (account ``set_by``) decided about ``account_id`` in room
+        ``room_id``: neither muted nor barred forgets them."""
+        where = (_spectators.c.room_id == room_id, _spectators.c.account_id == account_id)
+        async with self._database.transaction() as connection:
+            if not muted and not barred:
+                await connection.execute(delete(_spectators).where(*where))
+                return
+            values = {"muted": muted, "barred": barred, "set_by_account_id": set_by, "set_at": _now()}
+            changed = await connection.execute(update(_spectators).where(*where).values(values))
+            if not changed.rowcount:
+                await connection.execute(insert(_spectators).values(room_id=room_id, account_id=account_id, **values))
 
     async def commit(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Store one move in a transaction of its own; the room's new head. Raises
@@ -535,13 +581,13 @@ class RoomStore:
                 said = await connection.scalar(select(func.count()).select_from(_talk).where(*said_since)) or 0
                 rows = (
                     await connection.execute(
-                        select(_talk.c.created_at, _talk.c.text)
+                        select(_talk.c.created_at, _talk.c.text, _talk.c.speaker_account_id)
                         .where(*said_since)
                         .order_by(_talk.c.id.desc())
                         .limit(last_said)
                     )
                 ).all()
-                talk = [SaidLine(_aware(r.created_at), r.text) for r in reversed(rows)]
+                talk = [SaidLine(_aware(r.created_at), r.text, r.speaker_account_id) for r in reversed(rows)]
             await connection.execute(update(_seats).where(*where).values(away_since_seq=None, away_at=None))
         return Missed((seq or since) - since, missed, said, talk)
 
@@ -566,6 +612,15 @@ class RoomStore:
 
 
 # -- storing moves, many at a time ------------------------------------------------------
+
+
+async def _spectator_rules(connection: AsyncConnection, room_id: int) -> dict[int, SpectatorRule]:
+    rows = await connection.execute(
+        select(_spectators.c.account_id, _spectators.c.muted, _spectators.c.barred, _accounts.c.name)
+        .join(_accounts, _accounts.c.id == _spectators.c.account_id)
+        .where(_spectators.c.room_id == room_id)
+    )
+    return {row.account_id: SpectatorRule(row.name, row.muted, row.barred) for row in rows}
 
 
 async def _read_events(

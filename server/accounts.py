@@ -243,6 +243,17 @@ class AccountService:
         await self.store.record_login(account.id, new_hash)
         return account
 
+    async def check_password(self, account_id: int, name: str, password: str, address: str) -> bool:
+        """Whether ``password`` is the account's, for a command that asks for it again
+        (deleting the account). A wrong one counts against ``address`` like a failed
+        login, and guessing is refused while throttled (:class:`AccountError`)."""
+        self._count_attempt(address)
+        account = await self.store.find(name)
+        if account is None or account.id != account_id or not await self._verify(account.password_hash, password):
+            return False
+        self.throttle.forgive(address)
+        return True
+
     async def change_password(self, account_id: int, name: str, old: str, new: str, address: str) -> None:
         """Replace the password after checking the old one; :class:`AccountError` if refused."""
         self._count_attempt(address)

@@ -9,12 +9,14 @@ import logging
 import ssl
 import time
 from contextlib import aclosing
+from datetime import timedelta
 
 import telnetlib3
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
 from commands.games import announce
+from commands.safety import delete_due_accounts
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
@@ -29,6 +31,7 @@ from server.connection import Connection, TelnetConnection
 from server.hub import Hub
 from server.limits import CommandRate
 from server.rooms import RoomRegistry
+from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
 from server.web import WebFront
@@ -64,6 +67,7 @@ class MushServer:
             card_limit=settings.max_cards_per_room,
             rooms_per_player=settings.max_rooms_per_player,
         )
+        self.safety = PlayerSafety(self.database, timedelta(days=settings.account_delete_days))
         #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
         self.session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
         self.processor = CommandProcessor(
@@ -76,6 +80,7 @@ class MushServer:
                 self.session_tokens,
                 ModerationStore(self.database),
                 StaffLog(self.database),
+                self.safety,
             ),
         )
         self.web = WebFront(settings, self.hub, self.session_tokens, self._serve) if settings.web else None
@@ -126,6 +131,7 @@ class MushServer:
         """Apply pending migrations, then start accepting telnet connections."""
         log.info("database %s", describe_url(self.database.url))
         await self.database.upgrade()
+        await self.safety.load()
         if self.cluster is not None:
             log.info("node %s, linked to the other nodes by MQTT broker %s", self.cluster.node, self.cluster.broker)
             await self.cluster.start()
@@ -146,6 +152,7 @@ class MushServer:
         self._keepers = [asyncio.create_task(self._mark_absentees(), name="absentee marker")]
         if settings.room_archive_seconds > 0:
             self._keepers.append(asyncio.create_task(self._archive_unused_rooms(), name="room archiver"))
+        self._keepers.append(asyncio.create_task(self._delete_due_accounts(), name="account deleter"))
 
     async def _unload_idle_rooms(self) -> None:
         """Let go of rooms nobody here uses, so that memory holds the rooms in use only."""
@@ -181,6 +188,19 @@ class MushServer:
                 log.warning("could not archive unused rooms: %s", outage)
             except Exception:
                 log.exception("error archiving unused rooms")
+
+    async def _delete_due_accounts(self) -> None:
+        """Delete the accounts whose owners asked for it once their cool-off is over
+        (looking a few times per cool-off, at most every minute)."""
+        cooloff = self.safety.delete_cooloff.total_seconds()
+        while True:
+            await asyncio.sleep(max(0.1, min(cooloff / 4, 60.0)))
+            try:
+                await delete_due_accounts(self.hub, self.rooms, self.safety)
+            except DatabaseUnavailable as outage:
+                log.warning("could not delete the accounts due: %s", outage)
+            except Exception:
+                log.exception("error deleting the accounts due")
 
     def _protocol(self, plain: bool) -> functools.partial[MushTelnetServer]:
         """The protocol for the plain telnet listener, or (not ``plain``) the TLS one."""

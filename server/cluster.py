@@ -16,14 +16,17 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default):
     ``before`` to ``after`` (``events`` is null when too big to send: read them from the
     database; empty, with ``before`` equal to ``after``, when the node has just heard
     that the receiver loaded the room: how far it goes here); or ``{"room": <id>,
-    "say", "exclude"}``: text said in the room; or ``{"room": <id>, "closed"}``: the
-    room was deleted or archived (the receiver checks the database, then sends its
-    players there to the lobby with that text).
+    "say", "exclude", "speaker"}``: text said in the room (by account ``speaker``, null
+    for staff or a notice: those who ignore the speaker are not shown it); or
+    ``{"room": <id>, "closed"}``: the room was deleted or archived (the receiver checks
+    the database, then sends its players there to the lobby with that text).
 ``<prefix>/lobby/<from>``
-    ``{"news": [{"say", "exclude"}, ...]}``: what was said in the lobby on that node.
+    ``{"news": [{"say", "exclude", "speaker"}, ...]}``: what was said in the lobby on
+    that node.
 ``<prefix>/node/<name>``
-    For one node: ``{"tell", "account", "text"}`` (a page), ``{"evict", "account",
-    "place", "text"}`` (a kick), ``{"takeover", "account"}`` (logged in elsewhere).
+    For one node: ``{"tell", "account", "text", "speaker"}`` (a page: not shown if the
+    player ignores the speaker), ``{"evict", "account", "place", "text"}`` (a kick),
+    ``{"takeover", "account"}`` (logged in elsewhere).
 ``<prefix>/all/<from>``
     An announcement for every node (see :meth:`server.hub.Hub.announce`): a dict whose
     ``"kind"`` says what it is (a wall, a ban, a boot, ...) and what the rest holds.
@@ -344,12 +347,13 @@ class Cluster(Peers):
         tell_news()
         return packets
 
-    def relay(self, place_key: str, text: str, exclude: int | None) -> None:
+    def relay(self, place_key: str, text: str, exclude: int | None, speaker: int | None = None) -> None:
+        said = {"say": text, "exclude": exclude, "speaker": speaker}
         room_id = room_id_in(place_key)
         if room_id is None:
-            self._send(Outgoing(f"{self.prefix}/lobby/{self.node}", {"say": text, "exclude": exclude}, news=True))
+            self._send(Outgoing(f"{self.prefix}/lobby/{self.node}", said, news=True))
         else:
-            self._send_room_news(self._nodes_with(room_id), {"room": room_id, "say": text, "exclude": exclude})
+            self._send_room_news(self._nodes_with(room_id), {"room": room_id, **said})
 
     def room_events(self, room_id: int, seq_before: int, events: list[Event]) -> None:
         nodes = self._nodes_with(room_id)
@@ -377,8 +381,8 @@ class Cluster(Peers):
     def room_closed(self, room_id: int, text: str) -> None:
         self._send_room_news(self._nodes_with(room_id), {"room": room_id, "closed": text})
 
-    def tell(self, player: RemotePlayer, text: str) -> None:
-        message = {"tell": True, "account": player.account_id, "text": text}
+    def tell(self, player: RemotePlayer, text: str, speaker: int | None = None) -> None:
+        message = {"tell": True, "account": player.account_id, "text": text, "speaker": speaker}
         self._send(Outgoing(self._node_topic(player.node), message))
 
     def evict(self, player: RemotePlayer, text: str) -> None:
@@ -475,7 +479,8 @@ class Cluster(Peers):
             self._heard(sender)
             for item in _items(message["news"]):
                 try:
-                    self.hub.lobby.deliver(_shown(item["say"]), _account(item["exclude"]))
+                    said = _shown(item["say"])
+                    self.hub.lobby.deliver(said, _account(item["exclude"]), _account(item.get("speaker")))
                 except (KeyError, TypeError, ValueError):
                     log.exception("ignored a malformed news item from node %s", sender)
         elif kind == "node":
@@ -502,7 +507,8 @@ class Cluster(Peers):
                 if room is None:
                     continue  # unloaded here a moment ago; it is read afresh when loaded again
                 if "say" in item:
-                    self._spawn(room.hear(_shown(item["say"]), _account(item["exclude"])))
+                    said = _shown(item["say"])
+                    self._spawn(room.hear(said, _account(item["exclude"]), _account(item.get("speaker"))))
                     continue
                 if "closed" in item:
                     self._spawn(self.rooms.closed_elsewhere(room.id, _shown(item["closed"])))
@@ -528,7 +534,7 @@ class Cluster(Peers):
         if player is None:
             return
         if message.get("tell") is True:
-            player.send(_shown(message["text"]))
+            player.send_said(_shown(message["text"]), _account(message.get("speaker")))
         elif message.get("evict") is True:
             if player.place.key == _text(message["place"]):
                 self.hub.move(player, self.hub.lobby)

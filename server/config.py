@@ -153,6 +153,12 @@ class Settings:
         "seconds a room with nobody in it and no moves may stay before it is archived: no longer listed, its name "
         "free, its log kept (0: never)",
     )
+    account_delete_days: float = _setting(
+        7.0,
+        "DVORAK_ACCOUNT_DELETE_DAYS",
+        "days between a player asking for their account to be deleted (@delete me) and its deletion, "
+        "during which @delete/cancel keeps it",
+    )
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")

@@ -47,6 +47,9 @@ class OnlinePlayer:
     #: account when they log in, changed by staff while they are online.
     muted_until: datetime | None = None
     mute_reason: str = ""
+    #: The accounts whose chat and pages this player does not want (``ignore``), as
+    #: stored; read when they log in.
+    ignoring: set[int] = field(default_factory=set)
 
     @property
     def is_admin(self) -> bool:
@@ -57,10 +60,25 @@ class OnlinePlayer:
         """A moderator or an administrator."""
         return self.role in ("moderator", "admin")
 
+    @property
+    def speaker_id(self) -> int | None:
+        """Who is speaking when this player talks, for those who ignore them: their
+        account, or None for staff (nobody can ignore staff, see ``ignore``)."""
+        return None if self.is_staff else self.account_id
+
     def send(self, text: str, wrap: bool = True) -> None:
         """Write ``text`` to every connection of this player (see :meth:`Connection.send`)."""
         for connection in self.connections:
             connection.send(text, wrap)
+
+    def hears(self, speaker: int | None) -> bool:
+        """Whether what account ``speaker`` says reaches this player (None: anyone's)."""
+        return speaker is None or speaker not in self.ignoring
+
+    def send_said(self, text: str, speaker: int | None) -> None:
+        """Show ``text``, said by account ``speaker``, unless this player ignores them."""
+        if self.hears(speaker):
+            self.send(text)
 
     @property
     def idle_seconds(self) -> float:
@@ -94,6 +112,11 @@ class RemotePlayer:
         """Have their node show them ``text``."""
         self.peers.tell(self, text)
 
+    def send_said(self, text: str, speaker: int | None) -> None:
+        """Have their node show them ``text``, said by account ``speaker``, unless they
+        ignore them (their node knows)."""
+        self.peers.tell(self, text, speaker)
+
     @property
     def idle_seconds(self) -> float:
         return max(0.0, time.time() - self.active)
@@ -116,11 +139,12 @@ class Peers:
     #: This node's name among its peers ("" alone).
     node = ""
 
-    def relay(self, place_key: str, text: str, exclude: int | None) -> None:
-        """Show ``text`` to the players of place ``place_key`` on the other nodes."""
+    def relay(self, place_key: str, text: str, exclude: int | None, speaker: int | None = None) -> None:
+        """Show ``text`` to the players of place ``place_key`` on the other nodes (said
+        by account ``speaker``: not to those who ignore them)."""
 
-    def tell(self, player: RemotePlayer, text: str) -> None:
-        """Show ``text`` to ``player`` (on their node)."""
+    def tell(self, player: RemotePlayer, text: str, speaker: int | None = None) -> None:
+        """Show ``text`` to ``player`` (on their node), unless they ignore account ``speaker``."""
 
     def evict(self, player: RemotePlayer, text: str) -> None:
         """Send ``player`` from the place they are in to the lobby, telling them ``text``."""
@@ -161,8 +185,9 @@ class Place:
         self.occupants: dict[int, OnlinePlayer] = {}
         #: Who is here on other nodes (kept up to date by the hub).
         self.remote: dict[int, RemotePlayer] = {}
-        #: Passes what is said here on to the other nodes (set by the hub).
-        self.relay: Callable[[str, int | None], None] | None = None
+        #: Passes what is said here on to the other nodes (set by the hub): the text, who
+        #: is not to see it, and who said it.
+        self.relay: Callable[[str, int | None, int | None], None] | None = None
 
     def enter(self, player: OnlinePlayer) -> None:
         self.occupants[player.account_id] = player
@@ -171,17 +196,20 @@ class Place:
     def leave(self, player: OnlinePlayer) -> None:
         self.occupants.pop(player.account_id, None)
 
-    def broadcast(self, text: str, exclude: OnlinePlayer | None = None) -> None:
-        """Send ``text`` to everyone here, on every node, except ``exclude``."""
+    def broadcast(self, text: str, exclude: OnlinePlayer | None = None, speaker: int | None = None) -> None:
+        """Send ``text`` to everyone here, on every node, except ``exclude``. Chat names
+        its ``speaker`` (an account): those who ignore them are not shown it. (Game
+        moves and notices name none: everyone sees them.)"""
         exclude_id = exclude.account_id if exclude is not None else None
-        self.deliver(text, exclude_id)
+        self.deliver(text, exclude_id, speaker)
         if self.relay is not None:
-            self.relay(text, exclude_id)
+            self.relay(text, exclude_id, speaker)
 
-    def deliver(self, text: str, exclude: int | None = None) -> None:
-        """Send ``text`` to the occupants on this node, except account ``exclude``."""
+    def deliver(self, text: str, exclude: int | None = None, speaker: int | None = None) -> None:
+        """Send ``text`` to the occupants on this node, except account ``exclude`` and
+        those who ignore account ``speaker``."""
         for occupant in self.occupants.values():
-            if occupant.account_id != exclude:
+            if occupant.account_id != exclude and occupant.hears(speaker):
                 occupant.send(text)
 
     def notice(self, text: str, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
@@ -255,7 +283,7 @@ class Hub:
         """Make ``place`` reachable from the other nodes (and know who is there)."""
         self.places[place.key] = place
         place.remote = self._remote_by_place.setdefault(place.key, {})
-        place.relay = lambda text, exclude: self.peers.relay(place.key, text, exclude)
+        place.relay = lambda text, exclude, speaker: self.peers.relay(place.key, text, exclude, speaker)
 
     def remove_place(self, place: Place) -> None:
         """Forget ``place`` (a room let go): what is said there no longer reaches here."""

@@ -39,6 +39,7 @@ from persistence.rooms import (
     Missed,
     RoomStore,
     RoomSummary,
+    SpectatorRule,
     StaleRoom,
     StoredRoom,
     chain,
@@ -116,6 +117,10 @@ class GameRoom(Place):
         #: What the timer was set for: the log's seq, the reason and the seat.
         self._due_key: tuple[int, str, int] | None = None
         self._acting: asyncio.Task[None] | None = None
+        #: What the host decided about people who are not seated here (muted: they may
+        #: watch but not talk; barred: they may not come back), by account; as stored, and
+        #: kept up to date on every node by the "spectator" announcement.
+        self.spectator_rules: dict[int, SpectatorRule] = dict(stored.spectators)
 
     @property
     def seq(self) -> int:
@@ -128,6 +133,25 @@ class GameRoom(Place):
     def spectators(self) -> list[str]:
         """Names of the people here (on any node) who are not seated."""
         return [p.name for p in self.everyone() if not self.is_seated(p.account_id)]
+
+    def muted(self, account_id: int) -> bool:
+        """Whether ``account_id`` may not talk here: the host muted them, and they are
+        not seated (a seated player always may)."""
+        rule = self.spectator_rules.get(account_id)
+        return rule is not None and rule.muted and not self.is_seated(account_id)
+
+    def barred(self, account_id: int) -> bool:
+        """Whether the host barred ``account_id`` from coming back to watch or sit here."""
+        rule = self.spectator_rules.get(account_id)
+        return rule is not None and rule.barred
+
+    def rule_for(self, account_id: int, rule: SpectatorRule) -> None:
+        """Take in what the host decided about ``account_id`` (neither muted nor barred:
+        nothing)."""
+        if rule.muted or rule.barred:
+            self.spectator_rules[account_id] = rule
+        else:
+            self.spectator_rules.pop(account_id, None)
 
     async def perform(self, move: Callable[[GameTable], T]) -> T:
         """Make ``move`` on the table, store it, announce it; returns what the move returns.
@@ -324,10 +348,11 @@ class GameRoom(Place):
             self._announce(self, events)
             self.reschedule()
 
-    async def hear(self, text: str, exclude: int | None) -> None:
-        """Show what was said here on another node, in its place among the room's events."""
+    async def hear(self, text: str, exclude: int | None, speaker: int | None = None) -> None:
+        """Show what was said here on another node (by account ``speaker``), in its place
+        among the room's events."""
         async with self._lock:
-            self.deliver(text, exclude)
+            self.deliver(text, exclude, speaker)
 
     async def catch_up(self) -> None:
         """Make and show whatever the database holds past this node's copy of the room."""
@@ -374,6 +399,7 @@ class GameRoom(Place):
         log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
         self.table = self.kind.table(stored.state, card_limit=self.card_limit)
         self.head, self._suspect = stored.head, False
+        self.spectator_rules = dict(stored.spectators)
         self.reschedule()
 
     async def _reload_and_show(self, seq_before: int) -> None:
@@ -409,9 +435,10 @@ class GameRoom(Place):
         present = self.present()
         return any(seat.account_id not in present for seat in self.table.state.seats if not seat.bot)
 
-    async def remember_talk(self, text: str) -> None:
-        """Keep ``text``, said here, for the seated players who are away."""
-        await self._store.remember_talk(self.id, text)
+    async def remember_talk(self, text: str, speaker: int | None = None) -> None:
+        """Keep ``text``, said here by account ``speaker``, for the seated players who are
+        away (those who ignore the speaker will not be shown it)."""
+        await self._store.remember_talk(self.id, text, speaker)
 
     def overdue(self, grace: float) -> tuple[list[int], list[int]]:
         """Who should stop counting in the vote (seated, not here on any node, for

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncGenerator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
+from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 
 PASSWORD = "secret1"
@@ -156,12 +158,14 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
+        self.safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
         services = Services(
             decks,
             PlayerDeckStore(database, settings.max_saved_decks),
             SessionTokens(),
             ModerationStore(database),
             StaffLog(database),
+            self.safety,
         )
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.

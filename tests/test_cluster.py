@@ -285,7 +285,7 @@ async def test_a_host_kicks_a_spectator_on_another_node(start_node):
     assert "Watching: Ben" in flat(await ben.ask("watch Den"))
     await eventually(ann, "look", "Ben")
     await ann.ask("kick Ben")
-    await ben.client.expect(loosely("You have been removed from room Den by Ann. You are in the lobby."))
+    await ben.client.expect(loosely("Ann, the host, has removed you from room Den: you may not come back."))
     assert "Lobby" in await ben.ask("look")
     await eventually(ann, "rooms", "Den Dvorak waiting 0")
 
@@ -692,7 +692,7 @@ def test_news_goes_out_in_order_many_items_to_a_message(prefix):
         f"line {n}" for n in range(1200)
     ]
     assert [item for topic, items in news if topic == lobby for item in items] == [
-        {"say": "in the lobby", "exclude": 3}
+        {"say": "in the lobby", "exclude": 3, "speaker": None}
     ]
     assert all(len(items) <= 500 for _, items in news)
 

@@ -49,6 +49,7 @@ NEW_COLUMNS = {
         "delete_after": None,
         "deleted_at": None,
     },
+    "room_talk": {"speaker_account_id": None},  # 0009: lines kept before it name no speaker
 }
 #: Tables the migrations after 0005 leave as they were.
 UNCHANGED = sorted(set(FIXTURE["tables"]) - {"rooms", "seats", *NEW_COLUMNS})

@@ -22,6 +22,7 @@ from games.dvorak.rules import RuleViolation, Table
 from persistence.decks import TooManyDecks
 from persistence.player_decks import PlayerDeckStore, SavedPlayerDeck
 from server.rooms import check_room_name
+from server.safety import PlayerSafety
 
 
 class ViewSet(GameCommand):
@@ -91,10 +92,11 @@ def _copies(args: str, usage: str) -> tuple[int, int]:
     return card_number(card, usage), int(copies)
 
 
-def _deck_cards(table: Table, player: int) -> list[DeckCard]:
-    """Every copy in the player's deck, as a deck's cards (a card once per copy)."""
+def _deck_cards(table: Table, player: int, author: Callable[[int, str], str]) -> list[DeckCard]:
+    """Every copy in the player's deck, as a deck's cards (a card once per copy), each
+    author named by ``author`` (see :meth:`server.safety.PlayerSafety.author`)."""
     return [
-        DeckCard(card.name, card.kind_label, card.text, card.colour, card.author_name)
+        DeckCard(card.name, card.kind_label, card.text, card.colour, author(card.author, card.author_name))
         for card, copies in table.deck_list(player)
         for _ in range(copies)
     ]
@@ -237,7 +239,8 @@ class DeckBuild(GameCommand):
         if form not in ("mush", "json"):
             raise CommandError("Usage: deckbuild export [mush|json]")
         actor, name = ctx.player.account_id, f"{ctx.player.name}'s deck"
-        cards = await inspect(ctx, lambda table: _deck_cards(table, actor))
+        author = ctx.services.get(PlayerSafety).author
+        cards = await inspect(ctx, lambda table: _deck_cards(table, actor, author))
         if not cards:
             raise CommandError("Your deck is empty: there is nothing to export.")
         if form == "json":

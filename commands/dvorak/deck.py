@@ -23,6 +23,7 @@ from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_appro
 from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks
 from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
+from server.safety import PlayerSafety
 
 
 def _definition_line(card: Card) -> str:
@@ -147,8 +148,10 @@ class ExportDeck(GameCommand):
         exporter = EXPORTERS.get(form)
         if exporter is None:
             raise CommandError(f"Usage: {self.usage[0]}")
-        room = current_room(ctx)
-        ctx.reply(await inspect(ctx, lambda table: exporter(room.name, *deck_contents(table.state))), wrap=False)
+        room, author = current_room(ctx), ctx.services.get(PlayerSafety).author
+        ctx.reply(
+            await inspect(ctx, lambda table: exporter(room.name, *deck_contents(table.state, author))), wrap=False
+        )
 
 
 class SaveDeck(GameCommand):

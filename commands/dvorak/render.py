@@ -715,7 +715,9 @@ def _decision(table: Table, decision: dict) -> str:
 _PROPOSAL_KINDS = {"card": "new card", "rule": "new rule", "edit": "change to", "remove": "removal of"}
 
 
-def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
+def render_proposal(
+    table: Table, group: list[Proposal], detailed: bool, author: Callable[[int, str], str] = lambda _, name: name
+) -> str:
     """A pending proposal (or bundle): what it is, and (detailed) who voted how."""
     cards = table.state.cards
     lines = []
@@ -735,8 +737,9 @@ def render_proposal(table: Table, group: list[Proposal], detailed: bool) -> str:
     if len(group) > 1:
         lines.insert(0, "  bundle of " + ", ".join(f"#{p.subject}" for p in group) + ":")
     if detailed:
+        proposer = author(group[0].proposer, group[0].proposer_name)
         lines.append(
-            f"    proposed by {group[0].proposer_name}; approve: {', '.join(approve) or '-'}; "
+            f"    proposed by {proposer}; approve: {', '.join(approve) or '-'}; "
             f"repeal: {', '.join(reject) or '-'}; yet to vote: {', '.join(waiting) or '-'}"
         )
         lines[-1] += _time_left(table, group)

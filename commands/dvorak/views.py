@@ -14,6 +14,7 @@ from commands.tables import current_room, seated_player
 from commands.text import plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
+from server.safety import PlayerSafety
 
 
 class ReadCard(GameCommand):
@@ -31,13 +32,14 @@ class ReadCard(GameCommand):
         number = card_number(args, self.usage[0])
 
         viewer = ctx.player.account_id
+        author = ctx.services.get(PlayerSafety).author
 
         def read(table: Table) -> str:
             card = hidden_copy_refused(table, number, viewer)
             status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
             lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
             if card.author_name:
-                lines.append(f"By: {card.author_name}")
+                lines.append(f"By: {author(card.author, card.author_name)}")
             lines.append(card_text(card) or "(no text)")
             return "\n".join(lines)
 

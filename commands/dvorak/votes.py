@@ -13,6 +13,7 @@ from games.dvorak.deckformat import DefinitionError, parse_card_definition, pars
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
 from persistence.dvorak_tables import card_versions
+from server.safety import PlayerSafety
 
 
 class NewCard(GameCommand):
@@ -100,7 +101,7 @@ class ViewVote(GameCommand):
     key = "viewvote"
 
     async def run(self, ctx: Context, args: str) -> None:
-        room = current_room(ctx)
+        room, author = current_room(ctx), ctx.services.get(PlayerSafety).author
 
         def look(table: Table) -> str:
             if not table.state.proposals:
@@ -119,7 +120,7 @@ class ViewVote(GameCommand):
                     continue
                 group = table.state.bundle_of(proposal)
                 shown.update(p.id for p in group)
-                lines.append(render_proposal(table, group, detailed=True))
+                lines.append(render_proposal(table, group, detailed=True, author=author))
             return "\n".join(lines)
 
         ctx.reply(await inspect(ctx, look))

@@ -12,6 +12,7 @@ was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -62,11 +63,21 @@ def snapshot(state: TableState) -> dict[str, Any]:
     }
 
 
-def deck_contents(state: TableState) -> tuple[list[DeckCard], list[DeckCard]]:
-    """The approved cards and the rules in force, in number order, as exports need them."""
+def deck_contents(
+    state: TableState, author: Callable[[int, str], str] = lambda _, name: name
+) -> tuple[list[DeckCard], list[DeckCard]]:
+    """The approved cards and the rules in force, in number order, as exports need them;
+    ``author`` names each card's author from their account and the name the card keeps
+    (so that a deleted player can be named "a former player")."""
     cards = sorted(state.cards.values(), key=lambda c: c.number)
-    approved = [DeckCard(c.name, c.kind_label, c.text, c.colour, c.author_name) for c in cards if is_approved(c)]
-    rules = [DeckCard(c.name, "Rule", c.text, c.colour, c.author_name) for c in cards if c.zone == RULES]
+    approved = [
+        DeckCard(c.name, c.kind_label, c.text, c.colour, author(c.author, c.author_name))
+        for c in cards
+        if is_approved(c)
+    ]
+    rules = [
+        DeckCard(c.name, "Rule", c.text, c.colour, author(c.author, c.author_name)) for c in cards if c.zone == RULES
+    ]
     return approved, rules
 
 
