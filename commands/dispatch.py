@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from functools import cache
 
 from commands import gmcp
@@ -12,6 +13,7 @@ from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
+from commands.server_admin import SERVER_ADMIN_COMMANDS, SERVER_STAFF_COMMANDS, listen_for_walls
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
@@ -19,7 +21,8 @@ from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, 
 from persistence.database import DatabaseFull, DatabaseUnavailable
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
-from server.hub import Hub, RemotePlayer
+from server.hub import Hub, OnlinePlayer, RemotePlayer
+from server.metrics import UNKNOWN_COMMAND, UNWATCHED, Metrics
 from server.rooms import GameRoom, RoomRegistry
 
 log = logging.getLogger(__name__)
@@ -97,26 +100,46 @@ def _not_here(connection: Connection, line: str) -> str:
     return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else HUH
 
 
+def staff_command_sets(player: OnlinePlayer) -> tuple[CommandSet, ...]:
+    """The commands of a player's staff role, if they have one (after everyone's, so
+    that they never hide a player's command)."""
+    if player.is_admin:
+        return (SERVER_ADMIN_COMMANDS,)
+    if player.is_staff:
+        return (SERVER_STAFF_COMMANDS,)
+    return ()
+
+
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
     """The command sets a connection may use in its current state."""
     player = connection.player
     if player is None:
         return (LOGIN_COMMANDS, CONNECTION_COMMANDS)
-    if isinstance(player.place, GameRoom):
-        return in_a_room(player.place.game)
-    return IN_THE_LOBBY
+    sets = in_a_room(player.place.game) if isinstance(player.place, GameRoom) else IN_THE_LOBBY
+    staff = staff_command_sets(player)
+    return (*sets, *staff) if staff else sets
 
 
 class CommandProcessor:
     """Runs each line a connection sends as a command, and greets and sees off connections."""
 
-    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry, services: Services) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        accounts: AccountService,
+        rooms: RoomRegistry,
+        services: Services,
+        metrics: Metrics = UNWATCHED,
+    ) -> None:
         self.hub = hub
         self.accounts = accounts
         self.rooms = rooms
         self.services = services
+        #: Where commands, their time and logins are counted.
+        self.metrics = metrics
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
+        listen_for_walls(hub)
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))
@@ -154,11 +177,18 @@ class CommandProcessor:
 
     async def execute(self, connection: Connection, line: str) -> None:
         """Run ``line`` for ``connection``: the answer to a password prompt, or one
-        command. Every failure becomes a reply, never a crash."""
+        command. Every failure becomes a reply, never a crash. Each command is counted
+        by name with the time it took (an answer to a password prompt is no command), and
+        so is a connection that logs in by it."""
+        logged_out = connection.player is None
         if connection.secret_prompt is not None:
             await self._answer_prompt(connection, line)
-            return
-        await self._execute_one(connection, line)
+        else:
+            started = time.perf_counter()
+            name = await self._execute_one(connection, line)
+            self.metrics.command_done(name, time.perf_counter() - started)
+        if logged_out and connection.player is not None:
+            self.metrics.logins.inc()
 
     async def _answer_prompt(self, connection: Connection, secret: str) -> None:
         answer, connection.secret_prompt = connection.secret_prompt, None
@@ -177,7 +207,8 @@ class CommandProcessor:
         finally:
             CURRENT_CONNECTION.reset(token)
 
-    async def _execute_one(self, connection: Connection, line: str) -> None:
+    async def _execute_one(self, connection: Connection, line: str) -> str:
+        """Run one command; its name (its key, or "huh" if the line calls none here)."""
         token = CURRENT_CONNECTION.set(connection)
         try:
             command_sets = command_sets_for(connection)
@@ -186,7 +217,7 @@ class CommandProcessor:
                 connection.touch()
                 with connection.framed():
                     connection.send(_not_here(connection, line))
-                return
+                return UNKNOWN_COMMAND
             command, args = found
             if command.resets_idle:
                 connection.touch()
@@ -196,6 +227,7 @@ class CommandProcessor:
                     await self._run(command, ctx, args)
             else:
                 await self._run(command, ctx, args)
+            return command.key
         finally:
             CURRENT_CONNECTION.reset(token)
 

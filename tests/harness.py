@@ -35,12 +35,14 @@ from persistence.database import Database
 from persistence.decks import DeckStore
 from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
+from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
 from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
 from server.sessions import SessionTokens
+from server.shutdown import Countdown
 
 PASSWORD = "secret1"
 #: argon2id's cheapest parameters: one pass over 8 KiB.
@@ -154,10 +156,22 @@ class World:
             rooms_per_player=settings.max_rooms_per_player,
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        services = Services(decks, PlayerDeckStore(database, settings.max_saved_decks), SessionTokens())
+        #: Set when a shutdown's countdown is over (a server would then stop).
+        self.shutdown_due = False
+        self.countdown = Countdown(self.hub, self._shutdown_due)
+        services = Services(
+            decks,
+            PlayerDeckStore(database, settings.max_saved_decks),
+            SessionTokens(),
+            StaffLog(database),
+            self.countdown,
+        )
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
+
+    def _shutdown_due(self) -> None:
+        self.shutdown_due = True
 
     @classmethod
     async def open(cls, database_file: Path, template: Path | None = None, **settings: Any) -> World:
@@ -173,7 +187,9 @@ class World:
         return cls(database, chosen)
 
     async def close(self) -> None:
-        """Stop the rooms' timed moves, hang everyone up, close the database."""
+        """Stop the rooms' timed moves and any shutdown's countdown, hang everyone up,
+        close the database."""
+        self.countdown.halt()
         for room in self.rooms.loaded():
             room.stop_acting()
         for connection in list(self.connections.values()):
