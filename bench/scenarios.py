@@ -23,6 +23,7 @@ from bench.game import Room, bystander, play_room, set_up_room
 from bench.gnavroom import PlayLatencies, count_events, look_now_and_then, play
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
+from bench.metrics import Scraper
 from bench.processes import ROOT, SERVER, ChildServer, MqttBroker, dvorak_server, echo_server
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
@@ -124,7 +125,8 @@ async def game(
     """1,000 players in 200 rooms of five; ``rate`` moves a second offered in all.
     ``web_share`` of each room's seats (rounded to whole seats) are WebSocket players:
     their replies' times are given apart from the telnet players' (``telnet``, ``web``),
-    and together in the usual fields."""
+    and together in the usual fields. The server's ``/metrics`` is scraped every few
+    seconds meanwhile: its own figures are under ``server`` (see ``bench.metrics``)."""
     web_seats = web_seats_of(web_share)
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS)
@@ -152,11 +154,14 @@ async def game(
             for latencies in by_kind.values():
                 latencies.clear()
             counters.commands = counters.moves = 0
+            scraper = Scraper(server.web_port)
+            await scraper.start()
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+            result["server"] = await scraper.stop()
             result["web_players"] = rooms * web_seats
             for kind, part in by_kind.items():
                 if part.samples:
