@@ -55,6 +55,10 @@ LOGIN_FAILURES = ("unknown_name", "wrong_password", "throttled")
 DATABASE_FAILURES = ("unavailable", "full")
 #: The counter of a line that calls no command.
 UNKNOWN_COMMAND = "huh"
+#: Seconds a scrape's answer is given again as it is: Prometheus asks every 15 seconds or
+#: so, but anyone who reaches the web port may ask as often as they like, and a scrape
+#: costs milliseconds with thousands of connections to count.
+SCRAPE_FRESH = 1.0
 #: Seconds ``/healthz`` waits for the database before calling it down.
 HEALTH_TIMEOUT = 2.0
 #: Seconds a health answer is given again without asking the database again (balancers
@@ -124,6 +128,8 @@ class Metrics:
         self.commands.labels(UNKNOWN_COMMAND)
         #: Each command's counter, found without prometheus_client's label lookup.
         self._command_counters: dict[str, Counter] = {}
+        #: The last answer to a scrape in each format: when, and what.
+        self._exposed: dict[str, tuple[float, bytes]] = {}
 
     def command_done(self, name: str, seconds: float) -> None:
         """Count a command run (``name``: its key, or :data:`UNKNOWN_COMMAND`) that took
@@ -144,9 +150,14 @@ class Metrics:
 
     def exposition(self, accept: str = "") -> tuple[bytes, str]:
         """Every metric, and its content type: in the format the scraper's Accept header
-        asks for (OpenMetrics), or Prometheus's text format."""
+        asks for (OpenMetrics), or Prometheus's text format. At most
+        :data:`SCRAPE_FRESH` seconds old."""
         encode, content_type = choose_encoder(accept)
-        return encode(self.registry), content_type
+        now = time.monotonic()
+        kept = self._exposed.get(content_type)
+        if kept is None or now - kept[0] >= SCRAPE_FRESH:
+            kept = self._exposed[content_type] = (now, encode(self.registry))
+        return kept[1], content_type
 
 
 #: The metrics of parts that no node scrapes (tests that build a hub or a room registry

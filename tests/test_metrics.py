@@ -16,48 +16,25 @@ import subprocess
 from typing import Any
 
 import aiohttp
-from prometheus_client.parser import text_string_to_metric_families
 
+from server.metrics import SCRAPE_FRESH
 from tests.client import MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.gnav_players import connect as gnav_player
 from tests.gnav_players import play as play_gnav
 from tests.players import ScriptedPlayer, seated_at
+from tests.scraping import labelled, scrape, value
 from tests.server_process import ROOT, free_port
 from tests.test_outage import outage  # noqa: F401 - a fixture
 from tests.test_server_admin import staff
 from tests.test_web import haproxy  # noqa: F401 - a fixture
 from tests.web_client import WebClient, web_log_in
 
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
 
 async def fetch(port: int, path: str, scheme: str = "http", context: ssl.SSLContext | None = None) -> tuple[int, str]:
     url = f"{scheme}://127.0.0.1:{port}{path}"
     async with aiohttp.ClientSession() as session, session.get(url, ssl=context) as response:
         return response.status, await response.text()
-
-
-async def scrape(port: int) -> Samples:
-    """Every sample ``/metrics`` on ``port`` gives, by name and labels."""
-    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/metrics") as response:
-        assert response.status == 200
-        assert response.headers["Content-Type"].startswith("text/plain; version=")
-        text = await response.text()
-    return {
-        (sample.name, frozenset(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples[(name, frozenset(labels.items()))]
-
-
-def labelled(samples: Samples, name: str, label: str) -> dict[str, float]:
-    """The samples of ``name``, by the value of their one label ``label``."""
-    return {dict(labels)[label]: v for (n, labels), v in samples.items() if n == name}
 
 
 async def health(port: int) -> tuple[int, dict[str, Any]]:
@@ -94,6 +71,7 @@ async def test_metrics_count_connections_logins_commands_and_rooms_as_players_pl
     await intruder.expect(WELCOME_END)
     await intruder.command("connect Ann wrong-password", "different password")
     await intruder.command("connect Nobody whatever1", "different password")
+    await asyncio.sleep(SCRAPE_FRESH)  # a scrape is answered again as it is for a second
     watching = await scrape(server.web_port)
     await intruder.close()
 
@@ -173,6 +151,24 @@ async def test_tls_connections_and_computer_players_moves_are_counted(start_serv
     assert labelled(samples, "dvorak_connections", "kind") == {"telnet": 1, "tls": 1, "web": 0}
     assert labelled(samples, "dvorak_bot_moves_total", "game")["dvorak"] == 0
     await secure.close()
+
+
+async def test_a_scrape_is_answered_again_for_a_second_however_often_it_is_asked(start_server):
+    server = await start_server()
+    ann = await MudClient.open(server.port)
+    await ann.expect(WELCOME_END)
+    loop = asyncio.get_running_loop()
+    asked = loop.time()
+    first = await scrape(server.web_port)
+    ann.send("create Ann secret1")
+    await ann.expect("Players here")
+    again = await asyncio.gather(*(scrape(server.web_port) for _ in range(20)))
+    if loop.time() - asked < SCRAPE_FRESH:  # (else the machine was too slow to tell)
+        assert all(samples == first for samples in again)
+        assert value(first, "dvorak_logins_total") == 0
+    await asyncio.sleep(SCRAPE_FRESH)
+    assert value(await scrape(server.web_port), "dvorak_logins_total") == 1
+    await ann.close()
 
 
 async def test_healthz_fails_while_the_database_does_not_answer_and_recovers(start_server, outage):  # noqa: F811

@@ -17,10 +17,11 @@ from persistence.database import Database
 from persistence.staff_log import StaffLog
 from server.app import SHUTDOWN_NOTICE
 from server.shutdown import duration, notice
-from tests.client import MudClient
+from tests.client import WILL, MudClient, iac
 from tests.conftest import WELCOME_END, log_in
 from tests.harness import World
 from tests.players import ScriptedPlayer, flat, loosely
+from tests.scraping import scrape, value
 from tests.server_process import ServerProcess
 from tests.test_cluster import (  # noqa: F401 (broker_url: a fixture the others use)
     HEARTBEAT,
@@ -31,6 +32,8 @@ from tests.test_cluster import (  # noqa: F401 (broker_url: a fixture the others
     prefix,
     start_node,
 )
+from tests.test_help import INDEX_ENTRY, framed, unfilled
+from tests.test_telnet_features import NAWS, naws
 from tests.web_client import WebClient, web_log_in
 
 SHUTTING_DOWN = loosely(SHUTDOWN_NOTICE)
@@ -254,6 +257,28 @@ async def test_shutdown_cancelled_tells_everyone_and_the_node_runs_on(start_serv
     assert SHUTDOWN_NOTICE not in bo.client.transcript
 
 
+@pytest.mark.parametrize("width", [60, 132])
+async def test_staff_commands_help_is_filled_to_the_window(start_server, database_url, width):
+    server = await start_server()
+    await (await ScriptedPlayer.connect(server.port, "Ann")).close()
+    await grant(database_url, "Ann")
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, NAWS) + naws(width))
+    await client.expect(WELCOME_END)
+    await log_in(client, "Ann", create=False)
+    client.send("OUTPUTPREFIX <<")
+    client.send("OUTPUTSUFFIX >>")
+    index = await framed(client, "help")
+    server_set = [m.group(1) for m in map(INDEX_ENTRY.match, index[index.index("Server:") + 1 :]) if m]
+    assert server_set[:2] == ["@wall", "@shutdown"]
+    for name in ("@wall", "@shutdown"):
+        lines = await framed(client, f"help {name}")
+        assert lines[0] == f"Help for {name}:", lines
+        assert not unfilled(lines, width), unfilled(lines, width)
+        assert all(len(line) <= width for line in lines if not line.startswith("  ")), lines
+    await client.close()
+
+
 # -- several nodes -----------------------------------------------------------------------------
 
 
@@ -271,6 +296,13 @@ async def test_a_wall_reaches_every_node_and_a_shutdown_is_cancelled_on_every_no
     assert "Announcement from Ann: Hello, every node." in await ann.ask("@wall Hello, every node.")
     for player in (bo, cy):
         await player.client.expect("Announcement from Ann: Hello, every node.")
+    for node in (north, south):
+        samples = await scrape(node.web_port)
+        assert value(samples, "dvorak_mqtt_connected") == 1
+        assert value(samples, "dvorak_mqtt_messages_sent_total") > 0
+        assert value(samples, "dvorak_mqtt_messages_received_total") > 0
+        assert value(samples, "dvorak_mqtt_messages_refused_total") == 0
+        assert value(samples, "dvorak_players_online") + value(samples, "dvorak_players_elsewhere") == 3
 
     await ann.ask("@shutdown 10")
     for player in (bo, cy):
@@ -362,9 +394,9 @@ async def test_a_second_sigterm_stops_at_once(database_url, tmp_path):
 
 
 async def test_an_impossible_countdown_is_refused_at_start(database_url, tmp_path):
-    for value in ("-1", "nan", "90000"):
+    for seconds in ("-1", "nan", "90000"):
         node = ServerProcess(database_url, tmp_path)
-        node.env["DVORAK_SHUTDOWN_COUNTDOWN"] = value
+        node.env["DVORAK_SHUTDOWN_COUNTDOWN"] = seconds
         with pytest.raises(AssertionError, match="--shutdown-countdown: 0 to 86400 seconds"):
             await node.start()
         assert await node.exited(10) == 1
