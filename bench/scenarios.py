@@ -33,6 +33,7 @@ from bench.gnavroom import (
 )
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
+from bench.metrics import Scraper
 from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
@@ -214,6 +215,10 @@ async def game(
                 each.commands = each.moves = each.approvals = 0
                 each.errors.clear()
             before = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
+            scraper = Scraper(server.web_port) if "web" not in lacks else None
+            if scraper is not None and not await scraper.start():
+                lacks["metrics"] = "it has no /metrics: the server's own figures are left out"
+                scraper = None
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
@@ -223,6 +228,8 @@ async def game(
             result["approvals_per_s"] = round(counters.approvals / elapsed)
             result["dvorak_rooms"] = len(room_list)
             result["web_players"] = len(room_list) * web_seats
+            if scraper is not None:
+                result["server"] = await scraper.stop()
             for kind, part in by_kind.items():
                 if part.samples:
                     result[kind] = rounded(part.summary())

@@ -134,6 +134,10 @@ class CommandSet:
                 else:
                     self.by_name[name.lower()] = command
 
+    def joined(self, *others: CommandSet) -> CommandSet:
+        """One set of this one's title holding its commands and those of ``others``."""
+        return CommandSet(self.title, [*self.commands, *(c for other in others for c in other.commands)])
+
 
 def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Command, str] | None:
     """The command ``line`` calls and its argument text, or None if it calls none.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from functools import cache
 
 from commands import gmcp
@@ -15,6 +16,7 @@ from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
 from commands.moderation import install as install_moderation
 from commands.rooms import IN_ROOM_COMMANDS, LOBBY_ROOM_COMMANDS
 from commands.safety import SAFETY_COMMANDS, STAFF_SAFETY_COMMANDS, install
+from commands.server_admin import SERVER_ADMIN_COMMANDS, SERVER_STAFF_COMMANDS, listen_for_walls
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
@@ -23,6 +25,7 @@ from persistence.database import DatabaseFull, DatabaseUnavailable
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub, OnlinePlayer, RemotePlayer
+from server.metrics import UNKNOWN_COMMAND, UNWATCHED, Metrics
 from server.rooms import GameRoom, RoomRegistry
 from server.safety import PlayerSafety
 
@@ -69,9 +72,8 @@ def in_a_room(game: str) -> tuple[CommandSet, ...]:
 #: command); to anyone else its commands do not exist ("Huh?", and help does not list
 #: them). A new set for administrators is one more line here.
 STAFF_COMMAND_SETS: tuple[tuple[str, CommandSet], ...] = (
-    ("moderator", MODERATOR_COMMANDS),
-    ("moderator", STAFF_SAFETY_COMMANDS),
-    ("admin", ADMIN_COMMANDS),
+    ("moderator", MODERATOR_COMMANDS.joined(STAFF_SAFETY_COMMANDS, SERVER_STAFF_COMMANDS)),
+    ("admin", ADMIN_COMMANDS.joined(SERVER_ADMIN_COMMANDS)),
 )
 
 
@@ -136,15 +138,25 @@ def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
 class CommandProcessor:
     """Runs each line a connection sends as a command, and greets and sees off connections."""
 
-    def __init__(self, hub: Hub, accounts: AccountService, rooms: RoomRegistry, services: Services) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        accounts: AccountService,
+        rooms: RoomRegistry,
+        services: Services,
+        metrics: Metrics = UNWATCHED,
+    ) -> None:
         self.hub = hub
         self.accounts = accounts
         self.rooms = rooms
         self.services = services
+        #: Where commands, their time and logins are counted.
+        self.metrics = metrics
         hub.on_move = gmcp.moved
         hub.on_remote_change = gmcp.place_changed
         install_moderation(hub)
         install(hub, rooms, services.get(PlayerSafety))
+        listen_for_walls(hub)
 
     def welcome(self, connection: Connection) -> None:
         connection.send(welcome_screen(connection.width))
@@ -182,11 +194,18 @@ class CommandProcessor:
 
     async def execute(self, connection: Connection, line: str) -> None:
         """Run ``line`` for ``connection``: the answer to a password prompt, or one
-        command. Every failure becomes a reply, never a crash."""
+        command. Every failure becomes a reply, never a crash. Each command is counted
+        by name with the time it took (an answer to a password prompt is no command), and
+        so is a connection that logs in by it."""
+        logged_out = connection.player is None
         if connection.secret_prompt is not None:
             await self._answer_prompt(connection, line)
-            return
-        await self._execute_one(connection, line)
+        else:
+            started = time.perf_counter()
+            name = await self._execute_one(connection, line)
+            self.metrics.command_done(name, time.perf_counter() - started)
+        if logged_out and connection.player is not None:
+            self.metrics.logins.inc()
 
     async def _answer_prompt(self, connection: Connection, secret: str) -> None:
         answer, connection.secret_prompt = connection.secret_prompt, None
@@ -205,7 +224,8 @@ class CommandProcessor:
         finally:
             CURRENT_CONNECTION.reset(token)
 
-    async def _execute_one(self, connection: Connection, line: str) -> None:
+    async def _execute_one(self, connection: Connection, line: str) -> str:
+        """Run one command; its name (its key, or "huh" if the line calls none here)."""
         token = CURRENT_CONNECTION.set(connection)
         try:
             command_sets = command_sets_for(connection)
@@ -217,14 +237,14 @@ class CommandProcessor:
                     connection.touch()
                     with connection.framed():
                         connection.send(_database_trouble(outage, found[0].key))
-                    return
+                    return found[0].key
                 command_sets = command_sets_for(connection)
                 found = find_command(command_sets, line)
             if found is None:
                 connection.touch()
                 with connection.framed():
                     connection.send(_not_here(connection, line))
-                return
+                return UNKNOWN_COMMAND
             command, args = found
             if command.resets_idle:
                 connection.touch()
@@ -234,6 +254,7 @@ class CommandProcessor:
                     await self._run(command, ctx, args)
             else:
                 await self._run(command, ctx, args)
+            return command.key
         finally:
             CURRENT_CONNECTION.reset(token)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Several Dvorak MUSH nodes on this machine, for trials: one PostgreSQL database, one
-# Mosquitto broker, N nodes on 127.0.0.1:6260.., and HAProxy on 127.0.0.1:6250 in front
-# of them (when haproxy is installed; otherwise connect to the nodes' own ports).
+# Mosquitto broker, N nodes on 127.0.0.1:6260.. (their web ports, where HAProxy asks
+# /healthz, on 6280..), and HAProxy on 127.0.0.1:6250 in front of them (when haproxy is
+# installed; otherwise connect to the nodes' own ports).
 #
 #   deploy/local-cluster.sh start [NODES]   start NODES nodes (default 2, at most 3)
 #   deploy/local-cluster.sh status          what is running
@@ -22,6 +23,7 @@ RUN=${DVORAK_CLUSTER_DIR:-/tmp/dvorak-cluster}
 DATABASE_URL=${DVORAK_DATABASE_URL:-postgresql+asyncpg://postgres@127.0.0.1:5432/dvorak_cluster}
 MQTT_URL=${DVORAK_MQTT_URL:-mqtt://127.0.0.1:1883}
 FIRST_NODE_PORT=6260
+FIRST_WEB_PORT=6280
 BALANCER_PORT=6250
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -90,7 +92,8 @@ start() {
         fi
         # The broker's password goes in the environment, the secret in a file: neither
         # on a command line, where every user of the host could read it.
-        DVORAK_PORT=$port DVORAK_NODE_NAME=node$node DVORAK_DATABASE_URL=$DATABASE_URL \
+        DVORAK_PORT=$port DVORAK_WEB_PORT=$((FIRST_WEB_PORT + node - 1)) DVORAK_NODE_NAME=node$node \
+            DVORAK_DATABASE_URL=$DATABASE_URL \
             DVORAK_MQTT_URL="mqtt://dvorak:$(cat "$RUN/mqtt.password")@${MQTT_URL#mqtt://}" \
             DVORAK_CLUSTER_SECRET_FILE="$RUN/cluster.secret" \
             DVORAK_DATA_DIR="$RUN/node$node" DVORAK_PROXY_PROTOCOL=$proxy_protocol \
@@ -158,5 +161,5 @@ case ${1:-} in
     status) status ;;
     kill) kill_node "${2:-}" ;;
     stop) stop ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -145,6 +145,10 @@ class Database:
         #: SQLite allows one writer: this process's writers queue here rather than
         #: sleeping in SQLite's busy handler (other processes still meet the busy timeout).
         self._write_turn = asyncio.Lock() if self.backend == "sqlite" else None
+        #: Told of every failure to answer (a :class:`DatabaseUnavailable` about to be
+        #: raised; a :class:`DatabaseFull` too), once per failed transaction: the server
+        #: counts them (see :mod:`server.metrics`).
+        self.on_unavailable: Callable[[DatabaseUnavailable], None] | None = None
 
     def _configure_sqlite(self, engine: Engine, busy_ms: int | None = None) -> None:
         busy_ms = int(self.timeout * 1000) if busy_ms is None else busy_ms
@@ -175,7 +179,7 @@ class Database:
         """A write transaction, committed when the block exits without an exception.
         Raises :class:`DatabaseUnavailable` if the database does not answer."""
         async with self._write_turn if self._write_turn is not None else nullcontext():
-            with _unavailable_as_such():
+            with self._observed(), _unavailable_as_such():
                 async with self.engine.begin() as connection:
                     yield connection
 
@@ -195,6 +199,9 @@ class Database:
                     return await self._sqlite_write(work)
                 except DatabaseUnavailable as outage:
                     if "locked" not in str(outage) or loop.time() >= deadline:
+                        # Tries that found the lock taken and were made again are no
+                        # failure: only the one given up on is told.
+                        self._note(outage)
                         raise
                 await asyncio.sleep(0.005)
 
@@ -226,9 +233,32 @@ class Database:
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[AsyncConnection]:
         """A read-only transaction: a consistent view that never blocks writers."""
-        with _unavailable_as_such():
+        with self._observed(), _unavailable_as_such():
             async with self._reader.begin() as connection:
                 yield connection
+
+    async def ping(self) -> None:
+        """Raise :class:`DatabaseUnavailable` unless the database answers a trivial
+        write transaction: one that takes SQLite's write lock (and gives it back,
+        having written nothing), or a PostgreSQL connection's. What a health check asks."""
+        async with self.transaction() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    @contextmanager
+    def _observed(self) -> Iterator[None]:
+        """Tell :attr:`on_unavailable` of a failure to answer raised inside."""
+        try:
+            yield
+        except DatabaseUnavailable as outage:
+            self._note(outage)
+            raise
+
+    def _note(self, outage: DatabaseUnavailable) -> None:
+        if self.on_unavailable is not None:
+            try:
+                self.on_unavailable(outage)
+            except Exception:
+                log.exception("the observer of database failures failed")
 
     async def upgrade(self, revision: str = "head") -> None:
         """Apply Alembic migrations up to ``revision`` (all pending ones by default)."""

@@ -23,6 +23,7 @@ import argon2
 
 from persistence.accounts import AccountRecord, AccountStore, NameTaken
 from server.limits import OneAtATime
+from server.metrics import UNWATCHED, Metrics
 
 T = TypeVar("T")
 
@@ -137,9 +138,12 @@ class AccountService:
         time_cost: int = 2,
         memory_kib: int = 19 * 1024,
         accounts_per_address: int | None = None,
+        metrics: Metrics = UNWATCHED,
     ) -> None:
         self.store = store
         self.throttle = throttle
+        #: Where refused logins are counted.
+        self.metrics = metrics
         #: Players that may be made from one address in an hour (None: any number).
         self.accounts_per_address = accounts_per_address
         #: Each address makes its players one at a time (see :meth:`create`).
@@ -229,12 +233,18 @@ class AccountService:
         """The account if ``password`` is right; otherwise :class:`LoginFailed` (and a
         failure counted against ``address``). A name that is no player's is checked
         against a decoy hash, so that it takes as long to refuse as a wrong password."""
-        self._count_attempt(address)
+        try:
+            self._count_attempt(address)
+        except AccountError:
+            self.metrics.login_failed("throttled")
+            raise
         account = await self.store.find(name)
         if account is None:
             await self._verify(self._decoy_hash, password)
+            self.metrics.login_failed("unknown_name")
             raise LoginFailed(known=False)
         if not await self._verify(account.password_hash, password):
+            self.metrics.login_failed("wrong_password")
             raise LoginFailed(known=True)
         self.throttle.forgive(address)
         new_hash = None

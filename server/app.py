@@ -12,13 +12,14 @@ from contextlib import aclosing
 from datetime import timedelta
 
 import telnetlib3
+from prometheus_client import ProcessCollector
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
 from commands.games import announce
 from commands.safety import delete_due_accounts
 from persistence.accounts import AccountStore
-from persistence.database import Database, DatabaseUnavailable, describe_url
+from persistence.database import Database, DatabaseFull, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
 from persistence.moderation import ModerationStore
 from persistence.player_decks import PlayerDeckStore
@@ -30,9 +31,11 @@ from server.config import Settings
 from server.connection import Connection, TelnetConnection
 from server.hub import Hub
 from server.limits import CommandRate
+from server.metrics import Health, Metrics, MetricsPort, StateCollector
 from server.rooms import RoomRegistry
 from server.safety import PlayerSafety
 from server.sessions import SessionTokens
+from server.shutdown import Countdown
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
 from server.web import WebFront
 
@@ -46,12 +49,22 @@ CODEBASE = "dvorak-mush 0.1"
 PROXY_HEADER_WAIT = 10
 
 
+class TlsConnection(TelnetConnection):
+    """A client connected over telnet on the TLS port."""
+
+    kind = "tls"
+
+
 class MushServer:
-    """One Dvorak MUSH node: ``await start()``, then ``await stop()``."""
+    """One Dvorak MUSH node: ``await start()``, then ``await stop()`` (or, once stopping
+    is under way by itself, after a shutdown's countdown, ``await stopped()``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        #: What this node counts, for Prometheus (``/metrics``).
+        self.metrics = Metrics()
         self.database = Database(settings.resolved_database_url, settings.database_timeout)
+        self.database.on_unavailable = lambda outage: self.metrics.database_failed(isinstance(outage, DatabaseFull))
         self.hub = Hub()
         self.accounts = AccountService(
             AccountStore(self.database),
@@ -59,6 +72,7 @@ class MushServer:
             time_cost=settings.argon2_time_cost,
             memory_kib=settings.argon2_memory_kib,
             accounts_per_address=settings.accounts_per_address,
+            metrics=self.metrics,
         )
         self.rooms = RoomRegistry(
             RoomStore(self.database),
@@ -66,8 +80,11 @@ class MushServer:
             self.hub,
             card_limit=settings.max_cards_per_room,
             rooms_per_player=settings.max_rooms_per_player,
+            metrics=self.metrics,
         )
         self.safety = PlayerSafety(self.database, timedelta(days=settings.account_delete_days))
+        #: A shutdown counting down (``@shutdown``, or SIGTERM with --shutdown-countdown).
+        self.countdown = Countdown(self.hub, self._time_is_up)
         #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
         self.session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
         self.processor = CommandProcessor(
@@ -81,9 +98,23 @@ class MushServer:
                 ModerationStore(self.database),
                 StaffLog(self.database),
                 self.safety,
+                self.countdown,
             ),
+            metrics=self.metrics,
         )
-        self.web = WebFront(settings, self.hub, self.session_tokens, self._serve) if settings.web else None
+        self.health = Health(self.database.ping, self.accepting)
+        self.metrics.registry.register(StateCollector(self.hub, lambda: len(self.rooms.loaded()), self.accepting))
+        ProcessCollector(registry=self.metrics.registry)  # CPU, memory and open files of the process
+        self.web = (
+            WebFront(settings, self.hub, self.session_tokens, self._serve, self.metrics, self.health)
+            if settings.web
+            else None
+        )
+        self.metrics_port = (
+            MetricsPort(settings.host, settings.metrics_port, self.metrics, self.health)
+            if settings.metrics_port
+            else None
+        )
         self.cluster: Cluster | None = None
         if settings.mqtt_url:
             self.cluster = Cluster(
@@ -95,6 +126,7 @@ class MushServer:
                 settings.cluster_heartbeat,
                 settings.resolved_cluster_secret,
                 self.processor.remote_players_gone,
+                self.metrics,
             )
         #: Every connection's telnet commands are parsed in turns (see ParsingTurns).
         self._parsing_turns = ParsingTurns()
@@ -105,6 +137,10 @@ class MushServer:
         #: The tasks that mark away players and archive unused rooms.
         self._keepers: list[asyncio.Task[None]] = []
         self._stopping = False
+        self._stop_task: asyncio.Task[None] | None = None
+        self._stop_begun = asyncio.Event()
+        #: How many times the process was asked to stop (SIGTERM, SIGINT).
+        self._terminations = 0
         self._sessions: set[asyncio.Task[None]] = set()
         self._running_commands = 0
         self._no_running_commands = asyncio.Event()
@@ -148,6 +184,8 @@ class MushServer:
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
         if self.web is not None:
             await self.web.start()
+        if self.metrics_port is not None:
+            await self.metrics_port.start()
         self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
         self._keepers = [asyncio.create_task(self._mark_absentees(), name="absentee marker")]
         if settings.room_archive_seconds > 0:
@@ -213,7 +251,7 @@ class MushServer:
             input_rate=self.settings.input_rate,
             input_burst=self.settings.input_burst,
             turns=self._parsing_turns,
-            shell=self._session,
+            shell=functools.partial(self._session, tls=not plain),
             encoding="utf8",
             encoding_errors="replace",
             force_binary=True,
@@ -255,8 +293,10 @@ class MushServer:
             )
         return None
 
-    async def _session(self, reader: telnetlib3.TelnetReaderUnicode, writer: telnetlib3.TelnetWriterUnicode) -> None:
-        """Serve one connection from greeting to hang-up."""
+    async def _session(
+        self, reader: telnetlib3.TelnetReaderUnicode, writer: telnetlib3.TelnetWriterUnicode, tls: bool = False
+    ) -> None:
+        """Serve one connection (on the TLS port: ``tls``) from greeting to hang-up."""
         if self._stopping:
             writer.close()
             return
@@ -265,7 +305,7 @@ class MushServer:
             writer.close()
             return
         settings = self.settings
-        connection = TelnetConnection(
+        connection = (TlsConnection if tls else TelnetConnection)(
             self.hub.next_connection_number(),
             reader,
             writer,
@@ -365,12 +405,49 @@ class MushServer:
             if self._running_commands == 0:
                 self._no_running_commands.set()
 
-    async def stop(self, notice: str = SHUTDOWN_NOTICE) -> None:
+    def accepting(self) -> bool:
+        """Whether this node takes new players: not while it counts down to a shutdown,
+        nor while it stops (what ``/healthz`` tells balancers)."""
+        return not self._stopping and not self.countdown.running
+
+    def terminate(self) -> None:
+        """The process was asked to stop (SIGTERM, SIGINT): with ``--shutdown-countdown``,
+        count down telling the players, then stop; asked again (or without a countdown),
+        stop now."""
+        self._terminations += 1
+        seconds = self.settings.shutdown_countdown
+        if self._terminations == 1 and seconds > 0:
+            log.info("asked to stop: shutting down in %g s", seconds)
+            self.countdown.start_here(seconds)
+        else:
+            log.info("asked to stop: shutting down now")
+            self._begin_stop()
+
+    def _time_is_up(self) -> None:
+        """The shutdown's countdown is over."""
+        self._begin_stop()
+
+    def _begin_stop(self) -> asyncio.Task[None]:
+        if self._stop_task is None:
+            self._stop_task = asyncio.create_task(self._stop(), name="shutdown")
+            self._stop_begun.set()
+        return self._stop_task
+
+    async def stopped(self) -> None:
+        """Wait until the node has stopped, however it was asked to."""
+        await self._stop_begun.wait()
+        assert self._stop_task is not None
+        await asyncio.shield(self._stop_task)
+
+    async def stop(self) -> None:
         """Stop cleanly: refuse new connections and commands, let running commands finish
-        (they commit or roll back whole), tell everyone, hang up, close the database."""
-        if self._stopping:
-            return
+        (they commit or roll back whole), tell everyone, hang up, close the database.
+        Stopping under way already (a countdown ran out), wait until it is done."""
+        await asyncio.shield(self._begin_stop())
+
+    async def _stop(self, notice: str = SHUTDOWN_NOTICE) -> None:
         self._stopping = True
+        self.countdown.halt()
         log.info("shutting down")
         if self._unloader is not None:
             self._unloader.cancel()
@@ -390,6 +467,8 @@ class MushServer:
             await asyncio.wait(self._sessions, timeout=self.settings.shutdown_grace)
         if self.web is not None:
             await self.web.stop()
+        if self.metrics_port is not None:
+            await self.metrics_port.stop()
         if self.cluster is not None:
             await self.cluster.stop()
         self.accounts.close()

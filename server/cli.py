@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
+from pythonjsonlogger.json import JsonFormatter
+
 from games.dvorak.deck import deck_contents
 from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
 from games.dvorak.rules import RuleViolation, Table
@@ -33,7 +35,7 @@ T = TypeVar("T")
 
 log = logging.getLogger("server")
 
-DATABASE_FLAGS = ("data_dir", "database_url", "database_timeout", "log_level")
+DATABASE_FLAGS = ("data_dir", "database_url", "database_timeout", "log_level", "log_format")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the telnet server",
         description="Run the telnet server. Pending database migrations are applied first. "
-        "SIGTERM or SIGINT (Ctrl-C) shuts it down cleanly.",
+        "SIGTERM or SIGINT (Ctrl-C) shuts it down cleanly: after telling the players and counting down "
+        "--shutdown-countdown seconds, if set (a second signal stops it at once). An administrator's @shutdown "
+        "stops it too, with exit status 0.",
     )
     Settings.add_arguments(serve)
     migrate = commands.add_parser(
@@ -119,8 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "admin",
         help="grant or revoke staff roles",
         description="Make a player a moderator or an administrator (grant), or a player again (revoke). "
-        "Moderators keep order (mute, boot, ban, read reports); administrators also run the server "
-        "(roles, walls, shutdown) and may delete any saved deck or room. Written to the audit log.",
+        "Moderators keep order (mute, boot, ban, read reports, walls); administrators also run the server "
+        "(roles, shutdown) and may delete any saved deck or room. Written to the audit log.",
     )
     admin.add_argument("action", choices=("grant", "revoke"))
     admin.add_argument("name", help="the player's name")
@@ -131,12 +135,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+LOG_FORMATS = ("text", "json")
+
+
+def configure_logging(level: str, form: str = "text") -> None:
+    """Log to standard error at ``level``: a line of text per record, or (``form`` json)
+    a JSON object per line, for log shippers: ``time`` (ISO 8601, UTC), ``level``,
+    ``logger``, ``message``, and ``exception`` (the traceback) when there is one."""
+    handler = logging.StreamHandler(sys.stderr)
+    if form == "json":
+        handler.setFormatter(
+            JsonFormatter(
+                ["levelname", "name", "message"],
+                rename_fields={"levelname": "level", "name": "logger", "exc_info": "exception"},
+                timestamp="time",
+            )
+        )
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
     # Our own log has one line per connection, login and error; the libraries' chatter
     # about each connection would only repeat it.
     for noisy in ("alembic", "aiosqlite", "asyncio"):
@@ -150,6 +167,7 @@ async def serve(settings: Settings) -> None:
     from server.app import MushServer
     from server.cluster import Broker, check_node_name
     from server.envelopes import check_cluster_secret
+    from server.shutdown import MOST_SECONDS
     from server.telnet import parse_networks
 
     if settings.mqtt_url:
@@ -186,15 +204,18 @@ async def serve(settings: Settings) -> None:
         parse_networks(settings.proxy_from)
     except ValueError as error:
         raise CommandLineError(f"--proxy-from: {error}") from None
+    if not 0 <= settings.shutdown_countdown <= MOST_SECONDS:
+        raise CommandLineError(
+            f"--shutdown-countdown: 0 to {MOST_SECONDS} seconds (a day), not {settings.shutdown_countdown}"
+        )
     server = MushServer(settings)
     await server.start()
     tune_garbage_collector()
-    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
-    await server.stop()
+        loop.add_signal_handler(signum, server.terminate)
+    # Until a signal, or an administrator's @shutdown, has stopped it.
+    await server.stopped()
 
 
 def run_server(settings: Settings) -> None:
@@ -372,7 +393,9 @@ class CommandLineError(Exception):
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = Settings.from_sources(arguments)
-    configure_logging(settings.log_level)
+    if settings.log_format not in LOG_FORMATS:
+        raise SystemExit(f"--log-format (DVORAK_LOG_FORMAT) is text or json, not {settings.log_format!r}.")
+    configure_logging(settings.log_level, settings.log_format)
     try:
         if arguments.command == "serve":
             run_server(settings)

@@ -84,6 +84,7 @@ from games.base import Event
 from persistence.accounts import ROLES
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
+from server.metrics import UNWATCHED, Metrics
 from server.rooms import RoomRegistry, room_id_in
 from server.text import clean_text
 
@@ -155,8 +156,11 @@ class Cluster(Peers):
         heartbeat: float,
         secret: str,
         on_gone: Callable[[list[RemotePlayer]], Any],
+        metrics: Metrics = UNWATCHED,
     ) -> None:
         self.hub = hub
+        #: Where the link's state and its messages are counted.
+        self.metrics = metrics
         self.rooms = rooms
         self.broker = Broker(url)
         self.node = node
@@ -259,6 +263,7 @@ class Cluster(Peers):
                 self._client = client
                 self._connected_at = time.monotonic()
                 self.connected.set()
+                self.metrics.mqtt_connected.set(1)
                 log.info("connected to MQTT broker %s as node %s", self.broker, self.node)
                 self._send_presence(full=True)
                 self._spawn(self._reconcile())
@@ -268,6 +273,7 @@ class Cluster(Peers):
                 sender.cancel()
                 self._client = None
                 self.connected.clear()
+                self.metrics.mqtt_connected.set(0)
                 running = asyncio.current_task()  # this task: never None in a coroutine
                 if running is not None and not running.cancelling():
                     log.warning("lost the MQTT broker %s", self.broker)
@@ -317,6 +323,7 @@ class Cluster(Peers):
             self._outbox.clear()
             try:
                 await asyncio.gather(*(client.publish(t, p, qos=0, retain=r) for t, p, r in batch))
+                self.metrics.mqtt_sent.inc(len(batch))
             except aiomqtt.MqttError as error:
                 # The connection is going: the session ends, and so does this task.
                 log.warning("could not publish to the MQTT broker: %s", error)
@@ -448,8 +455,10 @@ class Cluster(Peers):
         or malformed is logged and ignored."""
         if not payload:
             return  # it only clears what the broker retains (see _forget_silent_nodes)
+        self.metrics.mqtt_received.inc()
         if not isinstance(payload, (bytes, bytearray)):
             log.warning("refused a message on %s: not bytes", topic)
+            self.metrics.mqtt_refused.inc()
             return
         try:
             message = self._envelopes.open(topic, payload)
@@ -457,11 +466,13 @@ class Cluster(Peers):
             # The broker hands every new subscription what it retains: messages this node
             # has taken already, or a node's list from long ago. Nothing to warn about.
             (log.info if retained else log.warning)("refused a message on %s: %s", topic, refusal)
+            self.metrics.mqtt_refused.inc()
             return
         try:
             self._take(topic, message)
         except Exception:
             log.exception("ignored a malformed cluster message on %s", topic)
+            self.metrics.mqtt_refused.inc()
 
     def _take(self, topic: str, message: dict[str, Any]) -> None:
         """Act on an opened message. A malformed one raises, having done nothing (a

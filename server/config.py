@@ -69,6 +69,11 @@ class Settings:
         "seconds to wait for the database (its lock, its answer) before a command fails",
     )
     log_level: str = _setting("info", "DVORAK_LOG_LEVEL", "debug, info, warning or error")
+    log_format: str = _setting(
+        "text",
+        "DVORAK_LOG_FORMAT",
+        "text, or json: one JSON object a line (time, level, logger, message, exception), for log shippers",
+    )
     event_loop: str = _setting("auto", "DVORAK_EVENT_LOOP", "asyncio, uvloop, or auto (uvloop where it is installed)")
     max_line_length: int = _setting(8192, "DVORAK_MAX_LINE_LENGTH", "longest input line accepted, in characters")
     login_failure_limit: int = _setting(
@@ -83,6 +88,12 @@ class Settings:
         "seconds to wait for telnet negotiation before greeting a client that does not negotiate",
     )
     shutdown_grace: float = _setting(5.0, "DVORAK_SHUTDOWN_GRACE", "seconds to let running commands finish on shutdown")
+    shutdown_countdown: float = _setting(
+        0.0,
+        "DVORAK_SHUTDOWN_COUNTDOWN",
+        "seconds to count down, telling the players, between SIGTERM (or SIGINT) and the shutdown; a second "
+        "signal stops at once (0: stop at once)",
+    )
     argon2_time_cost: int = _setting(
         2, "DVORAK_ARGON2_TIME_COST", "argon2id passes per password hash (OWASP minimum: 2)"
     )
@@ -173,6 +184,12 @@ class Settings:
         "DVORAK_WEB_ORIGINS",
         "other origins (comma-separated, e.g. https://play.example.org) whose pages may open the WebSocket; "
         "the server's own is always allowed",
+    )
+    metrics_port: int = _setting(
+        0,
+        "DVORAK_METRICS_PORT",
+        "port serving only /metrics (Prometheus) and /healthz, on the same host address, for scrapers and health "
+        "checks kept off the players' web port (0: none; the web port serves both anyway)",
     )
     web_proxy_from: str = _setting(
         "",

@@ -46,6 +46,7 @@ from persistence.rooms import (
 )
 from server.connection import as_news
 from server.hub import Hub, OnlinePlayer, Place
+from server.metrics import UNWATCHED, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,13 @@ class GameRoom(Place):
     """A named room where a table of some game is played; seated players and spectators."""
 
     def __init__(
-        self, stored: StoredRoom, store: RoomStore, announce: Announcer, hub: Hub, card_limit: int | None = None
+        self,
+        stored: StoredRoom,
+        store: RoomStore,
+        announce: Announcer,
+        hub: Hub,
+        card_limit: int | None = None,
+        metrics: Metrics = UNWATCHED,
     ) -> None:
         super().__init__(place_key(stored.id))
         self.id = stored.id
@@ -107,6 +114,7 @@ class GameRoom(Place):
         self._store = store
         self._announce = announce
         self._hub = hub
+        self._metrics = metrics
         self._lock = asyncio.Lock()
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
@@ -173,6 +181,7 @@ class GameRoom(Place):
             if changes is None:
                 return result
             seq_before = self.seq
+            started = time.perf_counter()
             try:
                 self.head = await self._store.store(self.id, self.head, self.table.state, changes)
             except StaleRoom:
@@ -182,6 +191,7 @@ class GameRoom(Place):
             except BaseException:
                 self._undo_unstored(changes)
                 raise
+            self._metrics.commit_seconds.observe(time.perf_counter() - started)
             self._tell(seq_before, changes.events)
             return result
 
@@ -198,7 +208,9 @@ class GameRoom(Place):
                 if changes is None:
                     return result
                 seq_before = self.seq
+                started = time.perf_counter()
                 head_after = await claim.store(self.head, self.table.state, changes)
+                self._metrics.commit_seconds.observe(time.perf_counter() - started)
         except BaseException:
             if changes is not None:
                 self._undo_unstored(changes)
@@ -292,6 +304,8 @@ class GameRoom(Place):
     async def _act(self, due: Due) -> None:
         try:
             await self.perform(due.move)
+            if due.reason == "bot":
+                self._metrics.bot_moves.labels(self.game).inc()
         except RuleViolation as refused:
             # The table moved on since it was timed (on another node, say): nothing to do.
             log.info("room %s: %s move for seat %s refused: %s", self.name, due.reason, due.actor, refused)
@@ -474,9 +488,11 @@ class RoomRegistry:
         hub: Hub,
         card_limit: int | None = None,
         rooms_per_player: int | None = None,
+        metrics: Metrics = UNWATCHED,
     ) -> None:
         self.store = store
         self.hub = hub
+        self.metrics = metrics
         self._announce = announce
         #: Cards and rules a room may hold, and rooms a player may host (None: no limit).
         self.card_limit = card_limit
@@ -508,7 +524,7 @@ class RoomRegistry:
         stored = await self.store.load(room_id)
         if stored is None or stored.archived:
             return None
-        room = GameRoom(stored, self.store, self._announce, self.hub, self.card_limit)
+        room = GameRoom(stored, self.store, self._announce, self.hub, self.card_limit, self.metrics)
         self._rooms[room_id] = room
         self.hub.add_place(room)
         self.hub.peers.room_loaded(room_id)

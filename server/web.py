@@ -29,6 +29,7 @@ from aiohttp import WSMsgType, web
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
+from server.metrics import Health, Metrics, add_routes
 from server.sessions import MOST_TOKEN_LENGTH, TOKEN_LIFETIME, SessionTokens
 from server.telnet import in_networks, parse_networks
 from server.text import clean_text
@@ -276,7 +277,8 @@ def _view_frame(package: str, data: object) -> str:
 
 
 class WebFront:
-    """The web port: the page, its files and the players' WebSockets. Each socket is
+    """The web port: the page, its files and the players' WebSockets, and for operators
+    ``/metrics`` and ``/healthz`` (given ``metrics`` and ``health``). Each socket is
     served by ``serve`` (the same session every telnet connection has)."""
 
     def __init__(
@@ -285,11 +287,15 @@ class WebFront:
         hub: Hub,
         tokens: SessionTokens,
         serve: Callable[[Connection], Awaitable[None]],
+        metrics: Metrics | None = None,
+        health: Health | None = None,
     ) -> None:
         self.settings = settings
         self.hub = hub
         self.tokens = tokens
         self._serve = serve
+        self._metrics = metrics
+        self._health = health
         self._origins = {
             origin.strip().rstrip("/").lower() for origin in settings.web_origins.split(",") if origin.strip()
         }
@@ -302,6 +308,8 @@ class WebFront:
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
         app.router.add_static("/static/", WEB_ROOT, show_index=False, follow_symlinks=False)
+        if self._metrics is not None and self._health is not None:
+            add_routes(app, self._metrics, self._health)
         app.on_response_prepare.append(_add_security_headers)
         return app
 

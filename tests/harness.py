@@ -45,6 +45,7 @@ from server.hub import Hub
 from server.rooms import GameRoom, RoomRegistry
 from server.safety import PlayerSafety
 from server.sessions import SessionTokens
+from server.shutdown import Countdown
 
 PASSWORD = "secret1"
 #: argon2id's cheapest parameters: one pass over 8 KiB.
@@ -159,6 +160,9 @@ class World:
         )
         decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
         self.safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
+        #: Set when a shutdown's countdown is over (a server would then stop).
+        self.shutdown_due = False
+        self.countdown = Countdown(self.hub, self._shutdown_due)
         services = Services(
             decks,
             PlayerDeckStore(database, settings.max_saved_decks),
@@ -166,10 +170,14 @@ class World:
             ModerationStore(database),
             StaffLog(database),
             self.safety,
+            self.countdown,
         )
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
+
+    def _shutdown_due(self) -> None:
+        self.shutdown_due = True
 
     @classmethod
     async def open(cls, database_file: Path, template: Path | None = None, **settings: Any) -> World:
@@ -185,7 +193,9 @@ class World:
         return cls(database, chosen)
 
     async def close(self) -> None:
-        """Stop the rooms' timed moves, hang everyone up, close the database."""
+        """Stop the rooms' timed moves and any shutdown's countdown, hang everyone up,
+        close the database."""
+        self.countdown.halt()
         for room in self.rooms.loaded():
             room.stop_acting()
         for connection in list(self.connections.values()):

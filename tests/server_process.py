@@ -75,8 +75,14 @@ class ServerProcess:
             self.log += line.decode()
 
     async def stop(self, signum: int = signal.SIGTERM) -> int:
-        assert self.process is not None and self.process.stderr is not None
+        assert self.process is not None
         self.process.send_signal(signum)
-        rest = await asyncio.wait_for(self.process.stderr.read(), 30)
+        return await self.exited(30)
+
+    async def exited(self, timeout: float) -> int:
+        """Wait until the server exits by itself (within ``timeout`` seconds); its exit
+        status, with the rest of its log read."""
+        assert self.process is not None and self.process.stderr is not None
+        rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
         self.log += rest.decode()
-        return await self.process.wait()
+        return await asyncio.wait_for(self.process.wait(), timeout)

@@ -1,0 +1,158 @@
+"""Shutting down with warning: a countdown told to every player, then the clean stop.
+
+An administrator's ``@shutdown`` is announced to every node (:meth:`Countdown.announce`,
+an announcement of kind ``shutdown``, see :meth:`server.hub.Hub.announce`): each node
+counts down on its own clock, tells its players at the start and again at
+:data:`MARKS` (an hour, ten minutes, a minute, ten seconds before, ...), and when the time
+is up stops cleanly, as SIGTERM would. ``@shutdown/cancel`` (kind ``shutdown-cancel``)
+stops every node's countdown. A service manager's SIGTERM, with ``--shutdown-countdown``,
+counts down on this node alone (:meth:`Countdown.start_here`): no one cancels that one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+from server.hub import Hub
+from server.text import clean_text
+
+log = logging.getLogger(__name__)
+
+#: The kinds of announcement a countdown listens to.
+SHUTDOWN, CANCEL = "shutdown", "shutdown-cancel"
+#: Longest countdown, in seconds: a day.
+MOST_SECONDS = 24 * 3600
+#: Longest message told with a countdown, in characters.
+MOST_MESSAGE = 500
+#: Longest name of whoever announced it (a player's name; see server.accounts).
+MOST_NAME = 32
+#: Seconds before the end at which players are told again (and at the start, however
+#: long the countdown).
+MARKS = (*(hours * 3600 for hours in range(23, 0, -1)), 1800, 600, 300, 120, 60, 30, 10)
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in words, to the second: ``5 minutes``, ``1 hour 30 minutes``, ``3 seconds``."""
+    left = math.ceil(seconds)
+    parts = []
+    for size, unit in ((3600, "hour"), (60, "minute"), (1, "second")):
+        count, left = divmod(left, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts) or "0 seconds"
+
+
+def notice(seconds: float, message: str, by: str) -> str:
+    """What players are told with ``seconds`` to go."""
+    when = "is shutting down now" if seconds <= 0 else f"will shut down in {duration(seconds)}"
+    text = f"{by}: the server {when}." if by else f"The server {when}."
+    return f"*** {text} {message} ***" if message else f"*** {text} ***"
+
+
+class Countdown:
+    """This node's countdown to a shutdown, if one is running; ``on_time`` is called
+    when it is up (the node then stops)."""
+
+    def __init__(self, hub: Hub, on_time: Callable[[], None]) -> None:
+        self.hub = hub
+        self._on_time = on_time
+        self._task: asyncio.Task[None] | None = None
+        self._deadline = 0.0
+        #: Whether the running countdown is this node's alone (SIGTERM): not cancelled
+        #: by ``@shutdown/cancel``.
+        self.local = False
+        hub.announcement_handlers[SHUTDOWN] = self._announced
+        hub.announcement_handlers[CANCEL] = self._cancelled
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def seconds_left(self) -> float | None:
+        """Seconds until the stop, or None if no countdown runs."""
+        if not self.running:
+            return None
+        return max(0.0, self._deadline - asyncio.get_running_loop().time())
+
+    def announce(self, seconds: float, message: str, by: str) -> None:
+        """Count down ``seconds`` on every node, telling players ``message`` from ``by``."""
+        self.hub.announce({"kind": SHUTDOWN, "seconds": seconds, "message": message, "by": by})
+
+    def cancel_everywhere(self, by: str) -> None:
+        """Stop every node's announced countdown."""
+        self.hub.announce({"kind": CANCEL, "by": by})
+
+    def start_here(self, seconds: float) -> None:
+        """Count down ``seconds`` on this node alone (a service manager's SIGTERM); a
+        countdown already running that ends sooner is kept instead."""
+        left = self.seconds_left
+        if left is not None and left <= seconds:
+            log.info("shutdown requested in %.0f s; the countdown running ends sooner (%.0f s)", seconds, left)
+            return
+        self._start(seconds, "", "", local=True)
+
+    def halt(self) -> None:
+        """Stop counting, telling no one (the node is stopping anyway)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def _announced(self, announcement: dict[str, Any]) -> None:
+        given = announcement.get("seconds")
+        # Neither a bool (an int to Python), nor NaN nor infinity (outside the bounds).
+        seconds = float(given) if isinstance(given, (int, float)) and not isinstance(given, bool) else math.nan
+        if not 0 <= seconds <= MOST_SECONDS:
+            raise ValueError(f"a shutdown countdown of {given!r:.40} seconds")
+        message, by = _text(announcement.get("message"), MOST_MESSAGE), _text(announcement.get("by"), MOST_NAME)
+        if not by:
+            raise ValueError("a shutdown announced by no one")
+        self._start(seconds, message, by, local=False)
+
+    def _cancelled(self, announcement: dict[str, Any]) -> None:
+        by = _text(announcement.get("by"), MOST_NAME)
+        if not by:
+            raise ValueError("a shutdown cancelled by no one")
+        if not self.running or self.local:
+            return
+        self.halt()
+        log.info("shutdown cancelled by %s", by)
+        self._tell(f"*** {by}: the shutdown is cancelled. ***")
+
+    def _start(self, seconds: float, message: str, by: str, local: bool) -> None:
+        self.halt()
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.time() + seconds
+        self.local = local
+        log.info("shutdown in %.1f s%s: %s", seconds, f", announced by {by}" if by else "", message or "(no message)")
+        self._tell(notice(seconds, message, by))
+        self._task = loop.create_task(self._count_down(message, by), name="shutdown countdown")
+
+    async def _count_down(self, message: str, by: str) -> None:
+        loop = asyncio.get_running_loop()
+        for mark in MARKS:
+            wait = self._deadline - mark - loop.time()
+            if wait <= 0:
+                continue  # that mark is past (or is where the countdown started)
+            await asyncio.sleep(wait)
+            self._tell(notice(mark, message, by))
+        await asyncio.sleep(max(0.0, self._deadline - loop.time()))
+        log.info("the shutdown countdown is over")
+        self._on_time()
+
+    def _tell(self, text: str) -> None:
+        """Tell every player on this node (each node tells its own)."""
+        for player in list(self.hub.players.values()):
+            player.send(text)
+
+
+def _text(value: object, most: int) -> str:
+    """Text from an announcement, cleaned as players' own input is; raises if it is not
+    text or is longer than ``most`` characters."""
+    if not isinstance(value, str) or len(value) > most:
+        raise ValueError(f"{value!r:.80} is not text of at most {most} characters")
+    return clean_text(value).strip()
