@@ -103,7 +103,7 @@ async def test_players_have_no_staff_commands_and_moderators_no_shutdown(staffed
     moderator_help = (await staffed.call("Mo", "help"))["Mo"]
     assert "@wall" in moderator_help and "@shutdown" not in moderator_help
     admin_help = (await staffed.call("Ann", "help"))["Ann"]
-    assert "Server:" in admin_help and "@wall" in admin_help and "@shutdown" in admin_help
+    assert "Admin:" in admin_help and "@wall" in admin_help and "@shutdown" in admin_help
     assert "Shut the server down" in (await staffed.call("Ann", "help @shutdown"))["Ann"]
     assert not staffed.countdown.running
     assert await StaffLog(staffed.database).recent() == []
@@ -269,8 +269,9 @@ async def test_staff_commands_help_is_filled_to_the_window(start_server, databas
     client.send("OUTPUTPREFIX <<")
     client.send("OUTPUTSUFFIX >>")
     index = await framed(client, "help")
-    server_set = [m.group(1) for m in map(INDEX_ENTRY.match, index[index.index("Server:") + 1 :]) if m]
-    assert server_set[:2] == ["@wall", "@shutdown"]
+    staff_set = [m.group(1) for m in map(INDEX_ENTRY.match, index[index.index("Staff:") + 1 :]) if m]
+    admin_set = [m.group(1) for m in map(INDEX_ENTRY.match, index[index.index("Admin:") + 1 :]) if m]
+    assert "@wall" in staff_set and admin_set[-1] == "@shutdown"
     for name in ("@wall", "@shutdown"):
         lines = await framed(client, f"help {name}")
         assert lines[0] == f"Help for {name}:", lines
