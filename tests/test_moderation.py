@@ -122,6 +122,25 @@ async def test_staff_commands_exist_only_for_staff_of_their_role(start_server):
     assert "Mod [mod]" not in flat(await ann.ask("WHO"))
 
 
+async def test_a_role_taken_away_from_the_command_line_takes_every_staff_power_with_it(start_server):
+    # Staff have powers beyond their own commands: they cannot be ignored, a host's mute
+    # or bar does not hold them, an administrator deletes anyone's saved deck. The role
+    # was checked afresh only before a staff command, so one demoted from the command
+    # line kept all of these for as long as they typed none.
+    server = await start_server()
+    ann, bo = await ScriptedPlayer.connect(server.port, "Ann"), await ScriptedPlayer.connect(server.port, "Bo")
+    adm = await staff(server, "Adm", "admin")
+    await server.accounts.store.set_role("Adm", "player")
+    assert "You ignore Adm" in flat(await ann.ask("ignore Adm"))
+    assert flat(await adm.ask("page Ann=still-staff?")) == "Ann is not accepting pages from you."
+    await adm.ask("say ignored-now")
+    await bo.client.wait_for('Adm says, "ignored-now"')
+    await bo.ask("say marker")
+    await ann.client.wait_for('Bo says, "marker"')
+    assert "ignored-now" not in ann.client.transcript and "still-staff" not in ann.client.transcript
+    assert "Adm [admin]" not in flat(await ann.ask("WHO"))
+
+
 async def test_staff_commands_help_is_filled_and_summed_up_in_one_line(start_server):
     server = await start_server(command_rate=1000.0, command_burst=1000)
     adm = await staff(server, "Adm", "admin")
