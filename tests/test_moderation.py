@@ -277,6 +277,50 @@ async def test_hostile_staff_input_gets_a_short_answer_and_changes_nothing(start
     await tess.close()
 
 
+async def test_a_lock_or_mute_made_while_the_password_is_checked_holds_when_the_player_comes_in(
+    start_server, monkeypatch
+):
+    # The account was read before its password was checked (a hash taking a while), and
+    # what that read said decided: a lock or mute made meanwhile reached no one (the
+    # player was not online yet) and was not seen, so the player came in unlocked, or
+    # spoke though muted, until they logged out.
+    server = await start_server()
+    await (await ScriptedPlayer.connect(server.port, "Mallory")).close()
+    mod = await staff(server, "Mod", "moderator")
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    verify = server.accounts._verify
+    checking, go = asyncio.Event(), asyncio.Event()
+
+    async def slow_verify(password_hash: str, password: str) -> bool:
+        checking.set()
+        await go.wait()
+        return await verify(password_hash, password)
+
+    monkeypatch.setattr(server.accounts, "_verify", slow_verify)
+
+    door = await at_the_door(server)
+    asked = asyncio.ensure_future(door.ask("connect Mallory secret1"))
+    await checking.wait()
+    assert "Mallory is muted" in flat(await mod.ask("@mute Mallory=1h spam"))
+    go.set()
+    assert "Welcome back" in flat(await asked)
+    door.name = "Mallory"
+    assert "You are muted until" in flat(await door.ask("say buy gold"))
+    await ann.ask("say marker")
+    assert "buy gold" not in ann.client.transcript
+    await door.close()
+
+    checking.clear()
+    go.clear()
+    door = await at_the_door(server)
+    asked = asyncio.ensure_future(door.ask("connect Mallory secret1"))
+    await checking.wait()
+    assert "Mallory is locked" in flat(await mod.ask("@lock Mallory=stolen"))
+    go.set()
+    assert "Mallory is locked by the staff: stolen." in flat(await asked)
+    assert "Mallory" not in flat(await ann.ask("WHO"))
+
+
 async def test_a_locked_account_is_refused_until_unlocked_and_an_admin_sets_a_new_password(start_server, caplog):
     caplog.set_level(logging.INFO)
     server = await start_server()
