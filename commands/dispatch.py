@@ -230,14 +230,20 @@ class CommandProcessor:
         try:
             command_sets = command_sets_for(connection)
             found = find_command(command_sets, line)
-            if found is not None and found[0] in STAFF_ONLY and connection.player is not None:
+            player = connection.player
+            if found is not None and player is not None and (found[0] in STAFF_ONLY or player.is_staff):
+                # Staff have powers beyond their own commands (nobody can ignore them, a
+                # host's mute or bar does not hold them, ...): whatever a staff member
+                # does is done with their role as stored. Should the database not
+                # answer, a staff command is refused and anything else goes ahead.
                 try:
-                    await self._confirm_role(connection.player)
+                    await self._confirm_role(player)
                 except DatabaseUnavailable as outage:
-                    connection.touch()
-                    with connection.framed():
-                        connection.send(_database_trouble(outage, found[0].key))
-                    return found[0].key
+                    if found[0] in STAFF_ONLY:
+                        connection.touch()
+                        with connection.framed():
+                            connection.send(_database_trouble(outage, found[0].key))
+                        return found[0].key
                 command_sets = command_sets_for(connection)
                 found = find_command(command_sets, line)
             if found is None:
@@ -260,8 +266,8 @@ class CommandProcessor:
 
     async def _confirm_role(self, player: OnlinePlayer) -> None:
         """Take the player's role from the database: one taken away from the command line
-        (which tells no node) is gone from their next staff command on, not only from
-        their next login."""
+        (which tells no node) is gone from their next command on, not only from their
+        next login."""
         stored = await self.accounts.store.find(player.name)
         role = stored.role if stored is not None and stored.id == player.account_id else "player"
         if role != player.role:

@@ -158,12 +158,22 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         raise CommandError("That player has been deleted, as its owner asked.")
     # What the database must read or store for the player to come in is done first: if
     # it fails, they are told so and are still at the welcome screen, not half inside.
-    refusal = await login_refusal(ctx, account) if not created else None
-    if refusal is not None:
-        log.info("login %s (#%d) from %s refused: %s", account.name, account.id, connection.address, refusal)
-        raise CommandError(refusal)
     ignoring = await safety.ignores.ignored_ids(account.id)
     back = await seat_to_return_to(ctx, account.id) if account.id not in ctx.hub.players else None
+    if not created:
+        # Read afresh, last: a lock, ban or mute made since the account was read (while
+        # the password was checked, say) was announced before this player was online
+        # here, so it reached no one, and must be seen now.
+        fresh = await ctx.accounts.store.find(account.name)
+        if fresh is None or fresh.id != account.id:
+            raise CommandError("That player has been deleted, as its owner asked.")
+        account = fresh
+        refusal = await login_refusal(ctx, account)
+        if refusal is not None:
+            log.info("login %s (#%d) from %s refused: %s", account.name, account.id, connection.address, refusal)
+            raise CommandError(refusal)
+        if connection.closing:
+            return
     first = ctx.hub.log_in(connection, account.id, account.name, account.role, account.color)
     player = ctx.player
     player.ignoring = ignoring

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections import Counter as Tally
 from collections.abc import Awaitable, Callable, Iterator
@@ -59,6 +60,9 @@ UNKNOWN_COMMAND = "huh"
 #: so, but anyone who reaches the web port may ask as often as they like, and a scrape
 #: costs milliseconds with thousands of connections to count.
 SCRAPE_FRESH = 1.0
+#: The format versions ``/metrics`` answers in (text 0.0.4; text or OpenMetrics 1.0.0),
+#: whatever else a scraper's Accept header names.
+FORMAT_VERSIONS = ("0.0.4", "1.0.0")
 #: Seconds ``/healthz`` waits for the database before calling it down.
 HEALTH_TIMEOUT = 2.0
 #: Seconds a health answer is given again without asking the database again (balancers
@@ -152,12 +156,27 @@ class Metrics:
         """Every metric, and its content type: in the format the scraper's Accept header
         asks for (OpenMetrics), or Prometheus's text format. At most
         :data:`SCRAPE_FRESH` seconds old."""
-        encode, content_type = choose_encoder(accept)
+        encode, content_type = _encoder(accept)
         now = time.monotonic()
         kept = self._exposed.get(content_type)
         if kept is None or now - kept[0] >= SCRAPE_FRESH:
             kept = self._exposed[content_type] = (now, encode(self.registry))
         return kept[1], content_type
+
+
+def _encoder(accept: str) -> tuple[Callable[[CollectorRegistry], bytes], str]:
+    """What prometheus_client chooses for ``accept``, in one of the few formats Prometheus
+    asks for (:data:`FORMAT_VERSIONS`), else the text format: it answers in any version
+    the header names (a new Content-Type, so a new answer kept, for each) and raises on
+    one it cannot compare ("1.x")."""
+    try:
+        encode, content_type = choose_encoder(accept)
+    except (TypeError, ValueError):
+        return choose_encoder("")
+    version = re.search(r"; version=([^;]*)", content_type)
+    if version is None or version.group(1) not in FORMAT_VERSIONS:
+        return choose_encoder("")
+    return encode, content_type
 
 
 #: The metrics of parts that no node scrapes (tests that build a hub or a room registry

@@ -63,7 +63,7 @@ class Countdown:
         self._task: asyncio.Task[None] | None = None
         self._deadline = 0.0
         #: Whether the running countdown is this node's alone (SIGTERM): not cancelled
-        #: by ``@shutdown/cancel``.
+        #: by ``@shutdown/cancel``, nor put off by a later ``@shutdown``.
         self.local = False
         hub.announcement_handlers[SHUTDOWN] = self._announced
         hub.announcement_handlers[CANCEL] = self._cancelled
@@ -93,6 +93,7 @@ class Countdown:
         left = self.seconds_left
         if left is not None and left <= seconds:
             log.info("shutdown requested in %.0f s; the countdown running ends sooner (%.0f s)", seconds, left)
+            self.local = True  # the node must stop now: @shutdown/cancel no longer cancels it
             return
         self._start(seconds, "", "", local=True)
 
@@ -111,6 +112,14 @@ class Countdown:
         message, by = _text(announcement.get("message"), MOST_MESSAGE), _text(announcement.get("by"), MOST_NAME)
         if not by:
             raise ValueError("a shutdown announced by no one")
+        left = self.seconds_left
+        if self.local and left is not None:
+            # The service manager asked this node to stop: it does, at the sooner time.
+            if left <= seconds:
+                log.info("shutdown announced by %s in %.0f s; this node stops sooner (%.0f s)", by, seconds, left)
+                return
+            self._start(seconds, message, by, local=True)
+            return
         self._start(seconds, message, by, local=False)
 
     def _cancelled(self, announcement: dict[str, Any]) -> None:

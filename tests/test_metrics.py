@@ -288,3 +288,29 @@ async def test_every_metric_the_grafana_dashboard_asks_for_exists(start_server):
     assert wanted and wanted <= present, wanted - present
     ids = [panel["id"] for panel in dashboard["panels"]]
     assert len(ids) == len(set(ids))
+
+
+async def test_a_scrapers_accept_header_cannot_break_a_scrape_nor_make_a_new_answer_each_time(start_server):
+    # prometheus_client answers in whatever OpenMetrics version the Accept header names
+    # (its Content-Type repeats it), and raises on one it cannot compare ("1.x"): each
+    # new version was a fresh scrape kept in memory for good, and "1.x" a server error.
+    server = await start_server()
+    kinds = set()
+    async with aiohttp.ClientSession() as session:
+        for n in range(30):
+            for accept in (
+                f"application/openmetrics-text; version=1.0.{n}",
+                f"application/openmetrics-text; version=1.0.0.{n}",
+                f"text/plain; version=1.{n}.0; escaping=dots",
+                f"application/openmetrics-text; version=1.x{n}",
+            ):
+                async with session.get(
+                    f"http://127.0.0.1:{server.web_port}/metrics", headers={"Accept": accept}
+                ) as response:
+                    assert response.status == 200, accept
+                    body = await response.text()
+                    assert "logins" in body
+                    kinds.add(response.headers["Content-Type"])
+    versions = {re.findall(r"version=([^;]*)", kind)[0] for kind in kinds}
+    assert versions <= {"0.0.4", "1.0.0"}, kinds
+    assert len(kinds) <= 3, kinds

@@ -122,6 +122,25 @@ async def test_staff_commands_exist_only_for_staff_of_their_role(start_server):
     assert "Mod [mod]" not in flat(await ann.ask("WHO"))
 
 
+async def test_a_role_taken_away_from_the_command_line_takes_every_staff_power_with_it(start_server):
+    # Staff have powers beyond their own commands: they cannot be ignored, a host's mute
+    # or bar does not hold them, an administrator deletes anyone's saved deck. The role
+    # was checked afresh only before a staff command, so one demoted from the command
+    # line kept all of these for as long as they typed none.
+    server = await start_server()
+    ann, bo = await ScriptedPlayer.connect(server.port, "Ann"), await ScriptedPlayer.connect(server.port, "Bo")
+    adm = await staff(server, "Adm", "admin")
+    await server.accounts.store.set_role("Adm", "player")
+    assert "You ignore Adm" in flat(await ann.ask("ignore Adm"))
+    assert flat(await adm.ask("page Ann=still-staff?")) == "Ann is not accepting pages from you."
+    await adm.ask("say ignored-now")
+    await bo.client.wait_for('Adm says, "ignored-now"')
+    await bo.ask("say marker")
+    await ann.client.wait_for('Bo says, "marker"')
+    assert "ignored-now" not in ann.client.transcript and "still-staff" not in ann.client.transcript
+    assert "Adm [admin]" not in flat(await ann.ask("WHO"))
+
+
 async def test_staff_commands_help_is_filled_and_summed_up_in_one_line(start_server):
     server = await start_server(command_rate=1000.0, command_burst=1000)
     adm = await staff(server, "Adm", "admin")
@@ -256,6 +275,50 @@ async def test_hostile_staff_input_gets_a_short_answer_and_changes_nothing(start
     assert "Troll" in flat(await mod.ask("@unmute troll"))
     assert "Troll is not muted." in flat(await mod.ask("@unmute Troll"))
     await tess.close()
+
+
+async def test_a_lock_or_mute_made_while_the_password_is_checked_holds_when_the_player_comes_in(
+    start_server, monkeypatch
+):
+    # The account was read before its password was checked (a hash taking a while), and
+    # what that read said decided: a lock or mute made meanwhile reached no one (the
+    # player was not online yet) and was not seen, so the player came in unlocked, or
+    # spoke though muted, until they logged out.
+    server = await start_server()
+    await (await ScriptedPlayer.connect(server.port, "Mallory")).close()
+    mod = await staff(server, "Mod", "moderator")
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    verify = server.accounts._verify
+    checking, go = asyncio.Event(), asyncio.Event()
+
+    async def slow_verify(password_hash: str, password: str) -> bool:
+        checking.set()
+        await go.wait()
+        return await verify(password_hash, password)
+
+    monkeypatch.setattr(server.accounts, "_verify", slow_verify)
+
+    door = await at_the_door(server)
+    asked = asyncio.ensure_future(door.ask("connect Mallory secret1"))
+    await checking.wait()
+    assert "Mallory is muted" in flat(await mod.ask("@mute Mallory=1h spam"))
+    go.set()
+    assert "Welcome back" in flat(await asked)
+    door.name = "Mallory"
+    assert "You are muted until" in flat(await door.ask("say buy gold"))
+    await ann.ask("say marker")
+    assert "buy gold" not in ann.client.transcript
+    await door.close()
+
+    checking.clear()
+    go.clear()
+    door = await at_the_door(server)
+    asked = asyncio.ensure_future(door.ask("connect Mallory secret1"))
+    await checking.wait()
+    assert "Mallory is locked" in flat(await mod.ask("@lock Mallory=stolen"))
+    go.set()
+    assert "Mallory is locked by the staff: stolen." in flat(await asked)
+    assert "Mallory" not in flat(await ann.ask("WHO"))
 
 
 async def test_a_locked_account_is_refused_until_unlocked_and_an_admin_sets_a_new_password(start_server, caplog):

@@ -421,3 +421,29 @@ async def test_json_log_lines_parse_as_json(database_url, tmp_path: Path):
     assert any(m.startswith("listening for telnet") for m in messages)
     assert any(m.startswith("failed login as 'Alice'") for m in messages)
     assert records[0]["time"].endswith("+00:00") and records[0]["level"] == "INFO"
+
+
+async def test_a_countdown_sigterm_asked_for_is_neither_put_off_nor_cancelled_by_another_nodes_shutdown(staffed):
+    # A service manager's SIGTERM must stop the node: an administrator's @shutdown on
+    # another node replaced its countdown by a longer one, which @shutdown/cancel then
+    # cancelled; and a SIGTERM during an announced countdown kept that one, cancellable.
+    countdown = staffed.countdown
+    countdown.start_here(60)
+    staffed.hub.announced({"kind": "shutdown", "seconds": 3600, "message": "Later.", "by": "Eve"})
+    staffed.hub.announced({"kind": "shutdown-cancel", "by": "Eve"})
+    left = countdown.seconds_left
+    assert left is not None and left <= 60
+
+    # One announced sooner than SIGTERM's is welcome, and still stops the node.
+    staffed.hub.announced({"kind": "shutdown", "seconds": 30, "message": "Sooner.", "by": "Eve"})
+    staffed.hub.announced({"kind": "shutdown-cancel", "by": "Eve"})
+    left = countdown.seconds_left
+    assert left is not None and left <= 30
+    countdown.halt()
+
+    staffed.hub.announced({"kind": "shutdown", "seconds": 60, "message": "", "by": "Eve"})
+    countdown.start_here(600)
+    staffed.hub.announced({"kind": "shutdown-cancel", "by": "Eve"})
+    left = countdown.seconds_left
+    assert left is not None and left <= 60
+    countdown.halt()
