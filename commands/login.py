@@ -19,7 +19,7 @@ from server.accounts import AccountError, LoginFailed
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
 from server.safety import PlayerSafety
-from server.sessions import SessionTokens
+from server.sessions import SessionTokens, credential_stamp
 
 log = logging.getLogger("server.login")
 
@@ -129,7 +129,12 @@ class Resume(Command):
     async def run(self, ctx: Context, args: str) -> None:
         session = ctx.services.get(SessionTokens).check(args.strip())
         account = await ctx.accounts.store.find(session.name) if session is not None else None
-        if session is None or account is None or account.id != session.account_id:
+        if (
+            session is None
+            or account is None
+            or account.id != session.account_id
+            or session.credential != credential_stamp(account.password_hash)
+        ):
             ctx.connection.end_session()
             raise CommandError("That session has ended: log in with your name and password.")
         log.info("session resumed by %s (#%d) from %s", account.name, account.id, ctx.connection.address)
@@ -174,7 +179,9 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
             raise CommandError(refusal)
         if connection.closing:
             return
-    first = ctx.hub.log_in(connection, account.id, account.name, account.role, account.color)
+    first = ctx.hub.log_in(
+        connection, account.id, account.name, account.role, account.color, credential_stamp(account.password_hash)
+    )
     player = ctx.player
     player.ignoring = ignoring
     # As stored now: a role given on the command line, say, counts from the next login.

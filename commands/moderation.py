@@ -375,13 +375,6 @@ def logged_reason(length: timedelta | None, reason: str) -> str:
     return f"{term_note(length)} {reason}".rstrip()
 
 
-def tell(ctx: Context, account_id: int, text: str) -> None:
-    """Show ``text`` to the account's player, wherever they are online (if they are)."""
-    someone: Someone | None = ctx.hub.players.get(account_id) or ctx.hub.remote.get(account_id)
-    if someone is not None:
-        someone.send(text)
-
-
 class Boot(Command):
     """Disconnect a player, wherever they are, telling them why.
 
@@ -623,9 +616,11 @@ class ModLog(Command):
 
 
 class NewPassword(Command):
-    """Set a player's password, for one who lost theirs.
+    """Set a player's password, for one who lost theirs (or whose player was stolen).
 
-    They are told, if they are online. The password is never written to any log.
+    If they are online, on any node, they are told and disconnected, and their browser
+    sessions no longer log in: whoever knew the old password is out. The password is
+    never written to any log.
     """
 
     key = "@newpassword"
@@ -645,8 +640,9 @@ class NewPassword(Command):
             raise CommandError(problem)
         await ctx.accounts.store.set_password_hash(account.id, await ctx.accounts.hash_secret(password))
         await audit(ctx, "newpassword", account.name)
-        tell(ctx, account.id, "The staff have set a new password for your player.")
-        ctx.reply(f"{account.name} has a new password.")
+        text = "*** The staff have set a new password for your player: log in again with it. ***"
+        ctx.hub.announce({"kind": BOOT, "account": account.id, "text": text})
+        ctx.reply(f"{account.name} has a new password; anyone logged in as them has been disconnected.")
 
 
 class Grant(Command):

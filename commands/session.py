@@ -10,6 +10,7 @@ from commands.login import player_gone, welcome_screen
 from commands.text import format_duration, format_online_time, truncate
 from games import KINDS
 from server.accounts import AccountError
+from server.sessions import credential_stamp
 from server.text import coloured
 
 #: How WHO marks staff, after their name.
@@ -242,9 +243,15 @@ class Password(Command):
             raise CommandError("Usage: @password <old>=<new>")
         player = ctx.player
         try:
-            await ctx.accounts.change_password(player.account_id, player.name, old, new, ctx.connection.address)
+            new_hash = await ctx.accounts.change_password(
+                player.account_id, player.name, old, new, ctx.connection.address
+            )
         except AccountError as error:
             raise CommandError(str(error)) from None
+        # Browser sessions made before no longer log in; the pages open now get a fresh one.
+        player.credential = credential_stamp(new_hash)
+        for connection in player.connections:
+            connection.session_changed()
         ctx.reply("Your password has been changed.")
 
 

@@ -264,8 +264,9 @@ class AccountService:
         self.throttle.forgive(address)
         return True
 
-    async def change_password(self, account_id: int, name: str, old: str, new: str, address: str) -> None:
-        """Replace the password after checking the old one; :class:`AccountError` if refused."""
+    async def change_password(self, account_id: int, name: str, old: str, new: str, address: str) -> str:
+        """Replace the password after checking the old one; :class:`AccountError` if
+        refused. Returns the new hash."""
         self._count_attempt(address)
         account = await self.store.find(name)
         if account is None or account.id != account_id or not await self._verify(account.password_hash, old):
@@ -274,4 +275,6 @@ class AccountService:
         problem = check_password(new)
         if problem:
             raise AccountError(problem)
-        await self.store.set_password_hash(account_id, await self._in_thread(self._hasher.hash, new))
+        new_hash = await self._in_thread(self._hasher.hash, new)
+        await self.store.set_password_hash(account_id, new_hash)
+        return new_hash

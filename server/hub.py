@@ -39,6 +39,9 @@ class OnlinePlayer:
     last_paged: str | None = None
     #: ANSI colour: "auto" (if the client has it), "on" or "off" (``@color``).
     color: str = "auto"
+    #: The stamp of their password (see :func:`server.sessions.credential_stamp`), put in
+    #: the session tokens their browser is given.
+    credential: str = ""
     online_since: float = field(default_factory=time.monotonic)
     #: The player has logged in on another node, which took them over: this node lets
     #: them go without telling anyone they left.
@@ -308,9 +311,13 @@ class Hub:
                 del self.per_address[connection.address]
         return self.log_out(connection)
 
-    def log_in(self, connection: Connection, account_id: int, name: str, role: str, color: str) -> bool:
-        """Attach ``connection`` to the account; True if the player was not online on
-        this node before. If they were online on another node, that node lets them go."""
+    def log_in(
+        self, connection: Connection, account_id: int, name: str, role: str, color: str, credential: str = ""
+    ) -> bool:
+        """Attach ``connection`` to the account, whose password has the stamp
+        ``credential`` (see :attr:`OnlinePlayer.credential`); True if the player was not
+        online on this node before. If they were online on another node, that node lets
+        them go."""
         player = self.players.get(account_id)
         first = player is None
         if player is None:
@@ -321,6 +328,7 @@ class Hub:
             if elsewhere is not None:
                 self.peers.take_over(elsewhere)
             self.peers.presence_changed(player, True)
+        player.credential = credential
         player.connections.append(connection)
         connection.player = player
         connection.logged_in_at = time.monotonic()

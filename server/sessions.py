@@ -1,10 +1,12 @@
 """Session tokens: how a browser whose connection dropped logs in again without its password.
 
-A token names an account and when it stops being good, signed with HMAC-SHA256 under the
-server's secret: any node holding the same secret (the cluster secret, when nodes share
-one) takes it, and nothing about it is stored. It is short-lived: a connection is sent a
-fresh one while it stays logged in (see :class:`server.web.WebConnection`), and logging out
-retracts it on this node. The browser keeps it in its tab's session storage only.
+A token names an account, a stamp of its password as it was (:func:`credential_stamp`:
+a token made before the password changed is no longer good, on any node), and when it
+stops being good, signed with HMAC-SHA256 under the server's secret: any node holding
+the same secret (the cluster secret, when nodes share one) takes it, and nothing about it
+is stored. It is short-lived: a connection is sent a fresh one while it stays logged in
+(see :class:`server.web.WebConnection`), and logging out retracts it on this node. The
+browser keeps it in its tab's session storage only.
 """
 
 from __future__ import annotations
@@ -23,12 +25,19 @@ TOKEN_LIFETIME = 30 * 60
 MOST_TOKEN_LENGTH = 512
 
 
+def credential_stamp(password_hash: str) -> str:
+    """A short digest of an account's password hash: a token carries the one its account
+    had, and is refused once the password has changed (``@password``, ``@newpassword``)."""
+    return hashlib.sha256(b"dvorak-credential\0" + password_hash.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class Session:
-    """Whom a good token logs in."""
+    """Whom a good token logs in, and the stamp of their password when it was made."""
 
     account_id: int
     name: str
+    credential: str
 
 
 class SessionTokens:
@@ -41,10 +50,16 @@ class SessionTokens:
         #: Tokens retracted here (logged out), until they would have run out anyway.
         self._retracted: dict[str, float] = {}
 
-    def issue(self, account_id: int, name: str) -> str:
-        """A new token for the account."""
+    def issue(self, account_id: int, name: str, credential: str) -> str:
+        """A new token for the account, whose password has the stamp ``credential``."""
         payload = json.dumps(
-            {"a": account_id, "n": name, "e": int(time.time() + self.lifetime), "r": secrets.token_hex(8)},
+            {
+                "a": account_id,
+                "n": name,
+                "k": credential,
+                "e": int(time.time() + self.lifetime),
+                "r": secrets.token_hex(8),
+            },
             separators=(",", ":"),
         ).encode()
         return f"{_encode(payload)}.{_encode(self._sign(payload))}"
@@ -61,11 +76,12 @@ class SessionTokens:
                 return None
             fields = json.loads(payload)
             account_id, name, expires = int(fields["a"]), str(fields["n"]), float(fields["e"])
+            credential = str(fields["k"])
         except (ValueError, KeyError, TypeError):
             return None
         if expires < time.time():
             return None
-        return Session(account_id, name)
+        return Session(account_id, name, credential)
 
     def retract(self, token: str) -> None:
         """Make ``token`` no longer good here (its player logged out)."""

@@ -197,7 +197,7 @@ class WebConnection(Connection):
     def _give_token(self) -> None:
         if self.player is None or self.gone:
             return
-        token = self.tokens.issue(self.player.account_id, self.player.name)
+        token = self.tokens.issue(self.player.account_id, self.player.name, self.player.credential)
         self._tokens.append(token)
         self._post({"token": token})
         self._token_refresh = asyncio.get_running_loop().call_later(TOKEN_REFRESH, self._give_token)

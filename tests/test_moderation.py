@@ -326,7 +326,7 @@ async def test_a_locked_account_is_refused_until_unlocked_and_an_admin_sets_a_ne
     server = await start_server()
     adm = await staff(server, "Adm", "admin")
     troll = await ScriptedPlayer.connect(server.port, "Troll")
-    assert "Troll has a new password." in await adm.ask("@newpassword troll=brandnew9")
+    assert "Troll has a new password; anyone logged in as them" in await adm.ask("@newpassword troll=brandnew9")
     await troll.client.expect("The staff have set a new password for your player.")
     door = await at_the_door(server)
     assert "different password" in await door.ask("connect Troll secret1")

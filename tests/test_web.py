@@ -187,6 +187,49 @@ async def test_a_session_token_is_no_good_after_logging_out_or_when_forged(start
         await client.close()
 
 
+async def resumed(server, token: str) -> str:
+    """What a new page that comes back with ``token`` is told."""
+    client = await WebClient.open(server.web_port)
+    await client.expect(WELCOME_END)
+    client.send_json({"resume": token})
+    said = await client.expect(r"(Welcome back, \w+\.|That session has ended: log in with your name and password\.)")
+    await client.close()
+    return said.group(0)
+
+
+async def test_a_changed_password_ends_the_browser_sessions_made_before_it(start_server):
+    """Whoever had a token (a thief with the old password) cannot come back with it once the
+    password changes: by the player's own @password, or by staff's @newpassword, which
+    also disconnects them, on any node (the token says which password it was made under)."""
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    stolen = ann.tokens[-1]
+    assert stolen
+    await ann.command("@password secret1=secret2", "Your password has been changed.")
+    await ann.quiet()
+    fresh = ann.tokens[-1]
+    assert fresh not in (None, stolen)
+    await ann.close()
+    assert "That session has ended" in await resumed(server, stolen)
+    assert "Welcome back, Ann." in await resumed(server, fresh)
+
+    thief = await WebClient.open(server.web_port)
+    await thief.expect(WELCOME_END)
+    thief.send_json({"resume": fresh})
+    await thief.expect("Welcome back, Ann.")
+    adm = await telnet_player(server, "Adm")
+    assert await server.accounts.store.set_role("Adm", "admin") is not None
+    await adm.command("LOGOUT", "You are logged out.")
+    await adm.command("connect Adm secret1", "Welcome back, Adm.")
+    await adm.command(
+        "@newpassword Ann=another1", "Ann has a new password; anyone logged in as them has been disconnected."
+    )
+    await thief.expect("The staff have set a new password for your player: log in again with it.")
+    await thief.wait_closed()
+    assert "That session has ended" in await resumed(server, fresh)
+    await adm.close()
+
+
 async def test_a_password_asked_for_is_typed_hidden(start_server):
     server = await start_server()
     first = await web_player(server, "Ann")
