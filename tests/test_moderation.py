@@ -327,9 +327,11 @@ async def test_a_locked_account_is_refused_until_unlocked_and_an_admin_sets_a_ne
     adm = await staff(server, "Adm", "admin")
     troll = await ScriptedPlayer.connect(server.port, "Troll")
     assert "Troll has a new password; anyone logged in as them" in await adm.ask("@newpassword troll=brandnew9")
-    await troll.client.expect("The staff have set a new password for your player.")
+    await troll.client.expect(loosely("The staff have set a new password for your player: log in again with it."))
+    await troll.client.wait_closed()  # whoever was logged in as Troll (a thief, say) is out
     door = await at_the_door(server)
     assert "different password" in await door.ask("connect Troll secret1")
+    troll = await ScriptedPlayer.connect(server.port, "Troll", "brandnew9", create=False)
 
     assert "Troll is locked: account stolen." in flat(await adm.ask("@lock Troll=account stolen"))
     await troll.client.expect(loosely("*** Your player has been locked by the staff: account stolen. ***"))
