@@ -230,6 +230,12 @@ class Join(Command):
         if room.is_seated(ctx.player.account_id) and ctx.player.place is room:
             raise CommandError("You are already seated here.")
         _refuse_if_barred(ctx, room)
+        if room.muted(ctx.player.account_id) and not ctx.player.is_staff:
+            # A seat would let them talk again: the host's mute is theirs to lift.
+            raise CommandError(
+                f"The host of room {room.name} has muted you there: you may watch, but not sit down "
+                "until they unmute you."
+            )
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "join")
         await go_to(ctx, room, f"{ctx.player.name} arrives.")

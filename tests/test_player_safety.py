@@ -248,6 +248,11 @@ async def test_a_host_mutes_a_spectator_for_good_and_lets_them_talk_again(start_
     refusal = "The host of room Den has muted you here: you may watch, but not talk."
     for line in ("say hi", '"hi', "pose waves", ":waves", ";'s hat", "@emit Boo"):
         assert refusal in flat(await ben.ask(line)), line
+    # A seat would free them to talk (seated players always may): it is refused.
+    assert "has muted you there: you may watch, but not sit down until they unmute you" in flat(
+        await ben.ask("join Den")
+    )
+    assert refusal in flat(await ben.ask("say seated now?"))  # still a muted spectator
     await ann.ask("say still-heard")
     await ben.client.wait_for('Ann says, "still-heard"')  # muted, not deaf
     assert flat(await ann.ask("mutespec")) == "Muted here: Ben."
