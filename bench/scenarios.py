@@ -8,6 +8,7 @@ import os
 import random
 import resource
 import secrets
+import sys
 import tempfile
 import time
 import uuid
@@ -215,6 +216,7 @@ async def game(
                 each.errors.clear()
             before = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+            print(f"measured run begins ({seconds:g} s)", file=sys.stderr, flush=True)
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
