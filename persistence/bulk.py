@@ -78,11 +78,11 @@ class SqliteRowWriter(RowWriter):
         for start in range(0, len(rows), per_chunk):
             chunk = rows[start : start + per_chunk]
             marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
-            values = [_sqlite_value(row[column]) for row in chunk for column in columns]
+            values = [sqlite_value(row[column]) for row in chunk for column in columns]
             self.writing.with_commit.append((shape.format(values=marks), values))
 
 
-def _sqlite_value(value: Any) -> Any:
+def sqlite_value(value: Any) -> Any:
     if isinstance(value, (dict, list)):
         return json.dumps(value)
     if isinstance(value, datetime):
