@@ -258,8 +258,12 @@ class WebConnection(Connection):
             self._sender.cancel()
 
 
+#: One encoder, made once (``json.dumps`` with options makes an encoder per call).
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _encoder(message)
 
 
 #: Views encoded in this turn of the event loop, by package: the data (held, so that it
