@@ -175,7 +175,8 @@ class GameRoom(Place):
         :meth:`_perform_queued`): four votes on one card wait for two commits, not four.
         Each is still told to no one before it is stored.
         """
-        if self._hub.peers.shared:
+        if self._hub.peers.shared or not (self._lock.locked() or self._queued):
+            # Nothing to wait for (taking a free lock does not yield), or a node with peers.
             async with self._lock:
                 result, seq_before, events = await self._perform_locked(move, None)
                 if events:
