@@ -8,6 +8,7 @@ import os
 import random
 import resource
 import secrets
+import sys
 import tempfile
 import time
 import uuid
@@ -220,6 +221,7 @@ async def game(
                 lacks["metrics"] = "it has no /metrics: the server's own figures are left out"
                 scraper = None
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
+            print(f"measured run begins ({seconds:g} s)", file=sys.stderr, flush=True)
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())

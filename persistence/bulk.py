@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -78,15 +79,22 @@ class SqliteRowWriter(RowWriter):
         for start in range(0, len(rows), per_chunk):
             chunk = rows[start : start + per_chunk]
             marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
-            values = [_sqlite_value(row[column]) for row in chunk for column in columns]
+            values = [sqlite_value(row[column]) for row in chunk for column in columns]
             self.writing.with_commit.append((shape.format(values=marks), values))
 
 
-def _sqlite_value(value: Any) -> Any:
+def sqlite_value(value: Any) -> Any:
     if isinstance(value, (dict, list)):
         return json.dumps(value)
     if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return _moment_text(value)
     if isinstance(value, bool):
         return int(value)
     return value
+
+
+@lru_cache(maxsize=16)
+def _moment_text(moment: datetime) -> str:
+    """A timestamp as SQLAlchemy stores it on SQLite: naive UTC. A batch stamps every row
+    with the same moment, so it is formatted once."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")

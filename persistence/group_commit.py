@@ -35,11 +35,17 @@ class GroupCommit(Generic[Item, Outcome]):
         self._write = write
         self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def store(self, item: Item) -> Outcome:
         """Store ``item`` with whatever else is waiting; its outcome. Raises what the
         writer said for it, or :class:`DatabaseUnavailable` if the batch failed."""
-        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            # Looked up once per loop: on Python 3.11 asyncio.get_running_loop() is a
+            # system call (the process id), and this runs for every move.
+            loop = self._loop = asyncio.get_running_loop()
+        future: asyncio.Future[Outcome] = loop.create_future()
         self._queue.append((item, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued())

@@ -773,12 +773,18 @@ def _claim_rooms(rows: RowWriter, room_ids: list[int]) -> dict[int, tuple[LogHea
     """Each room's stored head and game, its row held until the commit: PostgreSQL's
     ``SELECT ... FOR UPDATE`` (in the order of the ids, as every node locks them: two
     batches never deadlock); on SQLite, BEGIN IMMEDIATE already holds the write lock."""
-    query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest, _rooms.c.game).where(
-        _rooms.c.id.in_(sorted(set(room_ids)))
-    )
-    if not isinstance(rows, SqliteRowWriter):
-        query = query.order_by(_rooms.c.id).with_for_update()
-    return {room: (LogHead(seq, digest), game) for room, seq, digest, game in rows.connection.execute(query)}
+    ids = sorted(set(room_ids))
+    if isinstance(rows, SqliteRowWriter):
+        # Straight to the driver, as the batch's other statements: no statement to build.
+        driver = rows.connection.connection.dbapi_connection
+        assert driver is not None
+        found = driver.execute(
+            f"SELECT id, seq, digest, game FROM rooms WHERE id IN ({', '.join('?' * len(ids))})", ids
+        ).fetchall()
+    else:
+        query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest, _rooms.c.game).where(_rooms.c.id.in_(ids))
+        found = list(rows.connection.execute(query.order_by(_rooms.c.id).with_for_update()))
+    return {room: (LogHead(seq, digest), game) for room, seq, digest, game in found}
 
 
 def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:

@@ -150,6 +150,8 @@ class Connection(ABC):
         #: A secret the client is being asked for (a password): the next line answers it.
         self.secret_prompt: SecretPrompt | None = None
         self._outbox: list[str] = []
+        #: The event loop the connection is served in (see :meth:`_write`).
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def __repr__(self) -> str:
         who = self.player.name if self.player else "not logged in"
@@ -209,7 +211,12 @@ class Connection(ABC):
         lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
         self._outbox.append(render_colours("\r\n".join(lines), self.colour))
         if len(self._outbox) == 1:
-            asyncio.get_running_loop().call_soon(self.flush)
+            loop = self._loop
+            if loop is None:
+                # Looked up once: on Python 3.11 every asyncio.get_running_loop() asks the
+                # kernel for the process id, a system call per line written.
+                loop = self._loop = asyncio.get_running_loop()
+            loop.call_soon(self.flush)
 
     def flush(self) -> None:
         """Write out everything queued (called by the event loop, or before hanging up)."""

@@ -23,12 +23,13 @@ stored (whatever the news said) can never write over the room, only be reloaded.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Due, Event, GameTable, RuleViolation
@@ -85,6 +86,36 @@ def check_room_name(name: str) -> str | None:
     return None
 
 
+class _Queued:
+    """A move waiting for its room (see :meth:`GameRoom.perform`): the mover's context
+    (it is made and told in it), and once ``done``, what it returned or raised."""
+
+    __slots__ = ("context", "done", "error", "move", "result")
+
+    def __init__(self, move: Callable[[GameTable], object], context: contextvars.Context) -> None:
+        self.move = move
+        self.context = context
+        self.done = False
+        self.result: object = None
+        self.error: BaseException | None = None
+
+    def reset(self) -> None:
+        self.done, self.result, self.error = False, None, None
+
+
+def _merged(each: list[Changes]) -> Changes:
+    """Several moves' changes, made one after the other, as one move's."""
+    if len(each) == 1:
+        return each[0]
+    return Changes(
+        [event for changes in each for event in changes.events],
+        [delta for changes in each for delta in changes.undo],
+        set().union(*(changes.touched for changes in each)),
+        set().union(*(changes.created for changes in each)),
+        any(changes.seats_changed for changes in each),
+    )
+
+
 class GameRoom(Place):
     """A named room where a table of some game is played; seated players and spectators."""
 
@@ -116,6 +147,8 @@ class GameRoom(Place):
         self._hub = hub
         self._metrics = metrics
         self._lock = asyncio.Lock()
+        #: Moves waiting to be made (see :meth:`perform`), in the order they came.
+        self._queued: list[_Queued] = []
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
         #: Since when (``time.monotonic()``) each seated player not here has been seen away.
@@ -168,34 +201,146 @@ class GameRoom(Place):
         nothing changed; so does any storage error (the move is undone). If another node
         moved first, its moves are shown here and ``move`` is tried again after them,
         this time with the room's row locked so that no node can overtake it again.
+
+        On a node of its own, the moves that queued up while the room was storing one
+        are made together, in the order they came, and stored in one go (see
+        :meth:`_perform_queued`): four votes on one card wait for two commits, not four.
+        Each is still told to no one before it is stored.
         """
-        async with self._lock:
+        if self._hub.peers.shared or not (self._lock.locked() or self._queued):
+            # Nothing to wait for (taking a free lock does not yield), or a node with peers.
+            async with self._lock:
+                result, seq_before, events = await self._perform_locked(move, None)
+                if events:
+                    self._tell(seq_before, events)
+                return result
+        entry = _Queued(move, contextvars.copy_context())
+        self._queued.append(entry)
+        try:
+            async with self._lock:
+                if not entry.done:
+                    await self._perform_queued()
+        finally:
+            if not entry.done and entry in self._queued:
+                self._queued.remove(entry)  # cancelled while waiting: never made
+        if entry.error is not None:
+            raise entry.error
+        return cast(T, entry.result)
+
+    async def _perform_queued(self) -> None:
+        """Make every move queued for the room, in order, holding the lock: those made
+        after the first that changed something are stored with it, in one store, and
+        each is told (in its own mover's context, so its lines are part of its reply)
+        once stored. What a move returns or raises after the first change is given only
+        once that change is stored: it was decided on a table not yet stored. If the
+        store fails, the first changed move gets the failure (as a move alone would) and
+        the rest are made again one by one, as if each had come alone."""
+        group, self._queued = self._queued, []
+        try:
             if self._suspect:
                 await self._catch_up(self._store.events)
-            try:
-                result, changes = self._make(move)
-            except RuleViolation:
-                if not await self._behind():
-                    raise
-                return await self._perform_claimed(move)  # refused by an old copy: try again
-            if changes is None:
-                return result
-            seq_before = self.seq
-            started = time.perf_counter()
-            try:
-                self.head = await self._store.store(self.id, self.head, self.table.state, changes)
-            except StaleRoom:
-                log.info("room %s changed on another node (or here, unstored); catching up", self.name)
+        except BaseException:
+            self._queued[:0] = group
+            raise
+        made: list[tuple[_Queued, Changes]] = []
+        first = len(group)  # the first move that changed something
+        try:
+            for index, entry in enumerate(group):
+                try:
+                    entry.result, changes = entry.context.run(self._make, entry.move)
+                except Exception as error:  # a rule broken (or a bug): the mover's reply
+                    entry.error = error
+                    changes = None
+                if changes is not None:
+                    made.append((entry, changes))
+                    first = min(first, index)
+                elif index < first:
+                    entry.done = True  # decided on the stored table
+        except BaseException:
+            for _, changes in reversed(made):
                 self.table.undo(changes)
-                return await self._perform_claimed(move)
-            except BaseException:
-                self._undo_unstored(changes)
+            for entry in group[first:]:
+                entry.reset()
+            self._queued[:0] = [entry for entry in group if not entry.done]
+            raise
+        if not made:
+            return
+        merged = _merged([changes for _, changes in made])
+        seq_before = self.seq
+        started = time.perf_counter()
+        try:
+            self.head = await self._store.store(self.id, self.head, self.table.state, merged)
+        except StaleRoom:
+            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
+            self.table.undo(merged)
+            await self._one_by_one(group[first:])
+            return
+        except BaseException as error:
+            self._undo_unstored(merged)
+            for entry in group[first:]:
+                entry.reset()
+            if not isinstance(error, Exception):
+                self._queued[:0] = group[first:]
                 raise
-            self._metrics.commit_seconds.observe(time.perf_counter() - started)
-            self._tell(seq_before, changes.events)
-            return result
+            group[first].error, group[first].done = error, True
+            await self._one_by_one(group[first + 1 :])
+            return
+        self._metrics.commit_seconds.observe(time.perf_counter() - started)
+        seq = seq_before
+        for entry, changes in made:
+            entry.context.run(self._tell, seq, changes.events)
+            seq += len(changes.events)
+        for entry in group[first:]:
+            entry.done = True
 
-    async def _perform_claimed(self, move: Callable[[GameTable], T]) -> T:
+    async def _one_by_one(self, entries: list[_Queued]) -> None:
+        """Make ``entries`` one at a time, each stored and told before the next."""
+        for position, entry in enumerate(entries):
+            entry.reset()
+            try:
+                entry.result, seq_before, events = await self._perform_locked(entry.move, entry.context)
+            except Exception as error:
+                entry.error = error
+            except BaseException:
+                self._queued[:0] = entries[position:]
+                raise
+            else:
+                if events:
+                    entry.context.run(self._tell, seq_before, events)
+            entry.done = True
+
+    async def _perform_locked(
+        self, move: Callable[[GameTable], T], context: contextvars.Context | None
+    ) -> tuple[T, int, list[Event]]:
+        """One move, holding the lock: what it returns, and the events stored (with the
+        seq before them) for the caller to tell."""
+        if self._suspect:
+            await self._catch_up(self._store.events)
+        try:
+            result, changes = context.run(self._make, move) if context is not None else self._make(move)
+        except RuleViolation:
+            if not await self._behind():
+                raise
+            return await self._perform_claimed(move, context)  # refused by an old copy: try again
+        if changes is None:
+            return result, self.seq, []
+        seq_before = self.seq
+        started = time.perf_counter()
+        try:
+            self.head = await self._store.store(self.id, self.head, self.table.state, changes)
+        except StaleRoom:
+            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
+            self.table.undo(changes)
+            return await self._perform_claimed(move, context)
+        except BaseException:
+            self._undo_unstored(changes)
+            raise
+        self._metrics.commit_seconds.observe(time.perf_counter() - started)
+        return result, seq_before, changes.events
+
+    async def _perform_claimed(
+        self, move: Callable[[GameTable], T], context: contextvars.Context | None
+    ) -> tuple[T, int, list[Event]]:
         """:meth:`perform`'s second try, holding the room's row: catch up (or, if this
         copy is not what the database holds, reload), move, store."""
         changes = None
@@ -204,9 +349,9 @@ class GameRoom(Place):
                 await self._catch_up(claim.events)
                 if self.head != claim.head:
                     await self._reload()  # told of moves that were never stored, or not so
-                result, changes = self._make(move)
+                result, changes = context.run(self._make, move) if context is not None else self._make(move)
                 if changes is None:
-                    return result
+                    return result, self.seq, []
                 seq_before = self.seq
                 started = time.perf_counter()
                 head_after = await claim.store(self.head, self.table.state, changes)
@@ -216,8 +361,7 @@ class GameRoom(Place):
                 self._undo_unstored(changes)
             raise
         self.head = head_after
-        self._tell(seq_before, changes.events)
-        return result
+        return result, seq_before, changes.events
 
     def _make(self, move: Callable[[GameTable], T]) -> tuple[T, Changes | None]:
         """Make ``move`` on the table: what it returns, and what it changed (None if it

@@ -90,8 +90,8 @@ class WebConnection(Connection):
         #: Every token this connection was given (all retracted when the player ends the session).
         self._tokens: list[str] = []
         self._token_refresh: asyncio.TimerHandle | None = None
-        #: The last frame of each view sent, to leave out those that did not change.
-        self._views: dict[str, str] = {}
+        #: The last data and frame of each view sent, to leave out those that did not change.
+        self._views: dict[str, tuple[object, str]] = {}
         self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
 
     @property
@@ -156,14 +156,18 @@ class WebConnection(Connection):
         return not self.closing
 
     def send_gmcp(self, package: str, data: object) -> None:
-        """Send a view unless the page already has it as it is. A view sent to a whole
-        room (the same object, in the same turn of the event loop) is encoded once."""
+        """Send a view unless the page already has it as it is (equal to the last one
+        sent: views are built afresh each time, never changed once sent). A view sent to
+        a whole room (the same object, in the same turn of the event loop) is encoded once."""
         if not self.gmcp:
             return
+        last = self._views.get(package)
+        if last is not None and last[0] == data:
+            return  # the page has it as it is: no need to encode it to see so
         frame = _view_frame(package, data)
-        if self._views.get(package) == frame:
+        self._views[package] = (data, frame)
+        if last is not None and last[1] == frame:
             return
-        self._views[package] = frame
         self.flush()
         self._queue(frame)
 
@@ -255,8 +259,12 @@ class WebConnection(Connection):
             self._sender.cancel()
 
 
+#: One encoder, made once (``json.dumps`` with options makes an encoder per call).
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _encoder(message)
 
 
 #: Views encoded in this turn of the event loop, by package: the data (held, so that it

@@ -3,6 +3,7 @@ archive pastes (line by line and flattened), exports, saved decks, the deck CLI.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable
 from pathlib import Path
@@ -267,3 +268,18 @@ async def test_proposals_pasted_as_one_line_are_each_proposed_and_a_bad_one_is_r
         await bo.client.expect(loosely(expected))
     votes = flat(await bo.ask("viewvote"))
     assert all(f"#{n}" in votes for n in (1, 2, 3)) and "#4" not in votes
+
+
+async def test_votes_sent_at_once_are_each_stored_and_answered_in_their_own_reply(server):
+    # Moves that queue up while the room stores one are made and stored together: each
+    # voter's reply still holds its own vote, the decision comes once, and a move refused
+    # among them is refused in its own reply only.
+    ann, *others = await table_of(server, ["Ann", "Bo", "Cy", "Di", "Ed"])
+    await ann.ask("newcard Rush/A/All at once.")
+    *votes, refused = await asyncio.gather(*(p.ask("approve 1") for p in others), ann.ask("approve 7"))
+    for player, reply in zip(others, votes, strict=True):
+        assert "You approve #1." in flat(reply), (player.name, reply)
+    assert sum("is decided: accepted" in flat(reply) for reply in votes) == 1
+    assert "You approve" not in flat(refused) and "#7" in flat(refused)
+    assert "Nothing is waiting for a vote." in flat(await ann.ask("viewvote"))
+    assert "The draw pile holds 1 card." in flat(await ann.ask("countdraw"))

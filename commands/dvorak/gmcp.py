@@ -29,7 +29,7 @@ def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"number": card.number, "name": card.name, "type": card.kind_label}
     if with_text:
         data["text"] = card.text
-    if colour_code(card.colour):
+    if card.colour and colour_code(card.colour):
         data["colour"] = card.colour
     return data
 

@@ -1,6 +1,9 @@
 """What a Dvorak table shows everyone: one summary that both ``look`` (text, in
 :mod:`commands.dvorak.render`) and the ``Dvorak.Table`` GMCP package (in
 :mod:`commands.dvorak.gmcp`) are drawn from. Only face-up facts: hand sizes, never hands.
+
+The summaries are made afresh after every move for a room's GMCP viewers, and read only:
+plain (not frozen) dataclasses with slots, whose ``__init__`` costs half a frozen one's.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from games.dvorak.state import DISCARD, DRAW, NO_OWNER, PLAYING, RULES, Card, Tu
 from server.rooms import GameRoom
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PileSummary:
     """A draw pile and its discard pile: how many cards, and the discard pile's top."""
 
@@ -23,7 +26,7 @@ class PileSummary:
     discard_top: Card | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SeatSummary:
     """A seat as everyone sees it."""
 
@@ -44,7 +47,7 @@ class SeatSummary:
     deck: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TableSummary:
     """A Dvorak table as everyone sees it."""
 
