@@ -258,7 +258,8 @@ class Supervisor:
         port = self.listeners[0].telnet.getsockname()[1]
         log.info("supervisor (pid %d): %d workers on telnet port %d", os.getpid(), len(self.workers), port)
         for worker in self.workers:
-            self._start(worker)
+            if not self.stopping:  # a signal while the first ones started
+                self._start(worker)
         while True:
             self._reap()
             now = time.monotonic()
