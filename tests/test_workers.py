@@ -23,7 +23,7 @@ from server.config import Settings
 from server.workers import cores, worker_count, worker_settings
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.server_process import ServerProcess, run_cli_for_status
-from tests.test_cluster import (  # noqa: F401 (the fixtures: the tests' fixture asks for them by name)
+from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by name)
     HEARTBEAT,
     MQTT_URL,
     SECRET,
@@ -38,14 +38,19 @@ POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/nowhere"
 
 
 @pytest.fixture
-async def workers(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[ServerProcess]:
+async def workers(
+    cluster_database: str,  # noqa: F811 (the fixtures imported above, asked for by name)
+    broker_url: str,  # noqa: F811
+    prefix: str,  # noqa: F811
+    tmp_path,
+) -> AsyncIterator[ServerProcess]:
     """``serve --workers 2`` on the test's database and the broker, both workers listening."""
-    server = ServerProcess(request.getfixturevalue("cluster_database"), tmp_path)
+    server = ServerProcess(cluster_database, tmp_path)
     server.env.update(
         DVORAK_WORKERS="2",
-        DVORAK_MQTT_URL=request.getfixturevalue("broker_url"),
+        DVORAK_MQTT_URL=broker_url,
         DVORAK_NODE_NAME="pair",
-        DVORAK_MQTT_PREFIX=request.getfixturevalue("prefix"),
+        DVORAK_MQTT_PREFIX=prefix,
         DVORAK_CLUSTER_HEARTBEAT=str(HEARTBEAT),
         DVORAK_CLUSTER_SECRET=SECRET,
         DVORAK_SHUTDOWN_GRACE="2",
