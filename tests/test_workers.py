@@ -16,13 +16,15 @@ import re
 import signal
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import aiohttp
 import pytest
 
 from server.config import Settings
 from server.workers import cores, worker_count, worker_settings
 from tests.players import ScriptedPlayer, flat, loosely
-from tests.server_process import ServerProcess, run_cli_for_status
+from tests.server_process import ServerProcess, free_port, run_cli_for_status
 from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by name)
     HEARTBEAT,
     MQTT_URL,
@@ -37,6 +39,23 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
 POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/nowhere"
 
 
+def two_workers(database_url: str, broker: str, topics: str, data_dir: Path, **env: str) -> ServerProcess:
+    """``serve --workers 2`` on ``database_url``, linked by the broker at ``broker`` under the MQTT
+    prefix ``topics`` (not started yet)."""
+    server = ServerProcess(database_url, data_dir)
+    server.env.update(
+        DVORAK_WORKERS="2",
+        DVORAK_MQTT_URL=broker,
+        DVORAK_NODE_NAME="pair",
+        DVORAK_MQTT_PREFIX=topics,
+        DVORAK_CLUSTER_HEARTBEAT=str(HEARTBEAT),
+        DVORAK_CLUSTER_SECRET=SECRET,
+        DVORAK_SHUTDOWN_GRACE="2",
+        **env,
+    )
+    return server
+
+
 @pytest.fixture
 async def workers(
     cluster_database: str,  # noqa: F811 (the fixtures imported above, asked for by name)
@@ -45,16 +64,7 @@ async def workers(
     tmp_path,
 ) -> AsyncIterator[ServerProcess]:
     """``serve --workers 2`` on the test's database and the broker, both workers listening."""
-    server = ServerProcess(cluster_database, tmp_path)
-    server.env.update(
-        DVORAK_WORKERS="2",
-        DVORAK_MQTT_URL=broker_url,
-        DVORAK_NODE_NAME="pair",
-        DVORAK_MQTT_PREFIX=prefix,
-        DVORAK_CLUSTER_HEARTBEAT=str(HEARTBEAT),
-        DVORAK_CLUSTER_SECRET=SECRET,
-        DVORAK_SHUTDOWN_GRACE="2",
-    )
+    server = two_workers(cluster_database, broker_url, prefix, tmp_path)
     await server.start(listeners=2)
     server.follow()
     try:
@@ -144,6 +154,50 @@ async def test_a_killed_worker_is_started_again_and_its_players_find_their_game(
     await ben.client.expect(loosely(f"Ann plays #{held_before[0]}"))
 
     assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_each_worker_has_its_metrics_port_and_counts_down_on_the_first_sigint_and_stops_on_the_second(
+    cluster_database,  # noqa: F811
+    broker_url,  # noqa: F811
+    prefix,  # noqa: F811
+    tmp_path,
+):
+    first = free_port()
+    while not port_is_free(first + 1):
+        first = free_port()
+    server = two_workers(
+        cluster_database, broker_url, prefix, tmp_path, DVORAK_SHUTDOWN_COUNTDOWN="600", DVORAK_METRICS_PORT=str(first)
+    )
+    await server.start(listeners=2)
+    server.follow()
+    try:
+        for port in (first, first + 1):
+            async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                assert answer.status == 200 and (await answer.json())["accepting"] is True
+        ann, ben, _, _ = await on_both_workers(server)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGINT)
+        for each in (ann, ben):
+            await each.client.expect(loosely("*** The server will shut down in 10 minutes. ***"))
+        async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{first}/healthz") as answer:
+            assert answer.status == 503  # counting down: balancers send new players elsewhere
+        assert await server.stop(signal.SIGINT) == 0
+        for each in (ann, ben):
+            await each.client.expect(r"The server is shutting down")
+        assert server.log.count("asked to stop: shutting down in 600 s") == 2
+        assert server.log.count("asked to stop: shutting down now") == 2
+    finally:
+        if server.process is not None and server.process.returncode is None:
+            await server.stop(signal.SIGKILL)
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 async def test_a_worker_that_keeps_dying_at_start_is_given_up(tmp_path):
