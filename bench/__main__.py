@@ -1,6 +1,7 @@
 """Run benchmark scenarios and print their figures.
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gnav-share 0.2]
+    [--workers N]   (N > 1: serve --workers N, PostgreSQL only, with an MQTT broker of its own)
 .venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
     (the same scenarios against the server of git revision <rev> and this checkout's, one table of both)
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
@@ -78,6 +79,13 @@ def parser() -> argparse.ArgumentParser:
         help="game: share of the rooms that are Gnav rooms of two people and two computer players "
         "(0.2: 40 of 200; 0: Dvorak rooms only, as every game figure taken before this option)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="game: the server's worker processes (serve --workers; more than one on PostgreSQL only, with a "
+        "Mosquitto of the bench's own); CPU is summed over them",
+    )
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
     parser.add_argument(
@@ -104,7 +112,13 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
     if scenario == "game":
         return run(
             scenarios.game(
-                backend, arguments.rooms, arguments.rate, arguments.seconds, arguments.web_share, arguments.gnav_share
+                backend,
+                arguments.rooms,
+                arguments.rate,
+                arguments.seconds,
+                arguments.web_share,
+                arguments.gnav_share,
+                arguments.workers,
             )
         )
     if scenario == "gnavroom":
@@ -140,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             options.error("--rounds must be at least 1")
     elif arguments.rev is not None:
         options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
+    if arguments.workers < 1:
+        options.error("--workers must be at least 1")
+    if arguments.workers > 1 and arguments.backend != "postgresql":
+        options.error("--workers above 1 needs --backend postgresql (the workers share one database)")
     if arguments.scenario == "ys":
         for result in ys.run(arguments.games):
             print(json.dumps(result), flush=True)

@@ -57,6 +57,35 @@ class Usage:
     peak_rss_kib: int
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started that still run, and theirs (say, the workers of
+    ``serve --workers``), from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            found += [child, *descendants(child)]
+    return found
+
+
+def usage_tree(pid: int) -> Usage:
+    """:func:`usage` of ``pid`` and of its running descendants, summed (peak memory too:
+    the most the processes held, if each peaked at once)."""
+    total = Usage(0.0, 0, 0)
+    for each in (pid, *descendants(pid)):
+        try:
+            one = usage(each)
+        except (OSError, KeyError):
+            continue  # ended meanwhile
+        total = Usage(
+            total.cpu_seconds + one.cpu_seconds, total.rss_kib + one.rss_kib, total.peak_rss_kib + one.peak_rss_kib
+        )
+    return total
+
+
 def usage(pid: int) -> Usage:
     """CPU time (user + system) and memory of process ``pid`` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -193,8 +222,10 @@ class ChildServer:
             self.log += line.decode()
 
     def usage(self) -> Usage:
+        """The server's CPU time and memory, its child processes' included (the workers of
+        ``serve --workers``: a supervisor's own are next to nothing)."""
         assert self.process is not None
-        return usage(self.process.pid)
+        return usage_tree(self.process.pid)
 
     async def stop(self, timeout: float = 30) -> int | None:
         """SIGTERM, and SIGKILL if it has not exited ``timeout`` seconds later; its exit
@@ -236,9 +267,16 @@ class MqttBroker(ChildServer):
 
 
 def dvorak_server(database_url: str, **settings: str) -> ChildServer:
-    """Our server (the code :func:`current_code` says) on ``database_url``, with ``settings``."""
+    """Our server (the code :func:`current_code` says) on ``database_url``, with ``settings``
+    (one process, unless they say ``DVORAK_WORKERS``)."""
     code = current_code()
-    env = {**code.env(), "DVORAK_DATABASE_URL": database_url, "DVORAK_LOG_LEVEL": "info", **settings}
+    env = {
+        **code.env(),
+        "DVORAK_DATABASE_URL": database_url,
+        "DVORAK_LOG_LEVEL": "info",
+        "DVORAK_WORKERS": "1",
+        **settings,
+    }
     return ChildServer(code.command("serve"), env, ready="listening for telnet", cwd=code.tree)
 
 

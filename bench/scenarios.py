@@ -35,7 +35,7 @@ from bench.gnavroom import (
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
 from bench.metrics import Scraper
-from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server
+from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server, usage
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
 from bench.ysroom import set_up_room as set_up_ys_room
@@ -155,6 +155,7 @@ async def game(
     seconds: float = 20.0,
     web_share: float = 0.0,
     gnav_share: float = 0.0,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """``rooms`` rooms: ``gnav_share`` of them (rounded to whole rooms) Gnav rooms of two
     people and two computer players, the others Dvorak rooms of five players offered
@@ -167,14 +168,19 @@ async def game(
     players' counted in the event log); ``total_moves_per_s`` both games' committed moves,
     ``all`` the replies of everyone. A server without web players or without Gnav (an
     earlier release, see ``python -m bench compare``) plays the rest of the mix: what it
-    lacks is named in ``lacks``, the web seats played over telnet, the Gnav rooms left out."""
+    lacks is named in ``lacks``, the web seats played over telnet, the Gnav rooms left out.
+
+    With ``workers`` above 1 the server is ``serve --workers <workers>`` (PostgreSQL, an
+    MQTT broker of its own): a room's players land on whichever worker the kernel gives
+    their connections, as they would, and the CPU is the workers' summed."""
     web_seats, gnav_web = web_seats_of(web_share), web_seats_of(web_share, GNAV_PEOPLE)
     dvorak_rooms, gnav_rooms = split_rooms(rooms, gnav_share)
-    async with fresh_database(backend) as url:
-        server = dvorak_server(url, **OPEN_LIMITS)
+    async with fresh_database(backend) as url, workers_broker(workers) as (broker, cluster):
+        server = dvorak_server(url, **OPEN_LIMITS, **cluster)
         await server.start()
         try:
             lacks: dict[str, str] = {}
+            await every_worker_listening(server, workers)
             if web_seats or gnav_web:
                 try:
                     await server.logged("listening for browsers", timeout=15)
@@ -216,16 +222,25 @@ async def game(
                 each.commands = each.moves = each.approvals = 0
                 each.errors.clear()
             before = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
-            scraper = Scraper(server.web_port) if "web" not in lacks else None
+            if workers > 1:
+                # /metrics on the shared web port answers from whichever worker got the connection.
+                lacks["metrics"] = "several workers, each with its own /metrics: the server's own figures are left out"
+            scraper = Scraper(server.web_port) if "web" not in lacks and workers == 1 else None
             if scraper is not None and not await scraper.start():
                 lacks["metrics"] = "it has no /metrics: the server's own figures are left out"
                 scraper = None
+            database_before = await database_cpu(url)
+            broker_before = broker.usage().cpu_seconds if broker is not None else 0.0
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             print(f"measured run begins ({seconds:g} s)", file=sys.stderr, flush=True)
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+            if database_before:
+                result["database_cpu_cores"] = round(cpu_between(database_before, await database_cpu(url)) / elapsed, 2)
+            if broker is not None:
+                result["broker_cpu_cores"] = round((broker.usage().cpu_seconds - broker_before) / elapsed, 2)
             after = await count_events(url, COUNT_GNAV_EVENTS) if tables else ()
             result["approvals_per_s"] = round(counters.approvals / elapsed)
             result["dvorak_rooms"] = len(room_list)
@@ -255,6 +270,7 @@ async def game(
                 for person in table:
                     await person.close()
             result["offered_moves_per_s"] = rate
+            result["workers"] = workers
             return result
         finally:
             await server.stop()
@@ -752,6 +768,66 @@ async def fill_database(backend: str, url: str, rooms: int, events: int) -> None
             )
     finally:
         await connection.close()
+
+
+async def database_cpu(url: str) -> dict[int, float]:
+    """The CPU seconds so far of each PostgreSQL backend serving the database of ``url``
+    (by pid): the database server's own work for the run, that of its shared processes
+    (WAL writer, checkpointer) aside. Empty for SQLite (the server's own process does it)."""
+    if not url.startswith("postgresql"):
+        return {}
+    name = url.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(POSTGRES)
+    try:
+        rows = await admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", name)
+    finally:
+        await admin.close()
+    found = {}
+    for row in rows:
+        try:
+            found[row["pid"]] = usage(row["pid"]).cpu_seconds
+        except (OSError, KeyError):
+            continue
+    return found
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two :func:`database_cpu` readings (a backend started
+    since counts whole)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+async def every_worker_listening(server: ChildServer, workers: int, timeout: float = 60) -> None:
+    """Wait until each of the server's ``workers`` has said it listens."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while server.log.count("listening for telnet") < workers:
+        if loop.time() > deadline:
+            raise TimeoutError(f"not all {workers} workers listened:\n{server.log}")
+        await asyncio.sleep(0.05)
+
+
+@asynccontextmanager
+async def workers_broker(workers: int) -> AsyncIterator[tuple[MqttBroker | None, dict[str, str]]]:
+    """The broker and the settings for ``serve --workers <workers>``: with more than one,
+    an MQTT broker of their own (as :func:`cross_node`'s) and a cluster secret."""
+    if workers == 1:
+        yield None, {}
+        return
+    broker = MqttBroker()
+    await broker.start()
+    try:
+        yield (
+            broker,
+            {
+                "DVORAK_WORKERS": str(workers),
+                "DVORAK_MQTT_URL": broker.url,
+                "DVORAK_CLUSTER_SECRET": secrets.token_hex(32),
+                "DVORAK_NODE_NAME": "bench",
+            },
+        )
+    finally:
+        await broker.stop()
 
 
 async def cross_node(rooms: int = 50, rate: float = 200.0, seconds: float = 20.0) -> dict[str, Any]:

@@ -92,7 +92,7 @@ start() {
         fi
         # The broker's password goes in the environment, the secret in a file: neither
         # on a command line, where every user of the host could read it.
-        DVORAK_PORT=$port DVORAK_WEB_PORT=$((FIRST_WEB_PORT + node - 1)) DVORAK_NODE_NAME=node$node \
+        DVORAK_WORKERS=1 DVORAK_PORT=$port DVORAK_WEB_PORT=$((FIRST_WEB_PORT + node - 1)) DVORAK_NODE_NAME=node$node \
             DVORAK_DATABASE_URL=$DATABASE_URL \
             DVORAK_MQTT_URL="mqtt://dvorak:$(cat "$RUN/mqtt.password")@${MQTT_URL#mqtt://}" \
             DVORAK_CLUSTER_SECRET_FILE="$RUN/cluster.secret" \

@@ -38,6 +38,7 @@ from server.sessions import SessionTokens
 from server.shutdown import Countdown
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
 from server.web import WebFront
+from server.workers import Listeners
 
 log = logging.getLogger("server")
 
@@ -59,8 +60,11 @@ class MushServer:
     """One Dvorak MUSH node: ``await start()``, then ``await stop()`` (or, once stopping
     is under way by itself, after a shutdown's countdown, ``await stopped()``)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, listeners: Listeners | None = None) -> None:
         self.settings = settings
+        #: The sockets to serve, bound already (a worker of ``serve --workers``), or None
+        #: to bind the ports the settings give.
+        self.listeners = listeners
         #: What this node counts, for Prometheus (``/metrics``).
         self.metrics = Metrics()
         self.database = Database(settings.resolved_database_url, settings.database_timeout)
@@ -111,7 +115,13 @@ class MushServer:
             else None
         )
         self.metrics_port = (
-            MetricsPort(settings.host, settings.metrics_port, self.metrics, self.health)
+            MetricsPort(
+                settings.host,
+                settings.metrics_port,
+                self.metrics,
+                self.health,
+                listeners.metrics if listeners is not None else None,
+            )
             if settings.metrics_port
             else None
         )
@@ -173,17 +183,23 @@ class MushServer:
             await self.cluster.start()
         loop = asyncio.get_running_loop()
         settings = self.settings
-        self._listeners.append(await loop.create_server(self._protocol(True), settings.host, settings.port))
+        bound = self.listeners
+        if bound is not None:
+            self._listeners.append(await loop.create_server(self._protocol(True), sock=bound.telnet))
+        else:
+            self._listeners.append(await loop.create_server(self._protocol(True), settings.host, settings.port))
         log.info("listening for telnet on %s port %d", settings.host, self.port)
         if settings.tls_cert and settings.tls_key:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(settings.tls_cert, settings.tls_key)
-            self._listeners.append(
-                await loop.create_server(self._protocol(False), settings.host, settings.tls_port, ssl=context)
-            )
+            if bound is not None and bound.tls is not None:
+                tls = await loop.create_server(self._protocol(False), sock=bound.tls, ssl=context)
+            else:
+                tls = await loop.create_server(self._protocol(False), settings.host, settings.tls_port, ssl=context)
+            self._listeners.append(tls)
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
         if self.web is not None:
-            await self.web.start()
+            await self.web.start(bound.web if bound is not None else None)
         if self.metrics_port is not None:
             await self.metrics_port.start()
         self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")

@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -30,6 +31,7 @@ from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings
 from server.rooms import check_room_name
 from server.text import clean_text
+from server.workers import Listeners, Supervisor, bind_listeners, worker_count
 
 T = TypeVar("T")
 
@@ -51,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the telnet server. Pending database migrations are applied first. "
         "SIGTERM or SIGINT (Ctrl-C) shuts it down cleanly: after telling the players and counting down "
         "--shutdown-countdown seconds, if set (a second signal stops it at once). An administrator's @shutdown "
-        "stops it too, with exit status 0.",
+        "stops it too, with exit status 0. With --workers N (N > 1: PostgreSQL and an MQTT broker), N worker "
+        "processes serve the same ports, each a node of the cluster, under a supervisor that passes the "
+        "signals on and starts again a worker that dies.",
     )
     Settings.add_arguments(serve)
     migrate = commands.add_parser(
@@ -138,10 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
 LOG_FORMATS = ("text", "json")
 
 
-def configure_logging(level: str, form: str = "text") -> None:
+def configure_logging(level: str, form: str = "text", worker: str = "") -> None:
     """Log to standard error at ``level``: a line of text per record, or (``form`` json)
     a JSON object per line, for log shippers: ``time`` (ISO 8601, UTC), ``level``,
-    ``logger``, ``message``, and ``exception`` (the traceback) when there is one."""
+    ``logger``, ``message``, and ``exception`` (the traceback) when there is one. A
+    worker of ``serve --workers`` says which it is (``worker``: ``w1``...): in brackets
+    after the logger's name, or in a ``worker`` field."""
     handler = logging.StreamHandler(sys.stderr)
     if form == "json":
         handler.setFormatter(
@@ -149,11 +155,13 @@ def configure_logging(level: str, form: str = "text") -> None:
                 ["levelname", "name", "message"],
                 rename_fields={"levelname": "level", "name": "logger", "exc_info": "exception"},
                 timestamp="time",
+                static_fields={"worker": worker} if worker else None,
             )
         )
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
+        tag = f"[{worker}]" if worker else ""
+        handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s %(name)s{tag}: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler], force=True)
     # Our own log has one line per connection, login and error; the libraries' chatter
     # about each connection would only repeat it.
     for noisy in ("alembic", "aiosqlite", "asyncio"):
@@ -163,8 +171,8 @@ def configure_logging(level: str, form: str = "text") -> None:
     logging.getLogger("telnetlib3").setLevel(logging.ERROR)
 
 
-async def serve(settings: Settings) -> None:
-    from server.app import MushServer
+def check_serve_settings(settings: Settings) -> None:
+    """Refuse (CommandLineError) settings ``serve`` cannot run with."""
     from server.cluster import Broker, check_node_name
     from server.envelopes import check_cluster_secret
     from server.shutdown import MOST_SECONDS
@@ -208,7 +216,13 @@ async def serve(settings: Settings) -> None:
         raise CommandLineError(
             f"--shutdown-countdown: 0 to {MOST_SECONDS} seconds (a day), not {settings.shutdown_countdown}"
         )
-    server = MushServer(settings)
+
+
+async def serve(settings: Settings, listeners: Listeners | None = None) -> None:
+    from server.app import MushServer
+
+    check_serve_settings(settings)
+    server = MushServer(settings, listeners)
     await server.start()
     tune_garbage_collector()
     loop = asyncio.get_running_loop()
@@ -218,7 +232,38 @@ async def serve(settings: Settings) -> None:
     await server.stopped()
 
 
-def run_server(settings: Settings) -> None:
+def serve_command(settings: Settings) -> int:
+    """``dvorak-mush serve``: one process, or a supervisor of several workers (see
+    :mod:`server.workers`); the exit status."""
+    try:
+        count = worker_count(settings)
+    except ValueError as error:
+        raise CommandLineError(f"--workers: {error}") from None
+    if count == 1:
+        run_server(settings)
+        return 0
+    check_serve_settings(settings)
+    # Every worker signs with the same secret: read once, here.
+    settings = replace(settings, cluster_secret=settings.resolved_cluster_secret, cluster_secret_file="")
+    # Imported once, before the workers fork (they share the pages, and start sooner).
+    import server.app  # noqa: F401
+
+    listeners = bind_listeners(settings, count)
+    return Supervisor(settings, listeners, run_worker).run()
+
+
+def run_worker(settings: Settings, listeners: Listeners, number: int) -> int:
+    """Serve as worker ``number`` of ``serve --workers``: its exit status."""
+    configure_logging(settings.log_level, settings.log_format, worker=f"w{number}")
+    try:
+        run_server(settings, listeners)
+    except (OSError, CommandLineError, MigrationError) as error:
+        log.error("%s", error)
+        return 1
+    return 0
+
+
+def run_server(settings: Settings, listeners: Listeners | None = None) -> None:
     """Serve on the chosen event loop: uvloop (faster sockets) where it is installed."""
     if settings.event_loop not in ("auto", "asyncio", "uvloop"):
         raise CommandLineError("DVORAK_EVENT_LOOP is auto, asyncio or uvloop.")
@@ -229,9 +274,9 @@ def run_server(settings: Settings) -> None:
             if settings.event_loop == "uvloop":
                 raise CommandLineError("uvloop is not installed.") from None
         else:
-            uvloop.run(serve(settings))
+            uvloop.run(serve(settings, listeners))
             return
-    asyncio.run(serve(settings))
+    asyncio.run(serve(settings, listeners))
 
 
 def tune_garbage_collector() -> None:
@@ -398,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     try:
         if arguments.command == "serve":
-            run_server(settings)
+            return serve_command(settings)
         elif arguments.command == "migrate":
             asyncio.run(migrate(settings))
         elif arguments.command == "downgrade":

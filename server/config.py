@@ -170,6 +170,12 @@ class Settings:
         "days between a player asking for their account to be deleted (@delete me) and its deletion, "
         "during which @delete/cancel keeps it",
     )
+    workers: int = _setting(
+        0,
+        "DVORAK_WORKERS",
+        "worker processes serving the same ports, each a node of the cluster named <node name>-w<i> (several "
+        "need PostgreSQL and an MQTT broker); 0: one per core with PostgreSQL and --mqtt-url, else one",
+    )
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")
@@ -189,7 +195,8 @@ class Settings:
         0,
         "DVORAK_METRICS_PORT",
         "port serving only /metrics (Prometheus) and /healthz, on the same host address, for scrapers and health "
-        "checks kept off the players' web port (0: none; the web port serves both anyway)",
+        "checks kept off the players' web port (0: none; the web port serves both anyway); with several workers, "
+        "worker i's is this port + i - 1",
     )
     web_proxy_from: str = _setting(
         "",

@@ -25,6 +25,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import time
 from collections import Counter as Tally
 from collections.abc import Awaitable, Callable, Iterator
@@ -289,9 +290,13 @@ def add_routes(app: web.Application, metrics: Metrics, health: Health) -> None:
 class MetricsPort:
     """``/metrics`` and ``/healthz`` alone, on a port of their own (``--metrics-port``)."""
 
-    def __init__(self, host: str, port: int, metrics: Metrics, health: Health) -> None:
+    def __init__(
+        self, host: str, port: int, metrics: Metrics, health: Health, sock: socket.socket | None = None
+    ) -> None:
         self.host = host
         self.wanted_port = port
+        #: Bound already (for a worker), or None to bind ``port``.
+        self.sock = sock
         app = web.Application()
         add_routes(app, metrics, health)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
@@ -303,7 +308,10 @@ class MetricsPort:
 
     async def start(self) -> None:
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.wanted_port).start()
+        if self.sock is not None:
+            await web.SockSite(self._runner, self.sock).start()
+        else:
+            await web.TCPSite(self._runner, self.host, self.wanted_port).start()
         log.info("serving metrics and health checks on http://%s:%d/metrics and /healthz", self.host, self.port)
 
     async def stop(self) -> None:

@@ -17,6 +17,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import socket
 import ssl
 from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -309,7 +310,7 @@ class WebFront:
         }
         self._proxies = parse_networks(settings.web_proxy_from)
         self._runner: web.AppRunner | None = None
-        self._site: web.TCPSite | None = None
+        self._site: web.BaseSite | None = None
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MOST_MESSAGE_BYTES)
@@ -332,14 +333,18 @@ class WebFront:
         """Whether the page is served over TLS (https and wss)."""
         return bool(self.settings.tls_cert and self.settings.tls_key)
 
-    async def start(self) -> None:
+    async def start(self, sock: socket.socket | None = None) -> None:
+        """Listen on the web port, or on ``sock`` (bound already, for a worker)."""
         context = None
         if self.secure:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(self.settings.tls_cert, self.settings.tls_key)
         self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, self.settings.host, self.settings.web_port, ssl_context=context)
+        if sock is not None:
+            self._site = web.SockSite(self._runner, sock, ssl_context=context)
+        else:
+            self._site = web.TCPSite(self._runner, self.settings.host, self.settings.web_port, ssl_context=context)
         await self._site.start()
         scheme = "https" if self.secure else "http"
         log.info("listening for browsers on %s://%s:%d/", scheme, self.settings.host, self.port)

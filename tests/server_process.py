@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import sys
@@ -28,15 +29,17 @@ async def run_cli(database_url: str, *args: str) -> str:
     return out
 
 
-async def run_cli_for_status(database_url: str, *args: str) -> tuple[int, str, str]:
-    """Run ``dvorak-mush <args> --database-url <database_url>``: its exit status, and what
-    it printed to standard output and to standard error."""
+async def run_cli_for_status(database_url: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """Run ``dvorak-mush <args> --database-url <database_url>`` (with ``env`` added to the
+    environment): its exit status, and what it printed to standard output and to standard
+    error."""
     process = await asyncio.create_subprocess_exec(
         *PROGRAM,
         *args,
         "--database-url",
         database_url,
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -59,20 +62,46 @@ class ServerProcess:
             "DVORAK_DATA_DIR": str(data_dir),
             "DVORAK_DATABASE_URL": database_url,
             "DVORAK_NEGOTIATION_WAIT": "0.05",
+            # One process, even on PostgreSQL with a broker (where the default is a worker
+            # per core): tests of several workers ask for them.
+            "DVORAK_WORKERS": "1",
         }
         self.process: asyncio.subprocess.Process | None = None
         self.log = ""
+        self._follower: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    async def start(self, listeners: int = 1) -> None:
+        """Start it and wait until ``listeners`` processes (workers) listen."""
         self.process = await asyncio.create_subprocess_exec(
             *self.program, "serve", cwd=ROOT, env=self.env, stderr=asyncio.subprocess.PIPE
         )
         assert self.process.stderr is not None
         ready = "listening for telnet" if self.env.get("DVORAK_WEB") == "off" else "listening for browsers"
-        while ready not in self.log:
+        while self.log.count(ready) < listeners:
             line = await asyncio.wait_for(self.process.stderr.readline(), 30)
             assert line, f"server exited early:\n{self.log}"
             self.log += line.decode()
+
+    def follow(self) -> None:
+        """Keep reading its log into :attr:`log` as it is written (see :meth:`logged`)."""
+        assert self.process is not None and self.process.stderr is not None
+        stderr = self.process.stderr
+
+        async def read() -> None:
+            while line := await stderr.readline():
+                self.log += line.decode()
+
+        self._follower = asyncio.ensure_future(read())
+
+    async def logged(self, pattern: str, timeout: float = 30) -> re.Match[str]:
+        """Wait (following the log) until a line of it matches ``pattern``; the match."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (found := re.search(pattern, self.log, re.MULTILINE)) is None:
+            if loop.time() > deadline:
+                raise AssertionError(f"the server never logged {pattern!r}:\n{self.log}")
+            await asyncio.sleep(0.05)
+        return found
 
     async def stop(self, signum: int = signal.SIGTERM) -> int:
         assert self.process is not None
@@ -83,6 +112,9 @@ class ServerProcess:
         """Wait until the server exits by itself (within ``timeout`` seconds); its exit
         status, with the rest of its log read."""
         assert self.process is not None and self.process.stderr is not None
-        rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
-        self.log += rest.decode()
+        if self._follower is not None:
+            await asyncio.wait_for(self._follower, timeout)
+        else:
+            rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
+            self.log += rest.decode()
         return await asyncio.wait_for(self.process.wait(), timeout)
