@@ -616,11 +616,11 @@ class ModLog(Command):
 
 
 class NewPassword(Command):
-    """Set a player's password, for one who lost theirs (or whose player was stolen).
+    """Set a player's password, for one who lost theirs.
 
-    If they are online, on any node, they are told and disconnected, and their browser
-    sessions no longer log in: whoever knew the old password is out. The password is
-    never written to any log.
+    Also for a stolen player: if they are online, on any node, they are told and
+    disconnected, and their browser sessions no longer log in: whoever knew the old
+    password is out. The password is never written to any log.
     """
 
     key = "@newpassword"
