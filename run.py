@@ -110,10 +110,11 @@ def main(argv: list[str]) -> int:
     ensure_environment()
     os.chdir(ROOT)
     if argv == ["test"]:
-        # The whole suite in two processes (each test has its own servers, databases and
-        # ports), then the tests marked serial, which must run alone, after them.
+        # The whole suite in three processes (each test has its own servers, databases and
+        # ports; most of a test's time is spent waiting on them, so a third process keeps
+        # two cores busy), then the tests marked serial, which must run alone, after them.
         pytest = [str(BIN / "python"), "-m", "pytest"]
-        together = subprocess.call([*pytest, "-n", "2", "-m", "not serial"])
+        together = subprocess.call([*pytest, "-n", "3", "-m", "not serial"])
         alone = subprocess.call([*pytest, "-m", "serial"])
         return together or alone
     if argv and argv[0] == "test":
