@@ -27,7 +27,7 @@ from persistence.rooms import RoomStore
 from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
-from server.config import Settings
+from server.config import Settings, installed_version
 from server.connection import Connection, TelnetConnection
 from server.hub import Hub
 from server.limits import CommandRate
@@ -45,7 +45,8 @@ log = logging.getLogger("server")
 SHUTDOWN_NOTICE = "*** The server is shutting down. Your game is saved; come back soon. ***"
 FLOOD_NOTICE = "*** You send commands far too fast, so you are disconnected. ***"
 LOGIN_TIMEOUT_NOTICE = "*** You did not log in in time. Goodbye. ***"
-CODEBASE = "dvorak-mush 0.1"
+#: What MUD listing crawlers are told the server is (MSSP): this release.
+CODEBASE = f"dvorak-mush {installed_version()}"
 #: Seconds a connection has to send its PROXY header (a balancer sends it at once).
 PROXY_HEADER_WAIT = 10
 

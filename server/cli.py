@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import importlib.metadata
 import logging
 import signal
 import sqlite3
@@ -28,7 +27,7 @@ from persistence.database import Database, MigrationError, describe_url, normali
 from persistence.rooms import RoomNameTaken, RoomStore
 from persistence.staff_log import CONSOLE, StaffLog
 from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
-from server.config import Settings
+from server.config import Settings, installed_version
 from server.rooms import check_room_name
 from server.text import clean_text
 from server.workers import Listeners, Supervisor, bind_listeners, worker_count
@@ -287,14 +286,6 @@ def tune_garbage_collector() -> None:
     player for as long as it takes."""
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-
-
-def installed_version() -> str:
-    """The version of the installed dvorak-mush package (pyproject.toml's)."""
-    try:
-        return importlib.metadata.version("dvorak-mush")
-    except importlib.metadata.PackageNotFoundError:
-        return "(not installed: run it from an installed package to know its version)"
 
 
 async def migrate(settings: Settings) -> None:

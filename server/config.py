@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.metadata
 import os
 import socket
 from collections.abc import Callable, Mapping
@@ -315,3 +316,11 @@ class Settings:
                     const=False,
                     help=f"the same as {flag} off",
                 )
+
+
+def installed_version() -> str:
+    """The version of the installed dvorak-mush package (pyproject.toml's)."""
+    try:
+        return importlib.metadata.version("dvorak-mush")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed: run it from an installed package to know its version)"

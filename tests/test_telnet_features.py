@@ -4,6 +4,7 @@ MSSP, hidden passwords, TLS; with telnetlib3's client, the telnet program and ra
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
 import shutil
 import ssl
@@ -169,7 +170,7 @@ async def test_mssp_tells_a_crawler_about_the_server(server, connect):
     fields = dict(part.split(b"\x02", 1) for part in mssp[1:].split(b"\x01") if part)
     assert fields[b"NAME"] == b"Dvorak MUSH"
     assert fields[b"PLAYERS"] == b"1"
-    assert fields[b"CODEBASE"].startswith(b"dvorak-mush")
+    assert fields[b"CODEBASE"] == f"dvorak-mush {importlib.metadata.version('dvorak-mush')}".encode()
     assert fields[b"PORT"] == str(server.port).encode()
     assert int(fields[b"UPTIME"]) > 1_700_000_000
 
