@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -143,19 +144,6 @@ class AccountStore:
 
 
 def _record(row: Row[Any]) -> AccountRecord:
+    """The account as stored: each field of :class:`AccountRecord` is the column of its name."""
     mapping = row._mapping
-    return AccountRecord(
-        id=mapping["id"],
-        name=mapping["name"],
-        password_hash=mapping["password_hash"],
-        created_at=mapping["created_at"],
-        last_login_at=mapping["last_login_at"],
-        color=mapping["color"],
-        role=mapping["role"],
-        muted_until=mapping["muted_until"],
-        mute_reason=mapping["mute_reason"],
-        locked_at=mapping["locked_at"],
-        lock_reason=mapping["lock_reason"],
-        delete_after=mapping["delete_after"],
-        deleted_at=mapping["deleted_at"],
-    )
+    return AccountRecord(**{field.name: mapping[field.name] for field in dataclasses.fields(AccountRecord)})
