@@ -223,7 +223,7 @@ async def serve(settings: Settings, listeners: Listeners | None = None) -> None:
     check_serve_settings(settings)
     server = MushServer(settings, listeners)
     await server.start()
-    tune_garbage_collector()
+    tune_interpreter()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, server.terminate)
@@ -278,14 +278,26 @@ def run_server(settings: Settings, listeners: Listeners | None = None) -> None:
     asyncio.run(serve(settings, listeners))
 
 
-def tune_garbage_collector() -> None:
-    """Fewer, cheaper garbage collections: what the server built to start (modules,
-    tables, compiled SQL) is set aside from collection, and the young generation is
-    collected less often. Reference counting frees almost everything at once anyway;
-    collections only find cycles, and a full one over every live object stalls every
-    player for as long as it takes."""
+#: How long a thread that wants the GIL waits for the event loop's thread to let go of it,
+#: in seconds (Python's default is 5 ms). SQLite's commit thread needs the GIL for a
+#: moment a dozen times a commit (between the statements it steps and the disk flush,
+#: during which it lets go of it): with 5 ms each, a busy loop made every commit wait
+#: tens of milliseconds for nothing, and every move with it (docs/benchmarks.md).
+SWITCH_INTERVAL = 0.0002
+
+
+def tune_interpreter() -> None:
+    """Fewer, cheaper garbage collections, and a short wait for the GIL.
+
+    What the server built to start (modules, tables, compiled SQL) is set aside from
+    collection, and the young generation is collected less often. Reference counting
+    frees almost everything at once anyway; collections only find cycles, and a full one
+    over every live object stalls every player for as long as it takes. Threads besides
+    the event loop's (the SQLite commit, password hashing) get the GIL back after at
+    most :data:`SWITCH_INTERVAL`."""
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 async def migrate(settings: Settings) -> None:

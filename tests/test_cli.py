@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.metadata
 import os
 import signal
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 
+from server.cli import SWITCH_INTERVAL, tune_interpreter
 from tests.client import MudClient
 from tests.conftest import WELCOME_END, log_in
 from tests.server_process import PROGRAM, ROOT, ServerProcess
@@ -228,3 +231,18 @@ async def test_migration_0008_makes_administrators_admins_and_admin_grant_and_re
         ("(console)", "grant", "Ann", "admin"),
         ("(console)", "revoke", "Bo", "player"),
     ]
+
+
+def test_serving_tunes_the_interpreter_for_the_commit_thread():
+    """The server's other threads (SQLite's commit, password hashing) wait at most
+    SWITCH_INTERVAL for the GIL, not Python's 5 ms a time, and collections are rarer."""
+    interval, thresholds = sys.getswitchinterval(), gc.get_threshold()
+    try:
+        tune_interpreter()
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
+        assert SWITCH_INTERVAL < 0.001
+        assert gc.get_threshold()[0] >= 10_000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+        sys.setswitchinterval(interval)
