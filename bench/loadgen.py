@@ -214,17 +214,21 @@ class WebBenchClient:
                 self._welcome.set_exception(ConnectionError("closed before the welcome"))
 
     def _frame(self, data: str) -> None:
+        """One WebSocket message: one object, or an array of those sent together."""
         self.received += len(data)
-        if data.startswith('{"gmcp"'):
-            self.gmcp_frames += 1
-            return
+        self.gmcp_frames += data.count('{"gmcp"')
         if self._waiter is None and self._welcome.done():
             return  # nobody is waiting: other players' news, read and dropped
-        text = json.loads(data).get("text")
-        if text is None:
-            return  # a session token, or the echo switch
+        sent = json.loads(data)
+        for message in sent if isinstance(sent, list) else [sent]:
+            if "text" in message:
+                self._text(message["text"])
+
+    def _text(self, text: str) -> None:
         if not self._welcome.done():
             self._welcome.set_result(None)
+            return
+        if self._waiter is None:
             return
         self._buffer += text + "\n"
         end = self._buffer.find(SUFFIX)

@@ -46,8 +46,10 @@ async def telnet_player(server, name: str) -> MudClient:
 
 async def text_until(socket: aiohttp.ClientWebSocketResponse, wanted: str) -> None:
     """Read a bare socket's messages until a text one holds ``wanted``."""
-    while wanted not in (await socket.receive_json(timeout=10)).get("text", ""):
-        pass
+    while True:
+        sent = await socket.receive_json(timeout=10)
+        if any(wanted in message.get("text", "") for message in (sent if isinstance(sent, list) else [sent])):
+            return
 
 
 async def test_the_page_is_served_with_headers_that_let_only_the_servers_own_files_run(start_server):
@@ -128,7 +130,7 @@ async def test_text_keeps_its_colours_and_is_wrapped_to_the_pages_width(start_se
     await ann.expect("You made room Colours")
     ann.send("loadcard hr/Rose/T/" + "A very long text about a red rose " * 3)
     await ann.expect("Rose")
-    rose_lines = [line for frame in ann.frames if '"text"' in frame for line in json.loads(frame)["text"].split("\n")]
+    rose_lines = [line for message in ann.messages if "text" in message for line in message["text"].split("\n")]
     assert any("\x1b[" in line for line in rose_lines), "the page is sent ANSI colour"
     await ann.quiet()
     ann.send("say " + "word " * 30)
@@ -442,6 +444,30 @@ async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
     await ann.quiet()
     # Bo's draw changed the table; Ann's hand and the votes are as they were.
     assert [package for package, _ in ann.view_log][len(sent_before) :] == ["Dvorak.Table"]
+    await ann.close()
+    await bo.close()
+
+
+async def test_a_moves_news_and_the_views_it_changed_reach_a_page_in_one_message(start_server):
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    for line in ["newroom Table", "set turns=off", "set handsize=2", *DECK]:
+        ann.send(line)
+    await ann.expect("Card8")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Table", r"Draw pile: .*")
+    await ann.command("start", "You start a new game")
+    await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
+    await ann.quiet()
+    frames_before = len(ann.frames)
+    bo.send("drawcard")
+    await ann.view("Dvorak.Table", lambda view: {s["name"]: s["cards"] for s in view["seats"]}["Bo"] == 3)
+    await ann.quiet()
+    # One write to the socket: the text first, then the view, as one JSON array.
+    [message] = ann.frames[frames_before:]
+    sent = json.loads(message)
+    assert [next(iter(part)) for part in sent] == ["text", "gmcp"]
+    assert "Bo draws" in sent[0]["text"] and sent[1]["gmcp"] == "Dvorak.Table"
     await ann.close()
     await bo.close()
 

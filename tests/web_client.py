@@ -29,8 +29,10 @@ class WebClient(ScriptedClient):
         #: Every session token sent (None when told to forget it), and every echo change.
         self.tokens: list[str | None] = []
         self.echoes: list[bool] = []
-        #: Every frame received, as sent.
+        #: Every WebSocket message received, as sent (one object, or an array of them).
         self.frames: list[str] = []
+        #: Every object received, in order (an array's each on its own).
+        self.messages: list[dict[str, Any]] = []
         self.closed = False
         self.close_code: int | None = None
 
@@ -72,7 +74,13 @@ class WebClient(ScriptedClient):
             self.closed = True
             return False
         self.frames.append(message.data)
-        fields = json.loads(message.data)
+        sent = json.loads(message.data)
+        for fields in sent if isinstance(sent, list) else [sent]:
+            self._take(fields)
+        return True
+
+    def _take(self, fields: dict[str, Any]) -> None:
+        self.messages.append(fields)
         if "text" in fields:
             self.transcript += fields["text"] + "\n"
             self._unread += fields["text"] + "\n"
@@ -83,7 +91,6 @@ class WebClient(ScriptedClient):
             self.tokens.append(fields["token"])
         elif "echo" in fields:
             self.echoes.append(fields["echo"])
-        return True
 
     async def view(self, package: str, test: Any = bool, timeout: float = DEFAULT_TIMEOUT) -> Any:
         """Wait until the latest ``package`` view passes ``test``; that view."""

@@ -3,7 +3,7 @@
 // protocol with server/web.py is one WebSocket of JSON objects (docs: /work notes, issue 16):
 //   to the server:   {"line": "..."}, {"cols": N}, {"resume": token}
 //   from the server: {"text": "..."}, {"gmcp": "Package.Name", "data": {...}}, {"token": t|null},
-//                    {"echo": false|true}
+//                    {"echo": false|true}, or an array of these (what was sent together), in order
 // The text is the whole truth; the panels are a view of it and every button in them sends a
 // command the player could have typed. Whatever a player wrote (names, chat, card names and
 // texts, room names) reaches the page only as text: textContent, or ansi_up's escaped output.
@@ -251,7 +251,9 @@ function connect() {
     } catch {
       return;
     }
-    if (message && typeof message === "object") receive(message);
+    for (const one of Array.isArray(message) ? message : [message]) {
+      if (one && typeof one === "object" && !Array.isArray(one)) receive(one);
+    }
   });
   socket.addEventListener("close", () => {
     if (state.socket !== socket) return;
