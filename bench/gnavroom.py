@@ -128,10 +128,12 @@ class WebGnavPerson(HearsNews, WebBenchClient):
         super().__init__(*arguments)
 
     def _frame(self, data: str) -> None:
-        if not data.startswith('{"gmcp"'):
-            text = json.loads(data).get("text")
-            if isinstance(text, str):
-                self.hear(SGR.sub("", text).encode())
+        if '{"text"' in data:
+            sent = json.loads(data)
+            for message in sent if isinstance(sent, list) else [sent]:
+                text = message.get("text")
+                if isinstance(text, str):
+                    self.hear(SGR.sub("", text).encode())
         super()._frame(data)
 
 
