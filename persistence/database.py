@@ -97,6 +97,13 @@ def describe_url(url: URL) -> str:
     return url.render_as_string(hide_password=True)
 
 
+#: How often, at most, the WAL is copied back into the database file (seconds): by a
+#: thread of its own, never by a commit (see :meth:`Database._checkpoint_soon`).
+CHECKPOINT_EVERY = 1.0
+#: The WAL file is cut back to this size (bytes) when a checkpoint lets it start over.
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
+
+
 class Database:
     """An async engine plus the conventions every store relies on.
 
@@ -127,6 +134,9 @@ class Database:
             )
             self._configure_sqlite(self._sqlite_writer, busy_ms=0)
             self._commit_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
+            self._checkpoint_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-checkpoint")
+            self._checkpoint: asyncio.Future[None] | None = None
+            self._checkpointed_at = 0.0
         else:
             self.engine = create_async_engine(
                 self.url,
@@ -163,6 +173,12 @@ class Database:
                 "synchronous=FULL",
                 f"busy_timeout={busy_ms}",
                 "foreign_keys=ON",
+                # No commit of this process copies the WAL back into the database file
+                # (SQLite's default: the one that finds 1,000 pages in it, which then
+                # takes as long as that copy, with every move of its batch waiting);
+                # the checkpoint thread does (Database._checkpoint_soon).
+                "wal_autocheckpoint=0",
+                f"journal_size_limit={WAL_SIZE_LIMIT}",
             ):
                 cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
@@ -182,6 +198,7 @@ class Database:
             with self._observed(), _unavailable_as_such():
                 async with self.engine.begin() as connection:
                     yield connection
+        self._checkpoint_soon()
 
     async def run_write(self, work: Callable[[Writing], T]) -> T:
         """Run ``work`` in a write transaction and commit; its result. The work is plain
@@ -228,7 +245,37 @@ class Database:
                 if transaction.is_active:
                     transaction.rollback()
                 raise
-            return result
+        self._checkpoint_soon()
+        return result
+
+    def _checkpoint_soon(self) -> None:
+        """After a write to an SQLite file: copy the WAL back into the database file (see
+        :meth:`_copy_wal_back`) if the last copy is done and began :data:`CHECKPOINT_EVERY`
+        seconds ago or more."""
+        if self._sqlite_writer is None or self._checkpoint is not None and not self._checkpoint.done():
+            return
+        database = self.url.database
+        if not database or database == ":memory:":
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._checkpointed_at < CHECKPOINT_EVERY:
+            return
+        self._checkpointed_at = loop.time()
+        self._checkpoint = asyncio.ensure_future(self._copy_wal_back(database))
+        self._checkpoint.add_done_callback(_log_checkpoint_failure)
+
+    async def _copy_wal_back(self, database: str) -> None:
+        """SQLite's passive checkpoint, in the checkpoint thread, twice: first while this
+        process's writers go on (it copies what was in the WAL when it began), then, to
+        copy the little they wrote meanwhile, holding their turn. All of the WAL copied,
+        the next write starts it over (cut back to :data:`WAL_SIZE_LIMIT`); a WAL that is
+        always being added to would otherwise grow without end. A reader still using part
+        of the WAL keeps that part for the next time."""
+        assert self._write_turn is not None
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._checkpoint_thread, _passive_checkpoint, database, self.timeout)
+        async with self._write_turn:
+            await loop.run_in_executor(self._checkpoint_thread, _passive_checkpoint, database, self.timeout)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[AsyncConnection]:
@@ -312,6 +359,25 @@ class Database:
         if self._sqlite_writer is not None:
             self._sqlite_writer.dispose()
             self._commit_thread.shutdown(wait=False)
+            if self._checkpoint is not None:
+                await asyncio.wait([self._checkpoint])
+            self._checkpoint_thread.shutdown(wait=False)
+
+
+def _passive_checkpoint(database: str, timeout: float) -> None:
+    """Copy what SQLite's WAL holds back into ``database``'s file, as far as no reader
+    still needs it (run in the checkpoint thread: SQLite lets go of the GIL meanwhile)."""
+    connection = sqlite3.connect(database, timeout=timeout, isolation_level=None)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    finally:
+        connection.close()
+
+
+def _log_checkpoint_failure(checkpoint: asyncio.Future[None]) -> None:
+    """A checkpoint that failed is tried again after the next write; it is only logged."""
+    if not checkpoint.cancelled() and checkpoint.exception() is not None:
+        log.warning("copying the WAL back into the database file failed: %s", checkpoint.exception())
 
 
 def _work_then_left_statements(connection: Connection, work: Callable[[Writing], T]) -> T:

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from games.dvorak.rules import Event, Table
+from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
 from persistence.database import Database, normalize_url
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
@@ -79,6 +80,37 @@ async def test_sqlite_runs_in_wal_with_full_sync_and_immediate_transactions(tmp_
                 other.close()
     finally:
         await database.dispose()
+
+
+async def test_sqlite_copies_its_wal_back_in_a_thread_of_its_own_while_writes_go_on(tmp_path, monkeypatch):
+    """No commit copies the WAL back (SQLite's own checkpoint after 1,000 pages made the
+    commit that met it wait for the copy); the checkpoint thread does, and the WAL starts
+    over again and again however steadily it is written to."""
+    monkeypatch.setattr(database_module, "CHECKPOINT_EVERY", 0.0)
+    path = tmp_path / "x.sqlite3"
+    database = Database(f"sqlite:///{path}")
+    wal = path.with_name("x.sqlite3-wal")
+    try:
+        async with database.transaction() as connection:
+            assert (await connection.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 0
+            await connection.execute(text("CREATE TABLE filler (data BLOB)"))
+        largest = 0
+        for _ in range(600):  # 2.4 MB written, one page a write, with no pause
+            await database.run_write(
+                lambda writing: writing.connection.exec_driver_sql("INSERT INTO filler VALUES (randomblob(4000))")
+            )
+            largest = max(largest, wal.stat().st_size)
+    finally:
+        await database.dispose()
+    assert largest < 1024 * 1024
+    # The database file itself holds what was written, without its WAL.
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes(path.read_bytes())
+    connection = sqlite3.connect(copy)
+    try:
+        assert connection.execute("SELECT count(*) FROM filler").fetchone()[0] == 600
+    finally:
+        connection.close()
 
 
 def test_plain_urls_get_async_drivers():
