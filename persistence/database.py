@@ -102,6 +102,12 @@ def describe_url(url: URL) -> str:
 CHECKPOINT_EVERY = 1.0
 #: The WAL file is cut back to this size (bytes) when a checkpoint lets it start over.
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
+#: A checkpoint is made again while more pages than this were added during the last,
+#: at most :data:`CHECKPOINT_ROUNDS` times; a WAL of :data:`WAL_RESTART_PAGES` pages or
+#: more is then started over (SQLite's own checkpoint came at 1,000 pages).
+CHECKPOINT_TAIL = 256
+CHECKPOINT_ROUNDS = 4
+WAL_RESTART_PAGES = 1000
 
 
 class Database:
@@ -265,15 +271,24 @@ class Database:
         self._checkpoint.add_done_callback(_log_checkpoint_failure)
 
     async def _copy_wal_back(self, database: str) -> None:
-        """SQLite's passive checkpoint, in the checkpoint thread, twice: first while this
-        process's writers go on (it copies what was in the WAL when it began), then, to
-        copy the little they wrote meanwhile, holding their turn. All of the WAL copied,
-        the next write starts it over (cut back to :data:`WAL_SIZE_LIMIT`); a WAL that is
-        always being added to would otherwise grow without end. A reader still using part
-        of the WAL keeps that part for the next time."""
+        """SQLite's passive checkpoint, in the checkpoint thread, while this process's
+        writers go on: each copies what was in the WAL when it began, so it is made again
+        (a few times at most) until what they added meanwhile is under
+        :data:`CHECKPOINT_TAIL` pages. Then, if the WAL is long enough to be worth
+        starting over (:data:`WAL_RESTART_PAGES`), that tail is copied holding the
+        writers' turn: all of the WAL copied, the next write starts it over (and cuts the
+        file back to :data:`WAL_SIZE_LIMIT`). A WAL always being added to would otherwise
+        grow without end. A reader still using part of the WAL keeps it for next time."""
         assert self._write_turn is not None
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._checkpoint_thread, _passive_checkpoint, database, self.timeout)
+        for _ in range(CHECKPOINT_ROUNDS):
+            pages, copied = await loop.run_in_executor(
+                self._checkpoint_thread, _passive_checkpoint, database, self.timeout
+            )
+            if pages - copied <= CHECKPOINT_TAIL:
+                break
+        if pages < WAL_RESTART_PAGES:
+            return
         async with self._write_turn:
             await loop.run_in_executor(self._checkpoint_thread, _passive_checkpoint, database, self.timeout)
 
@@ -364,14 +379,16 @@ class Database:
             self._checkpoint_thread.shutdown(wait=False)
 
 
-def _passive_checkpoint(database: str, timeout: float) -> None:
+def _passive_checkpoint(database: str, timeout: float) -> tuple[int, int]:
     """Copy what SQLite's WAL holds back into ``database``'s file, as far as no reader
-    still needs it (run in the checkpoint thread: SQLite lets go of the GIL meanwhile)."""
+    still needs it (run in the checkpoint thread: SQLite lets go of the GIL meanwhile);
+    the pages in the WAL, and how many of them are copied."""
     connection = sqlite3.connect(database, timeout=timeout, isolation_level=None)
     try:
-        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        _busy, pages, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     finally:
         connection.close()
+    return max(pages, 0), max(copied, 0)
 
 
 def _log_checkpoint_failure(checkpoint: asyncio.Future[None]) -> None:

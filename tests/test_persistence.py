@@ -87,6 +87,7 @@ async def test_sqlite_copies_its_wal_back_in_a_thread_of_its_own_while_writes_go
     commit that met it wait for the copy); the checkpoint thread does, and the WAL starts
     over again and again however steadily it is written to."""
     monkeypatch.setattr(database_module, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(database_module, "WAL_RESTART_PAGES", 50)
     path = tmp_path / "x.sqlite3"
     database = Database(f"sqlite:///{path}")
     wal = path.with_name("x.sqlite3-wal")
