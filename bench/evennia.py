@@ -46,6 +46,8 @@ EVENNIA_VERSION = "5.0.1"
 #: The performance issue's target for chat: ours at least this many times Evennia's
 #: says a second in the same run, and a p99 under this.
 TARGET_TIMES_EVENNIA, TARGET_P99_MS = 20, 10.0
+#: The share of the offered says Evennia must do for it to count as keeping up.
+KEPT_UP = 0.9
 #: The environment variables that :data:`SETTINGS` reads (set for every run).
 PORT, AMP_PORT, RUN_DIR = "DVORAK_BENCH_EVENNIA_PORT", "DVORAK_BENCH_EVENNIA_AMP_PORT", "DVORAK_BENCH_EVENNIA_RUN"
 #: The first line of :data:`SETTINGS`: what follows it in the settings file is replaced.
@@ -335,7 +337,9 @@ def side_by_side(offered: float, ours: dict[str, Any], others: dict[str, dict[st
     the same offered rate, and how ours compares: says a second as a multiple of each
     other's, and whether the performance target is met (at least
     :data:`TARGET_TIMES_EVENNIA` times Evennia's says a second, p99 under
-    :data:`TARGET_P99_MS`)."""
+    :data:`TARGET_P99_MS`). The target compares what each can do, so it is judged only
+    when Evennia fell short of the offered rate (by more than :data:`KEPT_UP`); at a rate
+    Evennia keeps up with, both do what is offered and ``target_met`` is None."""
 
     def figures(result: dict[str, Any]) -> dict[str, Any]:
         return {key: result.get(key) for key in ("commands_per_s", "p50_ms", "p99_ms", "server_cpu_cores")}
@@ -348,5 +352,10 @@ def side_by_side(offered: float, ours: dict[str, Any], others: dict[str, dict[st
     if "evennia" in others:
         times = report["says_per_s_vs_evennia"]
         report["target"] = f">= {TARGET_TIMES_EVENNIA}x Evennia's says/s, p99 < {TARGET_P99_MS} ms"
-        report["target_met"] = times is not None and times >= TARGET_TIMES_EVENNIA and ours["p99_ms"] < TARGET_P99_MS
+        if (others["evennia"].get("commands_per_s") or 0) >= KEPT_UP * offered:
+            report["target_met"] = None
+        else:
+            report["target_met"] = (
+                times is not None and times >= TARGET_TIMES_EVENNIA and ours["p99_ms"] < TARGET_P99_MS
+            )
     return report

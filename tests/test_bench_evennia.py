@@ -150,6 +150,12 @@ def test_side_by_side_gives_the_ratio_of_says_and_whether_the_target_is_met():
     assert side_by_side(2000, chat(1986, 2.3), {"evennia": chat(120, 900.0)})["target_met"] is False
 
 
+def test_the_target_is_not_judged_at_a_rate_evennia_keeps_up_with():
+    report = side_by_side(60, chat(62, 6.7), {"evennia": chat(57, 250.0)})
+    assert report["says_per_s_vs_evennia"] == 1.1
+    assert report["target_met"] is None
+
+
 def test_side_by_side_without_evennia_says_nothing_of_the_target_and_a_dead_run_has_no_ratio():
     report = side_by_side(2000, chat(1986, 2.3), {"ceiling": chat(0, 0.0)})
     assert report["says_per_s_vs_ceiling"] is None
