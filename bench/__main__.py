@@ -8,6 +8,9 @@
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
 .venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
+.venv/bin/python -m bench chat --with-evennia [--with-ceiling] [--chat-rate 2000]   (ours, then Evennia and the
+    bare telnetlib3 server at the same rate, and one line setting them side by side)
+.venv/bin/python -m bench evenniachat [--chat-rate 2000]   (Evennia alone, installed on first use; not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
 .venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
 """
@@ -22,6 +25,7 @@ from typing import Any
 
 from bench import attacks, gnav, scenarios, ys
 from bench.compare import COMPARABLE, CompareError, run_compare
+from bench.evennia import side_by_side
 from bench.processes import raise_open_file_limit
 
 SCENARIOS = ("game", "gnavroom", "ysroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
@@ -57,7 +61,7 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("scenario", choices=(*SCENARIOS, "attacks", "gnav", "ys", "all", "compare"))
+    parser.add_argument("scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "all", "compare"))
     parser.add_argument("rev", nargs="?", help="compare: the git revision to compare with (a tag, a branch, a commit)")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
@@ -86,7 +90,17 @@ def parser() -> argparse.ArgumentParser:
         help="game: the server's worker processes (serve --workers; more than one on PostgreSQL only, with a "
         "Mosquitto of the bench's own); CPU is summed over them",
     )
-    parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat: says a second offered")
+    parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat, evenniachat: says a second offered")
+    parser.add_argument(
+        "--with-evennia",
+        action="store_true",
+        help="chat: after ours, the same load against Evennia (evenniachat), and a line of both side by side",
+    )
+    parser.add_argument(
+        "--with-ceiling",
+        action="store_true",
+        help="chat: after ours, the same load against the bare telnetlib3 server (ceiling-chat), in that line too",
+    )
     parser.add_argument("--connections", type=int, default=10_000, help="idle: connections")
     parser.add_argument(
         "--web-connections", type=int, default=2000, help="webidle: web players, and as many telnet ones"
@@ -144,6 +158,26 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
     raise ValueError(f"no such scenario: {scenario}")
 
 
+def chat_side_by_side(backends: tuple[str, ...], arguments: argparse.Namespace) -> None:
+    """``chat --with-evennia`` / ``--with-ceiling``: ours on each backend, then the others
+    at the same offered rate (each line as it ends), then a line per backend of them all
+    side by side (:func:`bench.evennia.side_by_side`)."""
+    ours = {}
+    for backend in backends:
+        ours[backend] = run_one("chat", backend, arguments)
+        print(json.dumps({"scenario": "chat", "backend": backend, **ours[backend]}), flush=True)
+    others = {}
+    if arguments.with_ceiling:
+        others["ceiling"] = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
+        print(json.dumps({"scenario": "ceiling-chat", **others["ceiling"]}), flush=True)
+    if arguments.with_evennia:
+        others["evennia"] = run(scenarios.evennia_chat(100, arguments.chat_rate, arguments.seconds))
+        print(json.dumps({"scenario": "evenniachat", **others["evennia"]}), flush=True)
+    for backend, result in ours.items():
+        figures = side_by_side(arguments.chat_rate, result, others)
+        print(json.dumps({"scenario": "chat-side-by-side", "backend": backend, **figures}), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     options = parser()
     arguments = options.parse_args(argv)
@@ -189,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
             for attack in attacks.ATTACKS:
                 result = run(attacks.run_attack(backend, attack, arguments.attack_seconds))
                 print(json.dumps({"scenario": "attacks", "backend": backend, **result}), flush=True)
+        return 0
+    if arguments.scenario == "evenniachat":
+        result = run(scenarios.evennia_chat(100, arguments.chat_rate, arguments.seconds))
+        print(json.dumps({"scenario": "evenniachat", **result}), flush=True)
+        return 0
+    if arguments.scenario == "chat" and (arguments.with_evennia or arguments.with_ceiling):
+        chat_side_by_side(backends, arguments)
         return 0
     chosen = SCENARIOS if arguments.scenario == "all" else (arguments.scenario,)
     for scenario in chosen:

@@ -12,14 +12,16 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 
+from bench.evennia import EvenniaServer, install
+from bench.evenniaclient import EvenniaClient
 from bench.game import Room, bystander, play_room, set_up_room
 from bench.gnavroom import (
     COUNT_GNAV_EVENTS,
@@ -35,7 +37,7 @@ from bench.gnavroom import (
 from bench.gnavroom import set_up_room as set_up_gnav_room
 from bench.loadgen import BenchClient, Counters, Latencies, Listener, WebBenchClient, mark
 from bench.metrics import Scraper
-from bench.processes import ChildServer, MqttBroker, current_code, dvorak_server, echo_server, usage
+from bench.processes import ChildServer, MqttBroker, Usage, current_code, dvorak_server, echo_server, usage
 from bench.ysroom import COUNT_EVENTS as YS_EVENTS
 from bench.ysroom import play as play_ys
 from bench.ysroom import set_up_room as set_up_ys_room
@@ -91,7 +93,7 @@ def own_cpu() -> float:
 
 
 def measured(
-    server: ChildServer,
+    server: Measured,
     start_cpu: float,
     seconds: float,
     counters: Counters,
@@ -478,9 +480,19 @@ async def ys_rooms(
             await server.stop()
 
 
-async def paced_talk(
-    client: BenchClient, every: float, stop: asyncio.Event, counters: Counters, rng: random.Random
-) -> None:
+class Talker(Protocol):
+    """A connection that sends a line and waits for its reply (ours, or Evennia's)."""
+
+    async def ask(self, command: str) -> str: ...
+
+
+class Measured(Protocol):
+    """A server under test whose CPU and memory can be read (ours, or Evennia)."""
+
+    def usage(self) -> Usage: ...
+
+
+async def paced_talk(client: Talker, every: float, stop: asyncio.Event, counters: Counters, rng: random.Random) -> None:
     """A connection saying something every ``every`` seconds on average (open loop)."""
     next_at = asyncio.get_running_loop().time() + rng.uniform(0, every)
     while not stop.is_set():
@@ -493,15 +505,29 @@ async def paced_talk(
 
 
 async def run_window(
-    server: ChildServer, tasks: list, stop: asyncio.Event, counters: Counters, latencies: Latencies, seconds: float
-) -> dict[str, Any]:  # type: ignore[type-arg]
-    """Warm up, measure for ``seconds``, stop the tasks; the figures."""
+    server: Measured,
+    tasks: list,  # type: ignore[type-arg]
+    stop: asyncio.Event,
+    counters: Counters,
+    latencies: Latencies,
+    seconds: float,
+    totals: Callable[[], dict[str, float]] | None = None,
+) -> dict[str, Any]:
+    """Warm up, measure for ``seconds``, stop the tasks; the figures. ``totals``, if
+    given, counts things as they grow (say, lines heard): each count's growth a second
+    over the measured window is given as ``<name>_per_s`` (whole, or to 0.01 if the
+    count is a float, as CPU seconds are)."""
     await asyncio.sleep(2.0)
     latencies.clear()
     counters.commands = counters.moves = 0
+    before = totals() if totals else {}
     start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
     await asyncio.sleep(seconds)
-    result = measured(server, start_cpu, time.perf_counter() - began, counters, latencies, loadgen_cpu)
+    elapsed = time.perf_counter() - began
+    result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+    for name, count in (totals() if totals else {}).items():
+        rate = (count - before[name]) / elapsed
+        result[f"{name}_per_s"] = round(rate, 2) if isinstance(count, float) else round(rate)
     stop.set()
     await asyncio.wait(tasks, timeout=15)
     return result
@@ -531,6 +557,48 @@ async def chat(backend: str, players: int = 100, rate: float = 2000.0, seconds: 
             return result
         finally:
             await server.stop()
+
+
+async def evennia_chat(players: int = 100, rate: float = 2000.0, seconds: float = 20.0) -> dict[str, Any]:
+    """The chat load against Evennia (``bench/evennia.py``): ``players`` accounts made
+    and connected over telnet, their characters all in Limbo, saying ``rate`` lines a
+    second in all, paced as in ``chat``; each say timed from sending to the speaker's
+    echo, and the lines the others heard counted."""
+    installation = await asyncio.to_thread(install)
+    server = EvenniaServer(installation)
+    try:
+        started = await server.start()
+        latencies, counters = Latencies(), Counters()
+
+        async def player(number: int) -> EvenniaClient:
+            client = await EvenniaClient.open(server.port, number, latencies)
+            await client.log_in(f"Talker{number}", PASSWORD)
+            return client
+
+        clients = await in_batches([lambda i=i: player(i) for i in range(players)], 10)
+        stop, rng = asyncio.Event(), random.Random(3)
+        tasks = [asyncio.create_task(paced_talk(c, players / rate, stop, counters, rng)) for c in clients]
+
+        def totals() -> dict[str, float]:
+            cpu = server.cpu_seconds()
+            return {
+                "lines_heard": sum(c.heard for c in clients),
+                "bytes_received_by_listeners": sum(c.received for c in clients),
+                "portal_cpu_seconds": cpu["portal"],
+                "server_process_cpu_seconds": cpu["server"],
+            }
+
+        result = await run_window(server, tasks, stop, counters, latencies, seconds, totals)
+        result["offered_says_per_s"] = rate
+        says = result["commands_per_s"]
+        result["heard_per_say"] = round(result["lines_heard_per_s"] / says, 1) if says else None
+        result["evennia_version"] = installation.version
+        result["started_in_s"] = round(started, 1)
+        for client in clients:
+            await client.close()
+        return result
+    finally:
+        await server.stop()
 
 
 async def echo_ceiling(mode: str, connections: int, every: int, rate: float, seconds: float) -> dict[str, Any]:

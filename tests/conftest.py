@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 #: :mod:`tests.test_fast_tier` runs them with the drivers made impossible to import.
 PURE_TIER = (
     "test_bench_compare.py",
+    "test_bench_evennia.py",
     "test_ccg_face_down_bugs.py",
     "test_ccg_rules.py",
     "test_deckformat.py",
