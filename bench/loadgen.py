@@ -192,7 +192,7 @@ class WebBenchClient:
         origin = f"http://127.0.0.1:{port}"
         session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, force_close=True))
         try:
-            socket = await session.ws_connect(f"{origin}/ws", origin=origin, autoping=True, max_msg_size=0)
+            socket = await session.ws_connect(f"{origin}/ws?batch=1", origin=origin, autoping=True, max_msg_size=0)
         except BaseException:
             await session.close()
             raise

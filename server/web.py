@@ -93,6 +93,8 @@ class WebConnection(Connection):
         self._token_refresh: asyncio.TimerHandle | None = None
         #: The last data and frame of each view sent, to leave out those that did not change.
         self._views: dict[str, tuple[object, str]] = {}
+        #: Whether the page reads the frames queued in one turn as one message, a JSON array.
+        self.batches = False
         self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
 
     @property
@@ -132,17 +134,22 @@ class WebConnection(Connection):
                 self.transport.abort()
 
     async def _send_frames(self) -> None:
-        """Send the queued frames in order, then close the socket once hung up. What was
-        queued together (in one turn of the event loop: a move's text and the views it
-        changed, say) goes as one WebSocket message, a JSON array of them, so the page
-        costs one write to the socket a turn, not one a frame."""
+        """Send the queued frames in order, then close the socket once hung up. To a page
+        that reads them so (:attr:`batches`), what was queued together (in one turn of the
+        event loop: a move's text and the views it changed, say) goes as one WebSocket
+        message, a JSON array of them: one write to the socket a turn, not one a frame."""
         try:
             while True:
                 while self._frames:
-                    frames = list(self._frames)
-                    self._frames.clear()
-                    self._unsent -= sum(len(frame) for frame in frames)
-                    await self.socket.send_str(frames[0] if len(frames) == 1 else "[" + ",".join(frames) + "]")
+                    if self.batches and len(self._frames) > 1:
+                        frames = list(self._frames)
+                        self._frames.clear()
+                        self._unsent -= sum(len(frame) for frame in frames)
+                        message = "[" + ",".join(frames) + "]"
+                    else:
+                        message = self._frames.popleft()
+                        self._unsent -= len(message)
+                    await self.socket.send_str(message)
                 if self._hanging_up:
                     return
                 self._more.clear()
@@ -383,10 +390,13 @@ class WebFront:
             settings.output_limit,
             self.tokens,
         )
-        # The page says in the request how wide its scrollback is, so the welcome fits.
+        # The page says in the request how wide its scrollback is, so the welcome fits,
+        # and whether it reads messages sent together as one array (pages of release
+        # 0.2.0 and before do not: still open across an upgrade, they get them one by one).
         cols = request.query.get("cols", "")
         if cols.isdigit() and len(cols) < 5:
             connection.set_width(int(cols))
+        connection.batches = request.query.get("batch") == "1"
         try:
             await self._serve(connection)
         finally:

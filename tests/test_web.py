@@ -472,6 +472,21 @@ async def test_a_moves_news_and_the_views_it_changed_reach_a_page_in_one_message
     await bo.close()
 
 
+async def test_a_page_of_an_older_release_still_gets_one_message_at_a_time(start_server):
+    # A page loaded before an upgrade reconnects by itself with its old script, which
+    # reads one JSON object a message: it does not ask for arrays, and is sent none.
+    server = await start_server()
+    ann = await WebClient.open(server.web_port, batches=False)
+    await ann.expect(WELCOME_END)
+    await web_log_in(ann, "Ann")
+    for line in ["newroom Table", "set turns=off", "set handsize=2", *DECK, "start"]:
+        ann.send(line)
+    await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
+    await ann.quiet()
+    assert ann.frames and all(isinstance(json.loads(frame), dict) for frame in ann.frames)
+    await ann.close()
+
+
 async def test_the_welcome_fits_the_width_the_page_asks_with(start_server):
     server = await start_server()
     narrow = await WebClient.open(server.web_port, cols=40)

@@ -38,12 +38,19 @@ class WebClient(ScriptedClient):
 
     @classmethod
     async def open(
-        cls, port: int, origin: str | None = None, host: str = "127.0.0.1", cols: int | str | None = None
+        cls,
+        port: int,
+        origin: str | None = None,
+        host: str = "127.0.0.1",
+        cols: int | str | None = None,
+        batches: bool = True,
     ) -> WebClient:
         """Connect as a page served by that server (or from ``origin``) would, saying how
-        many ``cols`` fit across its scrollback if given."""
+        many ``cols`` fit across its scrollback if given, and that it reads messages sent
+        together as one array (as this release's page does) unless ``batches`` is False
+        (a page of release 0.2.0 or before)."""
         session = aiohttp.ClientSession()
-        query = f"?cols={cols}" if cols is not None else ""
+        query = "?" + "&".join([*([f"cols={cols}"] if cols is not None else []), *(["batch=1"] if batches else [])])
         try:
             socket = await session.ws_connect(
                 f"http://{host}:{port}/ws{query}", origin=origin or f"http://{host}:{port}", max_msg_size=0

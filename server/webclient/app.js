@@ -3,7 +3,8 @@
 // protocol with server/web.py is one WebSocket of JSON objects (docs: /work notes, issue 16):
 //   to the server:   {"line": "..."}, {"cols": N}, {"resume": token}
 //   from the server: {"text": "..."}, {"gmcp": "Package.Name", "data": {...}}, {"token": t|null},
-//                    {"echo": false|true}, or an array of these (what was sent together), in order
+//                    {"echo": false|true}, or (the page asks with ?batch=1) an array of these
+//                    sent together, in order
 // The text is the whole truth; the panels are a view of it and every button in them sends a
 // command the player could have typed. Whatever a player wrote (names, chat, card names and
 // texts, room names) reaches the page only as text: textContent, or ansi_up's escaped output.
@@ -225,6 +226,9 @@ function connect() {
   // The width goes with the request, so that even the welcome fits the scrollback.
   const cols = columns();
   if (cols) url.searchParams.set("cols", String(cols));
+  // This page reads several messages sent together as one JSON array (see the socket's
+  // "message" listener); a page of an older release, which does not say so, gets them one by one.
+  url.searchParams.set("batch", "1");
   setStatus(state.retries ? "reconnecting" : "connecting", state.retries ? "Reconnecting…" : "Connecting…");
   const socket = new WebSocket(url);
   state.socket = socket;
