@@ -427,8 +427,9 @@ async def test_a_message_nested_too_deep_to_read_is_refused_like_any_other_it_ca
     await client.close()
 
 
-async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
-    server = await start_server()
+async def a_page_and_a_telnet_player_at_a_game(server) -> tuple[WebClient, MudClient]:
+    """Ann on the page, host of a running game with two cards each, and Bo over telnet;
+    everything sent to the page so far read."""
     ann = await web_player(server, "Ann")
     for line in ["newroom Table", "set turns=off", "set handsize=2", *DECK]:
         ann.send(line)
@@ -438,6 +439,11 @@ async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
     await ann.command("start", "You start a new game")
     await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
     await ann.quiet()
+    return ann, bo
+
+
+async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
+    ann, bo = await a_page_and_a_telnet_player_at_a_game(await start_server())
     sent_before = [package for package, _ in ann.view_log]
     bo.send("drawcard")
     await ann.view("Dvorak.Table", lambda view: {s["name"]: s["cards"] for s in view["seats"]}["Bo"] == 3)
@@ -449,16 +455,7 @@ async def test_a_page_is_sent_a_view_only_when_it_changed(start_server):
 
 
 async def test_a_moves_news_and_the_views_it_changed_reach_a_page_in_one_message(start_server):
-    server = await start_server()
-    ann = await web_player(server, "Ann")
-    for line in ["newroom Table", "set turns=off", "set handsize=2", *DECK]:
-        ann.send(line)
-    await ann.expect("Card8")
-    bo = await telnet_player(server, "Bo")
-    await bo.command("join Table", r"Draw pile: .*")
-    await ann.command("start", "You start a new game")
-    await ann.view("Dvorak.Hand", lambda view: len(view["cards"]) == 2)
-    await ann.quiet()
+    ann, bo = await a_page_and_a_telnet_player_at_a_game(await start_server())
     frames_before = len(ann.frames)
     bo.send("drawcard")
     await ann.view("Dvorak.Table", lambda view: {s["name"]: s["cards"] for s in view["seats"]}["Bo"] == 3)
