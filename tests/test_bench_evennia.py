@@ -239,6 +239,22 @@ def test_the_target_is_not_judged_at_a_rate_evennia_keeps_up_with():
     assert report["target_met"] is None
 
 
+def test_a_run_in_which_evennia_fell_short_without_being_busy_is_void_not_a_success():
+    # 2026-12-02: Evennia's players all waited for echoes lost with its Portal-Server link.
+    stalled = {"commands_per_s": 3, "p50_ms": 1344.0, "p99_ms": 1395.2, "server_cpu_cores": 0.05}
+    report = side_by_side(2000, chat(1989, 4.1), {"evennia": stalled, "ceiling": chat(1379, 82.5)})
+    assert report["target_met"] is None
+    assert report["says_per_s_vs_evennia"] is None and report["says_per_s_vs_ceiling"] == 1.4
+    assert "3 of the 2000 says/s offered on 0.05 cores" in report["evennia_void"]
+    # Busy and short of the rate: judged as ever.
+    busy = {**stalled, "commands_per_s": 83, "server_cpu_cores": 1.2}
+    report = side_by_side(2000, chat(1989, 4.1), {"evennia": busy})
+    assert report["target_met"] is True and "evennia_void" not in report
+    # Keeping up on little CPU is not void: there is simply nothing to judge.
+    report = side_by_side(20, chat(20, 1.0), {"evennia": {**stalled, "commands_per_s": 20, "server_cpu_cores": 0.3}})
+    assert report["target_met"] is None and "evennia_void" not in report
+
+
 def test_side_by_side_without_evennia_says_nothing_of_the_target_and_a_dead_run_has_no_ratio():
     report = side_by_side(2000, chat(1986, 2.3), {"ceiling": chat(0, 0.0)})
     assert report["says_per_s_vs_ceiling"] is None
