@@ -168,6 +168,11 @@ class EvenniaClient(asyncio.Protocol):
                 word = line.split()[0]
                 raise RuntimeError(f"{name}: no {answer!r} after {word!r}; the last lines:\n{shown}") from None
 
+    @property
+    def waiting(self) -> bool:
+        """Whether a command sent has not yet had its answer."""
+        return self._waiter is not None
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
 

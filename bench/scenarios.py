@@ -563,7 +563,11 @@ async def evennia_chat(players: int = 100, rate: float = 2000.0, seconds: float 
     """The chat load against Evennia (``bench/evennia.py``): ``players`` accounts made
     and connected over telnet, their characters all in Limbo, saying ``rate`` lines a
     second in all, paced as in ``chat``; each say timed from sending to the speaker's
-    echo, and the lines the others heard counted."""
+    echo, and the lines the others heard counted. A stalled run is told from a slow one by
+    ``players_stuck`` (players still waiting for an echo after the run: it was lost) and
+    ``amp_link_drops`` (the times the link between Evennia's processes dropped, losing
+    what was on it; ``amp_reads_kept``: the reads it would have dropped for, see
+    :data:`bench.evennia.AMP_PLUGIN`)."""
     installation = await asyncio.to_thread(install)
     server = EvenniaServer(installation)
     try:
@@ -590,8 +594,13 @@ async def evennia_chat(players: int = 100, rate: float = 2000.0, seconds: float 
 
         result = await run_window(server, tasks, stop, counters, latencies, seconds, totals)
         result["offered_says_per_s"] = rate
-        says = result["commands_per_s"]
-        result["heard_per_say"] = round(result["lines_heard_per_s"] / says, 1) if says else None
+        # Of the says answered in the window (the rounded rates would skew a slow run's).
+        says = result["count"]
+        result["heard_per_say"] = round(result["lines_heard_per_s"] * seconds / says, 1) if says else None
+        # A player still waiting once the players had 15 s to stop waits for an echo that was lost.
+        result["players_stuck"] = sum(client.waiting for client in clients)
+        link = server.link()
+        result["amp_link_drops"], result["amp_reads_kept"] = link["drops"], link["kept"]
         result["evennia_version"] = installation.version
         result["started_in_s"] = round(started, 1)
         for client in clients:

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bench.evennia import (
+    AMP_PLUGIN,
+    AMP_PLUGIN_MODULE,
     AMP_PORT,
     EVENNIA_VERSION,
+    LINK_KEPT,
     PORT,
     RUN_DIR,
     SETTINGS,
@@ -112,7 +117,11 @@ def test_the_settings_appended_to_evennia_turn_every_limit_off(tmp_path: Path, m
     monkeypatch.setenv(RUN_DIR, str(tmp_path))
     monkeypatch.setenv(PORT, "4100")
     monkeypatch.setenv(AMP_PORT, "4101")
-    namespace: dict[str, Any] = {"DATABASES": {"default": {"NAME": "game.db3"}}}
+    namespace: dict[str, Any] = {
+        "DATABASES": {"default": {"NAME": "game.db3"}},
+        "PORTAL_SERVICES_PLUGIN_MODULES": ["server.conf.portal_services_plugins"],
+        "SERVER_SERVICES_PLUGIN_MODULES": ["server.conf.server_services_plugins"],
+    }
     exec(SETTINGS, namespace)
     assert namespace["TELNET_PORTS"] == [4100] and namespace["AMP_PORT"] == 4101
     assert namespace["TELNET_INTERFACES"] == ["127.0.0.1"] and namespace["AMP_INTERFACE"] == "127.0.0.1"
@@ -121,6 +130,80 @@ def test_the_settings_appended_to_evennia_turn_every_limit_off(tmp_path: Path, m
     assert namespace["MAX_COMMAND_RATE"] >= 1_000_000 and namespace["IDLE_TIMEOUT"] == -1
     assert namespace["DATABASES"]["default"]["NAME"] == str(tmp_path / "evennia.db3")
     assert namespace["SERVER_LOG_FILE"].startswith(str(tmp_path))
+    plugin = f"server.conf.{AMP_PLUGIN_MODULE}"
+    assert namespace["PORTAL_SERVICES_PLUGIN_MODULES"] == ["server.conf.portal_services_plugins", plugin]
+    assert namespace["SERVER_SERVICES_PLUGIN_MODULES"] == ["server.conf.server_services_plugins", plugin]
+
+
+def amp_plugin(monkeypatch: pytest.MonkeyPatch) -> tuple[type, list[bytes], list[bytes], list[str]]:
+    """Evennia's AMP protocol class as the plugin leaves it, with what reached Twisted's AMP
+    parser, what Evennia's own check got (it answers as HTTP and drops the link), and what
+    was logged: Twisted and Evennia stood in for by modules of a few lines."""
+    parsed: list[bytes] = []
+    checked: list[bytes] = []
+    logged: list[str] = []
+
+    class AMP:
+        def dataReceived(self, data: bytes) -> None:
+            parsed.append(data)
+
+    class AMPMultiConnectionProtocol(AMP):
+        def __init__(self) -> None:
+            self.multibatches = 0
+
+        def dataReceived(self, data: bytes) -> None:
+            checked.append(data)
+
+    modules = {
+        "twisted": {},
+        "twisted.protocols": {},
+        "twisted.protocols.amp": {"AMP": AMP},
+        "evennia": {},
+        "evennia.server": {},
+        "evennia.server.portal": {},
+        "evennia.server.portal.amp": {
+            "NUL": b"\x00",
+            "NULNUL": b"\x00\x00",
+            "AMPMultiConnectionProtocol": AMPMultiConnectionProtocol,
+        },
+        "evennia.utils": {},
+        "evennia.utils.logger": {"log_info": logged.append, "log_trace": logged.append},
+    }
+    for name, attributes in modules.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        monkeypatch.setitem(sys.modules, name, module)
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(sys.modules[parent], child, module)
+    namespace: dict[str, Any] = {}
+    exec(AMP_PLUGIN, namespace)
+    namespace["start_plugin_services"](object())
+    return AMPMultiConnectionProtocol, parsed, checked, logged
+
+
+def test_the_evennia_link_keeps_a_read_cut_just_after_a_box_began(monkeypatch: pytest.MonkeyPatch):
+    protocol, parsed, checked, logged = amp_plugin(monkeypatch)
+    link = protocol()
+    box = b"\x00\x04_ask\x00\x011\x00\x00"
+    # The first read ends with a whole box and the first byte of the next: Evennia took the
+    # second read, which does not start with NUL, for HTTP and dropped the link.
+    cut = box + box[:1]
+    link.dataReceived(cut)
+    link.dataReceived(box[1:])
+    assert parsed == [cut, box[1:]] and checked == []
+    assert logged == [LINK_KEPT]
+    # A box cut in the middle is Evennia's own case of a read to come: nothing to log.
+    link.dataReceived(box[:5])
+    link.dataReceived(box[5:])
+    assert parsed[2:] == [box[:5], box[5:]] and logged == [LINK_KEPT]
+
+
+def test_the_evennia_link_still_turns_away_what_never_was_amp(monkeypatch: pytest.MonkeyPatch):
+    protocol, parsed, checked, logged = amp_plugin(monkeypatch)
+    stray = protocol()
+    stray.dataReceived(b"GET / HTTP/1.1\r\n")
+    assert checked == [b"GET / HTTP/1.1\r\n"] and parsed == [] and logged == []
 
 
 def test_the_installation_is_found_only_when_complete_and_of_this_version(
@@ -154,6 +237,22 @@ def test_the_target_is_not_judged_at_a_rate_evennia_keeps_up_with():
     report = side_by_side(60, chat(62, 6.7), {"evennia": chat(57, 250.0)})
     assert report["says_per_s_vs_evennia"] == 1.1
     assert report["target_met"] is None
+
+
+def test_a_run_in_which_evennia_fell_short_without_being_busy_is_void_not_a_success():
+    # 2026-12-02: Evennia's players all waited for echoes lost with its Portal-Server link.
+    stalled = {"commands_per_s": 3, "p50_ms": 1344.0, "p99_ms": 1395.2, "server_cpu_cores": 0.05}
+    report = side_by_side(2000, chat(1989, 4.1), {"evennia": stalled, "ceiling": chat(1379, 82.5)})
+    assert report["target_met"] is None
+    assert report["says_per_s_vs_evennia"] is None and report["says_per_s_vs_ceiling"] == 1.4
+    assert "3 of the 2000 says/s offered on 0.05 cores" in report["evennia_void"]
+    # Busy and short of the rate: judged as ever.
+    busy = {**stalled, "commands_per_s": 83, "server_cpu_cores": 1.2}
+    report = side_by_side(2000, chat(1989, 4.1), {"evennia": busy})
+    assert report["target_met"] is True and "evennia_void" not in report
+    # Keeping up on little CPU is not void: there is simply nothing to judge.
+    report = side_by_side(20, chat(20, 1.0), {"evennia": {**stalled, "commands_per_s": 20, "server_cpu_cores": 0.3}})
+    assert report["target_met"] is None and "evennia_void" not in report
 
 
 def test_side_by_side_without_evennia_says_nothing_of_the_target_and_a_dead_run_has_no_ratio():
