@@ -735,6 +735,13 @@ def test_serve_refuses_to_join_without_a_cluster_secret_worth_the_name(tmp_path)
 # -- who may speak as a node ------------------------------------------------------------------
 
 
+async def _logged(caplog: pytest.LogCaptureFixture, wanted: dict[str, int], seconds: float = 10.0) -> None:
+    """Wait until each text of ``wanted`` has been logged as many times (at least)."""
+    async with asyncio.timeout(seconds):
+        while any(caplog.text.count(text) < times for text, times in wanted.items()):
+            await asyncio.sleep(0.05)
+
+
 async def _published(broker_url: str, messages: list[tuple[str, bytes]]) -> None:
     """Publish ``messages`` as a client of the broker that is no node, each acknowledged
     by the broker before the next (so the broker has passed them on before anything the
@@ -844,7 +851,10 @@ async def test_a_captured_message_said_again_is_refused(start_node, broker_url, 
     assert next(iter(p for p in north.hub.players.values() if p.name == "Ann")).connections
     assert "You have logged in from somewhere else" not in flat(ann.client.transcript)
     # North has had both; south hears its own chat come back, and knows it for its own.
+    # (Each node reads the replayed messages in its own time: Cy hearing Ben's last words
+    # on north does not mean south has read its own chat again yet.)
     assert b"Hello, once." in captured[f"{prefix}/lobby/south"]
+    await _logged(caplog, {"already received": 2, "sent by this node itself before": 1})
     assert caplog.text.count("already received") == 2
     assert caplog.text.count("sent by this node itself before") == 1
     assert flat(ben.client.transcript).count("Hello, once.") == 1
