@@ -267,11 +267,9 @@ class GameRoom(Place):
             return
         merged = _merged([changes for _, changes in made])
         seq_before = self.seq
-        started = time.perf_counter()
         try:
-            self.head = await self._store.store(self.id, self.head, self.table.state, merged)
+            await self._store_made(merged)
         except StaleRoom:
-            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
             self.table.undo(merged)
             await self._one_by_one(group[first:])
             return
@@ -285,7 +283,6 @@ class GameRoom(Place):
             group[first].error, group[first].done = error, True
             await self._one_by_one(group[first + 1 :])
             return
-        self._metrics.commit_seconds.observe(time.perf_counter() - started)
         seq = seq_before
         for entry, changes in made:
             entry.context.run(self._tell, seq, changes.events)
@@ -325,18 +322,27 @@ class GameRoom(Place):
         if changes is None:
             return result, self.seq, []
         seq_before = self.seq
-        started = time.perf_counter()
         try:
-            self.head = await self._store.store(self.id, self.head, self.table.state, changes)
+            await self._store_made(changes)
         except StaleRoom:
-            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
             self.table.undo(changes)
             return await self._perform_claimed(move, context)
         except BaseException:
             self._undo_unstored(changes)
             raise
-        self._metrics.commit_seconds.observe(time.perf_counter() - started)
         return result, seq_before, changes.events
+
+    async def _store_made(self, changes: Changes) -> None:
+        """Store ``changes``, made on this copy, with the node's other moves (group
+        commit); the room's head moves on and the commit's time is counted. Raises
+        :class:`StaleRoom` if the stored room is not the one this copy was made from."""
+        started = time.perf_counter()
+        try:
+            self.head = await self._store.store(self.id, self.head, self.table.state, changes)
+        except StaleRoom:
+            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
+            raise
+        self._metrics.commit_seconds.observe(time.perf_counter() - started)
 
     async def _perform_claimed(
         self, move: Callable[[GameTable], T], context: contextvars.Context | None
