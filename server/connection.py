@@ -150,6 +150,8 @@ class Connection(ABC):
         #: A secret the client is being asked for (a password): the next line answers it.
         self.secret_prompt: SecretPrompt | None = None
         self._outbox: list[str] = []
+        #: Whether the event loop will :meth:`flush` the outbox once this turn is over.
+        self._flush_due = False
         #: The event loop the connection is served in (see :meth:`_write`).
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -203,27 +205,36 @@ class Connection(ABC):
     def client_has_colour(self) -> bool:
         """Whether the client shows ANSI colour."""
 
-    def _write(self, text: str, wrap: bool = True) -> None:
+    def _write(self, text: str, wrap: bool = True, hold: bool = False) -> None:
         """Queue ``text`` for the client: everything written in one turn of the event
-        loop goes out together, in one write."""
+        loop goes out together, in one write. Text written with ``hold`` waits for the
+        next text written (or the next :meth:`flush`) to go out with it."""
         if self.closing:
             return
         lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
         self._outbox.append(render_colours("\r\n".join(lines), self.colour))
-        if len(self._outbox) == 1:
-            loop = self._loop
-            if loop is None:
-                # Looked up once: on Python 3.11 every asyncio.get_running_loop() asks the
-                # kernel for the process id, a system call per line written.
-                loop = self._loop = asyncio.get_running_loop()
-            loop.call_soon(self.flush)
+        if not hold:
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Have the event loop :meth:`flush` once this turn is over, unless it will already."""
+        if self._flush_due or not self._outbox:
+            return
+        self._flush_due = True
+        loop = self._loop
+        if loop is None:
+            # Looked up once: on Python 3.11 every asyncio.get_running_loop() asks the
+            # kernel for the process id, a system call per line written.
+            loop = self._loop = asyncio.get_running_loop()
+        loop.call_soon(self.flush)
 
     def flush(self) -> None:
         """Write out everything queued (called by the event loop, or before hanging up)."""
+        self._flush_due = False
         if not self._outbox:
             return
-        lines = list(self._outbox)
-        self._outbox.clear()
+        lines = self._outbox
+        self._outbox = []
         self._deliver(lines)
 
     @abstractmethod
@@ -258,7 +269,9 @@ class Connection(ABC):
         if framing:
             self._in_framed_command = True
             if self.output_prefix:
-                self._write(self.output_prefix)
+                # Sent with the command's first output, not alone: a move's reply comes
+                # after its commit, and the prefix on its own would cost a write.
+                self._write(self.output_prefix, hold=True)
         try:
             yield
         finally:
@@ -269,6 +282,7 @@ class Connection(ABC):
                 held, self._held_back = self._held_back, []
                 for text, wrap in held:
                     self._write(text, wrap)
+                self._flush_soon()
 
     @abstractmethod
     def lines(self) -> AsyncGenerator[str, None]:

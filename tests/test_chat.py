@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+from persistence.accounts import AccountStore
 from tests.conftest import WELCOME_END, log_in
 
 
@@ -135,6 +136,31 @@ async def test_output_prefix_and_suffix_frame_every_command(connect):
     client.send("OUTPUTPREFIX")
     await client.command("say half", r'^You say, "half"\n>>>\n')
     assert '<<<\nYou say, "half"' not in client.transcript
+
+
+async def test_a_frame_goes_out_with_its_command_output_not_before_it(connect, monkeypatch):
+    """The prefix waits for the command's first output: a command waiting on the database
+    sends nothing meanwhile, then its whole frame at once (one write, not two)."""
+    client = await connect()
+    await log_in(client, "Alice")
+    client.send("OUTPUTPREFIX <<<")
+    client.send("OUTPUTSUFFIX >>>")
+    await client.command("say framed", r'<<<\nYou say, "framed"\n>>>\n')
+    release = asyncio.Event()
+    find = AccountStore.find
+
+    async def slow_find(store: AccountStore, name: str) -> object:
+        await release.wait()
+        return await find(store, name)
+
+    monkeypatch.setattr(AccountStore, "find", slow_find)
+    client.send("page nobody=hi")
+    assert await client.quiet(0.3) == ""
+    release.set()
+    await client.expect(r'^<<<\nThere is no player called "nobody"\.\n>>>\n')
+    # A frame with no suffix still goes out.
+    client.send("OUTPUTSUFFIX")
+    await client.command("say half", r'^<<<\nYou say, "half"\n$')
 
 
 async def test_other_players_output_never_lands_inside_a_frame(connect):
