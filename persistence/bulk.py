@@ -6,9 +6,11 @@ the commit, away from the event loop (see :meth:`Database.run_write`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -79,8 +81,24 @@ class SqliteRowWriter(RowWriter):
         for start in range(0, len(rows), per_chunk):
             chunk = rows[start : start + per_chunk]
             marks = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
-            values = [sqlite_value(row[column]) for row in chunk for column in columns]
+            fields = _fields(columns)
+            values = [
+                value if type(value) in _AS_THEY_ARE else sqlite_value(value) for row in chunk for value in fields(row)
+            ]
             self.writing.with_commit.append((shape.format(values=marks), values))
+
+
+#: Values SQLite takes as they are (``type``, not ``isinstance``: a bool is written as 0/1).
+_AS_THEY_ARE = frozenset({int, str, float, bytes, type(None)})
+
+
+@lru_cache(maxsize=64)
+def _fields(columns: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """What takes a row's ``columns``, in order, out of it (as one tuple)."""
+    if len(columns) == 1:
+        (column,) = columns
+        return lambda row: (row[column],)
+    return itemgetter(*columns)
 
 
 def sqlite_value(value: Any) -> Any:
