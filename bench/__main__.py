@@ -2,6 +2,7 @@
 
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gnav-share 0.2]
     [--workers N]   (N > 1: serve --workers N, PostgreSQL only, with an MQTT broker of its own)
+    [--profile FILE]   (py-spy samples the server through the measured run: its time by stage in the figures)
 .venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
     (the same scenarios against the server of git revision <rev> and this checkout's, one table of both)
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
@@ -21,6 +22,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench import attacks, gnav, scenarios, ys
@@ -116,6 +118,13 @@ def parser() -> argparse.ArgumentParser:
         help=f"compare: the scenarios to run, separated by commas (of {', '.join(COMPARABLE)}; default game,chat)",
     )
     parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="game: sample the server with py-spy through the measured run, keep the raw stacks in FILE "
+        "and add its time by stage to the figures (one backend, one worker)",
+    )
+    parser.add_argument(
         "--rounds", type=int, default=1, help="compare: runs of each scenario on each side (the table: medians)"
     )
     return parser
@@ -133,6 +142,7 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
                 arguments.web_share,
                 arguments.gnav_share,
                 arguments.workers,
+                arguments.profile,
             )
         )
     if scenario == "gnavroom":
@@ -190,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
     if arguments.workers < 1:
         options.error("--workers must be at least 1")
+    if arguments.profile is not None and (
+        arguments.scenario != "game" or arguments.backend == "both" or arguments.workers > 1
+    ):
+        options.error("--profile is for one game run: --backend sqlite or postgresql, one worker")
     if arguments.workers > 1 and arguments.backend != "postgresql":
         options.error("--workers above 1 needs --backend postgresql (the workers share one database)")
     if arguments.scenario == "ys":

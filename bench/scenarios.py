@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from bench import profiling
 from bench.evennia import EvenniaServer, install
 from bench.evenniaclient import EvenniaClient
 from bench.game import Room, bystander, play_room, set_up_room
@@ -158,6 +159,7 @@ async def game(
     web_share: float = 0.0,
     gnav_share: float = 0.0,
     workers: int = 1,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """``rooms`` rooms: ``gnav_share`` of them (rounded to whole rooms) Gnav rooms of two
     people and two computer players, the others Dvorak rooms of five players offered
@@ -174,7 +176,11 @@ async def game(
 
     With ``workers`` above 1 the server is ``serve --workers <workers>`` (PostgreSQL, an
     MQTT broker of its own): a room's players land on whichever worker the kernel gives
-    their connections, as they would, and the CPU is the workers' summed."""
+    their connections, as they would, and the CPU is the workers' summed.
+
+    With ``profile`` (a file to write; one server process only) the server is sampled
+    through the measured run, and ``profile`` in the figures gives its time by stage
+    (:mod:`bench.profiling`)."""
     web_seats, gnav_web = web_seats_of(web_share), web_seats_of(web_share, GNAV_PEOPLE)
     dvorak_rooms, gnav_rooms = split_rooms(rooms, gnav_share)
     async with fresh_database(backend) as url, workers_broker(workers) as (broker, cluster):
@@ -235,10 +241,13 @@ async def game(
             broker_before = broker.usage().cpu_seconds if broker is not None else 0.0
             start_cpu, loadgen_cpu, began = server.usage().cpu_seconds, own_cpu(), time.perf_counter()
             print(f"measured run begins ({seconds:g} s)", file=sys.stderr, flush=True)
+            recorder = profiling.start(server.process.pid, seconds, profile) if profile is not None else None
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
+            if recorder is not None and profile is not None:
+                result["profile"] = await asyncio.to_thread(profiling.finish, recorder, profile, seconds)
             if database_before:
                 result["database_cpu_cores"] = round(cpu_between(database_before, await database_cpu(url)) / elapsed, 2)
             if broker is not None:
