@@ -213,7 +213,7 @@ class Connection(ABC):
             return
         lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
         self._outbox.append(render_colours("\r\n".join(lines), self.colour))
-        if not hold:
+        if not hold and not self._flush_due:  # checked here too: a line to each of a crowd
             self._flush_soon()
 
     def _flush_soon(self) -> None:
