@@ -106,3 +106,15 @@ def by_stage(raw: str) -> dict[str, Any]:
         "stages": {name: round(100 * samples / total, 1) for name, samples in stages.most_common()},
         "other_on_top": [[frame, round(100 * samples / total, 1)] for frame, samples in uncounted.most_common(5)],
     }
+
+
+def per_move(figures: dict[str, Any], moves: int) -> dict[str, Any]:
+    """``figures`` (of :func:`by_stage`) with the time the GIL was held per committed move,
+    in microseconds, in all (``us_per_move``: the samples over the rate, over ``moves``)
+    and by stage (``us_per_move_by_stage``, shared out as the samples are)."""
+    samples = figures.get("samples", 0)
+    if not samples or not moves:
+        return figures
+    held = samples / RATE / moves * 1_000_000
+    by_stage = {name: round(held * share / 100) for name, share in figures["stages"].items()}
+    return {**figures, "us_per_move": round(held), "us_per_move_by_stage": by_stage}

@@ -269,6 +269,8 @@ async def game(
                     tables, gnav_by_kind, gnav_counters, elapsed, bot_moves, deals, matches, timeouts
                 )
             result["total_moves_per_s"] = round((counters.moves + gnav_moves) / elapsed)
+            if "profile" in result:
+                result["profile"] = profiling.per_move(result["profile"], counters.moves + gnav_moves)
             result["all"] = rounded(Latencies.merged(*by_kind.values(), *gnav_by_kind.values()).summary())
             if lacks:
                 result["lacks"] = lacks

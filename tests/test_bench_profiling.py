@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.profiling import by_stage
+from bench.profiling import RATE, by_stage, per_move
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOP = "<module> (<string>:1);run (uvloop/__init__.py:92);Runner.run (asyncio/runners.py:118)"
@@ -48,6 +48,18 @@ def test_the_loops_own_work_and_what_no_stage_names_are_counted_apart():
     assert by_stage("") == {"samples": 0, "stages": {}}
 
 
+def test_the_time_per_move_is_the_samples_over_the_rate_shared_out_by_stage():
+    figures = {"samples": 2 * RATE, "stages": {"storing a batch": 75.0, "other": 25.0}}
+    # Two seconds of samples holding the GIL over 1,000 moves: 2 ms a move.
+    assert per_move(figures, 1000) == {
+        **figures,
+        "us_per_move": 2000,
+        "us_per_move_by_stage": {"storing a batch": 1500, "other": 500},
+    }
+    assert per_move(figures, 0) == figures
+    assert per_move({"samples": 0, "stages": {}}, 1000) == {"samples": 0, "stages": {}}
+
+
 def test_a_short_game_run_with_profile_gives_the_servers_time_by_stage(tmp_path: Path):
     raw = tmp_path / "stacks.txt"
     command = [sys.executable, "-m", "bench", "game", "--backend", "sqlite", "--seconds", "4", "--rooms", "6"]
@@ -63,6 +75,8 @@ def test_a_short_game_run_with_profile_gives_the_servers_time_by_stage(tmp_path:
     # Moves were made, stored and told: those stages were seen.
     assert profile["stages"]["storing a batch"] > 0
     assert profile["stages"]["socket writes"] > 0
+    assert profile["us_per_move"] > 0
+    assert set(profile["us_per_move_by_stage"]) == set(profile["stages"])
 
 
 def test_profile_is_refused_where_there_is_not_one_server_process_to_sample():
