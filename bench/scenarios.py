@@ -246,8 +246,6 @@ async def game(
             elapsed = time.perf_counter() - began
             latencies = Latencies.merged(*by_kind.values())
             result = measured(server, start_cpu, elapsed, counters, latencies, loadgen_cpu)
-            if recorder is not None and profile is not None:
-                result["profile"] = await asyncio.to_thread(profiling.finish, recorder, profile, seconds)
             if database_before:
                 result["database_cpu_cores"] = round(cpu_between(database_before, await database_cpu(url)) / elapsed, 2)
             if broker is not None:
@@ -269,8 +267,10 @@ async def game(
                     tables, gnav_by_kind, gnav_counters, elapsed, bot_moves, deals, matches, timeouts
                 )
             result["total_moves_per_s"] = round((counters.moves + gnav_moves) / elapsed)
-            if "profile" in result:
-                result["profile"] = profiling.per_move(result["profile"], counters.moves + gnav_moves)
+            if recorder is not None and profile is not None:
+                # Waited for once the moves are counted: py-spy writes its stacks after its run.
+                sampled = await asyncio.to_thread(profiling.finish, recorder, profile, seconds)
+                result["profile"] = profiling.per_move(sampled, counters.moves + gnav_moves)
             result["all"] = rounded(Latencies.merged(*by_kind.values(), *gnav_by_kind.values()).summary())
             if lacks:
                 result["lacks"] = lacks
