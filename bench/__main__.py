@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench import attacks, gnav, scenarios, ys
+from bench import attacks, gnav, profiling, scenarios, ys
 from bench.compare import COMPARABLE, CompareError, run_compare
 from bench.evennia import side_by_side
 from bench.processes import raise_open_file_limit
@@ -204,6 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         arguments.scenario != "game" or arguments.backend == "both" or arguments.workers > 1
     ):
         options.error("--profile is for one game run: --backend sqlite or postgresql, one worker")
+    if arguments.profile is not None:
+        try:
+            profiling.py_spy()  # before the set-up, not after it
+        except RuntimeError as missing:
+            options.error(str(missing))
     if arguments.workers > 1 and arguments.backend != "postgresql":
         options.error("--workers above 1 needs --backend postgresql (the workers share one database)")
     if arguments.scenario == "ys":

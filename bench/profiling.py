@@ -93,12 +93,13 @@ def by_stage(raw: str) -> dict[str, Any]:
             continue
         samples = int(count)
         total += samples
+        top = stack.rsplit(";", 1)[-1]
         stage = next((name for name, pieces in STAGES if any(piece in stack for piece in pieces)), OTHER)
-        if stage == OTHER and LOOP_ITSELF[1] in stack.rsplit(";", 1)[-1]:
+        if stage == OTHER and LOOP_ITSELF[1] in top:
             stage = LOOP_ITSELF[0]
         stages[stage] += samples
         if stage == OTHER:
-            uncounted[stack.rsplit(";", 1)[-1]] += samples
+            uncounted[top] += samples
     if not total:
         return {"samples": 0, "stages": {}}
     return {
