@@ -1,6 +1,12 @@
 """Writing many rows at once: the few statements a batch of moves runs, each once for all
-its rows, on PostgreSQL as executemany and on SQLite as multi-row statements run with
-the commit, away from the event loop (see :meth:`Database.run_write`).
+its rows, whatever their number: on PostgreSQL as one statement taking each column as an
+array (``unnest``), on SQLite as multi-row statements run with the commit, away from the
+event loop (see :meth:`Database.run_write`).
+
+Both go to the driver as SQL text, without SQLAlchemy's compiling and per-row parameter
+processing, which cost more than the rest of storing a batch. On PostgreSQL the statement's
+text is the same for any number of rows, so it is prepared once per connection; an
+executemany or a multi-row VALUES would be prepared again for each new count of rows.
 """
 
 from __future__ import annotations
@@ -13,44 +19,87 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
+from sqlalchemy import JSON, Table
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql import Executable
 
 from persistence.database import Writing
 
 #: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
 SQLITE_VARIABLES = 30_000
 
+_POSTGRESQL = postgresql.dialect()
+
 
 @dataclass(frozen=True)
 class Bulk:
-    """One statement written for many rows: as SQLAlchemy runs it (``core``, given the
-    rows as they are), and as SQLite's multi-row form (``sqlite``: the SQL with a
-    ``{values}`` slot, and the row fields to give for each row, in order)."""
+    """One statement written for many rows, in each backend's form: SQLite's (``sqlite``:
+    the SQL with a ``{values}`` slot for the rows, and the row fields to give for each row,
+    in order) and PostgreSQL's (``postgresql``: the SQL taking one array per field, the
+    fields in order, and which of them go into JSON columns). Made by :meth:`insert` and
+    :meth:`update`."""
 
-    core: Executable
     sqlite: tuple[str, tuple[str, ...]]
+    postgresql: tuple[str, tuple[str, ...], frozenset[str]]
+
+    @classmethod
+    def insert(cls, table: Table, columns: tuple[str, ...], fields: tuple[str, ...] | None = None) -> Bulk:
+        """``INSERT INTO <table> (<columns>)`` the rows, giving each column the row's field
+        of the same place in ``fields`` (by default, of the column's own name)."""
+        fields = fields or columns
+        arrays, picked = _unnest(table, columns)
+        into = f"INSERT INTO {table.name} ({', '.join(columns)})"
+        return cls(
+            (f"{into} VALUES {{values}}", fields),
+            (f"{into} SELECT {picked} FROM {arrays}", fields, _json(table, columns, fields)),
+        )
+
+    @classmethod
+    def update(cls, table: Table, keys: dict[str, str], columns: tuple[str, ...]) -> Bulk:
+        """``UPDATE <table> SET <columns>`` from each row's fields of the same names, in
+        the row whose key columns (``keys``' keys) hold its key fields (``keys``' values)."""
+        fields = tuple(keys.values()) + columns
+        every = tuple(keys) + columns
+        arrays, _ = _unnest(table, every)
+        match = " AND ".join(f"{table.name}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
+        assign = ", ".join(
+            f"{column} = v.column{len(keys) + i + 1}{_cast(table, column)}" for i, column in enumerate(columns)
+        )
+        sqlite_assign = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
+        return cls(
+            (f"UPDATE {table.name} SET {sqlite_assign} FROM (VALUES {{values}}) AS v WHERE {match}", fields),
+            (f"UPDATE {table.name} SET {assign} FROM {arrays} WHERE {match}", fields, _json(table, every, fields)),
+        )
 
 
-def update_from_values(table: str, keys: dict[str, str], columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """``UPDATE <table> SET ... FROM (VALUES {values}) AS v WHERE <keys match>``, and the
-    row fields to give for each row, in order. ``keys`` maps key columns to row fields."""
-    fields = tuple(keys.values()) + columns
-    match = " AND ".join(f"{table}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
-    assignments = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
-    return f"UPDATE {table} SET {assignments} FROM (VALUES {{values}}) AS v WHERE {match}", fields
+def _is_json(table: Table, column: str) -> bool:
+    return isinstance(table.c[column].type, JSON)
 
 
-def insert_values(
-    table: str, columns: tuple[str, ...], fields: tuple[str, ...] | None = None
-) -> tuple[str, tuple[str, ...]]:
-    """``INSERT INTO <table> (<columns>) VALUES {values}``, and the row fields to give for
-    each row, in order (``fields``, or the columns' own names)."""
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {{values}}", fields or columns
+def _cast(table: Table, column: str) -> str:
+    """What makes the text given for a JSON column JSON (PostgreSQL)."""
+    return "::json" if _is_json(table, column) else ""
+
+
+def _unnest(table: Table, columns: tuple[str, ...]) -> tuple[str, str]:
+    """PostgreSQL's ``unnest($1::<type>[], ...) AS v(column1, ...)``, one typed array per
+    column (text for JSON columns), and the select list that casts them back."""
+    types = [
+        "TEXT" if _is_json(table, column) else table.c[column].type.compile(dialect=_POSTGRESQL) for column in columns
+    ]
+    arrays = ", ".join(f"${i + 1}::{kind}[]" for i, kind in enumerate(types))
+    aliases = ", ".join(f"column{i + 1}" for i in range(len(columns)))
+    picked = ", ".join(f"v.column{i + 1}{_cast(table, column)}" for i, column in enumerate(columns))
+    return f"unnest({arrays}) AS v({aliases})", picked
+
+
+def _json(table: Table, columns: tuple[str, ...], fields: tuple[str, ...]) -> frozenset[str]:
+    """The fields that go into JSON columns."""
+    return frozenset(field for column, field in zip(columns, fields, strict=True) if _is_json(table, column))
 
 
 class RowWriter:
-    """Runs :class:`Bulk` statements in the caller's transaction."""
+    """Runs :class:`Bulk` statements in the caller's transaction: on PostgreSQL, at once."""
 
     @staticmethod
     def for_writing(writing: Writing) -> RowWriter:
@@ -63,8 +112,14 @@ class RowWriter:
         self.connection: Connection = writing.connection
 
     def write(self, statement: Bulk, rows: list[dict[str, Any]]) -> None:
-        if rows:
-            self.connection.execute(statement.core, rows)
+        if not rows:
+            return
+        sql, fields, json_fields = statement.postgresql
+        arrays = [[row[field] for row in rows] for field in fields]
+        for index, field in enumerate(fields):
+            if field in json_fields:
+                arrays[index] = [json.dumps(v) if isinstance(v, (dict, list)) else v for v in arrays[index]]
+        self.connection.exec_driver_sql(sql, tuple(arrays))
 
 
 class SqliteRowWriter(RowWriter):

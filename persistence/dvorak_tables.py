@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.dvorak.state import Card, Proposal, TableState, card_face, proposal_from_dict
-from persistence.bulk import Bulk, RowWriter, insert_values, sqlite_value, update_from_values
+from persistence.bulk import Bulk, RowWriter, sqlite_value
 from persistence.database import Database
 from persistence.models import CardRow, CardVersion, ProposalRow, VoteRow
 
@@ -99,14 +99,9 @@ _CARD_INSERT_COLUMNS = (
     "copy_of",
 )
 _VERSION_COLUMNS = ("room_id", "number", "version", "name", "kind", "text", "colour", "created_at", "seq")
-_INSERT_CARD = Bulk(insert(_cards), insert_values("cards", _CARD_INSERT_COLUMNS))
-_UPDATE_CARD = Bulk(
-    update(_cards)
-    .where(_cards.c.room_id == bindparam("r"), _cards.c.number == bindparam("n"))
-    .values({column: bindparam(column) for column in _CARD_COLUMNS}),
-    update_from_values("cards", {"room_id": "r", "number": "n"}, _CARD_COLUMNS),
-)
-_INSERT_VERSION = Bulk(insert(_versions), insert_values("card_versions", _VERSION_COLUMNS))
+_INSERT_CARD = Bulk.insert(_cards, _CARD_INSERT_COLUMNS)
+_UPDATE_CARD = Bulk.update(_cards, {"room_id": "r", "number": "n"}, _CARD_COLUMNS)
+_INSERT_VERSION = Bulk.insert(_versions, _VERSION_COLUMNS)
 
 
 class DvorakTables:

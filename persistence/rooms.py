@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, String, Text, and_, bindparam, cast, delete, func, insert, or_, select, update
+from sqlalchemy import String, and_, bindparam, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games import kind_of
 from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat
-from persistence.bulk import Bulk, RowWriter, SqliteRowWriter, insert_values, update_from_values
+from persistence.bulk import Bulk, RowWriter, SqliteRowWriter
 from persistence.database import Database, Writing
 from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
@@ -695,20 +695,11 @@ class Move:
 
 #: The room row's columns a move writes.
 _ROOM_COLUMNS = ("seq", "digest", "phase", "host_account_id", "settings", "state", "used_at")
-_UPDATE_ROOM = Bulk(
-    update(_rooms).where(_rooms.c.id == bindparam("r")).values({c: bindparam(c) for c in _ROOM_COLUMNS}),
-    update_from_values("rooms", {"id": "r"}, _ROOM_COLUMNS),
-)
+_UPDATE_ROOM = Bulk.update(_rooms, {"id": "r"}, _ROOM_COLUMNS)
 _EVENT_COLUMNS = ("room_id", "seq", "created_at", "actor_account_id", "actor_name", "kind", "forced", "data", "deltas")
-#: The event rows' fields, in the order of those columns (data and deltas are JSON text).
-_EVENT_FIELDS = (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json")
-# Data and deltas come as the JSON text the digest was computed over (see write_moves).
-_INSERT_EVENT = Bulk(
-    insert(_events).values(
-        data=cast(bindparam("data_json", type_=Text), JSON), deltas=cast(bindparam("deltas_json", type_=Text), JSON)
-    ),
-    insert_values("events", _EVENT_COLUMNS, _EVENT_FIELDS),
-)
+#: The event rows' fields, in the order of those columns: data and deltas come as the JSON
+#: text the digest was computed over (see write_moves).
+_INSERT_EVENT = Bulk.insert(_events, _EVENT_COLUMNS, (*_EVENT_COLUMNS[:-2], "data_json", "deltas_json"))
 
 
 def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
@@ -782,8 +773,10 @@ def _claim_rooms(rows: RowWriter, room_ids: list[int]) -> dict[int, tuple[LogHea
             f"SELECT id, seq, digest, game FROM rooms WHERE id IN ({', '.join('?' * len(ids))})", ids
         ).fetchall()
     else:
-        query = select(_rooms.c.id, _rooms.c.seq, _rooms.c.digest, _rooms.c.game).where(_rooms.c.id.in_(ids))
-        found = list(rows.connection.execute(query.order_by(_rooms.c.id).with_for_update()))
+        # As text, one statement for any number of rooms: prepared once per connection.
+        found = rows.connection.exec_driver_sql(
+            "SELECT id, seq, digest, game FROM rooms WHERE id = ANY($1::INTEGER[]) ORDER BY id FOR UPDATE", (ids,)
+        ).all()
     return {room: (LogHead(seq, digest), game) for room, seq, digest, game in found}
 
 

@@ -6,14 +6,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 
 from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
+from persistence.bulk import Bulk, RowWriter
 from persistence.database import Database, normalize_url
+from persistence.models import EventRow, Room
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
 
 
@@ -181,6 +184,48 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
         with pytest.raises(StaleRoom):
             await claim.store(forged_head, forged.state, changes)
     assert (await store.load(room_id)).head == head
+
+
+async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_rows(database):
+    """The multi-row statements a batch of moves runs (persistence.bulk, on SQLite and
+    PostgreSQL each in its own form): JSON given as objects and as text already (with a
+    null inside), booleans, moments and text that needs quoting come back as written, and an update
+    changes exactly the rows its keys name, for one row as for several."""
+    store = RoomStore(database)
+    rooms = [await store.create(f"Den{i}", "dvorak", None) for i in range(4)]
+    events = EventRow.__table__
+    fields = ("room_id", "seq", "at", "who", "name", "kind", "forced", "d", "dl")
+    insert_events = Bulk.insert(events, tuple(c.name for c in events.columns), fields)
+    update_rooms = Bulk.update(Room.__table__, {"id": "r"}, ("phase", "settings", "used_at"))
+    moment = datetime(2026, 12, 2, 10, 30, 5, 123456, tzinfo=UTC)
+
+    def event(room: int, seq: int) -> dict[str, object]:
+        return {
+            "room_id": room, "seq": seq, "at": moment, "who": seq, "name": "O'Neil; --", "kind": "say",
+            "forced": seq % 2 == 0, "d": {"text": "\u00e9 \"quoted\"", "n": [1, None]}, "dl": '[["move",1]]',
+        }  # fmt: skip
+
+    def write(writing, batch) -> None:
+        rows = RowWriter.for_writing(writing)
+        rows.write(insert_events, batch)
+        rows.write(update_rooms, [{"r": room, "phase": "over", "settings": {"k": room}, "used_at": moment}
+                                  for room in {row["room_id"] for row in batch}])  # fmt: skip
+
+    await database.run_write(lambda writing: write(writing, [event(rooms[0], 1)]))
+    several = [event(rooms[1], 1), event(rooms[1], 2), event(rooms[2], 1)]
+    await database.run_write(lambda writing: write(writing, several))
+    async with database.snapshot() as connection:
+        stored = (await connection.execute(select(events).order_by(events.c.room_id, events.c.seq))).all()
+        room_rows = (await connection.execute(select(Room.__table__).order_by(Room.__table__.c.id))).all()
+    assert [(row.room_id, row.seq) for row in stored] == [(rooms[0], 1), (rooms[1], 1), (rooms[1], 2), (rooms[2], 1)]
+    for row in stored:
+        assert row.created_at == moment and row.actor_account_id == row.seq and row.actor_name == "O'Neil; --"
+        assert row.forced is (row.seq % 2 == 0)
+        assert row.data == {"text": '\u00e9 "quoted"', "n": [1, None]} and row.deltas == [["move", 1]]
+    assert [(row.phase, row.settings, row.used_at) for row in room_rows[:3]] == [
+        ("over", {"k": room}, moment) for room in rooms[:3]
+    ]
+    assert room_rows[3].phase != "over" and room_rows[3].used_at != moment
 
 
 def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json():
