@@ -3,6 +3,7 @@ and the guard on each room's row (its log's head)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
@@ -115,6 +116,33 @@ async def test_sqlite_copies_its_wal_back_in_a_thread_of_its_own_while_writes_go
         assert connection.execute("SELECT count(*) FROM filler").fetchone()[0] == 600
     finally:
         connection.close()
+
+
+async def test_connections_postgresql_ended_are_replaced_before_anyone_uses_them(database, backend):
+    """A restarted PostgreSQL (here: every backend of the database ended) leaves the pool
+    holding closed connections; none of them is handed out, so the next transactions,
+    reads and batches all go through on new ones rather than failing once each."""
+    if backend != "postgresql":
+        pytest.skip("SQLite has no server to lose")
+    import asyncpg
+
+    held = []
+    async with database.snapshot() as first, database.snapshot() as second:
+        for connection in (first, second):
+            held.append((await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one())
+    admin = await asyncpg.connect(database.url.set(drivername="postgresql").render_as_string(hide_password=False))
+    try:
+        ended = await admin.fetch("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", held)
+    finally:
+        await admin.close()
+    assert [row[0] for row in ended] == [True, True]
+    await asyncio.sleep(0.2)  # the event loop reads the ends of the sockets
+    for _ in range(2):
+        async with database.snapshot() as connection:
+            assert (await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one() not in held
+    async with database.transaction() as connection:
+        await connection.execute(text("CREATE TABLE marks (n integer)"))
+    await database.run_write(lambda writing: writing.connection.exec_driver_sql("INSERT INTO marks VALUES (1)"))
 
 
 def test_plain_urls_get_async_drivers():
