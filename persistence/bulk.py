@@ -36,7 +36,9 @@ class Bulk:
     """One statement written for many rows, in each backend's form: SQLite's (``sqlite``:
     the SQL with a ``{values}`` slot for the rows, and the row fields to give for each row,
     in order) and PostgreSQL's (``postgresql``: the SQL taking one array per field, the
-    fields in order, and which of them go into JSON columns). Made by :meth:`insert` and
+    fields in order, and which of them go into JSON columns). A field for a JSON column is
+    written as JSON text if it is a dict or a list, and as the JSON text it is if it is a
+    string (as the event rows' data, digested as that text). Made by :meth:`insert` and
     :meth:`update`."""
 
     sqlite: tuple[str, tuple[str, ...]]

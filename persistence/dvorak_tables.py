@@ -305,8 +305,13 @@ def _store_vote_delta(connection: Connection, room_id: int, delta: list[Any], no
         )
 
 
+#: A vote's statements, straight to the driver: SQLite's and PostgreSQL's placeholders.
 _DELETE_VOTE = "DELETE FROM votes WHERE room_id = ? AND proposal_id = ? AND account_id = ?"
 _INSERT_VOTE = "INSERT INTO votes (room_id, proposal_id, account_id, choice, voted_at, seq) VALUES (?, ?, ?, ?, ?, ?)"
+_DELETE_VOTE_PG = "DELETE FROM votes WHERE room_id = $1 AND proposal_id = $2 AND account_id = $3"
+_INSERT_VOTE_PG = (
+    "INSERT INTO votes (room_id, proposal_id, account_id, choice, voted_at, seq) VALUES ($1, $2, $3, $4, $5, $6)"
+)
 
 
 def _store_vote(
@@ -318,23 +323,16 @@ def _store_vote(
     now: datetime,
     seq: int,
 ) -> None:
+    """A vote is the one row most moves of a vote write: as text, without building
+    statements (on PostgreSQL prepared once per connection, as :mod:`persistence.bulk`'s)."""
     if connection.dialect.name == "sqlite":
-        # A vote is the one row most moves of a vote write: straight to the driver (the
-        # same transaction), in the forms SQLAlchemy stores, without building statements.
+        # Straight to the driver (the same transaction), in the forms SQLAlchemy stores.
         driver = connection.connection.dbapi_connection
         assert driver is not None
         driver.execute(_DELETE_VOTE, (room_id, proposal_id, account))
         if choice is not None:
             driver.execute(_INSERT_VOTE, (room_id, proposal_id, account, choice, sqlite_value(now), seq))
         return
-    connection.execute(
-        delete(_votes).where(
-            _votes.c.room_id == room_id, _votes.c.proposal_id == proposal_id, _votes.c.account_id == account
-        )
-    )
+    connection.exec_driver_sql(_DELETE_VOTE_PG, (room_id, proposal_id, account))
     if choice is not None:
-        connection.execute(
-            insert(_votes).values(
-                room_id=room_id, proposal_id=proposal_id, account_id=account, choice=choice, voted_at=now, seq=seq
-            )
-        )
+        connection.exec_driver_sql(_INSERT_VOTE_PG, (room_id, proposal_id, account, choice, now, seq))
