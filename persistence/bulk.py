@@ -12,6 +12,7 @@ executemany or a multi-row VALUES would be prepared again for each new count of 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -101,7 +102,14 @@ def _json(table: Table, columns: tuple[str, ...], fields: tuple[str, ...]) -> fr
 
 
 class RowWriter:
-    """Runs :class:`Bulk` statements in the caller's transaction: on PostgreSQL, at once."""
+    """Runs :class:`Bulk` statements in the caller's transaction, by :meth:`finish`.
+
+    On PostgreSQL they are held, then sent as one statement, each but the last a
+    data-modifying ``WITH`` clause: one round trip for all of them. Every clause sees the
+    tables as they were before the statement, not each other's rows; a batch writes no
+    row twice (a room's moves in one batch are merged into one; a card is inserted or
+    updated, never both), so none needs to. What is run at once on the connection meanwhile
+    (a room's seats, a proposal, a vote) goes before them, as on SQLite."""
 
     @staticmethod
     def for_writing(writing: Writing) -> RowWriter:
@@ -112,6 +120,7 @@ class RowWriter:
     def __init__(self, writing: Writing) -> None:
         self.writing = writing
         self.connection: Connection = writing.connection
+        self._held: list[tuple[str, list[list[Any]]]] = []
 
     def write(self, statement: Bulk, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -121,7 +130,27 @@ class RowWriter:
         for index, field in enumerate(fields):
             if field in json_fields:
                 arrays[index] = [json.dumps(v) if isinstance(v, (dict, list)) else v for v in arrays[index]]
-        self.connection.exec_driver_sql(sql, tuple(arrays))
+        self._held.append((sql, arrays))
+
+    def finish(self) -> None:
+        """Send the statements written (and hold none)."""
+        if not self._held:
+            return
+        held, self._held = self._held, []
+        clauses: list[str] = []
+        values: list[list[Any]] = []
+        for sql, arrays in held:
+            clauses.append(_numbered_from(sql, len(values)))
+            values += arrays
+        *first, last = clauses
+        with_clauses = "WITH " + ", ".join(f"w{i} AS ({c})" for i, c in enumerate(first)) + " " if first else ""
+        self.connection.exec_driver_sql(with_clauses + last, tuple(values))
+
+
+@lru_cache(maxsize=256)
+def _numbered_from(sql: str, offset: int) -> str:
+    """``sql`` with its parameters ``$1``, ``$2``... numbered from ``offset`` + 1."""
+    return re.sub(r"\$(\d+)", lambda number: f"${int(number.group(1)) + offset}", sql)
 
 
 class SqliteRowWriter(RowWriter):
@@ -143,6 +172,9 @@ class SqliteRowWriter(RowWriter):
                 value if type(value) in _AS_THEY_ARE else sqlite_value(value) for row in chunk for value in fields(row)
             ]
             self.writing.with_commit.append((shape.format(values=marks), values))
+
+    def finish(self) -> None:
+        """Nothing to send: the statements run with the commit (see :meth:`Database.run_write`)."""
 
 
 #: Values SQLite takes as they are (``type``, not ``isinstance``: a bool is written as 0/1).

@@ -757,6 +757,7 @@ def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
             projection.write(rows, game_moves, now)
     rows.write(_UPDATE_ROOM, room_rows)
     rows.write(_INSERT_EVENT, events)
+    rows.finish()
     return stale
 
 

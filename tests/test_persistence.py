@@ -238,6 +238,7 @@ async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_
         rows.write(insert_events, batch)
         rows.write(update_rooms, [{"r": room, "phase": "over", "settings": {"k": room}, "used_at": moment}
                                   for room in {row["room_id"] for row in batch}])  # fmt: skip
+        rows.finish()
 
     await database.run_write(lambda writing: write(writing, [event(rooms[0], 1)]))
     several = [event(rooms[1], 1), event(rooms[1], 2), event(rooms[2], 1)]
