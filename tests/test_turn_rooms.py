@@ -12,7 +12,7 @@ import pytest
 
 from games.dvorak.state import DRAW
 from tests.players import ScriptedPlayer, flat, loosely
-from tests.test_game_rooms import assert_no_hidden_card_leaked, seat_players
+from tests.test_game_rooms import DECK_SIZE, assert_no_hidden_card_leaked, seat_players
 from tests.test_telnet_features import open_gmcp_client, read_until
 
 FORCED = "[forced: outside the basic rules]"
@@ -133,7 +133,13 @@ async def test_only_a_thing_with_an_action_written_on_it_can_be_used(server):
     await players[0].ask("start")
     me, (other,) = await whose_turn(players)
     await me.ask("draw")
-    plain = next(c for c in await me.hand() if not c.is_action and c.number != robot_number)
+    plain = None
+    for _ in range(DECK_SIZE):  # the deal may give only Actions (and the Robot): draw on
+        plain = next((c for c in await me.hand() if not c.is_action and c.number != robot_number), None)
+        if plain is not None:
+            break
+        await me.ask("force draw")
+    assert plain is not None
     await me.ask(f"play {plain.number}")
     refusal = flat(await me.ask(f"use {plain.number}"))
     assert f'#{plain.number} has no "Action:" written on it.' in refusal
