@@ -369,13 +369,28 @@ class Database:
                     await connection.run_sync(_enforce_foreign_keys, True)
 
     async def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection. An SQLite file is left with everything copied
+        back from its WAL, as far as no other process still reads it.
+
+        SQLite's last connection to close copies the WAL back itself, but only if it can
+        lock the file alone: two of this process's connections closing at once (the
+        writer's, and the checkpoint thread's finishing) can each find the other there,
+        and leave the last writes in the WAL (safe there, but the file alone then lacks
+        them). So a last passive checkpoint is made once they are all closed."""
         await self.engine.dispose()
         if self._sqlite_writer is not None:
             self._sqlite_writer.dispose()
             self._commit_thread.shutdown(wait=False)
             if self._checkpoint is not None:
                 await asyncio.wait([self._checkpoint])
+            database = self.url.database
+            if database and database != ":memory:" and Path(database).expanduser().exists():
+                try:
+                    await asyncio.get_running_loop().run_in_executor(
+                        self._checkpoint_thread, _passive_checkpoint, database, self.timeout
+                    )
+                except sqlite3.Error as error:
+                    log.warning("copying the WAL back into the database file at the end failed: %s", error)
             self._checkpoint_thread.shutdown(wait=False)
 
 
