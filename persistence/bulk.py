@@ -65,13 +65,17 @@ class Bulk:
         every = tuple(keys) + columns
         arrays, _ = _unnest(table, every)
         match = " AND ".join(f"{table.name}.{column} = v.column{i + 1}" for i, column in enumerate(keys))
-        assign = ", ".join(
-            f"{column} = v.column{len(keys) + i + 1}{_cast(table, column)}" for i, column in enumerate(columns)
-        )
-        sqlite_assign = ", ".join(f"{column} = v.column{len(keys) + i + 1}" for i, column in enumerate(columns))
+
+        def assignments(cast: bool) -> str:
+            return ", ".join(
+                f"{column} = v.column{len(keys) + i + 1}{_cast(table, column) if cast else ''}"
+                for i, column in enumerate(columns)
+            )
+
+        update = f"UPDATE {table.name} SET"
         return cls(
-            (f"UPDATE {table.name} SET {sqlite_assign} FROM (VALUES {{values}}) AS v WHERE {match}", fields),
-            (f"UPDATE {table.name} SET {assign} FROM {arrays} WHERE {match}", fields, _json(table, every, fields)),
+            (f"{update} {assignments(False)} FROM (VALUES {{values}}) AS v WHERE {match}", fields),
+            (f"{update} {assignments(True)} FROM {arrays} WHERE {match}", fields, _json(table, every, fields)),
         )
 
 
@@ -129,7 +133,7 @@ class RowWriter:
         arrays = [[row[field] for row in rows] for field in fields]
         for index, field in enumerate(fields):
             if field in json_fields:
-                arrays[index] = [json.dumps(v) if isinstance(v, (dict, list)) else v for v in arrays[index]]
+                arrays[index] = [_json_text(value) for value in arrays[index]]
         self._held.append((sql, arrays))
 
     def finish(self) -> None:
@@ -190,14 +194,18 @@ def _fields(columns: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, .
     return itemgetter(*columns)
 
 
+def _json_text(value: Any) -> Any:
+    """A JSON column's value as its text: a dict or a list made JSON, anything else (JSON
+    text already, or None) as it is."""
+    return json.dumps(value) if isinstance(value, (dict, list)) else value
+
+
 def sqlite_value(value: Any) -> Any:
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
     if isinstance(value, datetime):
         return _moment_text(value)
     if isinstance(value, bool):
         return int(value)
-    return value
+    return _json_text(value)
 
 
 @lru_cache(maxsize=16)
