@@ -18,11 +18,14 @@ Nothing here imports from the server, the commands or the database.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
+
+import orjson
 
 Delta = list[Any]
 
@@ -273,6 +276,24 @@ def visible_data(data: dict[str, Any], viewer: int) -> dict[str, Any]:
         if holder == viewer:
             shown.update(copy.deepcopy(secret))
     return shown
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text, quickly (orjson, about ten times the standard
+    library's speed): for what is read back as JSON, not for what is digested (whose text
+    must stay exactly as it was, see :func:`persistence.rooms.chain`). What orjson refuses
+    (a key that is not a string, an integer past 64 bits, a lone surrogate) is written as
+    the standard library writes it, non-ASCII escaped. JSON has no infinity or NaN: they
+    are written as null (the standard library writes ``Infinity``, which a browser refuses)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return _standard_json(value)
+
+
+#: The standard library's compact JSON, ASCII only (made once: ``json.dumps`` with options
+#: makes an encoder per call).
+_standard_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def json_ready(value: Any) -> Any:

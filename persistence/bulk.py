@@ -11,7 +11,6 @@ executemany or a multi-row VALUES would be prepared again for each new count of 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from sqlalchemy import JSON, Table
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 
+from games.base import json_text
 from persistence.database import Writing
 
 #: Most ``?`` one SQLite statement may have (SQLite's own limit is 32766).
@@ -197,7 +197,7 @@ def _fields(columns: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, .
 def _json_text(value: Any) -> Any:
     """A JSON column's value as its text: a dict or a list made JSON, anything else (JSON
     text already, or None) as it is."""
-    return json.dumps(value) if isinstance(value, (dict, list)) else value
+    return json_text(value) if isinstance(value, (dict, list)) else value
 
 
 def sqlite_value(value: Any) -> Any:

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from games.base import json_text
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
@@ -113,7 +114,7 @@ class WebConnection(Connection):
 
     def _post(self, message: dict[str, Any]) -> None:
         """Queue one message for the page."""
-        self._queue(_encode(message))
+        self._queue(json_text(message))
 
     def _queue(self, frame: str) -> None:
         """Queue one frame for the page; a page that stops reading is cut off once what
@@ -271,14 +272,6 @@ class WebConnection(Connection):
             self._sender.cancel()
 
 
-#: One encoder, made once (``json.dumps`` with options makes an encoder per call).
-_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-def _encode(message: dict[str, Any]) -> str:
-    return _encoder(message)
-
-
 #: Views encoded in this turn of the event loop, by package: the data (held, so that it
 #: cannot be freed and its id taken by another) and its frame.
 _encoded_views: dict[str, tuple[object, str]] = {}
@@ -291,7 +284,7 @@ def _view_frame(package: str, data: object) -> str:
         return cached[1]
     if not _encoded_views:
         asyncio.get_running_loop().call_soon(_encoded_views.clear)
-    frame = _encode({"gmcp": package, "data": data})
+    frame = json_text({"gmcp": package, "data": data})
     _encoded_views[package] = (data, frame)
     return frame
 

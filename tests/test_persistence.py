@@ -10,8 +10,11 @@ import sqlite3
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
 
+from games.base import json_text
 from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
@@ -217,8 +220,10 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
 async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_rows(database):
     """The multi-row statements a batch of moves runs (persistence.bulk, on SQLite and
     PostgreSQL each in its own form): JSON given as objects and as text already (with a
-    null inside), booleans, moments and text that needs quoting come back as written, and an update
-    changes exactly the rows its keys name, for one row as for several."""
+    null inside), booleans, moments and text that needs quoting come back as written (JSON
+    with a key that is not a string or an integer past 64 bits as the standard library
+    reads it back), and an update changes exactly the rows its keys name, for one row as
+    for several."""
     store = RoomStore(database)
     rooms = [await store.create(f"Den{i}", "dvorak", None) for i in range(4)]
     events = EventRow.__table__
@@ -233,10 +238,13 @@ async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_
             "forced": seq % 2 == 0, "d": {"text": "\u00e9 \"quoted\"", "n": [1, None]}, "dl": '[["move",1]]',
         }  # fmt: skip
 
+    def room_settings(room: int) -> dict[object, object]:
+        return {"k": room, 7: "a key not a string", "big": 2**70, "small": 1e-05, "name": "Zo\u00eb"}
+
     def write(writing, batch) -> None:
         rows = RowWriter.for_writing(writing)
         rows.write(insert_events, batch)
-        rows.write(update_rooms, [{"r": room, "phase": "over", "settings": {"k": room}, "used_at": moment}
+        rows.write(update_rooms, [{"r": room, "phase": "over", "settings": room_settings(room), "used_at": moment}
                                   for room in {row["room_id"] for row in batch}])  # fmt: skip
         rows.finish()
 
@@ -252,9 +260,26 @@ async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_
         assert row.forced is (row.seq % 2 == 0)
         assert row.data == {"text": '\u00e9 "quoted"', "n": [1, None]} and row.deltas == [["move", 1]]
     assert [(row.phase, row.settings, row.used_at) for row in room_rows[:3]] == [
-        ("over", {"k": room}, moment) for room in rooms[:3]
+        ("over", json.loads(json.dumps(room_settings(room))), moment) for room in rooms[:3]
     ]
     assert room_rows[3].phase != "over" and room_rows[3].used_at != moment
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text() | st.integers(), inner),
+        max_leaves=20,
+    )
+)
+def test_json_text_reads_back_as_the_standard_library_s_json(value):
+    """What is stored or sent as JSON (games.base.json_text: orjson, or the standard
+    library where orjson refuses) reads back as ``json.dumps`` would, and is always text
+    that can be sent as UTF-8 (a lone surrogate escaped, not written raw)."""
+    text = json_text(value)
+    text.encode()
+    assert json.loads(text) == json.loads(json.dumps(value))
 
 
 def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json():
