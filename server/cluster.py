@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import re
@@ -80,7 +79,7 @@ from urllib.parse import unquote, urlsplit
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from games.base import Event
+from games.base import Event, json_text
 from persistence.accounts import ROLES
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
@@ -373,7 +372,7 @@ class Cluster(Peers):
             "events": None,
         }
         encoded = [event.as_dict() for event in events]
-        if len(json.dumps(encoded)) <= MAX_EVENTS_BYTES:
+        if len(json_text(encoded).encode()) <= MAX_EVENTS_BYTES:
             message["events"] = encoded
         self._send_room_news(nodes, message)
 

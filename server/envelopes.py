@@ -50,6 +50,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.base import json_text
+
 #: Seconds a message may be away from the receiver's clock (at least).
 MESSAGE_WINDOW = 30.0
 #: Fewest characters a cluster secret may have.
@@ -137,7 +139,7 @@ class Envelopes:
         return {"node": self.node, "boot": self.boot, "session": self._session, "t": round(time.time(), 3)}
 
     def _signed(self, topic: str, body: dict[str, Any]) -> bytes:
-        encoded = json.dumps(body, separators=(",", ":")).encode()
+        encoded = json_text(body).encode()
         return self._signature(topic, encoded) + encoded
 
     def _signature(self, topic: str, body: bytes) -> bytes:
