@@ -59,6 +59,7 @@ METRICS: dict[str, tuple[Metric, ...]] = {
         _time("Gnav p50, ms", "gnav.p50_ms"),
         _time("Gnav p99, ms", "gnav.p99_ms"),
         _time("everyone's p99, ms", "all.p99_ms"),
+        _time("server CPU per committed move, µs", "server_cpu_us_per_move"),
         *_SERVER,
     ),
     "chat": (

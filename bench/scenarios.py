@@ -170,6 +170,7 @@ async def game(
     mix (their telnet and web players' replies apart in ``telnet`` and ``web``); ``gnav``
     holds the Gnav rooms' figures (the people's replies, their moves and the computer
     players' counted in the event log); ``total_moves_per_s`` both games' committed moves,
+    ``server_cpu_us_per_move`` the server's CPU time over them, in microseconds;
     ``all`` the replies of everyone. A server without web players or without Gnav (an
     earlier release, see ``python -m bench compare``) plays the rest of the mix: what it
     lacks is named in ``lacks``, the web seats played over telnet, the Gnav rooms left out.
@@ -267,6 +268,12 @@ async def game(
                     tables, gnav_by_kind, gnav_counters, elapsed, bot_moves, deals, matches, timeouts
                 )
             result["total_moves_per_s"] = round((counters.moves + gnav_moves) / elapsed)
+            if counters.moves + gnav_moves:
+                # What the issue's target is set in: the server's CPU (all its threads and
+                # workers, the kernel's work for it included) over the moves it committed.
+                result["server_cpu_us_per_move"] = round(
+                    result["server_cpu_cores"] * elapsed / (counters.moves + gnav_moves) * 1e6
+                )
             if recorder is not None and profile is not None:
                 # Waited for once the moves are counted: py-spy writes its stacks after its run.
                 sampled = await asyncio.to_thread(profiling.finish, recorder, profile, seconds)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.profiling import RATE, by_stage, per_move
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +70,9 @@ def test_a_short_game_run_with_profile_gives_the_servers_time_by_stage(tmp_path:
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["moves_per_s"] > 0
+    # The server's CPU over the moves it committed (both rounded in the figures: roughly).
+    per_move = figures["server_cpu_cores"] / figures["total_moves_per_s"] * 1e6
+    assert figures["server_cpu_us_per_move"] == pytest.approx(per_move, rel=0.2)
     profile = figures["profile"]
     assert profile["raw"] == str(raw) and raw.read_text().strip()
     assert profile["samples"] > 0
