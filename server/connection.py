@@ -52,6 +52,32 @@ _READ_CHUNK = 16 * 1024
 _LINE_END = re.compile(r"\r[\n\x00]?|\n")
 
 
+#: Text rendered in this turn of the event loop: by the text (the same object, shown to
+#: everyone who sees it), width (0: unwrapped) and whether in colour.
+_rendered_texts: dict[tuple[str, int, bool], str] = {}
+
+
+def rendered(text: str, width: int, colour: bool) -> str:
+    """``text`` as a client is sent it: wrapped to ``width`` columns (0: not wrapped, only
+    its :data:`WHOLE_LINE` marks taken out), its lines joined by CR LF, its colour markup
+    made ANSI (``colour``) or taken out. A line said to a room of a hundred is rendered
+    once per width and colour, not once per listener: what is rendered is kept until the
+    end of the event loop's turn."""
+    key = (text, width, colour)
+    found = _rendered_texts.get(key)
+    if found is not None:
+        return found
+    lines = wrap_lines(text, width) if width else text.replace(WHOLE_LINE, "").split("\n")
+    found = render_colours("\r\n".join(lines), colour)
+    try:
+        if not _rendered_texts:
+            asyncio.get_running_loop().call_soon(_rendered_texts.clear)
+    except RuntimeError:  # no event loop (a connection used outside one): nothing kept
+        return found
+    _rendered_texts[key] = found
+    return found
+
+
 class LineSplitter:
     """Splits what a client sends into lines, holding at most ``max_length`` characters
     of an unfinished line.
@@ -211,8 +237,7 @@ class Connection(ABC):
         next text written (or the next :meth:`flush`) to go out with it."""
         if self.closing:
             return
-        lines = wrap_lines(text, self.width) if wrap else text.replace(WHOLE_LINE, "").split("\n")
-        self._outbox.append(render_colours("\r\n".join(lines), self.colour))
+        self._outbox.append(rendered(text, self.width if wrap else 0, self.colour))
         if not hold and not self._flush_due:  # checked here too: a line to each of a crowd
             self._flush_soon()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 
@@ -11,8 +12,10 @@ from hypothesis import strategies as st
 from commands.base import CommandSet, find_command
 from commands.social import SOCIAL_COMMANDS
 from commands.text import format_duration, format_online_time, parse_quoted_word
+from server import connection as connection_module
 from server.accounts import LoginThrottle, check_name
-from server.text import clean_text, wrap_lines
+from server.connection import rendered
+from server.text import COLOUR_END, COLOUR_SEPARATOR, COLOUR_START, WHOLE_LINE, clean_text, coloured, wrap_lines
 
 
 @given(st.text())
@@ -47,6 +50,26 @@ def test_a_table_row_too_wide_hangs_under_its_last_column():
         "  say            Say something to",
         "                 everyone where you are.",
     ]
+
+
+async def test_text_told_to_a_crowd_is_rendered_once_per_width_and_colour_in_a_turn():
+    """What each listener is sent: wrapped to their width (or, unwrapped, as written), CR
+    LF between lines, colour as ANSI or taken out; the same text, width and colour in one
+    turn of the event loop is the same string (rendered once), and nothing is kept after."""
+    text = coloured("Ann", "hg") + ' says, "' + "word " * 30 + '"'
+    narrow, plain = rendered(text, 40, False), rendered(text, 80, False)
+
+    def plain_lines(width: int) -> str:
+        joined = "\r\n".join(wrap_lines(text, width))
+        return joined.replace(COLOUR_START + "hg" + COLOUR_SEPARATOR, "").replace(COLOUR_END, "")
+
+    assert narrow.startswith("Ann says") and narrow == plain_lines(40) and plain == plain_lines(80)
+    assert narrow.count("\r\n") > plain.count("\r\n") > 0
+    assert rendered(text, 80, True).startswith("\x1b[1;32mAnn\x1b[0m says") and "\r\n" in rendered(text, 80, True)
+    assert rendered(f"{WHOLE_LINE}one\ntwo " + "x" * 100, 0, False) == "one\r\ntwo " + "x" * 100
+    assert rendered(text, 40, False) is narrow and rendered(text, 80, False) is plain
+    await asyncio.sleep(0)
+    assert connection_module._rendered_texts == {}
 
 
 def test_durations_in_mush_style():
