@@ -72,7 +72,7 @@ def rendered(text: str, width: int, colour: bool) -> str:
     try:
         if not _rendered_texts:
             asyncio.get_running_loop().call_soon(_rendered_texts.clear)
-    except RuntimeError:  # no event loop (a connection used outside one): nothing kept
+    except RuntimeError:  # outside a running event loop (a last message as it ends): not kept
         return found
     _rendered_texts[key] = found
     return found

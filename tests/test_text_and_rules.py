@@ -72,6 +72,11 @@ async def test_text_told_to_a_crowd_is_rendered_once_per_width_and_colour_in_a_t
     assert connection_module._rendered_texts == {}
 
 
+def test_text_rendered_outside_the_event_loop_is_rendered_and_not_kept():
+    assert rendered("Bye.\nSee you.", 80, False) == "Bye.\r\nSee you."
+    assert connection_module._rendered_texts == {}
+
+
 def test_durations_in_mush_style():
     assert [format_duration(s) for s in (0, 59, 60, 3599, 3600, 86400 * 3)] == ["0s", "59s", "1m", "59m", "1h", "3d"]
     assert format_online_time(3 * 3600 + 5 * 60) == "03:05"
