@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
 import socket
@@ -15,10 +16,38 @@ PROGRAM = [str(Path(sys.executable).parent / "dvorak-mush")]
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: The lowest port tests choose for servers they start as processes.
+LOWEST_PORT = 10000
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The kernel's range of ports for the local end of outgoing connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback port free now, for a server a test starts in a process of its own: below
+    the kernel's ephemeral range, from which every client connection of every test takes
+    its local port (a port chosen there can be taken by one before the server binds it:
+    "address already in use"), and in a slice of its own for each xdist worker, so that
+    two tests running at once never choose the same."""
+    ceiling = min(_ephemeral_ports()[0], 65536)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    span = (ceiling - LOWEST_PORT) // max(workers, 1)
+    first = LOWEST_PORT + (int(worker) if worker.isdigit() else 0) * span
+    for port in random.sample(range(first, first + span), min(span, 500)):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {first} and {first + span}")
 
 
 async def run_cli(database_url: str, *args: str) -> str:
