@@ -122,10 +122,12 @@ class Database:
         self.backend = self.url.get_backend_name()
         self.timeout = timeout
         self._sqlite_writer: Engine | None = None
+        #: The SQLite database's file (None on PostgreSQL, or for an in-memory database).
+        database = self.url.database
+        self._sqlite_file = database if self.backend == "sqlite" and database and database != ":memory:" else None
         if self.backend == "sqlite":
-            database = self.url.database
-            if database and database != ":memory:":
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            if self._sqlite_file is not None:
+                Path(self._sqlite_file).expanduser().parent.mkdir(parents=True, exist_ok=True)
             self.engine = create_async_engine(self.url, connect_args={"timeout": timeout})
             self._configure_sqlite(self.engine.sync_engine)
             # Batched writes run on a plain sqlite3 connection in the event loop's own
@@ -260,8 +262,8 @@ class Database:
         seconds ago or more."""
         if self._sqlite_writer is None or self._checkpoint is not None and not self._checkpoint.done():
             return
-        database = self.url.database
-        if not database or database == ":memory:":
+        database = self._sqlite_file
+        if database is None:
             return
         loop = asyncio.get_running_loop()
         if loop.time() - self._checkpointed_at < CHECKPOINT_EVERY:
@@ -383,8 +385,8 @@ class Database:
             self._commit_thread.shutdown(wait=False)
             if self._checkpoint is not None:
                 await asyncio.wait([self._checkpoint])
-            database = self.url.database
-            if database and database != ":memory:" and Path(database).expanduser().exists():
+            database = self._sqlite_file
+            if database is not None and Path(database).expanduser().exists():
                 try:
                     await asyncio.get_running_loop().run_in_executor(
                         self._checkpoint_thread, _passive_checkpoint, database, self.timeout
