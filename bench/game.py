@@ -3,8 +3,13 @@
 In each room the player whose turn it is draws, plays a Thing and an Action when they
 hold them, destroys a Thing of theirs now and then (so the deck keeps turning), discards
 down to the hand limit and ends the turn; every twentieth turn they propose a card and
-the other four approve it. The others look around and chat now and then. Moves are paced
-so that all rooms together are offered ``rate`` moves a second. Some seats of each room
+the other four approve it, all four at once, unpaced. The others look around and chat now
+and then. Moves are paced so that all rooms together are offered ``rate`` moves a second.
+
+Each room counts its turns from a place of its own in that cycle of twenty, as tables
+that sat down at different times would: rooms that all began at turn 0 would all
+propose within the same few seconds, 200 rooms' thousand votes on top of the paced
+moves, an offered load a third above ``rate`` while it lasts. Some seats of each room
 may be WebSocket players (:class:`bench.loadgen.WebBenchClient`), playing just as the
 telnet ones do. (The scenario mixes Gnav rooms in besides: see ``bench.gnavroom``.)
 """
@@ -24,6 +29,8 @@ NEXT = re.compile(r"It is now (?:(your) turn|(\S+)'s turn)")
 FIRST = re.compile(r"(\S+) goes? first")
 DECK_SIZE = 40
 HAND_LIMIT = 5
+#: A room proposes a card every this many turns.
+PROPOSAL_EVERY = 20
 
 
 @dataclass
@@ -121,8 +128,10 @@ async def ask_move(seat: Seat, command: str, counters: Counters) -> str:
 
 
 async def play_room(room: Room, interval: float, stop: asyncio.Event, counters: Counters, rng: random.Random) -> None:
-    """The turns of one room, until ``stop``."""
+    """The turns of one room, until ``stop``; its first proposal comes at a turn drawn
+    from ``rng`` (see the module's documentation)."""
     pacer = Pacer(interval, rng)
+    room.turns = rng.randrange(PROPOSAL_EVERY)
     while not stop.is_set():
         seat = room.seats[room.current]
         await pacer.wait()
@@ -145,7 +154,7 @@ async def play_room(room: Room, interval: float, stop: asyncio.Event, counters: 
             await ask_move(seat, f"discard {card}", counters)
             del seat.hand[card]
         room.turns += 1
-        if room.turns % 20 == 0:
+        if room.turns % PROPOSAL_EVERY == 0:
             await pacer.wait()
             proposal = await ask_move(seat, f"newcard Idea {room.turns}/T/Voted in by the bench.", counters)
             number = re.search(r"approve (\d+)", proposal)
