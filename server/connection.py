@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 import telnetlib3
 
-from server.telnet import gmcp_enabled, read_text, set_local_echo
+from server.telnet import gmcp_enabled, gmcp_message, read_text, set_local_echo
 from server.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
+from server.turn_cache import TurnCache
 
 if TYPE_CHECKING:
     from telnetlib3 import TelnetReaderUnicode, TelnetWriterUnicode
@@ -54,7 +55,7 @@ _LINE_END = re.compile(r"\r[\n\x00]?|\n")
 
 #: Text rendered in this turn of the event loop: by the text (the same object, shown to
 #: everyone who sees it), width (0: unwrapped) and whether in colour.
-_rendered_texts: dict[tuple[str, int, bool], str] = {}
+_rendered_texts: TurnCache[tuple[str, int, bool], str] = TurnCache()
 
 
 def rendered(text: str, width: int, colour: bool) -> str:
@@ -69,12 +70,7 @@ def rendered(text: str, width: int, colour: bool) -> str:
         return found
     lines = wrap_lines(text, width) if width else text.replace(WHOLE_LINE, "").split("\n")
     found = render_colours("\r\n".join(lines), colour)
-    try:
-        if not _rendered_texts:
-            asyncio.get_running_loop().call_soon(_rendered_texts.clear)
-    except RuntimeError:  # outside a running event loop (a last message as it ends): not kept
-        return found
-    _rendered_texts[key] = found
+    _rendered_texts.keep(key, found)
     return found
 
 
@@ -358,6 +354,8 @@ class TelnetConnection(Connection):
         self.reader = reader
         self.writer = writer
         self._client_colour: tuple[int, bool] | None = None
+        #: The last GMCP message sent of each package: its data and the message.
+        self._gmcp_sent: dict[str, tuple[object, bytes]] = {}
 
     @property
     def width(self) -> int:
@@ -402,12 +400,22 @@ class TelnetConnection(Connection):
         return not self.closing and gmcp_enabled(self.writer)
 
     def send_gmcp(self, package: str, data: object) -> None:
-        """Send a GMCP message, if the client asked for GMCP (after any queued text)."""
-        if self.gmcp:
-            self.flush()
-            self.writer.send_gmcp(package, data)
-            self._check_backlog()
-
+        """Send a GMCP message, if the client asked for GMCP (after any queued text), unless
+        the client has that package as it is already: equal to the last one sent (views are
+        built afresh each time, never changed once sent), as the web page does. A view sent
+        to a whole room (the same object, in one turn of the event loop) is encoded once."""
+        if not self.gmcp:
+            return
+        last = self._gmcp_sent.get(package)
+        if last is not None and last[0] == data:
+            return
+        message = gmcp_message(package, data)
+        self._gmcp_sent[package] = (data, message)
+        if last is not None and last[1] == message:
+            return
+        self.flush()
+        self.writer.send_iac(message)
+        self._check_backlog()
     def hide_input(self, hidden: bool) -> None:
         """Turn the client's local echo off (for a password) or back on. Clients that do
         not negotiate at all (``nc``) are not sent the request."""

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import telnetlib3
-from telnetlib3.telopt import BINARY, DO, ECHO, GMCP, MCCP2_COMPRESS, MSSP, WILL, WONT
+from telnetlib3.mud import gmcp_encode
+from telnetlib3.telopt import BINARY, DO, ECHO, GMCP, IAC, MCCP2_COMPRESS, MSSP, SB, SE, WILL, WONT
 
 from server.limits import TokenBucket
+from server.turn_cache import TurnCache
 
 log = logging.getLogger(__name__)
 
@@ -486,6 +488,24 @@ class MushTelnetServer(telnetlib3.TelnetServer):
 
 def gmcp_enabled(writer: telnetlib3.TelnetWriterUnicode) -> bool:
     return bool(writer.local_option.enabled(GMCP))
+
+
+#: GMCP messages made in this turn of the event loop, by package: the data (held, so that
+#: it cannot be freed and its id taken by another) and the message.
+_gmcp_messages: TurnCache[str, tuple[object, bytes]] = TurnCache()
+
+
+def gmcp_message(package: str, data: object) -> bytes:
+    """A GMCP message as it goes on the wire (``IAC SB GMCP <package> <JSON> IAC SE``, the
+    JSON as telnetlib3 writes it: compact, ASCII), made once however many clients are sent
+    the same view in one turn of the event loop."""
+    cached = _gmcp_messages.get(package)
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    payload = gmcp_encode(package, data).replace(IAC, IAC + IAC)
+    message = IAC + SB + GMCP + payload + IAC + SE
+    _gmcp_messages.keep(package, (data, message))
+    return message
 
 
 def set_local_echo(writer: telnetlib3.TelnetWriterUnicode, visible: bool) -> None:

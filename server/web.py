@@ -35,6 +35,7 @@ from server.metrics import Health, Metrics, add_routes
 from server.sessions import MOST_TOKEN_LENGTH, TOKEN_LIFETIME, SessionTokens
 from server.telnet import in_networks, parse_networks
 from server.text import clean_text
+from server.turn_cache import TurnCache
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +275,7 @@ class WebConnection(Connection):
 
 #: Views encoded in this turn of the event loop, by package: the data (held, so that it
 #: cannot be freed and its id taken by another) and its frame.
-_encoded_views: dict[str, tuple[object, str]] = {}
+_encoded_views: TurnCache[str, tuple[object, str]] = TurnCache()
 
 
 def _view_frame(package: str, data: object) -> str:
@@ -282,10 +283,8 @@ def _view_frame(package: str, data: object) -> str:
     cached = _encoded_views.get(package)
     if cached is not None and cached[0] is data:
         return cached[1]
-    if not _encoded_views:
-        asyncio.get_running_loop().call_soon(_encoded_views.clear)
     frame = json_text({"gmcp": package, "data": data})
-    _encoded_views[package] = (data, frame)
+    _encoded_views.keep(package, (data, frame))
     return frame
 
 

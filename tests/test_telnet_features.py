@@ -13,8 +13,10 @@ import struct
 import pexpect
 import pytest
 import telnetlib3
-from telnetlib3.telopt import GMCP
+from telnetlib3.mud import gmcp_decode, gmcp_encode
+from telnetlib3.telopt import GMCP, SB, SE
 
+from server.telnet import gmcp_message
 from tests.client import DO, IAC, WILL, MudClient, iac, subnegotiation
 from tests.conftest import IN_CI, WELCOME_END, log_in
 
@@ -108,6 +110,80 @@ async def test_mccp2_compression_and_gmcp_state_with_telnetlib3s_client(server, 
             assert line.strip() not in everything
     finally:
         writer.close()
+
+
+def sent(protocol: GmcpClient, package: str) -> int:
+    return sum(name == package for name, _ in protocol.gmcp)
+
+
+async def test_a_gmcp_client_is_sent_a_view_only_when_it_changed(server, connect):
+    """Each move rebuilds the room's views; a client already holding one as it is (its own
+    hand, when someone else moves) is not sent it again, as the web page is not."""
+    reader, writer = await open_gmcp_client(server.port)
+    protocol = writer.protocol
+    seen = [""]
+    try:
+        await read_until(reader, "QUIT", seen)
+        writer.write("create Vera secret1\r\n")
+        await read_until(reader, "Players here: Vera.", seen)
+        writer.write("newroom Views\r\n")
+        for i in range(12):
+            writer.write(f"loadcard Card {i}/T/Text {i}.\r\n")
+        other = await connect()
+        await log_in(other, "Olaf")
+        await other.command("join views", r"Seats, in turn order")
+        writer.write("start\r\n")
+        await read_until(reader, "each player is dealt", seen)
+        await asyncio.sleep(0.2)
+        hands, tables, votes = (
+            sent(protocol, "Dvorak.Hand"),
+            sent(protocol, "Dvorak.Table"),
+            sent(protocol, "Dvorak.Votes"),
+        )
+        hand = latest(protocol, "Dvorak.Hand")
+        await other.command("newcard Idea/A/Made up.", r"Vote with")
+        await asyncio.sleep(0.2)
+        # The votes changed, Vera's hand did not.
+        assert sent(protocol, "Dvorak.Votes") == votes + 1
+        assert latest(protocol, "Dvorak.Votes")["pending"][0]["waiting"] == ["Vera"]
+        assert sent(protocol, "Dvorak.Hand") == hands and latest(protocol, "Dvorak.Hand") == hand
+        writer.write("approve 13\r\n")
+        await read_until(reader, "is decided", seen)
+        await asyncio.sleep(0.2)
+        assert latest(protocol, "Dvorak.Votes")["pending"] == []
+        assert sent(protocol, "Dvorak.Hand") == hands
+        # A move that changes the table is sent as ever.
+        assert sent(protocol, "Dvorak.Table") >= tables
+        mover = "Vera" if "You go first" in seen[0] else "Olaf"
+        if mover == "Vera":
+            writer.write("draw\r\n")
+            await read_until(reader, "You draw", seen)
+        else:
+            await other.command("draw", r"You draw")
+        await asyncio.sleep(0.2)
+        assert sent(protocol, "Dvorak.Table") > tables
+        assert sent(protocol, "Dvorak.Hand") == hands + (mover == "Vera")
+    finally:
+        writer.close()
+
+
+def test_a_gmcp_message_is_made_once_per_turn_as_telnetlib3_would_make_it():
+    async def in_one_turn() -> tuple[bytes, bytes, bytes]:
+        view = {"seats": [{"name": "Zoë", "cards": 5}], "text": 'quote " and \u00ff'}
+        first, again = gmcp_message("Dvorak.Table", view), gmcp_message("Dvorak.Table", view)
+        other = gmcp_message("Dvorak.Table", dict(view))  # equal, but another object: made again
+        assert first is again and other == first and other is not first
+        await asyncio.sleep(0)
+        return first, gmcp_message("Dvorak.Table", view), gmcp_message("Char.Name", None)
+
+    first, next_turn, bare = asyncio.run(in_one_turn())
+    assert next_turn == first and next_turn is not first  # nothing kept past the turn
+    start, end = bytes([IAC]) + SB + GMCP, bytes([IAC]) + SE
+    assert first.startswith(start) and first.endswith(end)
+    view = {"seats": [{"name": "Zoë", "cards": 5}], "text": 'quote " and ÿ'}
+    assert first[3:-2] == gmcp_encode("Dvorak.Table", view)
+    assert gmcp_decode(first[3:-2]) == ("Dvorak.Table", view)
+    assert bare == start + b"Char.Name" + end
 
 
 async def test_ttype_and_mtts_turn_colour_on_for_clients_that_have_it(server):

@@ -69,12 +69,12 @@ async def test_text_told_to_a_crowd_is_rendered_once_per_width_and_colour_in_a_t
     assert rendered(f"{WHOLE_LINE}one\ntwo " + "x" * 100, 0, False) == "one\r\ntwo " + "x" * 100
     assert rendered(text, 40, False) is narrow and rendered(text, 80, False) is plain
     await asyncio.sleep(0)
-    assert connection_module._rendered_texts == {}
+    assert len(connection_module._rendered_texts) == 0
 
 
 def test_text_rendered_outside_the_event_loop_is_rendered_and_not_kept():
     assert rendered("Bye.\nSee you.", 80, False) == "Bye.\r\nSee you."
-    assert connection_module._rendered_texts == {}
+    assert len(connection_module._rendered_texts) == 0
 
 
 def test_durations_in_mush_style():
