@@ -1,6 +1,7 @@
 """Run benchmark scenarios and print their figures.
 
-.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gnav-share 0.2]
+.venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gmcp-share 0.2]
+    [--gnav-share 0.2]
     [--workers N]   (N > 1: serve --workers N, PostgreSQL only, with an MQTT broker of its own)
     [--profile FILE]   (py-spy samples the server through the measured run: its time by stage in the figures)
 .venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
@@ -79,6 +80,13 @@ def parser() -> argparse.ArgumentParser:
         "one of a Gnav room's two; 0: telnet only)",
     )
     parser.add_argument(
+        "--gmcp-share",
+        type=share,
+        default=0.2,
+        help="game: share of each Dvorak room's five on telnet asking for GMCP, as MUD clients do (0.2: one; "
+        "0: none, as every game figure taken before this option)",
+    )
+    parser.add_argument(
         "--gnav-share",
         type=share,
         default=0.2,
@@ -143,6 +151,7 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
                 arguments.gnav_share,
                 arguments.workers,
                 arguments.profile,
+                arguments.gmcp_share,
             )
         )
     if scenario == "gnavroom":

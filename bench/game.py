@@ -68,9 +68,12 @@ async def set_up_room(
     create: bool,
     web_port: int = 0,
     web_seats: int = 0,
+    gmcp_seats: int = 0,
 ) -> Room:
     """A room of five logged-in players with a game started; the last ``web_seats`` of
-    them over WebSockets to ``web_port``."""
+    them over WebSockets to ``web_port``, the first ``gmcp_seats`` on telnet with GMCP."""
+    if web_seats + gmcp_seats > 5:
+        raise ValueError(f"{web_seats} web seats and {gmcp_seats} GMCP seats: more than the room's five")
     name = f"Bench {index}"
     seats = []
     for seat_number in range(5):
@@ -78,7 +81,7 @@ async def set_up_room(
         if seat_number >= 5 - web_seats:
             client = await WebBenchClient.open(web_port, latencies)
         else:
-            client = await BenchClient.open(port, latencies)
+            client = await BenchClient.open(port, latencies, gmcp=seat_number < gmcp_seats)
         player = f"R{index}P{seat_number}"
         reply = await client.ask(f"{'create' if create else 'connect'} {player} {password}")
         if "Players here" not in reply and "Seats, in turn order" not in reply:

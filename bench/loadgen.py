@@ -19,7 +19,10 @@ import aiohttp
 
 PREFIX, SUFFIX = "{{<", ">}}"
 _PREFIX_B, _SUFFIX_B = PREFIX.encode(), SUFFIX.encode()
-_IAC_COMMAND = re.compile(rb"\xff[\xfb-\xfe].|\xff[\xf0-\xfa]", re.DOTALL)
+#: Telnet in a reply: a subnegotiation (a GMCP message), a negotiation, a two-byte command.
+_IAC_COMMAND = re.compile(rb"\xff\xfa.*?\xff\xf0|\xff[\xfb-\xfe].|\xff[\xf0-\xf9]", re.DOTALL)
+#: IAC DO GMCP: what a MUD client (Mudlet, TinTin++) answers a server offering GMCP.
+DO_GMCP = b"\xff\xfd\xc9"
 WELCOME_END = b"<password>\r\n="
 
 
@@ -82,7 +85,9 @@ class Latencies:
 
 
 class BenchClient(asyncio.Protocol):
-    """One telnet connection that sends a command and waits for its framed reply."""
+    """One telnet connection that sends a command and waits for its framed reply. With
+    ``gmcp`` it asks for GMCP as MUD clients do, and is sent the structured views after
+    every move; they are read and dropped, and taken out of the replies."""
 
     def __init__(self, latencies: Latencies | None = None) -> None:
         self.latencies = latencies
@@ -96,9 +101,14 @@ class BenchClient(asyncio.Protocol):
         self.received = 0
 
     @classmethod
-    async def open(cls, port: int, latencies: Latencies | None = None, framed: bool = True) -> BenchClient:
+    async def open(
+        cls, port: int, latencies: Latencies | None = None, framed: bool = True, gmcp: bool = False
+    ) -> BenchClient:
         loop = asyncio.get_running_loop()
         _, client = await loop.create_connection(lambda: cls(latencies), "127.0.0.1", port)
+        if gmcp:
+            assert client.transport is not None
+            client.transport.write(DO_GMCP)
         await asyncio.wait_for(client._welcome, 30)
         if framed:
             client.transport.write(f"OUTPUTPREFIX {PREFIX}\r\nOUTPUTSUFFIX {SUFFIX}\r\n".encode())

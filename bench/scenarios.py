@@ -113,24 +113,26 @@ def measured(
     }
 
 
-async def seated_rooms(port: int, rooms: int, web_port: int = 0, web_seats: int = 0) -> list[Room]:
+async def seated_rooms(port: int, rooms: int, web_port: int = 0, web_seats: int = 0, gmcp_seats: int = 0) -> list[Room]:
     """``rooms`` rooms of five new players each, made 40 at a time; ``web_seats`` of each
-    room's players over WebSockets."""
+    room's players over WebSockets, ``gmcp_seats`` on telnet with GMCP."""
     setup = Latencies()
     return await in_batches(
         [
-            lambda i=i: set_up_room(i, port, setup, PASSWORD, create=True, web_port=web_port, web_seats=web_seats)
+            lambda i=i: set_up_room(
+                i, port, setup, PASSWORD, create=True, web_port=web_port, web_seats=web_seats, gmcp_seats=gmcp_seats
+            )
             for i in range(rooms)
         ],
         40,
     )
 
 
-def web_seats_of(web_share: float, seats: int = 5) -> int:
-    """How many of a room's ``seats`` are web players for a share of them (0 to 1)."""
-    if not 0 <= web_share <= 1:
-        raise ValueError(f"the web share must be between 0 and 1, not {web_share}")
-    return round(seats * web_share)
+def seats_of(share: float, seats: int = 5, what: str = "web") -> int:
+    """How many of a room's ``seats`` are ``what`` players for a share of them (0 to 1)."""
+    if not 0 <= share <= 1:
+        raise ValueError(f"the {what} share must be between 0 and 1, not {share}")
+    return round(seats * share)
 
 
 def split_rooms(rooms: int, gnav_share: float) -> tuple[int, int]:
@@ -160,11 +162,14 @@ async def game(
     gnav_share: float = 0.0,
     workers: int = 1,
     profile: Path | None = None,
+    gmcp_share: float = 0.0,
 ) -> dict[str, Any]:
     """``rooms`` rooms: ``gnav_share`` of them (rounded to whole rooms) Gnav rooms of two
     people and two computer players, the others Dvorak rooms of five players offered
     ``rate`` moves a second in all. ``web_share`` of each room's people (rounded to whole
-    seats: of five in a Dvorak room, of two in a Gnav room) are WebSocket players.
+    seats: of five in a Dvorak room, of two in a Gnav room) are WebSocket players;
+    ``gmcp_share`` of a Dvorak room's five are telnet players who asked for GMCP, as MUD
+    clients such as Mudlet do, and are sent the table, their hand and the votes.
 
     The usual fields are the Dvorak rooms' alone, as before there were Gnav rooms in the
     mix (their telnet and web players' replies apart in ``telnet`` and ``web``); ``gnav``
@@ -182,7 +187,10 @@ async def game(
     With ``profile`` (a file to write; one server process only) the server is sampled
     through the measured run, and ``profile`` in the figures gives its time by stage
     (:mod:`bench.profiling`)."""
-    web_seats, gnav_web = web_seats_of(web_share), web_seats_of(web_share, GNAV_PEOPLE)
+    web_seats, gnav_web = seats_of(web_share), seats_of(web_share, GNAV_PEOPLE)
+    gmcp_seats = seats_of(gmcp_share, what="GMCP")
+    if web_seats + gmcp_seats > 5:
+        raise ValueError(f"{web_seats} web seats and {gmcp_seats} GMCP seats: more than a room's five")
     dvorak_rooms, gnav_rooms = split_rooms(rooms, gnav_share)
     async with fresh_database(backend) as url, workers_broker(workers) as (broker, cluster):
         server = dvorak_server(url, **OPEN_LIMITS, **cluster)
@@ -197,7 +205,7 @@ async def game(
                     lacks["web"] = "it never listened for browsers: its web seats were played over telnet"
                     web_seats = gnav_web = 0
             tables = await gnav_tables(server, gnav_rooms, gnav_web, lacks)
-            room_list = await seated_rooms(server.port, dvorak_rooms, server.web_port, web_seats)
+            room_list = await seated_rooms(server.port, dvorak_rooms, server.web_port, web_seats, gmcp_seats)
             by_kind, counters = {"telnet": Latencies(), "web": Latencies()}, Counters()
             gnav_by_kind, gnav_counters = {"telnet": PlayLatencies(), "web": PlayLatencies()}, Counters()
             for room in room_list:
@@ -255,6 +263,7 @@ async def game(
             result["approvals_per_s"] = round(counters.approvals / elapsed)
             result["dvorak_rooms"] = len(room_list)
             result["web_players"] = len(room_list) * web_seats
+            result["gmcp_players"] = len(room_list) * gmcp_seats
             if scraper is not None:
                 result["server"] = await scraper.stop()
             for kind, part in by_kind.items():

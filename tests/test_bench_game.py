@@ -1,4 +1,5 @@
-"""The ``game`` scenario's rooms (``bench/game.py``): what the load generator offers."""
+"""The ``game`` scenario's rooms (``bench/game.py``) and players (``bench/loadgen.py``): what
+the load generator offers, and what it reads."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from typing import Any, cast
 
 from bench.game import PROPOSAL_EVERY, Room, Seat, play_room
-from bench.loadgen import Counters
+from bench.loadgen import BenchClient, Counters, Latencies
 
 NAMES = ["Ann", "Ben", "Cy", "Di", "Ed"]
 
@@ -49,3 +50,35 @@ async def test_rooms_propose_at_turns_of_their_own_not_all_at_once():
     turns = [await turns_to_first_proposal(seed) for seed in range(60)]
     assert all(1 <= n <= PROPOSAL_EVERY for n in turns)
     assert len(set(turns)) >= PROPOSAL_EVERY // 2
+
+
+class Recording(BenchClient):
+    """A bench client that keeps everything it was sent."""
+
+    def __init__(self, latencies: Latencies | None = None) -> None:
+        super().__init__(latencies)
+        self.raw = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        self.raw += data
+        super().data_received(data)
+
+
+async def test_a_gmcp_seat_is_sent_the_views_and_reads_its_replies_without_them(server):
+    gmcp, plain = await Recording.open(server.port, gmcp=True), await Recording.open(server.port)
+    try:
+        assert "Players here" in await gmcp.ask("create Mud secret12")
+        assert "Players here" in await plain.ask("create Nc secret12")
+        made = await gmcp.ask("newroom Views")
+        assert made.strip().startswith("You take a seat") and "You made room Views" in made
+        assert "\xff" not in made and "Dvorak.Table" not in made and "{" not in made and "\ufffd" not in made
+        joined = await plain.ask("join Views")
+        assert "Seats, in turn order" in joined
+        added = await gmcp.ask("loadcard Gizmo/T/A thing.")
+        assert added.strip() == "You add a card to the deck: #1 Gizmo (Thing): A thing."
+        await asyncio.sleep(0.2)
+        assert b"\xff\xfa\xc9Dvorak.Table {" in gmcp.raw and b"\xff\xfa\xc9Dvorak.Hand {" in gmcp.raw
+        assert b"\xff\xfa" not in plain.raw
+    finally:
+        await gmcp.close()
+        await plain.close()
