@@ -239,7 +239,7 @@ class Connection(ABC):
 
     def _flush_soon(self) -> None:
         """Have the event loop :meth:`flush` once this turn is over, unless it will already."""
-        if self._flush_due or not self._outbox:
+        if self._flush_due:
             return
         self._flush_due = True
         loop = self._loop
@@ -356,6 +356,8 @@ class TelnetConnection(Connection):
         self._client_colour: tuple[int, bool] | None = None
         #: The last GMCP message sent of each package: its data and the message.
         self._gmcp_sent: dict[str, tuple[object, bytes]] = {}
+        #: GMCP messages waiting to go out with the text: each with its place in the outbox.
+        self._messages: list[tuple[int, bytes]] = []
 
     @property
     def width(self) -> int:
@@ -371,12 +373,33 @@ class TelnetConnection(Connection):
             self._client_colour = (version, client_has_colour(self.writer))
         return self._client_colour[1]
 
+    def flush(self) -> None:
+        if self._messages and not self._outbox:
+            self._flush_due = False
+            self._deliver([])
+        else:
+            super().flush()
+
     def _deliver(self, texts: list[str]) -> None:
+        messages, self._messages = self._messages, []
         if self.writer.connection_closed:
             return
-        data = ("\r\n".join(texts) + "\r\n").encode(self.writer.protocol.output_encoding(), "replace")
-        # The bytes-level write of telnetlib3's writer: it doubles any IAC byte and sends.
-        telnetlib3.TelnetWriter.write(self.writer, data)
+        encoding = self.writer.protocol.output_encoding()
+        if not messages:
+            data = ("\r\n".join(texts) + "\r\n").encode(encoding, "replace")
+            # The bytes-level write of telnetlib3's writer: it doubles any IAC byte and sends.
+            telnetlib3.TelnetWriter.write(self.writer, data)
+        else:
+            # Text and GMCP messages in the order they were sent, in one write.
+            parts, start = [], 0
+            for place, message in messages:
+                if place > start:
+                    parts.append(_telnet_text(texts[start:place], encoding))
+                parts.append(message)
+                start = place
+            if start < len(texts):
+                parts.append(_telnet_text(texts[start:], encoding))
+            self.writer.send_iac(b"".join(parts))  # as it is: the text's IAC bytes are doubled
         self._check_backlog()
 
     def _check_backlog(self) -> None:
@@ -403,7 +426,8 @@ class TelnetConnection(Connection):
         """Send a GMCP message, if the client asked for GMCP (after any queued text), unless
         the client has that package as it is already: equal to the last one sent (views are
         built afresh each time, never changed once sent), as the web page does. A view sent
-        to a whole room (the same object, in one turn of the event loop) is encoded once."""
+        to a whole room (the same object, in one turn of the event loop) is encoded once,
+        and goes out with the turn's text, in one write."""
         if not self.gmcp:
             return
         last = self._gmcp_sent.get(package)
@@ -413,9 +437,10 @@ class TelnetConnection(Connection):
         self._gmcp_sent[package] = (data, message)
         if last is not None and last[1] == message:
             return
-        self.flush()
-        self.writer.send_iac(message)
-        self._check_backlog()
+        # Out with the text written in this turn, after what was written before it.
+        self._messages.append((len(self._outbox), message))
+        self._flush_soon()
+
     def hide_input(self, hidden: bool) -> None:
         """Turn the client's local echo off (for a password) or back on. Clients that do
         not negotiate at all (``nc``) are not sent the request."""
@@ -449,3 +474,8 @@ class TelnetConnection(Connection):
 
     def _hang_up(self) -> None:
         self.writer.close()
+
+
+def _telnet_text(texts: list[str], encoding: str) -> bytes:
+    """Text as telnet sends it: each piece followed by CR LF, any IAC byte doubled."""
+    return ("\r\n".join(texts) + "\r\n").encode(encoding, "replace").replace(b"\xff", b"\xff\xff")

@@ -9,6 +9,8 @@ import json
 import shutil
 import ssl
 import struct
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pexpect
 import pytest
@@ -16,6 +18,7 @@ import telnetlib3
 from telnetlib3.mud import gmcp_decode, gmcp_encode
 from telnetlib3.telopt import GMCP, SB, SE
 
+from server.connection import TelnetConnection
 from server.telnet import gmcp_message
 from tests.client import DO, IAC, WILL, MudClient, iac, subnegotiation
 from tests.conftest import IN_CI, WELCOME_END, log_in
@@ -165,6 +168,78 @@ async def test_a_gmcp_client_is_sent_a_view_only_when_it_changed(server, connect
         assert sent(protocol, "Dvorak.Hand") == hands + (mover == "Vera")
     finally:
         writer.close()
+
+
+async def test_gmcp_messages_go_out_among_the_text_in_the_order_sent(server, connect):
+    """A move's news and the view it changed reach a GMCP client in the order the server
+    sent them (they go out together, in one write): the news line, then the votes; and the
+    text's IAC bytes (0xFF is ÿ in Latin-1) are doubled while the message's are not."""
+    client = await MudClient.open(server.port)
+    client.send(iac(DO, GMCP[0]) + iac(WILL, CHARSET))
+    await client.expect(WELCOME_END)
+    await asyncio.sleep(0.2)
+    client.send(subnegotiation(CHARSET, bytes([CHARSET_ACCEPTED]) + b"ISO-8859-1"))
+    await log_in(client, "Lat")
+    await client.command("newroom Order", r"host")
+    other = await connect()
+    await log_in(other, "Uni")
+    await other.command("join order", r"Seats, in turn order")
+    await client.quiet(0.3)
+    before = len(client.raw)
+    await other.command("newcard ÿes/T/ÿ is 0xFF in Latin-1.", r"You propose")
+    await client.quiet(0.3)
+    news = bytes(client.raw[before:])
+    line = news.index(b"Uni proposes a new card: #1 \xff\xffes (Thing): \xff\xff is 0xFF in Latin-1.\r\n")
+    votes = news.index(bytes([IAC]) + SB + GMCP + b"Dvorak.Votes {")
+    assert line < votes
+    assert b'"waiting":["Lat"]' in news[votes:]
+    await client.close()
+
+
+class RecordingWriter:
+    """What a telnet connection uses of telnetlib3's writer, keeping every write: a Latin-1
+    client with GMCP on, reading all it is sent."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.connection_closed = False
+        self.protocol = SimpleNamespace(cols=None, terminal_version=0, output_encoding=lambda: "latin-1")
+        self.transport = SimpleNamespace(get_write_buffer_size=lambda: 0)
+        self.local_option = SimpleNamespace(enabled=lambda option: option == GMCP)
+
+    def get_extra_info(self, key: str, default: object = None) -> object:
+        return default
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.connection_closed = True
+
+    def send_iac(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+    def _write(self, data: bytes, escape_iac: bool = True) -> None:  # telnetlib3's bytes-level write
+        self.writes.append(data.replace(b"\xff", b"\xff\xff") if escape_iac else data)
+
+
+async def test_a_turns_text_and_gmcp_messages_leave_in_one_write_in_the_order_sent():
+    writer = RecordingWriter()
+    connection = TelnetConnection(1, cast(Any, None), cast(Any, writer), "127.0.0.1", 1000, 1 << 20)
+    connection.send("ÿ one")
+    connection.send_gmcp("Dvorak.Votes", {"pending": []})
+    connection.send("two")
+    connection.send_gmcp("Dvorak.Votes", {"pending": []})  # the client has it as it is: not again
+    connection.send_gmcp("Dvorak.Hand", {"cards": []})
+    assert writer.writes == []
+    await asyncio.sleep(0)
+    votes = gmcp_message("Dvorak.Votes", {"pending": []})
+    hand = gmcp_message("Dvorak.Hand", {"cards": []})
+    assert writer.writes == [b"\xff\xff one\r\n" + votes + b"two\r\n" + hand]
+    connection.send("three")
+    connection.send_gmcp("Dvorak.Votes", {"pending": [1]})
+    connection.close()  # what was queued goes out first, in one write
+    assert writer.writes[1:] == [b"three\r\n" + gmcp_message("Dvorak.Votes", {"pending": [1]})]
 
 
 def test_a_gmcp_message_is_made_once_per_turn_as_telnetlib3_would_make_it():
