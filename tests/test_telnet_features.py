@@ -77,6 +77,23 @@ def latest(protocol: GmcpClient, package: str):  # type: ignore[no-untyped-def]
     return found[-1]
 
 
+async def started_game(reader, writer, connect, seen: list[str], host: str, guest: str, room: str) -> MudClient:  # type: ignore[no-untyped-def]
+    """On a telnetlib3 client past the welcome: log in as ``host``, make ``room`` with a
+    deck, seat ``guest`` (a new client, returned) and start the game."""
+    writer.write(f"create {host} secret1\r\n")
+    await read_until(reader, f"Players here: {host}.", seen)
+    writer.write(f"newroom {room}\r\n")
+    for i in range(12):
+        writer.write(f"loadcard Card {i}/T/Text {i}.\r\n")
+    other = await connect()
+    await log_in(other, guest)
+    await other.command(f"join {room.lower()}", r"Seats, in turn order")
+    writer.write("start\r\n")
+    await read_until(reader, "each player is dealt", seen)
+    await asyncio.sleep(0.2)
+    return other
+
+
 async def test_mccp2_compression_and_gmcp_state_with_telnetlib3s_client(server, connect):
     reader, writer = await open_gmcp_client(server.port)
     protocol = writer.protocol
@@ -84,17 +101,7 @@ async def test_mccp2_compression_and_gmcp_state_with_telnetlib3s_client(server, 
     try:
         await read_until(reader, "QUIT", seen)
         assert writer.mccp2_active, "the server did not start MCCP2 compression"
-        writer.write("create Gemma secret1\r\n")
-        await read_until(reader, "Players here: Gemma.", seen)
-        writer.write("newroom Gmcp Room\r\n")
-        for i in range(12):
-            writer.write(f"loadcard Card {i}/T/Text {i}.\r\n")
-        other = await connect()
-        await log_in(other, "Otto")
-        await other.command("join gmcp room", r"Seats, in turn order")
-        writer.write("start\r\n")
-        await read_until(reader, "each player is dealt", seen)
-        await asyncio.sleep(0.2)
+        other = await started_game(reader, writer, connect, seen, "Gemma", "Otto", "Gmcp Room")
         assert latest(protocol, "Char.Name") == {"name": "Gemma", "fullname": "Gemma"}
         assert latest(protocol, "Room.Info")["name"] == "Gmcp Room"
         table = latest(protocol, "Dvorak.Table")
@@ -127,17 +134,7 @@ async def test_a_gmcp_client_is_sent_a_view_only_when_it_changed(server, connect
     seen = [""]
     try:
         await read_until(reader, "QUIT", seen)
-        writer.write("create Vera secret1\r\n")
-        await read_until(reader, "Players here: Vera.", seen)
-        writer.write("newroom Views\r\n")
-        for i in range(12):
-            writer.write(f"loadcard Card {i}/T/Text {i}.\r\n")
-        other = await connect()
-        await log_in(other, "Olaf")
-        await other.command("join views", r"Seats, in turn order")
-        writer.write("start\r\n")
-        await read_until(reader, "each player is dealt", seen)
-        await asyncio.sleep(0.2)
+        other = await started_game(reader, writer, connect, seen, "Vera", "Olaf", "Views")
         hands, tables, votes = (
             sent(protocol, "Dvorak.Hand"),
             sent(protocol, "Dvorak.Table"),
