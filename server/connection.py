@@ -15,8 +15,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, ClassVar, cast
 
-import telnetlib3
-
 from server.telnet import gmcp_enabled, gmcp_message, read_text, set_local_echo
 from server.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
 from server.turn_cache import TurnCache
@@ -384,22 +382,17 @@ class TelnetConnection(Connection):
         messages, self._messages = self._messages, []
         if self.writer.connection_closed:
             return
+        # Text and GMCP messages in the order they were sent, in one write.
         encoding = self.writer.protocol.output_encoding()
-        if not messages:
-            data = ("\r\n".join(texts) + "\r\n").encode(encoding, "replace")
-            # The bytes-level write of telnetlib3's writer: it doubles any IAC byte and sends.
-            telnetlib3.TelnetWriter.write(self.writer, data)
-        else:
-            # Text and GMCP messages in the order they were sent, in one write.
-            parts, start = [], 0
-            for place, message in messages:
-                if place > start:
-                    parts.append(_telnet_text(texts[start:place], encoding))
-                parts.append(message)
-                start = place
-            if start < len(texts):
-                parts.append(_telnet_text(texts[start:], encoding))
-            self.writer.send_iac(b"".join(parts))  # as it is: the text's IAC bytes are doubled
+        parts, start = [], 0
+        for place, message in messages:
+            if place > start:
+                parts.append(_telnet_text(texts[start:place], encoding))
+            parts.append(message)
+            start = place
+        if start < len(texts):
+            parts.append(_telnet_text(texts[start:], encoding))
+        self.writer.send_iac(b"".join(parts))  # as it is: the text's IAC bytes are doubled
         self._check_backlog()
 
     def _check_backlog(self) -> None:
