@@ -3,6 +3,7 @@
 .venv/bin/python -m bench game [--backend sqlite|postgresql|both] [--seconds 20] [--web-share 0.4] [--gmcp-share 0.2]
     [--gnav-share 0.2]
     [--workers N]   (N > 1: serve --workers N, PostgreSQL only, with an MQTT broker of its own)
+    [--no-handoff]  (with --workers: telnet players stay on the worker the kernel chose)
     [--profile FILE]   (py-spy samples the server through the measured run: its time by stage in the figures)
 .venv/bin/python -m bench compare <rev> [--scenarios game,chat] [--rounds 1] [scenario options]
     (the same scenarios against the server of git revision <rev> and this checkout's, one table of both)
@@ -100,6 +101,13 @@ def parser() -> argparse.ArgumentParser:
         help="game: the server's worker processes (serve --workers; more than one on PostgreSQL only, with a "
         "Mosquitto of the bench's own); CPU is summed over them",
     )
+    parser.add_argument(
+        "--no-handoff",
+        dest="handoff",
+        action="store_false",
+        help="game, with --workers above 1: leave each telnet player on the worker the kernel gave its connection "
+        "(DVORAK_HANDOFF=off) rather than handing it to the worker serving its room",
+    )
     parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat, evenniachat: says a second offered")
     parser.add_argument(
         "--with-evennia",
@@ -152,6 +160,7 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
                 arguments.workers,
                 arguments.profile,
                 arguments.gmcp_share,
+                arguments.handoff,
             )
         )
     if scenario == "gnavroom":

@@ -163,6 +163,7 @@ async def game(
     workers: int = 1,
     profile: Path | None = None,
     gmcp_share: float = 0.0,
+    handoff: bool = True,
 ) -> dict[str, Any]:
     """``rooms`` rooms: ``gnav_share`` of them (rounded to whole rooms) Gnav rooms of two
     people and two computer players, the others Dvorak rooms of five players offered
@@ -182,7 +183,9 @@ async def game(
 
     With ``workers`` above 1 the server is ``serve --workers <workers>`` (PostgreSQL, an
     MQTT broker of its own): a room's players land on whichever worker the kernel gives
-    their connections, as they would, and the CPU is the workers' summed.
+    their connections, as they would, and the CPU is the workers' summed; its telnet
+    players are then handed to the worker serving their room, unless ``handoff`` is
+    False (``DVORAK_HANDOFF=off``).
 
     With ``profile`` (a file to write; one server process only) the server is sampled
     through the measured run, and ``profile`` in the figures gives its time by stage
@@ -192,7 +195,7 @@ async def game(
     if web_seats + gmcp_seats > 5:
         raise ValueError(f"{web_seats} web seats and {gmcp_seats} GMCP seats: more than a room's five")
     dvorak_rooms, gnav_rooms = split_rooms(rooms, gnav_share)
-    async with fresh_database(backend) as url, workers_broker(workers) as (broker, cluster):
+    async with fresh_database(backend) as url, workers_broker(workers, handoff) as (broker, cluster):
         server = dvorak_server(url, **OPEN_LIMITS, **cluster)
         await server.start()
         try:
@@ -300,6 +303,8 @@ async def game(
                     await person.close()
             result["offered_moves_per_s"] = rate
             result["workers"] = workers
+            if workers > 1:
+                result["handoff"] = handoff
             return result
         finally:
             await server.stop()
@@ -912,9 +917,10 @@ async def every_worker_listening(server: ChildServer, workers: int, timeout: flo
 
 
 @asynccontextmanager
-async def workers_broker(workers: int) -> AsyncIterator[tuple[MqttBroker | None, dict[str, str]]]:
+async def workers_broker(workers: int, handoff: bool = True) -> AsyncIterator[tuple[MqttBroker | None, dict[str, str]]]:
     """The broker and the settings for ``serve --workers <workers>``: with more than one,
-    an MQTT broker of their own (as :func:`cross_node`'s) and a cluster secret."""
+    an MQTT broker of their own (as :func:`cross_node`'s), a cluster secret, and telnet
+    players handed to their room's worker or not (``handoff``)."""
     if workers == 1:
         yield None, {}
         return
@@ -928,6 +934,7 @@ async def workers_broker(workers: int) -> AsyncIterator[tuple[MqttBroker | None,
                 "DVORAK_MQTT_URL": broker.url,
                 "DVORAK_CLUSTER_SECRET": secrets.token_hex(32),
                 "DVORAK_NODE_NAME": "bench",
+                "DVORAK_HANDOFF": "on" if handoff else "off",
             },
         )
     finally:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import time
 from functools import cache
+from typing import Any
 
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, Services, find_command
 from commands.dvorak.deck import SAVED_DECK_COMMANDS
 from commands.games import all_game_commands, game_commands
-from commands.login import LOGIN_COMMANDS, node_lost, player_gone, welcome_screen
+from commands.login import LOGIN_COMMANDS, come_over, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
 from commands.moderation import install as install_moderation
@@ -285,6 +286,26 @@ class CommandProcessor:
             shown = "(hidden)" if command.private_arguments else repr(args[:200])
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)
             ctx.reply(SERVER_ERROR)
+
+    async def come_over(self, connection: Connection, handed: dict[str, Any]) -> bool:
+        """Log in, silently, a player another worker handed over (see
+        :func:`commands.login.come_over`); False if they were refused (told why, and cut
+        off) or the database did not answer."""
+        ctx = Context(connection, self.hub, self.accounts, self.rooms, self.services, command_sets_for(connection))
+        token = CURRENT_CONNECTION.set(connection)
+        try:
+            await come_over(ctx, handed)
+        except CommandError as refusal:
+            connection.close(str(refusal))
+            return False
+        except DatabaseUnavailable as outage:
+            connection.close(_database_trouble(outage, "login"))
+            return False
+        finally:
+            CURRENT_CONNECTION.reset(token)
+        if connection.gmcp:
+            self.gmcp_ready(connection)
+        return connection.player is not None
 
     async def remote_players_gone(self, players: list[RemotePlayer]) -> None:
         """Players whose node died: tell who is here, as their node would have."""

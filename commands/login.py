@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context
+from commands.games import game_commands
 from commands.look import look_text
 from commands.moderation import address_ban, address_ban_text, login_refusal
 from commands.rooms import seat_to_return_to, welcome_back
@@ -209,6 +212,65 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         player.place.notice(f"{player.name} has connected.", exclude=player)
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
+
+
+async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
+    """A telnet player another worker of this host handed over (see :mod:`server.handoff`),
+    just gone to a room this worker serves: logged in here as they were there, in that
+    room, without a word to them or anyone (they are still online, only served here).
+    What the database holds is read again, as at any login: a ban or lock made meanwhile
+    refuses them (raises CommandError with the reason)."""
+    connection = ctx.connection
+    name, account_id, room_id, seq = (handed.get(key) for key in ("name", "account", "room", "seq"))
+    if not (
+        isinstance(name, str) and isinstance(account_id, int) and isinstance(room_id, int) and isinstance(seq, int)
+    ):
+        raise ValueError("not a handed-over player")
+    account = await ctx.accounts.store.find(name)
+    if account is None or account.id != account_id:
+        raise CommandError("That player has been deleted, as its owner asked.")
+    refusal = await login_refusal(ctx, account)
+    if refusal is not None:
+        log.info("%s (#%d), handed over, refused: %s", account.name, account.id, refusal)
+        raise CommandError(refusal)
+    ignoring = await ctx.services.get(PlayerSafety).ignores.ignored_ids(account.id)
+    room = await ctx.rooms.get(room_id)
+    missed = []
+    if room is not None:
+        if room.seq < seq:
+            # What the player was shown there and this copy has not heard of yet: from the
+            # database now (stored before anyone was told), not shown to them again later.
+            await room.catch_up()
+        # And what this copy has shown its players since the other worker let go.
+        missed = await room.events_held(seq)
+    if connection.closing:
+        return
+    ctx.hub.log_in(
+        connection, account.id, account.name, account.role, account.color, credential_stamp(account.password_hash)
+    )
+    player = ctx.player
+    player.ignoring = ignoring
+    player.muted_until, player.mute_reason = account.muted_until, account.mute_reason
+    # From a worker of this host (the kernel vouched for its user), checked for type only.
+    doing, last_paged = handed.get("doing"), handed.get("last_paged")
+    player.doing = doing if isinstance(doing, str) else ""
+    player.last_paged = last_paged if isinstance(last_paged, str) else None
+    online_for, connected_for = handed.get("online_for"), handed.get("connected_for")
+    if isinstance(online_for, int | float) and online_for >= 0:
+        player.online_since = time.monotonic() - online_for
+    if isinstance(connected_for, int | float) and connected_for >= 0:
+        connection.connected_at = time.monotonic() - connected_for
+    prefix, suffix = handed.get("output_prefix"), handed.get("output_suffix")
+    connection.output_prefix = prefix if isinstance(prefix, str) else ""
+    connection.output_suffix = suffix if isinstance(suffix, str) else ""
+    log.info("%s (#%d) handed over (connection %d)", account.name, account.id, connection.number)
+    if room is not None:
+        if missed:
+            game = game_commands(room.game)
+            connection.send("\n".join(game.render_event(room.table, e.event, account.id) for e in missed))
+        ctx.hub.move(player, room)
+    else:  # deleted meanwhile
+        connection.send(await look_text(ctx))
 
 
 async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) -> None:

@@ -10,6 +10,7 @@ import ssl
 import time
 from contextlib import aclosing
 from datetime import timedelta
+from typing import Any
 
 import telnetlib3
 from prometheus_client import ProcessCollector
@@ -29,10 +30,11 @@ from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
 from server.config import Settings, installed_version
 from server.connection import Connection, TelnetConnection
+from server.handoff import Arrival, Handoff
 from server.hub import Hub
 from server.limits import CommandRate
 from server.metrics import Health, Metrics, MetricsPort, StateCollector
-from server.rooms import RoomRegistry
+from server.rooms import GameRoom, RoomRegistry
 from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 from server.shutdown import Countdown
@@ -139,6 +141,12 @@ class MushServer:
                 self.processor.remote_players_gone,
                 self.metrics,
             )
+        #: With several workers: telnet players handed to the worker serving their room.
+        self.handoff = (
+            Handoff(listeners.handoff, listeners.handoff_peers)
+            if listeners is not None and listeners.handoff is not None
+            else None
+        )
         #: Every connection's telnet commands are parsed in turns (see ParsingTurns).
         self._parsing_turns = ParsingTurns()
         #: The balancers trusted to say, in a PROXY header, whose connection it is.
@@ -153,6 +161,7 @@ class MushServer:
         #: How many times the process was asked to stop (SIGTERM, SIGINT).
         self._terminations = 0
         self._sessions: set[asyncio.Task[None]] = set()
+        self._arrivals: set[asyncio.Task[None]] = set()
         self._running_commands = 0
         self._no_running_commands = asyncio.Event()
         self._no_running_commands.set()
@@ -201,6 +210,8 @@ class MushServer:
             log.info("listening for telnet over TLS on %s port %d", settings.host, self.tls_port)
         if self.web is not None:
             await self.web.start(bound.web if bound is not None else None)
+        if self.handoff is not None:
+            self.handoff.start(self._can_take, self._arrived)
         if self.metrics_port is not None:
             await self.metrics_port.start()
         self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
@@ -257,18 +268,20 @@ class MushServer:
             except Exception:
                 log.exception("error deleting the accounts due")
 
-    def _protocol(self, plain: bool) -> functools.partial[MushTelnetServer]:
-        """The protocol for the plain telnet listener, or (not ``plain``) the TLS one."""
+    def _protocol(self, plain: bool, handed: dict[str, Any] | None = None) -> functools.partial[MushTelnetServer]:
+        """The protocol for the plain telnet listener, or (not ``plain``) the TLS one; or
+        for a plain telnet connection ``handed`` over by another worker (server.handoff)."""
         return functools.partial(
             MushTelnetServer,
             mssp=self._mssp,
             # A balancer passing TLS through would put its header before the handshake:
-            # the PROXY protocol is spoken on the plain port only.
-            proxy_from=self._proxy_from if plain and self.settings.proxy_protocol else (),
+            # the PROXY protocol is spoken on the plain port only (and read once).
+            proxy_from=self._proxy_from if plain and handed is None and self.settings.proxy_protocol else (),
+            resume=handed["telnet"] if handed is not None else None,
             input_rate=self.settings.input_rate,
             input_burst=self.settings.input_burst,
             turns=self._parsing_turns,
-            shell=functools.partial(self._session, tls=not plain),
+            shell=functools.partial(self._session, tls=not plain, handed=handed),
             encoding="utf8",
             encoding_errors="replace",
             force_binary=True,
@@ -311,13 +324,18 @@ class MushServer:
         return None
 
     async def _session(
-        self, reader: telnetlib3.TelnetReaderUnicode, writer: telnetlib3.TelnetWriterUnicode, tls: bool = False
+        self,
+        reader: telnetlib3.TelnetReaderUnicode,
+        writer: telnetlib3.TelnetWriterUnicode,
+        tls: bool = False,
+        handed: dict[str, Any] | None = None,
     ) -> None:
-        """Serve one connection (on the TLS port: ``tls``) from greeting to hang-up."""
+        """Serve one connection (on the TLS port: ``tls``) from greeting to hang-up, or
+        from where another worker ``handed`` it over."""
         if self._stopping:
             writer.close()
             return
-        address = await self._address_of(writer)
+        address = await self._address_of(writer) if handed is None else _text(handed.get("address"))
         if address is None:
             writer.close()
             return
@@ -333,10 +351,11 @@ class MushServer:
         protocol = writer.protocol
         if isinstance(protocol, MushTelnetServer):
             protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
-        await self._serve(connection)
+        await self._serve(connection, handed)
 
-    async def _serve(self, connection: Connection) -> None:
-        """Serve one connection, telnet or web, from greeting to hang-up."""
+    async def _serve(self, connection: Connection, handed: dict[str, Any] | None = None) -> None:
+        """Serve one connection, telnet or web, from greeting to hang-up (or, ``handed``
+        over by another worker, from where it was there)."""
         if self._stopping:
             connection.close()
             return
@@ -354,7 +373,10 @@ class MushServer:
                 log.info("connection %d refused: %s", connection.number, refusal.strip("* "))
                 connection.close(refusal)
                 return
-            self.processor.welcome(connection)
+            if handed is None:
+                self.processor.welcome(connection)
+            elif not await self.processor.come_over(connection, handed):
+                return
             await self._serve_lines(connection)
         except ConnectionError:
             pass
@@ -393,6 +415,8 @@ class MushServer:
                         return
                     if command:
                         await self._execute(connection, command)
+                if self.handoff is not None and await self._hand_over(connection):
+                    return
 
     async def _address_of(self, writer: telnetlib3.TelnetWriterUnicode) -> str | None:
         """The player's address: the connection's own, or behind a balancer speaking the
@@ -406,6 +430,95 @@ class MushServer:
                 return None
         peer = writer.get_extra_info("peername") or ("unknown",)
         return str(peer[0])
+
+    async def _hand_over(self, connection: Connection) -> bool:
+        """Hand a telnet player sitting down in (or watching) a room another worker of
+        this host serves to that worker (see :mod:`server.handoff`); True once it serves
+        them. Only a plain telnet connection, its player's only one, with nothing it sent
+        waiting to be run or half read; otherwise (or if the other worker does not take
+        it) the player stays here, and is tried again after their next line."""
+        handoff = self.handoff
+        player = connection.player
+        place = player.place if player is not None else None
+        if (
+            handoff is None
+            or player is None
+            or not isinstance(place, GameRoom)
+            or handoff.owner_of(place.id) == handoff.number
+            or type(connection) is not TelnetConnection
+            or player.connections != [connection]
+            or connection.secret_prompt is not None
+            or connection.holds_input
+            or connection.gone
+        ):
+            return False
+        protocol = connection.writer.protocol
+        if not isinstance(protocol, MushTelnetServer):
+            return False
+        connection.flush()
+        telnet = protocol.handoff_state()
+        if telnet is None or connection.write_buffer_size():
+            return False
+        owner = handoff.owner_of(place.id)
+        state = {
+            "telnet": telnet,
+            "address": connection.address,
+            "account": player.account_id,
+            "name": player.name,
+            "room": place.id,
+            "connected_for": time.monotonic() - connection.connected_at,
+            "online_for": time.monotonic() - player.online_since,
+            "doing": player.doing,
+            "last_paged": player.last_paged,
+            "output_prefix": connection.output_prefix,
+            "output_suffix": connection.output_suffix,
+        }
+        connection.hold_output(True)
+        protocol.hold_reading("handoff")
+        offer = await handoff.offer(owner, state, connection.fileno())
+        if offer is not None:
+            # Taken: what was held goes out from here, then the other worker serves.
+            connection.hold_output(False)
+            protocol.end_compression()
+            if not connection.gone and not connection.write_buffer_size() and handoff.release(owner, offer, place.seq):
+                log.info("connection %d (%s) handed to worker w%d", connection.number, player.name, owner)
+                player.taken_over = True  # gone from here without a word: still online, there
+                connection.let_go()
+                await self.processor.disconnected(connection)
+                # The room is played there now: news of it need not come here any more.
+                self.rooms.unload_unless_used(place)
+                return True
+            # Not released: the other worker drops its copy, and this one goes on.
+            if telnet["mccp2"]:
+                protocol.start_compression()
+        connection.hold_output(False)
+        protocol.release_reading("handoff")
+        return False
+
+    def _can_take(self, state: dict[str, Any]) -> bool:
+        """Whether a player offered by another worker can be taken now: this worker
+        serving, and neither full nor at the address's limit."""
+        address = _text(state.get("address"))
+        return (
+            not self._stopping
+            and address is not None
+            and len(self.hub.connections) < self.settings.max_connections
+            and self.hub.per_address[address] < self.settings.max_connections_per_address
+        )
+
+    def _arrived(self, arrival: Arrival) -> None:
+        """Serve a player another worker has handed over (released: the socket is ours)."""
+        task = asyncio.create_task(self._take_arrival(arrival), name="handed over")
+        self._arrivals.add(task)
+        task.add_done_callback(self._arrivals.discard)
+
+    async def _take_arrival(self, arrival: Arrival) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.connect_accepted_socket(self._protocol(True, arrival.state), sock=arrival.sock)
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            log.warning("could not serve a connection handed over: %s", error)
+            arrival.sock.close()
 
     def _login_timeout(self, connection: Connection) -> None:
         if connection.player is None and not connection.closing:
@@ -472,6 +585,8 @@ class MushServer:
             keeper.cancel()
         for listener in self._listeners:
             listener.close()
+        if self.handoff is not None:
+            self.handoff.stop()
         if self.web is not None:
             await self.web.stop_listening()
         try:
@@ -491,3 +606,7 @@ class MushServer:
         self.accounts.close()
         await self.database.dispose()
         log.info("stopped")
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

@@ -177,6 +177,12 @@ class Settings:
         "worker processes serving the same ports, each a node of the cluster named <node name>-w<i> (several "
         "need PostgreSQL and an MQTT broker); 0: one per core with PostgreSQL and --mqtt-url, else one",
     )
+    handoff: bool = _setting(
+        True,
+        "DVORAK_HANDOFF",
+        "with several workers, hand a telnet player who sits down in (or watches) a room to the worker serving "
+        "that room, so that a table is played on one worker (on, off: each stays where the kernel put it)",
+    )
     tls_port: int = _setting(6251, "DVORAK_TLS_PORT", "port for telnet over TLS, when a certificate is given")
     tls_cert: str = _setting("", "DVORAK_TLS_CERT", "TLS certificate file (PEM); with a key, turns TLS on")
     tls_key: str = _setting("", "DVORAK_TLS_KEY", "TLS private key file (PEM)")

@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -103,6 +104,11 @@ class LineSplitter:
             self._after_cr = False
             if self._keep(text[start:]):
                 yield None
+
+    @property
+    def holds_text(self) -> bool:
+        """Whether part of a line is held (or a CR whose LF may follow)."""
+        return bool(self._partial) or self._too_long or self._after_cr
 
     def _keep(self, piece: str) -> bool:
         """Hold ``piece`` of an unfinished line; True when that makes the line too long
@@ -356,6 +362,11 @@ class TelnetConnection(Connection):
         self._gmcp_sent: dict[str, tuple[object, bytes]] = {}
         #: GMCP messages waiting to go out with the text: each with its place in the outbox.
         self._messages: list[tuple[int, bytes]] = []
+        self._splitter = LineSplitter(max_line_length)
+        #: Lines read and split but not yet taken by :meth:`lines` (None: one too long).
+        self._unread: deque[str | None] = deque()
+        #: Being offered to another worker (server.handoff): output waits until it is settled.
+        self._output_held = False
 
     @property
     def width(self) -> int:
@@ -372,6 +383,9 @@ class TelnetConnection(Connection):
         return self._client_colour[1]
 
     def flush(self) -> None:
+        if self._output_held:
+            self._flush_due = True  # flushed when the hold ends
+            return
         if self._messages and not self._outbox:
             self._flush_due = False
             self._deliver([])
@@ -448,17 +462,47 @@ class TelnetConnection(Connection):
         client that sends faster than its lines are run fills the reader, which then
         stops reading from it (see :class:`server.telnet.ClientTransport`).
         """
-        splitter = LineSplitter(self.max_line_length)
         while not self.closing:
-            chunk = await read_text(self.reader, _READ_CHUNK)
-            if not chunk:
-                return
-            for line in splitter.feed(chunk):
-                if line is None:
-                    self._refuse_long_line()
-                    yield ""
-                else:
-                    yield clean_text(line).strip()
+            if not self._unread:
+                chunk = await read_text(self.reader, _READ_CHUNK)
+                if not chunk:
+                    return
+                self._unread.extend(self._splitter.feed(chunk))
+                continue
+            line = self._unread.popleft()
+            if line is None:
+                self._refuse_long_line()
+                yield ""
+            else:
+                yield clean_text(line).strip()
+
+    @property
+    def holds_input(self) -> bool:
+        """Whether anything the client sent is read but not yet run: lines not taken, or
+        part of a line."""
+        return bool(self._unread) or self._splitter.holds_text
+
+    def fileno(self) -> int:
+        """The client's socket."""
+        return int(self.writer.get_extra_info("socket").fileno())
+
+    def write_buffer_size(self) -> int:
+        """Bytes written to the client that the kernel has not taken yet."""
+        transport = cast("asyncio.Transport | None", self.writer.transport)
+        return transport.get_write_buffer_size() if transport is not None else 0
+
+    def let_go(self) -> None:
+        """Close this process's hold on the socket without a word: another worker serves
+        the client now (see :mod:`server.handoff`)."""
+        self.closing = True
+        self._hang_up()
+
+    def hold_output(self, held: bool) -> None:
+        """Hold what is written to the client (while the connection is offered to another
+        worker), or let it go out, with what was held, in one write."""
+        self._output_held = held
+        if not held and self._flush_due:
+            self.flush()
 
     @property
     def gone(self) -> bool:

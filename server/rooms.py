@@ -578,6 +578,18 @@ class GameRoom(Place):
         """The room's stored events after ``after_seq`` (only the ``last`` few if given)."""
         return await self._store.events(self.id, after_seq=after_seq, last=last)
 
+    async def events_held(self, after_seq: int) -> list[LoggedEvent]:
+        """The events after ``after_seq`` that this copy of the room holds (and has shown
+        its players), from the database: those stored since it last looked are left to
+        be shown as they come."""
+        held: list[LoggedEvent] = []
+        while self.seq > (since := held[-1].seq if held else after_seq):
+            more = [logged for logged in await self.events(after_seq=since) if logged.seq <= self.seq]
+            if not more:
+                break
+            held += more
+        return held
+
     async def results(self, last: int) -> list[GameRecord]:
         """How the room's ``last`` finished games ended, the latest first."""
         return await self._store.results(self.id, last)
@@ -782,12 +794,21 @@ class RoomRegistry:
             if not room.occupants and room.used_at < deadline and not room.busy and room.id not in self._loading
         ]
         for room in idle:
-            room.stop_acting()
-            del self._rooms[room.id]
-            self._seen_ahead.pop(room.id, None)
-            self.hub.remove_place(room)
-            self.hub.peers.room_unloaded(room.id)
+            self._unload(room)
         return idle
+
+    def unload_unless_used(self, room: GameRoom) -> None:
+        """Let go of ``room`` now if nobody on this node is in it or using it (its last
+        player here was handed to another worker, which serves the room)."""
+        if self._rooms.get(room.id) is room and not room.occupants and not room.busy and room.id not in self._loading:
+            self._unload(room)
+
+    def _unload(self, room: GameRoom) -> None:
+        room.stop_acting()
+        del self._rooms[room.id]
+        self._seen_ahead.pop(room.id, None)
+        self.hub.remove_place(room)
+        self.hub.peers.room_unloaded(room.id)
 
     async def find(self, name: str) -> GameRoom | None:
         """The room called ``name`` (any letter case), or None."""

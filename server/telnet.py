@@ -10,6 +10,7 @@ that a password prompt turns the client's local echo off and on again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import time
@@ -267,9 +268,13 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         input_burst: int,
         turns: ParsingTurns,
         proxy_from: tuple[Network, ...] = (),
+        resume: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(limit=READER_LIMIT, writer_factory_encoding=MushTelnetWriter, **kwargs)
+        #: For a connection handed over by another worker (server.handoff): what its client
+        #: agreed to and told there (:meth:`handoff_state`); it is not negotiated again.
+        self._resume = resume
         #: Bytes the client may send: reading pauses while it is overdrawn.
         self._input = TokenBucket(input_rate, input_burst)
         self._flow: ClientTransport | None = None
@@ -349,6 +354,102 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         # this server never asks for; left on, every byte the client sends is examined
         # in Python before the reader gets it, instead of by one bytes.find for IAC.
         self.writer.slc_simulated = False
+        if self._resume is not None:
+            self._restore(self._resume)
+
+    def begin_negotiation(self) -> None:
+        if self._resume is None:
+            super().begin_negotiation()
+            return
+        # Negotiated on the worker that handed the connection over: only compression,
+        # which that worker ended, starts again (a new stream, as MCCP2 allows).
+        if self._resume.get("mccp2"):
+            self._mccp2_start()
+        self._waiter_connected.set_result(None)
+
+    def handoff_state(self) -> dict[str, Any] | None:
+        """What the client agreed to and told (options, terminal, window, character set),
+        for the worker this connection is handed to (see :mod:`server.handoff`); None
+        while anything it sent waits to be parsed or is half parsed (a telnet command, a
+        character): then it is not handed over now."""
+        writer, reader = self.writer, self.reader
+        if writer is None or reader is None or self._flow is None:
+            return None
+        decoder = getattr(reader, "_decoder", None)
+        if (
+            self._unparsed
+            or self._waiting
+            or writer.is_oob
+            or not self._waiter_connected.done()
+            or reader._buffer
+            or (decoder is not None and decoder.getstate()[0])
+            or self._mccp2_pending != (self._mccp2_compressor is not None)
+        ):
+            return None
+        return {
+            "local": _enabled(writer.local_option),
+            "remote": _enabled(writer.remote_option),
+            # Asked for and not answered (a client like nc never answers): an answer
+            # that comes later is then taken as one, not as a request.
+            "pending": [option.hex() for option, on in writer.pending_option.items() if on],
+            "extra": {
+                key: value
+                for key, value in self._extra.items()
+                if isinstance(key, str) and isinstance(value, str | int | float | bool)
+            },
+            "advanced": bool(self._advanced),
+            "binary_asked": bool(getattr(writer, "_asked_for_binary", False)),
+            "mccp2": self._mccp2_compressor is not None,
+            "cols": self.cols,
+        }
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        """Take up a client's state from :meth:`handoff_state` (checked: a bad value is
+        left out, not trusted)."""
+        writer = self.writer
+        assert writer is not None
+        for table, numbers in ((writer.local_option, state.get("local")), (writer.remote_option, state.get("remote"))):
+            for number in numbers if isinstance(numbers, list) else ():
+                if isinstance(number, int) and 0 <= number <= 255:
+                    table[bytes([number])] = True
+        pending = state.get("pending")
+        for option in pending if isinstance(pending, list) else ():
+            if isinstance(option, str) and 0 < len(option) <= 8:
+                with contextlib.suppress(ValueError):
+                    writer.pending_option[bytes.fromhex(option)] = True
+        extra = state.get("extra")
+        if isinstance(extra, dict):
+            self._extra.update(
+                (key, value) for key, value in extra.items() if isinstance(value, str | int | float | bool)
+            )
+        self._advanced = state.get("advanced") is True
+        if isinstance(writer, MushTelnetWriter):
+            writer._asked_for_binary = state.get("binary_asked") is True
+        cols = state.get("cols")
+        self.cols = cols if isinstance(cols, int) and cols > 0 else None
+        self.terminal_version += 1
+        # Told there: not sent again; and its first byte was no TLS handshake.
+        self._mssp_sent = self._gmcp_seen = True
+        self._tls_checked = True
+
+    def end_compression(self) -> None:
+        """End the MCCP2 stream, if one runs (the client reads plain bytes after it)."""
+        if self._mccp2_compressor is not None:
+            self._mccp2_end()
+
+    def start_compression(self) -> None:
+        """Start a new MCCP2 stream (after :meth:`end_compression`)."""
+        if self._mccp2_compressor is None:
+            self._mccp2_start()
+
+    def hold_reading(self, reason: str) -> None:
+        """Stop reading from the client until :meth:`release_reading` (see ClientTransport)."""
+        assert self._flow is not None
+        self._flow.hold(reason)
+
+    def release_reading(self, reason: str) -> None:
+        assert self._flow is not None
+        self._flow.release(reason)
 
     def begin_advanced_negotiation(self) -> None:
         # The base class offers MCCP3 (client-to-server compression) with MCCP2; with
@@ -484,6 +585,11 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     def negotiates(self) -> bool:
         """Whether the client answers telnet negotiation at all (``nc`` does not)."""
         return bool(self._advanced)
+
+
+def _enabled(options: dict[bytes, bool]) -> list[int]:
+    """The telnet options on in ``options`` (a writer's local or remote option table)."""
+    return sorted(option[0] for option, on in options.items() if on and len(option) == 1)
 
 
 def gmcp_enabled(writer: telnetlib3.TelnetWriterUnicode) -> bool:

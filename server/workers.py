@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 
 from server.config import Settings
+from server.handoff import bind_handoff_sockets, handoff_address
 
 log = logging.getLogger("server.workers")
 
@@ -111,9 +112,13 @@ class Listeners:
     tls: socket.socket | None = None
     web: socket.socket | None = None
     metrics: socket.socket | None = None
+    #: With several workers: this one's socket for handing players over, and every
+    #: worker's address (see :mod:`server.handoff`).
+    handoff: socket.socket | None = None
+    handoff_peers: list[bytes] = field(default_factory=list)
 
     def sockets(self) -> list[socket.socket]:
-        return [s for s in (self.telnet, self.tls, self.web, self.metrics) if s is not None]
+        return [s for s in (self.telnet, self.tls, self.web, self.metrics, self.handoff) if s is not None]
 
     def close(self) -> None:
         for each in self.sockets():
@@ -170,7 +175,8 @@ def _shared_port(host: str, port: int, count: int, what: str) -> list[socket.soc
 def bind_listeners(settings: Settings, count: int) -> list[Listeners]:
     """The sockets of ``count`` workers: one each on the telnet port, the TLS port (with
     a certificate) and the web port (unless off), shared; with a metrics port, one each
-    on its own (``metrics_port`` + the worker's index)."""
+    on its own (``metrics_port`` + the worker's index); with several workers (handoff
+    on), one each for handing players over (see :mod:`server.handoff`)."""
     host = settings.host
     bound: list[list[socket.socket]] = []
     try:
@@ -196,12 +202,17 @@ def bind_listeners(settings: Settings, count: int) -> list[Listeners]:
                         f"{error.strerror or error}"
                     ) from None
                 bound.append([s for s in metrics[index : index + 1] if s is not None])
+        handoff: list[socket.socket | None] = [None] * count
+        if count > 1 and settings.handoff:
+            handoff = list(bind_handoff_sockets(count))
+            bound.append([s for s in handoff if s is not None])
     except OSError:
         for sockets in bound:
             for each in sockets:
                 each.close()
         raise
-    return [Listeners(telnet[i], tls[i], web[i], metrics[i]) for i in range(count)]
+    peers = [handoff_address(os.getpid(), number) for number in range(1, count + 1)] if handoff[0] else []
+    return [Listeners(telnet[i], tls[i], web[i], metrics[i], handoff[i], peers) for i in range(count)]
 
 
 def die_with_parent() -> None:

@@ -56,15 +56,17 @@ def two_workers(database_url: str, broker: str, topics: str, data_dir: Path, **e
     return server
 
 
-@pytest.fixture
+@pytest.fixture(params=[pytest.param("on", id="handoff")])
 async def workers(
+    request: pytest.FixtureRequest,
     cluster_database: str,  # noqa: F811 (the fixtures imported above, asked for by name)
     broker_url: str,  # noqa: F811
     prefix: str,  # noqa: F811
     tmp_path,
 ) -> AsyncIterator[ServerProcess]:
-    """``serve --workers 2`` on the test's database and the broker, both workers listening."""
-    server = two_workers(cluster_database, broker_url, prefix, tmp_path)
+    """``serve --workers 2`` on the test's database and the broker, both workers listening
+    (handing telnet players to their room's worker, unless a test asks for ``"off"``)."""
+    server = two_workers(cluster_database, broker_url, prefix, tmp_path, DVORAK_HANDOFF=request.param)
     await server.start(listeners=2)
     server.follow()
     try:
@@ -124,7 +126,9 @@ async def test_two_workers_on_one_port_are_one_world_and_stop_together(workers):
     await ben.client.expect(r"The server is shutting down")
 
 
+@pytest.mark.parametrize("workers", [pytest.param("off", id="players-where-they-connected")], indirect=True)
 async def test_a_killed_worker_is_started_again_and_its_players_find_their_game(workers):
+    """Ann on the worker killed, Ben on the other (telnet players stay where they connected)."""
     ann, ben, ann_worker, _ = await on_both_workers(workers)
     await two_at_a_table(ann, ben, "Den", 20)
     await ann.ask("start")

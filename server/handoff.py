@@ -1,0 +1,255 @@
+"""A telnet player handed to the worker that serves their room (``serve --workers N``).
+
+The kernel spreads a host's connections over its workers by address, knowing nothing of
+rooms, so the five players of a table land on about two workers of two (four of eight),
+and every move is then made, stored and rendered on one and applied and rendered again
+on each other that holds the room (docs/benchmarks.md, "Every core"). Instead, each room
+has one worker of the host that serves it (:meth:`Handoff.owner_of`), and a worker whose
+telnet player sits down in (or watches) a room of another's passes the player's socket
+to that worker, with what the connection knows of its client (its telnet options,
+terminal, window, character set) and who is logged in on it: the player notices
+nothing, and the table is played on one worker.
+
+Between two workers, over Unix datagram sockets the supervisor bound before starting
+them (one each, in the abstract namespace; only a process of the same user is listened
+to, as the kernel vouches with ``SO_PASSCRED``):
+
+1. ``offer`` (with the socket, ``SCM_RIGHTS``): the giver has stopped reading from the
+   client and holds back what it would send it.
+2. ``answer``: ``taken`` true or false. The taker has not touched the socket yet.
+3. ``released``: the giver, told ``taken``, has sent the client what it held back and
+   let go of the player without a word to anyone; now the taker serves the connection.
+   It says how far in the room's events the player was shown: the taker's copy of the
+   room catches up to there before the player is in it, so that no event is shown twice.
+
+A giver that hears nothing within :data:`ANSWER_WAIT`, or is refused, or cannot send
+``released``, goes on serving the player itself; a taker that has no ``released``
+within :data:`RELEASE_WAIT` of the offer closes its copy of the socket unused. So at
+any moment one worker at most reads from and writes to the client.
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import itertools
+import json
+import logging
+import os
+import socket
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: Seconds a giver waits for the answer before it keeps the player.
+ANSWER_WAIT = 2.0
+#: Seconds a taker keeps an offered socket waiting for ``released``; longer than
+#: :data:`ANSWER_WAIT`, so that a giver that is still waiting is never dropped.
+RELEASE_WAIT = 5.0
+#: The largest message between workers (an offer is a few hundred bytes).
+MESSAGE_MAX = 64 * 1024
+_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
+
+
+def handoff_address(supervisor_pid: int, number: int) -> bytes:
+    """The abstract Unix address of worker ``number``'s handoff socket."""
+    return f"\0dvorak-mush-{supervisor_pid}-handoff-w{number}".encode()
+
+
+def bind_handoff_sockets(count: int) -> list[socket.socket]:
+    """One datagram socket per worker, bound to its address (see :func:`handoff_address`)."""
+    bound: list[socket.socket] = []
+    try:
+        for number in range(1, count + 1):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            bound.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+            sock.bind(handoff_address(os.getpid(), number))
+            sock.setblocking(False)
+    except OSError:
+        for sock in bound:
+            sock.close()
+        raise
+    return bound
+
+
+@dataclass
+class Arrival:
+    """A player offered to this worker: the client's socket and what came with it."""
+
+    sock: socket.socket
+    state: dict[str, Any]
+
+
+#: What a taker does with an arrival once it is released: serve it (it owns the socket).
+OnArrival = Callable[[Arrival], None]
+#: Whether a taker can take one more player now (not full, not stopping).
+CanTake = Callable[[dict[str, Any]], bool]
+
+
+class Handoff:
+    """This worker's end: :meth:`give` a player to another worker, and take those given."""
+
+    def __init__(self, sock: socket.socket, addresses: list[bytes]) -> None:
+        self.sock = sock
+        #: Every worker's address, by number - 1, and this worker's number (from 1).
+        self.addresses = addresses
+        self.number = addresses.index(sock.getsockname()) + 1
+        self._numbers = itertools.count(1)
+        #: Offers made, by number, waiting for their answer.
+        self._asked: dict[int, asyncio.Future[bool]] = {}
+        #: Sockets offered here, by (giver's address, offer number), waiting for ``released``.
+        self._offered: dict[tuple[bytes, int], tuple[Arrival, asyncio.TimerHandle]] = {}
+        self._on_arrival: OnArrival | None = None
+        self._can_take: CanTake | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.addresses)
+
+    def owner_of(self, room_id: int) -> int:
+        """The number of the worker that serves room ``room_id``."""
+        return room_id % self.count + 1
+
+    def start(self, can_take: CanTake, on_arrival: OnArrival) -> None:
+        self._can_take, self._on_arrival = can_take, on_arrival
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self.sock.fileno(), self._readable)
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.remove_reader(self.sock.fileno())
+        for future in self._asked.values():
+            if not future.done():
+                future.set_result(False)  # the player stays where they are
+        for arrival, timer in self._offered.values():
+            timer.cancel()
+            arrival.sock.close()
+        self._asked.clear()
+        self._offered.clear()
+
+    # -- giving -------------------------------------------------------------------------
+
+    async def offer(self, number: int, state: dict[str, Any], fd: int) -> int | None:
+        """Offer the client on ``fd`` to worker ``number``; the offer's number if it was
+        taken (then :meth:`release` it), None if not (refused, no answer, or the worker
+        cannot be reached): keep serving it."""
+        offer = next(self._numbers)
+        future = asyncio.get_running_loop().create_future()
+        self._asked[offer] = future
+        try:
+            message = {"kind": "offer", "offer": offer, "sent": time.time(), "state": state}
+            if not self._send(number, message, fd):
+                return None
+            return offer if await asyncio.wait_for(future, ANSWER_WAIT) else None
+        except TimeoutError:
+            log.warning("worker w%d did not answer a handoff in %g s; the player stays here", number, ANSWER_WAIT)
+            return None
+        finally:
+            self._asked.pop(offer, None)
+
+    def release(self, number: int, offer: int, seq: int) -> bool:
+        """Tell worker ``number`` it now serves the client of ``offer``, who was shown the
+        room's events up to ``seq`` here; False if it could not be told (then it drops the
+        socket, and this worker keeps serving)."""
+        return self._send(number, {"kind": "released", "offer": offer, "seq": seq})
+
+    def _send(self, number: int, message: dict[str, Any], fd: int | None = None) -> bool:
+        data = json.dumps(message).encode()
+        rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))] if fd is not None else []
+        try:
+            self.sock.sendmsg([data], rights, 0, self.addresses[number - 1])
+        except OSError as error:  # not listening (stopped), or its queue is full
+            log.warning("could not reach worker w%d for a handoff: %s", number, error)
+            return False
+        return True
+
+    # -- taking -------------------------------------------------------------------------
+
+    def _readable(self) -> None:
+        for _ in range(64):  # then let the others have the loop
+            try:
+                data, ancillary, _flags, sender = self.sock.recvmsg(
+                    MESSAGE_MAX, socket.CMSG_SPACE(4 * 4) + socket.CMSG_SPACE(_CREDENTIALS.size)
+                )
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:
+                log.warning("handoff socket: %s", error)
+                return
+            fds, uid = _unpack(ancillary)
+            try:
+                if uid != os.getuid() or not isinstance(sender, bytes) or sender not in self.addresses:
+                    log.warning("a handoff message from someone else (uid %s, %r) was dropped", uid, sender)
+                    continue
+                fds = self._take(sender, data, fds)
+            except (ValueError, KeyError, TypeError) as error:
+                log.warning("a malformed handoff message from %r was dropped: %s", sender, error)
+            finally:
+                for fd in fds:
+                    os.close(fd)
+
+    def _take(self, sender: bytes, data: bytes, fds: list[int]) -> list[int]:
+        """Act on one message; returns the descriptors it did not keep."""
+        message = json.loads(data)
+        kind, offer = message["kind"], int(message["offer"])
+        if kind == "answer":
+            future = self._asked.get(offer)
+            if future is not None and not future.done():
+                future.set_result(message["taken"] is True)
+        elif kind == "offer":
+            state = message["state"]
+            taken = (
+                len(fds) == 1
+                and isinstance(state, dict)
+                and time.time() - float(message["sent"]) < ANSWER_WAIT
+                and self._can_take is not None
+                and self._can_take(state)
+            )
+            if taken:
+                arrival = Arrival(socket.socket(fileno=fds.pop()), state)
+                assert self._loop is not None
+                timer = self._loop.call_later(RELEASE_WAIT, self._not_released, (sender, offer))
+                self._offered[(sender, offer)] = (arrival, timer)
+            self._answer(sender, offer, taken)
+        elif kind == "released":
+            waiting = self._offered.pop((sender, offer), None)
+            if waiting is not None:
+                arrival, timer = waiting
+                timer.cancel()
+                arrival.state["seq"] = int(message["seq"])
+                assert self._on_arrival is not None
+                self._on_arrival(arrival)
+        return fds
+
+    def _answer(self, sender: bytes, offer: int, taken: bool) -> None:
+        data = json.dumps({"kind": "answer", "offer": offer, "taken": taken}).encode()
+        try:
+            self.sock.sendto(data, sender)
+        except OSError as error:
+            log.warning("could not answer a handoff: %s", error)
+
+    def _not_released(self, key: tuple[bytes, int]) -> None:
+        waiting = self._offered.pop(key, None)
+        if waiting is not None:
+            waiting[0].sock.close()
+
+
+def _unpack(ancillary: list[tuple[int, int, bytes]]) -> tuple[list[int], int | None]:
+    """The descriptors and the sender's uid in a message's ancillary data."""
+    fds: list[int] = []
+    uid = None
+    for level, kind, data in ancillary:
+        if level != socket.SOL_SOCKET:
+            continue
+        if kind == socket.SCM_RIGHTS:
+            usable = len(data) - len(data) % 4
+            fds.extend(array.array("i", data[:usable]))
+        elif kind == socket.SCM_CREDENTIALS and len(data) >= _CREDENTIALS.size:
+            uid = _CREDENTIALS.unpack(data[: _CREDENTIALS.size])[1]
+    return fds, uid

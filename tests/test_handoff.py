@@ -1,0 +1,298 @@
+"""A telnet player handed to the worker that serves their room (``serve --workers N``,
+:mod:`server.handoff`).
+
+First the exchange between two workers' ends, in this process over real Unix sockets
+(the socket handed over is one end of a socket pair, so what reaches it can be read at
+the other); then whole servers, ``serve --workers 2`` on PostgreSQL and the broker, with
+players connecting over TCP to the one port, the kernel choosing their worker, and the
+log saying which (``[w1]``, ``[w2]``).
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import json
+import re
+import signal
+import socket
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+import telnetlib3
+
+import server.handoff as handoff_module
+from server.handoff import Arrival, Handoff, bind_handoff_sockets
+from tests.players import END, ScriptedPlayer, flat, loosely
+from tests.server_process import ServerProcess
+from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by name)
+    broker_url,
+    cluster_database,
+    eventually,
+    prefix,
+    two_at_a_table,
+)
+from tests.test_telnet_features import GmcpClient, latest, read_until
+from tests.test_workers import on_both_workers, two_workers, worker_of, workers  # noqa: F401
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[tuple[Handoff, Handoff, list[Arrival]]]:
+    """Two workers' ends, both taking whatever is offered; the arrivals at the second."""
+    sockets = bind_handoff_sockets(2)
+    addresses = [sock.getsockname() for sock in sockets]
+    first, second = Handoff(sockets[0], addresses), Handoff(sockets[1], addresses)
+    arrivals: list[Arrival] = []
+    first.start(lambda state: True, arrivals.append)
+    second.start(lambda state: True, arrivals.append)
+    try:
+        yield first, second, arrivals
+    finally:
+        for end in (first, second):
+            end.stop()
+        for sock in sockets:
+            sock.close()
+        for arrival in arrivals:
+            arrival.sock.close()
+
+
+async def test_a_socket_offered_taken_and_released_arrives_with_its_state(pair):
+    first, second, arrivals = pair
+    assert (first.number, second.number) == (1, 2)
+    here, client = socket.socketpair()
+    offer = await first.offer(2, {"name": "Ann"}, here.fileno())
+    assert offer is not None
+    await asyncio.sleep(0.05)
+    assert arrivals == []  # taken, but not served until released
+    assert first.release(2, offer, seq=17)
+    await asyncio.sleep(0.05)
+    (arrival,) = arrivals
+    assert arrival.state == {"name": "Ann", "seq": 17}
+    here.close()  # the giver lets go; the taker's copy is the connection now
+    arrival.sock.sendall(b"from the other worker")
+    assert client.recv(100) == b"from the other worker"
+    client.close()
+
+
+async def test_a_refused_offer_leaves_the_player_with_the_giver(pair):
+    first, second, arrivals = pair
+    second._can_take = lambda state: False
+    here, client = socket.socketpair()
+    assert await first.offer(2, {"name": "Ann"}, here.fileno()) is None
+    assert arrivals == []
+    here.sendall(b"still here")
+    assert client.recv(100) == b"still here"
+    here.close()
+    client.setblocking(False)
+    await asyncio.sleep(0.05)
+    assert client.recv(100) == b""  # the taker kept no copy open
+    client.close()
+
+
+async def test_an_offer_never_released_is_dropped_by_the_taker(pair, monkeypatch):
+    first, second, arrivals = pair
+    monkeypatch.setattr(handoff_module, "RELEASE_WAIT", 0.1)
+    here, client = socket.socketpair()
+    assert await first.offer(2, {"name": "Ann"}, here.fileno()) is not None
+    here.close()  # as a giver would not, but then the only copy left is the taker's
+    await asyncio.sleep(0.3)
+    client.setblocking(False)
+    assert client.recv(100) == b""  # closed by the taker, unused
+    assert arrivals == []
+    client.close()
+
+
+async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
+    monkeypatch.setattr(handoff_module, "ANSWER_WAIT", 0.2)
+    sockets = bind_handoff_sockets(2)
+    addresses = [sock.getsockname() for sock in sockets]
+    giver = Handoff(sockets[0], addresses)
+    giver.start(lambda state: True, lambda arrival: None)
+    here, client = socket.socketpair()
+    try:
+        started = time.monotonic()
+        assert await giver.offer(2, {"name": "Ann"}, here.fileno()) is None
+        assert time.monotonic() - started < 1
+        sockets[1].close()  # a stopped worker: nobody listens at its address
+        assert await giver.offer(2, {"name": "Ann"}, here.fileno()) is None
+    finally:
+        giver.stop()
+        sockets[0].close()
+        for each in (here, client):
+            each.close()
+
+
+def rights(sock: socket.socket) -> list[tuple[int, int, bytes]]:
+    """Ancillary data passing ``sock``."""
+    return [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [sock.fileno()]).tobytes())]
+
+
+async def test_messages_from_outside_the_workers_or_malformed_are_dropped(pair):
+    first, second, arrivals = pair
+    stranger = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    stranger.bind(b"\0dvorak-mush-test-stranger-" + str(time.time()).encode())
+    here, client = socket.socketpair()
+    try:
+        offer = json.dumps({"kind": "offer", "offer": 1, "sent": time.time(), "state": {"name": "Mallory"}})
+        stranger.sendmsg([offer.encode()], rights(here), 0, second.addresses[1])
+        stranger.sendmsg([json.dumps({"kind": "released", "offer": 1, "seq": 0}).encode()], [], 0, second.addresses[1])
+        stranger.setblocking(False)
+        await asyncio.sleep(0.1)
+        with pytest.raises(BlockingIOError):
+            stranger.recv(100)  # no answer
+        assert arrivals == []
+        # Malformed, and a stale offer: the end goes on working.
+        first.sock.sendto(b"{not json", second.addresses[1])
+        first.sock.sendto(json.dumps({"kind": "offer"}).encode(), second.addresses[1])
+        stale = {"kind": "offer", "offer": 99, "sent": time.time() - 60, "state": {}}
+        first.sock.sendmsg([json.dumps(stale).encode()], rights(here), 0, second.addresses[1])
+        await asyncio.sleep(0.05)
+        offer_number = await first.offer(2, {"name": "Ann"}, here.fileno())
+        assert offer_number is not None and first.release(2, offer_number, seq=0)
+        await asyncio.sleep(0.05)
+        assert [arrival.state["name"] for arrival in arrivals] == ["Ann"]
+    finally:
+        for each in (stranger, here, client):
+            each.close()
+
+
+# -- whole servers -------------------------------------------------------------------------
+
+
+def handed(server: ServerProcess, name: str) -> list[tuple[str, str]]:
+    """Each time ``name`` was handed over, by the log: (from worker, to worker)."""
+    return re.findall(rf"\[(w\d)\]: connection \d+ \({name}\) handed to worker (w\d)", server.log)
+
+
+async def room_worker(server: ServerProcess, host: ScriptedPlayer, host_worker: str) -> str:
+    """The worker serving the room ``host`` has just made: where the host was handed, or
+    the host's own."""
+    await asyncio.sleep(0.3)
+    moves = handed(server, host.name)
+    return moves[-1][1] if moves else host_worker
+
+
+NOT_TO_BE_SEEN = ("has disconnected", "has connected", "is back", "logged in from", "Welcome back")
+
+
+async def test_players_who_sit_down_are_served_by_the_rooms_worker_and_notice_nothing(workers):  # noqa: F811
+    ann, ben, ann_worker, ben_worker = await on_both_workers(workers)
+    await ann.client.expect(loosely(f"{ben.name} has connected."))
+    since = {who.name: len(who.client.transcript) for who in (ann, ben)}
+    await two_at_a_table(ann, ben, "Den", 20)
+    # The kernel put them on two workers; the room's worker serves both now.
+    owner = await room_worker(workers, ann, ann_worker)
+    guest, guest_worker = (ben, ben_worker) if owner == ann_worker else (ann, ann_worker)
+    await workers.logged(rf"\[{owner}\]: {guest.name} \(#\d+\) handed over")
+    assert handed(workers, guest.name) == [(guest_worker, owner)]
+    await workers.logged(rf"\[{guest_worker}\]: connection \d+ closed")
+
+    await ann.ask("start")
+    assert "You draw" in flat(await ann.ask("draw"))
+    await ben.client.expect(loosely("Ann draws a card."))
+    card = (await ben.hand())[0].number
+    assert "You play" in flat(await ben.ask(f"play {card}"))
+    await ann.client.expect(loosely(f"{ben.name} plays #{card}"))
+    await ben.ask("say Same table, one worker.")
+    await ann.client.expect(loosely(f'{ben.name} says, "Same table, one worker."'))
+    await eventually(ann, "WHO", ben.name)
+    await eventually(ben, "WHO", "Ann")
+    await asyncio.sleep(0.3)
+    for who in (ann, ben):
+        transcript = flat(who.client.transcript[since[who.name] :])
+        for line in NOT_TO_BE_SEEN:
+            assert line not in transcript, (who.name, line)
+    # Every event once, even those made while the guest was being handed over.
+    assert flat(ben.client.transcript).count("Ann draws a card.") == 1
+    assert flat(ann.client.transcript).count(f"{ben.name} takes a seat at the table.") == 1
+    assert flat(ben.client.transcript).count("You take a seat at the table.") == 1
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_a_mud_client_keeps_compression_and_gmcp_when_handed_over(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    hal_worker = await worker_of(workers, "Hal")
+    await hal.ask("newroom Den")
+    for i in range(12):
+        await hal.ask(f"loadcard Card {i}/T/Text {i}.")
+    owner = await room_worker(workers, hal, hal_worker)
+    # A MUD client (MCCP2 and GMCP on) that the kernel put on the other worker.
+    for attempt in range(40):
+        # Each from an address of its own: the kernel spreads by address, and the server
+        # lets one address make only so many players an hour.
+        reader, writer = await telnetlib3.open_connection(
+            "127.0.0.1",
+            workers.port,
+            client_factory=GmcpClient,
+            local_addr=(f"127.0.1.{attempt + 1}", 0),
+            connect_minwait=0.05,
+            connect_maxwait=1.0,
+        )
+        seen = [""]
+        await read_until(reader, "QUIT", seen)
+        name = f"Gil{attempt}"
+        writer.write(f"create {name} secret1\r\n")
+        await read_until(reader, "Players here:", seen)
+        if await worker_of(workers, name) != owner:
+            break
+        writer.close()
+    else:
+        raise AssertionError(f"40 connections in a row all went to the room's worker:\n{workers.log[-6000:]}")
+    protocol = writer.protocol
+    assert writer.mccp2_active
+    writer.write("join den\r\n")
+    await read_until(reader, "Seats, in turn order", seen)
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    writer.write("look\r\n")
+    await read_until(reader, "Draw pile: 12 cards", seen)
+    assert writer.mccp2_active, "compression did not start again on the room's worker"
+    assert latest(protocol, "Room.Info")["name"] == "Den"
+    before = len(protocol.gmcp)
+    await hal.ask("start")
+    await read_until(reader, "each player is dealt", seen)
+    await asyncio.sleep(0.3)
+    assert [package for package, _ in protocol.gmcp[before:]].count("Dvorak.Hand") >= 1
+    table = latest(protocol, "Dvorak.Table")
+    assert [seat["name"] for seat in table["seats"]] == ["Hal", name]
+    # Nothing of Hal's hand in what the client was sent (each card's text is its own).
+    sent_texts = {card["text"] for card in latest(protocol, "Dvorak.Hand")["cards"]}
+    everything = json.dumps(protocol.gmcp)
+    leaked = [card.name for card in await hal.hand() if f'"Text {card.name[5:]}."' in everything]
+    assert not leaked and len(sent_texts) == 5, (leaked, sent_texts)
+    writer.close()
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_commands_sent_with_the_join_are_run_once_and_the_player_is_handed_over_after(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    gus = await player_off(workers, owner, "Gus")
+    gus_worker = await worker_of(workers, gus.name)
+    # The join and two more lines in one packet: the worker they reach runs them all, once,
+    # and hands the player over once none is left.
+    gus.client.send(b"join den\r\nsay one\r\nsay two\r\n")
+    await gus.client.expect(loosely('You say, "two"').pattern + r"\s*" + re.escape(END))
+    await workers.logged(rf"\[{owner}\]: {gus.name} \(#\d+\) handed over")
+    assert handed(workers, gus.name) == [(gus_worker, owner)]
+    assert 'You say, "three"' in flat(await gus.ask("say three"))
+    transcript = flat(gus.client.transcript)
+    assert transcript.count("You take a seat") == 1
+    assert transcript.count('You say, "one"') == transcript.count('You say, "two"') == 1
+    assert 'You say, "four"' in flat(await gus.ask("say four"))
+    await hal.client.expect(loosely(f'{gus.name} says, "four"'))
+    for line in ("one", "two", "three", "four"):
+        assert flat(hal.client.transcript).count(f'{gus.name} says, "{line}"') == 1
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def player_off(server: ServerProcess, worker: str, name: str) -> ScriptedPlayer:
+    """A new player (``name`` and a number) that the kernel put on a worker other than
+    ``worker``: connections are opened (and closed) until one is."""
+    for attempt in range(40):
+        player = await ScriptedPlayer.connect(server.port, f"{name}{attempt}", source=f"127.0.2.{attempt + 1}")
+        if await worker_of(server, player.name) != worker:
+            return player
+        await player.close()
+    raise AssertionError(f"40 connections in a row all went to {worker}")
