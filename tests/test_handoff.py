@@ -13,6 +13,7 @@ from __future__ import annotations
 import array
 import asyncio
 import json
+import os
 import re
 import signal
 import socket
@@ -34,7 +35,7 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
     two_at_a_table,
 )
 from tests.test_telnet_features import GmcpClient, latest, read_until
-from tests.test_workers import on_both_workers, two_workers, worker_of, workers  # noqa: F401
+from tests.test_workers import on_both_workers, pid_of, worker_of, workers  # noqa: F401
 
 
 @pytest.fixture
@@ -296,3 +297,43 @@ async def player_off(server: ServerProcess, worker: str, name: str) -> ScriptedP
             return player
         await player.close()
     raise AssertionError(f"40 connections in a row all went to {worker}")
+
+
+async def test_when_the_rooms_worker_is_killed_its_players_come_back_to_it_at_their_seats(workers):  # noqa: F811
+    ann, ben, ann_worker, ben_worker = await on_both_workers(workers)
+    await two_at_a_table(ann, ben, "Den", 20)
+    owner = await room_worker(workers, ann, ann_worker)
+    await workers.logged(rf"\[{owner}\]: {(ben if owner == ann_worker else ann).name} \(#\d+\) handed over")
+    await ann.ask("start")
+    assert "You draw" in flat(await ann.ask("draw"))
+    await ben.client.expect(loosely("Ann draws a card."))
+    hands = {who.name: sorted(card.number for card in await who.hand()) for who in (ann, ben)}
+    doomed = pid_of(workers, owner)
+    started_before = workers.log.count(f"[{owner}]: listening for telnet")
+
+    os.kill(doomed, signal.SIGKILL)  # both players were on it
+    for who in (ann, ben):
+        await who.client.wait_closed()
+    await workers.logged(rf"worker {owner} \(pid {doomed}\) ended with signal SIGKILL")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while workers.log.count(f"[{owner}]: listening for telnet") <= started_before:
+        assert loop.time() < deadline, workers.log
+        await asyncio.sleep(0.1)
+
+    # Back through the one port, from addresses of their own, to whichever worker the
+    # kernel chooses: at their seats, and served by the room's worker again.
+    for number, who in enumerate((ann, ben), start=1):
+        again = await ScriptedPlayer.connect(workers.port, who.name, create=False, source=f"127.0.3.{number}")
+        assert "You are back at your seat in room Den" in flat(again.client.transcript)
+        assert sorted(card.number for card in await again.hand()) == hands[who.name]
+        if who is ann:
+            ann = again
+        else:
+            ben = again
+    card = hands[ben.name][0]
+    assert "You play" in flat(await ben.ask(f"play {card}"))
+    await ann.client.expect(loosely(f"{ben.name} plays #{card}"))
+    moved = [(giver, taker) for name in ("Ann", ben.name) for giver, taker in handed(workers, name)]
+    assert all(taker == owner for _, taker in moved)
+    assert await workers.stop(signal.SIGTERM) == 0
