@@ -50,6 +50,10 @@ ANSWER_WAIT = 2.0
 #: Seconds a taker keeps an offered socket waiting for ``released``; longer than
 #: :data:`ANSWER_WAIT`, so that a giver that is still waiting is never dropped.
 RELEASE_WAIT = 5.0
+#: Seconds a worker that did not answer, or refused, is not offered another player: one
+#: that died (the supervisor keeps its socket for the worker started again) would
+#: otherwise hold every line of its rooms' players here for ANSWER_WAIT.
+RETRY_AFTER = 10.0
 #: The largest message between workers (an offer is a few hundred bytes).
 MESSAGE_MAX = 64 * 1024
 _CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
@@ -102,6 +106,8 @@ class Handoff:
         self._numbers = itertools.count(1)
         #: Offers made, by number, waiting for their answer.
         self._asked: dict[int, asyncio.Future[bool]] = {}
+        #: Workers not to be offered anyone before the time given (monotonic).
+        self._resting: dict[int, float] = {}
         #: Sockets offered here, by (giver's address, offer number), waiting for ``released``.
         self._offered: dict[tuple[bytes, int], tuple[Arrival, asyncio.TimerHandle]] = {}
         self._on_arrival: OnArrival | None = None
@@ -138,20 +144,24 @@ class Handoff:
     async def offer(self, number: int, state: dict[str, Any], fd: int) -> int | None:
         """Offer the client on ``fd`` to worker ``number``; the offer's number if it was
         taken (then :meth:`release` it), None if not (refused, no answer, or the worker
-        cannot be reached): keep serving it."""
+        cannot be reached; then it is not offered anyone for :data:`RETRY_AFTER`): keep
+        serving it."""
+        if time.monotonic() < self._resting.get(number, 0.0):
+            return None
         offer = next(self._numbers)
         future = asyncio.get_running_loop().create_future()
         self._asked[offer] = future
+        taken = False
         try:
             message = {"kind": "offer", "offer": offer, "sent": time.time(), "state": state}
-            if not self._send(number, message, fd):
-                return None
-            return offer if await asyncio.wait_for(future, ANSWER_WAIT) else None
+            taken = self._send(number, message, fd) and await asyncio.wait_for(future, ANSWER_WAIT)
         except TimeoutError:
             log.warning("worker w%d did not answer a handoff in %g s; the player stays here", number, ANSWER_WAIT)
-            return None
         finally:
             self._asked.pop(offer, None)
+            if not taken:
+                self._resting[number] = time.monotonic() + RETRY_AFTER
+        return offer if taken else None
 
     def release(self, number: int, offer: int, seq: int) -> bool:
         """Tell worker ``number`` it now serves the client of ``offer``, who was shown the

@@ -106,17 +106,29 @@ async def test_an_offer_never_released_is_dropped_by_the_taker(pair, monkeypatch
 
 async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
     monkeypatch.setattr(handoff_module, "ANSWER_WAIT", 0.2)
+    monkeypatch.setattr(handoff_module, "RETRY_AFTER", 0.5)
     sockets = bind_handoff_sockets(2)
     addresses = [sock.getsockname() for sock in sockets]
     giver = Handoff(sockets[0], addresses)
     giver.start(lambda state: True, lambda arrival: None)
     here, client = socket.socketpair()
-    try:
+
+    async def offered() -> tuple[int | None, float]:
         started = time.monotonic()
-        assert await giver.offer(2, {"name": "Ann"}, here.fileno()) is None
-        assert time.monotonic() - started < 1
-        sockets[1].close()  # a stopped worker: nobody listens at its address
-        assert await giver.offer(2, {"name": "Ann"}, here.fileno()) is None
+        offer = await giver.offer(2, {"name": "Ann"}, here.fileno())
+        return offer, time.monotonic() - started
+
+    try:
+        # Nobody reads worker 2's socket (a worker that died, being started again).
+        offer, waited = await offered()
+        assert offer is None and 0.2 <= waited < 1
+        # Not offered again for a while: no line of its rooms' players waits on it.
+        offer, waited = await offered()
+        assert offer is None and waited < 0.05
+        await asyncio.sleep(0.5)
+        sockets[1].close()  # a worker stopped for good: nobody listens at its address
+        offer, waited = await offered()
+        assert offer is None and waited < 0.05
     finally:
         giver.stop()
         sockets[0].close()
