@@ -363,7 +363,8 @@ class MushServer:
         assert task is not None
         self._sessions.add(task)
         self.hub.add_connection(connection)
-        log.info("connection %d from %s (%s)", connection.number, connection.address, connection.kind)
+        how = connection.kind if handed is None else f"{connection.kind}, handed over"
+        log.info("connection %d from %s (%s)", connection.number, connection.address, how)
         refusal = self._admit(connection)
         login_deadline = asyncio.get_running_loop().call_later(
             self.settings.login_timeout, self._login_timeout, connection

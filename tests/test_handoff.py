@@ -349,3 +349,25 @@ async def test_when_the_rooms_worker_is_killed_its_players_come_back_to_it_at_th
     moved = [(giver, taker) for name in ("Ann", ben.name) for giver, taker in handed(workers, name)]
     assert all(taker == owner for _, taker in moved)
     assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_half_a_line_sent_with_the_join_waits_for_its_end_on_the_first_worker(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    ivy = await player_off(workers, owner, "Ivy")
+    # Half a line, and half a character (the first byte of "é"), after the join: held
+    # where they were read, so the player is not handed over with them.
+    ivy.client.send(b"join den\r\nsay caf\xc3")
+    await ivy.client.expect(loosely("You take a seat at the table."))
+    await asyncio.sleep(0.5)
+    assert handed(workers, ivy.name) == []
+    ivy.client.send(b"\xa9 au lait\r\n")
+    await ivy.client.expect(loosely('You say, "café au lait"').pattern + r"\s*" + re.escape(END))
+    await hal.client.expect(loosely(f'{ivy.name} says, "café au lait"'))
+    await workers.logged(rf"\[{owner}\]: {ivy.name} \(#\d+\) handed over")
+    assert 'You say, "served there"' in flat(await ivy.ask("say served there"))
+    await hal.client.expect(loosely(f'{ivy.name} says, "served there"'))
+    assert flat(ivy.client.transcript).count("café") == 1
+    assert flat(hal.client.transcript).count("café") == 1
+    assert await workers.stop(signal.SIGTERM) == 0
