@@ -35,7 +35,7 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
     two_at_a_table,
 )
 from tests.test_telnet_features import GmcpClient, latest, read_until
-from tests.test_workers import on_both_workers, pid_of, worker_of, workers  # noqa: F401
+from tests.test_workers import on_both_workers, pid_of, start_draw_and_play, worker_of, workers  # noqa: F401
 
 
 @pytest.fixture
@@ -201,12 +201,7 @@ async def test_players_who_sit_down_are_served_by_the_rooms_worker_and_notice_no
     assert handed(workers, guest.name) == [(guest_worker, owner)]
     await workers.logged(rf"\[{guest_worker}\]: connection \d+ closed")
 
-    await ann.ask("start")
-    assert "You draw" in flat(await ann.ask("draw"))
-    await ben.client.expect(loosely("Ann draws a card."))
-    card = (await ben.hand())[0].number
-    assert "You play" in flat(await ben.ask(f"play {card}"))
-    await ann.client.expect(loosely(f"{ben.name} plays #{card}"))
+    await start_draw_and_play(ann, ben)
     await ben.ask("say Same table, one worker.")
     await ann.client.expect(loosely(f'{ben.name} says, "Same table, one worker."'))
     await eventually(ann, "WHO", ben.name)
@@ -278,10 +273,7 @@ async def test_a_mud_client_keeps_compression_and_gmcp_when_handed_over(workers)
 
 
 async def test_commands_sent_with_the_join_are_run_once_and_the_player_is_handed_over_after(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    gus = await player_off(workers, owner, "Gus")
+    hal, owner, gus = await room_and_newcomer(workers, "Gus")
     gus_worker = await worker_of(workers, gus.name)
     # The join and two more lines in one packet: the worker they reach runs them all, once,
     # and hands the player over once none is left.
@@ -298,6 +290,15 @@ async def test_commands_sent_with_the_join_are_run_once_and_the_player_is_handed
     for line in ("one", "two", "three", "four"):
         assert flat(hal.client.transcript).count(f'{gus.name} says, "{line}"') == 1
     assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def room_and_newcomer(server: ServerProcess, name: str) -> tuple[ScriptedPlayer, str, ScriptedPlayer]:
+    """Hal, who made room Den; the worker serving it; and a new player in the lobby of the
+    other worker (``name`` and a number)."""
+    hal = await ScriptedPlayer.connect(server.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(server, hal, await worker_of(server, "Hal"))
+    return hal, owner, await player_off(server, owner, name)
 
 
 async def player_off(server: ServerProcess, worker: str, name: str) -> ScriptedPlayer:
@@ -352,10 +353,7 @@ async def test_when_the_rooms_worker_is_killed_its_players_come_back_to_it_at_th
 
 
 async def test_half_a_line_sent_with_the_join_waits_for_its_end_on_the_first_worker(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    ivy = await player_off(workers, owner, "Ivy")
+    hal, owner, ivy = await room_and_newcomer(workers, "Ivy")
     # Half a line, and half a character (the first byte of "é"), after the join: held
     # where they were read, so the player is not handed over with them.
     ivy.client.send(b"join den\r\nsay caf\xc3")

@@ -96,6 +96,16 @@ async def on_both_workers(server: ServerProcess) -> tuple[ScriptedPlayer, Script
     raise AssertionError("40 connections in a row all went to one worker")
 
 
+async def start_draw_and_play(ann: ScriptedPlayer, ben: ScriptedPlayer) -> None:
+    """Ann starts the game at their table and draws, Ben plays a card; each sees the other's move."""
+    await ann.ask("start")
+    assert "You draw" in flat(await ann.ask("draw"))
+    await ben.client.expect(loosely("Ann draws a card."))
+    card = (await ben.hand())[0].number
+    assert "You play" in flat(await ben.ask(f"play {card}"))
+    await ann.client.expect(loosely(f"{ben.name} plays #{card}"))
+
+
 def pid_of(server: ServerProcess, worker: str) -> int:
     """The process of ``worker`` (the newest, if it was started again)."""
     pids = re.findall(rf"worker {worker} \(node \S+\) is pid (\d+)", server.log)
@@ -110,12 +120,7 @@ async def test_two_workers_on_one_port_are_one_world_and_stop_together(workers):
     await ann.client.expect(loosely(f'{ben.name} says, "Hello from the other worker."'))
 
     await two_at_a_table(ann, ben, "Den", 20)
-    await ann.ask("start")
-    assert "You draw" in flat(await ann.ask("draw"))
-    await ben.client.expect(loosely("Ann draws a card."))
-    card = (await ben.hand())[0].number
-    assert "You play" in flat(await ben.ask(f"play {card}"))
-    await ann.client.expect(loosely(f"{ben.name} plays #{card}"))
+    await start_draw_and_play(ann, ben)
 
     assert await workers.stop(signal.SIGTERM) == 0
     for worker in (ann_worker, ben_worker):
