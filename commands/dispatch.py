@@ -11,7 +11,7 @@ from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, Services, find_command
 from commands.dvorak.deck import SAVED_DECK_COMMANDS
 from commands.games import all_game_commands, game_commands
-from commands.login import LOGIN_COMMANDS, come_over, node_lost, player_gone, welcome_screen
+from commands.login import LOGIN_COMMANDS, come_over, lost_on_arrival, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
 from commands.moderation import install as install_moderation
@@ -297,14 +297,18 @@ class CommandProcessor:
             await come_over(ctx, handed)
         except CommandError as refusal:
             connection.close(str(refusal))
-            return False
         except DatabaseUnavailable as outage:
             connection.close(_database_trouble(outage, "login"))
-            return False
+        else:
+            if connection.gmcp:
+                self.gmcp_ready(connection)
         finally:
             CURRENT_CONNECTION.reset(token)
-        if connection.gmcp:
-            self.gmcp_ready(connection)
+        if connection.player is None:
+            try:
+                await lost_on_arrival(ctx, handed)
+            except DatabaseUnavailable as outage:
+                log.warning("could not note that %s went away: %s", handed.get("name"), outage)
         return connection.player is not None
 
     async def remote_players_gone(self, players: list[RemotePlayer]) -> None:

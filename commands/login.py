@@ -19,7 +19,7 @@ from commands.text import parse_quoted_word
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
-from server.hub import Hub, OnlinePlayer, RemotePlayer
+from server.hub import Hub, OnlinePlayer, Place, RemotePlayer
 from server.rooms import GameRoom, RoomRegistry, room_id_in
 from server.safety import PlayerSafety
 from server.sessions import SessionTokens, credential_stamp
@@ -296,16 +296,31 @@ async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) 
 async def player_gone(player: OnlinePlayer) -> None:
     """The player's last connection has gone: tell the place they were in, and remember
     when a seated player went away so they can catch up when they return. (Not when they
-    went because they logged in on another node: they are still here, over there.)"""
-    place = player.place
-    if player.taken_over:
+    went because they logged in on another node, or were handed to another worker: they
+    are still online, over there.)"""
+    if not player.taken_over:
+        await _gone_from(player.place, player.account_id, player.name)
+
+
+async def lost_on_arrival(ctx: Context, handed: dict[str, Any]) -> None:
+    """A player handed over from another worker who could not be let in here (refused, or
+    the database did not answer): that worker let them go without a word, so their room
+    is told here that they left, as :func:`player_gone` would (unless they are back)."""
+    account_id, name, room_id = handed.get("account"), handed.get("name"), handed.get("room")
+    if not isinstance(account_id, int) or not isinstance(name, str) or not isinstance(room_id, int):
         return
-    if isinstance(place, GameRoom) and place.is_seated(player.account_id):
-        place.broadcast(f"{player.name} has disconnected; the seat is kept.")
+    room = ctx.rooms.loaded_room(room_id)
+    if room is not None and not ctx.hub.is_online(account_id):
+        await _gone_from(room, account_id, name)
+
+
+async def _gone_from(place: Place, account_id: int, name: str) -> None:
+    if isinstance(place, GameRoom) and place.is_seated(account_id):
+        place.broadcast(f"{name} has disconnected; the seat is kept.")
         gmcp.send_table(place)
-        await place.went_away(player.account_id)
+        await place.went_away(account_id)
     else:
-        place.notice(f"{player.name} has disconnected.")
+        place.notice(f"{name} has disconnected.")
 
 
 LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create(), Resume()])

@@ -335,7 +335,7 @@ class MushServer:
         if self._stopping:
             writer.close()
             return
-        address = await self._address_of(writer) if handed is None else _text(handed.get("address"))
+        address = await self._address_of(writer) if handed is None else str(handed["address"])
         if address is None:
             writer.close()
             return
@@ -378,7 +378,7 @@ class MushServer:
                 self.processor.welcome(connection)
             elif not await self.processor.come_over(connection, handed):
                 return
-            await self._serve_lines(connection)
+            await self._serve_lines(connection, handed)
         except ConnectionError:
             pass
         except Exception:
@@ -395,13 +395,15 @@ class MushServer:
             self._sessions.discard(task)
             log.info("connection %d closed", connection.number)
 
-    async def _serve_lines(self, connection: Connection) -> None:
+    async def _serve_lines(self, connection: Connection, handed: dict[str, Any] | None = None) -> None:
         """Run what the connection sends, command by command, at the command rate: every
         line counts (an empty one too), and so does every command of a pasted deck that
-        arrived as one line. Once the connection has gone, what it sent but was not run
-        yet is dropped."""
+        arrived as one line (a connection ``handed`` over goes on at the rate it had).
+        Once the connection has gone, what it sent but was not run yet is dropped."""
         settings = self.settings
         rate = CommandRate(settings.command_rate, settings.command_burst, settings.flood_seconds)
+        if handed is not None and isinstance(handed.get("command_rate"), dict):
+            rate.restore(handed["command_rate"])
         async with aclosing(connection.lines()) as lines:
             async for line in lines:
                 for command in self.processor.commands_in(connection, line):
@@ -416,7 +418,7 @@ class MushServer:
                         return
                     if command:
                         await self._execute(connection, command)
-                if self.handoff is not None and await self._hand_over(connection):
+                if self.handoff is not None and await self._hand_over(connection, rate):
                     return
 
     async def _address_of(self, writer: telnetlib3.TelnetWriterUnicode) -> str | None:
@@ -432,7 +434,7 @@ class MushServer:
         peer = writer.get_extra_info("peername") or ("unknown",)
         return str(peer[0])
 
-    async def _hand_over(self, connection: Connection) -> bool:
+    async def _hand_over(self, connection: Connection, rate: CommandRate) -> bool:
         """Hand a telnet player sitting down in (or watching) a room another worker of
         this host serves to that worker (see :mod:`server.handoff`); True once it serves
         them. Only a plain telnet connection, its player's only one, with nothing it sent
@@ -473,11 +475,15 @@ class MushServer:
             "last_paged": player.last_paged,
             "output_prefix": connection.output_prefix,
             "output_suffix": connection.output_suffix,
+            "command_rate": rate.state(),
         }
         connection.hold_output(True)
         protocol.hold_reading("handoff")
         offer = await handoff.offer(owner, state, connection.fileno())
-        if offer is not None:
+        # Meanwhile the player may have left the room (kicked, say), logged in again here,
+        # or this worker begun to stop: then they stay.
+        still = player.place is place and player.connections == [connection] and not self._stopping
+        if offer is not None and still:
             # Taken: what was held goes out from here, then the other worker serves.
             connection.hold_output(False)
             protocol.end_compression()
@@ -489,22 +495,21 @@ class MushServer:
                 # The room is played there now: news of it need not come here any more.
                 self.rooms.unload_unless_used(place)
                 return True
-            # Not released: the other worker drops its copy, and this one goes on.
             if telnet["mccp2"]:
                 protocol.start_compression()
+        # Not released: the other worker drops its copy, and this one goes on.
         connection.hold_output(False)
         protocol.release_reading("handoff")
         return False
 
     def _can_take(self, state: dict[str, Any]) -> bool:
         """Whether a player offered by another worker can be taken now: this worker
-        serving, and neither full nor at the address's limit."""
-        address = _text(state.get("address"))
+        taking players (not stopping or counting down to it), and neither full nor at
+        the address's limit."""
         return (
-            not self._stopping
-            and address is not None
+            self.accepting()
             and len(self.hub.connections) < self.settings.max_connections
-            and self.hub.per_address[address] < self.settings.max_connections_per_address
+            and self.hub.per_address[state["address"]] < self.settings.max_connections_per_address
         )
 
     def _arrived(self, arrival: Arrival) -> None:
@@ -607,7 +612,3 @@ class MushServer:
         self.accounts.close()
         await self.database.dispose()
         log.info("stopped")
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None

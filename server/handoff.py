@@ -36,6 +36,7 @@ import itertools
 import json
 import logging
 import os
+import secrets
 import socket
 import struct
 import time
@@ -50,9 +51,9 @@ ANSWER_WAIT = 2.0
 #: Seconds a taker keeps an offered socket waiting for ``released``; longer than
 #: :data:`ANSWER_WAIT`, so that a giver that is still waiting is never dropped.
 RELEASE_WAIT = 5.0
-#: Seconds a worker that did not answer, or refused, is not offered another player: one
-#: that died (the supervisor keeps its socket for the worker started again) would
-#: otherwise hold every line of its rooms' players here for ANSWER_WAIT.
+#: Seconds a worker that did not answer, refused, or could not be reached is not offered
+#: another player: one that died (the supervisor keeps its socket for the worker started
+#: again) would otherwise hold every line of its rooms' players here for ANSWER_WAIT.
 RETRY_AFTER = 10.0
 #: The largest message between workers (an offer is a few hundred bytes).
 MESSAGE_MAX = 64 * 1024
@@ -103,7 +104,10 @@ class Handoff:
         #: Every worker's address, by number - 1, and this worker's number (from 1).
         self.addresses = addresses
         self.number = addresses.index(sock.getsockname()) + 1
-        self._numbers = itertools.count(1)
+        # From a random start: a worker started again must not reuse the numbers of
+        # offers its previous self left pending.
+        self._numbers = itertools.count(secrets.randbits(48))
+        self._warned_at = 0.0
         #: Offers made, by number, waiting for their answer.
         self._asked: dict[int, asyncio.Future[bool]] = {}
         #: Workers not to be offered anyone before the time given (monotonic).
@@ -149,12 +153,15 @@ class Handoff:
         if time.monotonic() < self._resting.get(number, 0.0):
             return None
         offer = next(self._numbers)
+        data = _encoded({"kind": "offer", "offer": offer, "sent": time.time(), "state": state})
+        if len(data) > MESSAGE_MAX:
+            log.warning("a handoff of %d bytes is too big to send; the player stays here", len(data))
+            return None
         future = asyncio.get_running_loop().create_future()
         self._asked[offer] = future
         taken = False
         try:
-            message = {"kind": "offer", "offer": offer, "sent": time.time(), "state": state}
-            taken = self._send(number, message, fd) and await asyncio.wait_for(future, ANSWER_WAIT)
+            taken = self._send(number, data, fd) and await asyncio.wait_for(future, ANSWER_WAIT)
         except TimeoutError:
             log.warning("worker w%d did not answer a handoff in %g s; the player stays here", number, ANSWER_WAIT)
         finally:
@@ -167,10 +174,9 @@ class Handoff:
         """Tell worker ``number`` it now serves the client of ``offer``, who was shown the
         room's events up to ``seq`` here; False if it could not be told (then it drops the
         socket, and this worker keeps serving)."""
-        return self._send(number, {"kind": "released", "offer": offer, "seq": seq})
+        return self._send(number, _encoded({"kind": "released", "offer": offer, "seq": seq}))
 
-    def _send(self, number: int, message: dict[str, Any], fd: int | None = None) -> bool:
-        data = json.dumps(message).encode()
+    def _send(self, number: int, data: bytes, fd: int | None = None) -> bool:
         rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))] if fd is not None else []
         try:
             self.sock.sendmsg([data], rights, 0, self.addresses[number - 1])
@@ -195,11 +201,11 @@ class Handoff:
             fds, uid = _unpack(ancillary)
             try:
                 if uid != os.getuid() or not isinstance(sender, bytes) or sender not in self.addresses:
-                    log.warning("a handoff message from someone else (uid %s, %r) was dropped", uid, sender)
+                    self._warn("a handoff message from someone else (uid %s, %r) was dropped", uid, sender)
                     continue
                 fds = self._take(sender, data, fds)
-            except (ValueError, KeyError, TypeError) as error:
-                log.warning("a malformed handoff message from %r was dropped: %s", sender, error)
+            except (ValueError, KeyError, TypeError, OSError) as error:
+                self._warn("a malformed handoff message from %r was dropped: %s", sender, error)
             finally:
                 for fd in fds:
                     os.close(fd)
@@ -216,13 +222,14 @@ class Handoff:
             state = message["state"]
             taken = (
                 len(fds) == 1
-                and isinstance(state, dict)
+                and well_formed(state)
                 and time.time() - float(message["sent"]) < ANSWER_WAIT
                 and self._can_take is not None
                 and self._can_take(state)
             )
             if taken:
-                arrival = Arrival(socket.socket(fileno=fds.pop()), state)
+                arrival = Arrival(socket.socket(fileno=fds[0]), state)
+                fds.pop()
                 assert self._loop is not None
                 timer = self._loop.call_later(RELEASE_WAIT, self._not_released, (sender, offer))
                 self._offered[(sender, offer)] = (arrival, timer)
@@ -238,16 +245,35 @@ class Handoff:
         return fds
 
     def _answer(self, sender: bytes, offer: int, taken: bool) -> None:
-        data = json.dumps({"kind": "answer", "offer": offer, "taken": taken}).encode()
         try:
-            self.sock.sendto(data, sender)
+            self.sock.sendto(_encoded({"kind": "answer", "offer": offer, "taken": taken}), sender)
         except OSError as error:
             log.warning("could not answer a handoff: %s", error)
+
+    def _warn(self, message: str, *args: object) -> None:
+        """Log a dropped message, at most once a minute (anyone on the host may send them)."""
+        now = time.monotonic()
+        if now - self._warned_at >= 60:
+            self._warned_at = now
+            log.warning(message, *args)
 
     def _not_released(self, key: tuple[bytes, int]) -> None:
         waiting = self._offered.pop(key, None)
         if waiting is not None:
             waiting[0].sock.close()
+
+
+#: What an offer's state holds, each of its type, whatever else it holds.
+OFFER_FIELDS = {"address": str, "account": int, "name": str, "room": int, "telnet": dict}
+
+
+def well_formed(state: Any) -> bool:
+    """Whether an offer's ``state`` has the fields every taker reads (:data:`OFFER_FIELDS`)."""
+    return isinstance(state, dict) and all(isinstance(state.get(key), kind) for key, kind in OFFER_FIELDS.items())
+
+
+def _encoded(message: dict[str, Any]) -> bytes:
+    return json.dumps(message).encode()
 
 
 def _unpack(ancillary: list[tuple[int, int, bytes]]) -> tuple[list[int], int | None]:

@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 
 class TokenBucket:
@@ -17,6 +18,17 @@ class TokenBucket:
         self.burst = burst
         self._tokens = float(burst)
         self._updated = time.monotonic()
+
+    def state(self) -> dict[str, float | None]:
+        """What the bucket holds now, for the worker a connection is handed to (the
+        monotonic clock is the host's, the same in every process)."""
+        return {"tokens": self._tokens, "updated": self._updated}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Hold what :meth:`state` gave (a bad value is left as it is)."""
+        tokens, updated = state.get("tokens"), state.get("updated")
+        if isinstance(tokens, int | float) and isinstance(updated, int | float):
+            self._tokens, self._updated = min(float(tokens), self.burst), float(updated)
 
     def take(self, amount: float = 1.0) -> float:
         """Take ``amount`` units; the seconds until the bucket is no longer overdrawn
@@ -50,6 +62,15 @@ class CommandRate(TokenBucket):
         elif self._throttled_since is None:
             self._throttled_since = time.monotonic()
         return wait
+
+    def state(self) -> dict[str, float | None]:
+        return {**super().state(), "throttled_since": self._throttled_since}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        super().restore(state)
+        since = state.get("throttled_since")
+        if since is None or isinstance(since, int | float):
+            self._throttled_since = since
 
     def flooding(self) -> bool:
         """Whether the client has been over the rate for ``flood_seconds`` without a break."""

@@ -213,6 +213,11 @@ async def read_text(reader: telnetlib3.TelnetReaderUnicode, most: int) -> str:
     return reader.decode(data) if data else ""
 
 
+#: What a connection handed to another worker takes along of what its client told
+#: (:meth:`MushTelnetServer.handoff_state`), and at most how much of each text.
+TOLD_KEPT = frozenset({"TERM", "term", "LANG", "charset", "cols", "rows", "ttype1", "ttype2", "ttype3", "ttype4"})
+TOLD_MOST = 256
+
 #: The longest telnet subnegotiation a client may send (its GMCP, terminal type, window
 #: size, character set...); a longer one is dropped unread.
 SUBNEGOTIATION_MAX = 8192
@@ -360,12 +365,9 @@ class MushTelnetServer(telnetlib3.TelnetServer):
     def begin_negotiation(self) -> None:
         if self._resume is None:
             super().begin_negotiation()
-            return
-        # Negotiated on the worker that handed the connection over: only compression,
-        # which that worker ended, starts again (a new stream, as MCCP2 allows).
-        if self._resume.get("mccp2"):
-            self._mccp2_start()
-        self._waiter_connected.set_result(None)
+        elif not self._waiter_connected.done():
+            # Negotiated on the worker that handed the connection over: serve it now.
+            self._waiter_connected.set_result(None)
 
     def handoff_state(self) -> dict[str, Any] | None:
         """What the client agreed to and told (options, terminal, window, character set),
@@ -387,15 +389,19 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         ):
             return None
         return {
+            "input": self._input.state(),
             "local": _enabled(writer.local_option),
             "remote": _enabled(writer.remote_option),
             # Asked for and not answered (a client like nc never answers): an answer
             # that comes later is then taken as one, not as a request.
             "pending": [option.hex() for option, on in writer.pending_option.items() if on],
+            # What the server reads of what the client told (terminal type, character
+            # set, window), each cut short: a client may tell much more, and the whole
+            # state must fit in one message between workers.
             "extra": {
-                key: value
+                key: value[:TOLD_MOST] if isinstance(value, str) else value
                 for key, value in self._extra.items()
-                if isinstance(key, str) and isinstance(value, str | int | float | bool)
+                if key in TOLD_KEPT and isinstance(value, str | int)
             },
             "advanced": bool(self._advanced),
             "binary_asked": bool(getattr(writer, "_asked_for_binary", False)),
@@ -404,8 +410,9 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
-        """Take up a client's state from :meth:`handoff_state` (checked: a bad value is
-        left out, not trusted)."""
+        """Take up a client's state from :meth:`handoff_state` (each value checked: a bad
+        one is left out), before anything the client sent meanwhile is read. Compression,
+        which the other worker ended, starts again (a new stream, as MCCP2 allows)."""
         writer = self.writer
         assert writer is not None
         for table, numbers in ((writer.local_option, state.get("local")), (writer.remote_option, state.get("remote"))):
@@ -428,9 +435,14 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         cols = state.get("cols")
         self.cols = cols if isinstance(cols, int) and cols > 0 else None
         self.terminal_version += 1
+        bucket = state.get("input")
+        if isinstance(bucket, dict):
+            self._input.restore(bucket)
         # Told there: not sent again; and its first byte was no TLS handshake.
         self._mssp_sent = self._gmcp_seen = True
         self._tls_checked = True
+        if state.get("mccp2") is True:
+            self.start_compression()
 
     def end_compression(self) -> None:
         """End the MCCP2 stream, if one runs (the client reads plain bytes after it)."""

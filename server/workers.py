@@ -124,6 +124,14 @@ class Listeners:
         for each in self.sockets():
             each.close()
 
+    def close_ports(self) -> None:
+        """Stop listening on the ports, so that the kernel gives their connections to the
+        other workers; the handoff socket stays bound, so that its name is never free
+        for another process to take (and be offered players)."""
+        for each in self.sockets():
+            if each is not self.handoff:
+                each.close()
+
 
 def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple[str, int]]:
     """The first address ``host`` names (as asyncio binds a host name's first)."""
@@ -349,9 +357,9 @@ class Supervisor:
             if status == 0:
                 log.info("worker w%d (pid %d) stopped", worker.number, pid)
                 if not self.stopping:
-                    # Stopped for good (an administrator's @shutdown): its sockets go, so
+                    # Stopped for good (an administrator's @shutdown): its ports go, so
                     # that the kernel gives its connections to the others.
-                    worker.listeners.close()
+                    worker.listeners.close_ports()
                 continue
             if self.stopping:
                 log.warning("worker w%d (pid %d) ended with %s while stopping", worker.number, pid, how)

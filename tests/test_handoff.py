@@ -18,13 +18,19 @@ import re
 import signal
 import socket
 import time
+import zlib
 from collections.abc import AsyncIterator
 
 import pytest
 import telnetlib3
+import uvloop
+from telnetlib3.telopt import IAC, MCCP2_COMPRESS, SB, SE
 
 import server.handoff as handoff_module
 from server.handoff import Arrival, Handoff, bind_handoff_sockets
+from server.limits import CommandRate
+from server.telnet import MushTelnetServer, ParsingTurns
+from server.workers import Listeners
 from tests.players import END, ScriptedPlayer, flat, loosely
 from tests.server_process import ServerProcess
 from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by name)
@@ -36,6 +42,9 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
 )
 from tests.test_telnet_features import GmcpClient, latest, read_until
 from tests.test_workers import on_both_workers, pid_of, start_draw_and_play, worker_of, workers  # noqa: F401
+
+#: An offer's state, as a worker sends it (the fields every taker reads).
+ANN = {"name": "Ann", "address": "127.0.0.1", "account": 1, "room": 1, "telnet": {}}
 
 
 @pytest.fixture
@@ -62,14 +71,14 @@ async def test_a_socket_offered_taken_and_released_arrives_with_its_state(pair):
     first, second, arrivals = pair
     assert (first.number, second.number) == (1, 2)
     here, client = socket.socketpair()
-    offer = await first.offer(2, {"name": "Ann"}, here.fileno())
+    offer = await first.offer(2, dict(ANN), here.fileno())
     assert offer is not None
     await asyncio.sleep(0.05)
     assert arrivals == []  # taken, but not served until released
     assert first.release(2, offer, seq=17)
     await asyncio.sleep(0.05)
     (arrival,) = arrivals
-    assert arrival.state == {"name": "Ann", "seq": 17}
+    assert arrival.state == {**ANN, "seq": 17}
     here.close()  # the giver lets go; the taker's copy is the connection now
     arrival.sock.sendall(b"from the other worker")
     assert client.recv(100) == b"from the other worker"
@@ -80,7 +89,7 @@ async def test_a_refused_offer_leaves_the_player_with_the_giver(pair):
     first, second, arrivals = pair
     second._can_take = lambda state: False
     here, client = socket.socketpair()
-    assert await first.offer(2, {"name": "Ann"}, here.fileno()) is None
+    assert await first.offer(2, dict(ANN), here.fileno()) is None
     assert arrivals == []
     here.sendall(b"still here")
     assert client.recv(100) == b"still here"
@@ -95,7 +104,7 @@ async def test_an_offer_never_released_is_dropped_by_the_taker(pair, monkeypatch
     first, second, arrivals = pair
     monkeypatch.setattr(handoff_module, "RELEASE_WAIT", 0.1)
     here, client = socket.socketpair()
-    assert await first.offer(2, {"name": "Ann"}, here.fileno()) is not None
+    assert await first.offer(2, dict(ANN), here.fileno()) is not None
     here.close()  # as a giver would not, but then the only copy left is the taker's
     await asyncio.sleep(0.3)
     client.setblocking(False)
@@ -115,7 +124,7 @@ async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
 
     async def offered() -> tuple[int | None, float]:
         started = time.monotonic()
-        offer = await giver.offer(2, {"name": "Ann"}, here.fileno())
+        offer = await giver.offer(2, dict(ANN), here.fileno())
         return offer, time.monotonic() - started
 
     try:
@@ -147,7 +156,7 @@ async def test_messages_from_outside_the_workers_or_malformed_are_dropped(pair):
     stranger.bind(b"\0dvorak-mush-test-stranger-" + str(time.time()).encode())
     here, client = socket.socketpair()
     try:
-        offer = json.dumps({"kind": "offer", "offer": 1, "sent": time.time(), "state": {"name": "Mallory"}})
+        offer = json.dumps({"kind": "offer", "offer": 1, "sent": time.time(), "state": {**ANN, "name": "Mallory"}})
         stranger.sendmsg([offer.encode()], rights(here), 0, second.addresses[1])
         stranger.sendmsg([json.dumps({"kind": "released", "offer": 1, "seq": 0}).encode()], [], 0, second.addresses[1])
         stranger.setblocking(False)
@@ -161,13 +170,113 @@ async def test_messages_from_outside_the_workers_or_malformed_are_dropped(pair):
         stale = {"kind": "offer", "offer": 99, "sent": time.time() - 60, "state": {}}
         first.sock.sendmsg([json.dumps(stale).encode()], rights(here), 0, second.addresses[1])
         await asyncio.sleep(0.05)
-        offer_number = await first.offer(2, {"name": "Ann"}, here.fileno())
+        offer_number = await first.offer(2, dict(ANN), here.fileno())
         assert offer_number is not None and first.release(2, offer_number, seq=0)
         await asyncio.sleep(0.05)
         assert [arrival.state["name"] for arrival in arrivals] == ["Ann"]
     finally:
         for each in (stranger, here, client):
             each.close()
+
+
+def serve_handed(sock: socket.socket, resume: dict[str, object], greeting: str) -> MushTelnetServer:
+    """A connection handed over on ``sock`` (its telnet state ``resume``), as the taking
+    worker serves it, whose session writes ``greeting``."""
+
+    async def shell(reader: object, writer: telnetlib3.TelnetWriterUnicode) -> None:
+        writer.write(greeting)
+
+    return MushTelnetServer(
+        mssp=dict,
+        input_rate=1e6,
+        input_burst=10**6,
+        turns=ParsingTurns(),
+        resume=resume,
+        shell=shell,
+        encoding="utf8",
+        force_binary=True,
+        line_mode=True,
+        timeout=0,
+        compression=True,
+    )
+
+
+def test_compression_starts_again_once_even_with_input_waiting_under_uvloop():
+    """The client typed while being handed over: uvloop gives the protocol those bytes
+    before the negotiation it would begin, and the stream must still be compressed once."""
+    here, client = socket.socketpair()
+    client.sendall(b"look\r\n")
+    resume = {"local": [MCCP2_COMPRESS[0]], "remote": [], "pending": [], "extra": {}, "mccp2": True, "cols": 80}
+
+    async def served() -> None:
+        loop = asyncio.get_running_loop()
+        await loop.connect_accepted_socket(lambda: serve_handed(here, resume, "after the handoff\r\n"), sock=here)
+        await asyncio.sleep(0.2)
+
+    uvloop.run(served())
+    client.setblocking(False)
+    data = client.recv(65536)
+    client.close()
+    start = IAC + SB + MCCP2_COMPRESS + IAC + SE
+    assert data.startswith(start) and data.count(start) == 1
+    plain = zlib.decompressobj().decompress(data[len(start) :])
+    assert plain == b"after the handoff\r\n"
+
+
+async def test_what_a_client_told_goes_along_cut_to_what_the_server_reads():
+    """A client may tell any number of environment variables, each up to a subnegotiation's
+    length: only the server's few, cut short, go to the other worker."""
+    here, client = socket.socketpair()
+    protocol = serve_handed(here, {"local": [], "extra": {}}, "")
+    await asyncio.get_running_loop().connect_accepted_socket(lambda: protocol, sock=here)
+    protocol._extra.update({f"VAR{i}": "é" * 8000 for i in range(20)})
+    protocol._extra.update(LANG="fr_FR.UTF-8" + "x" * 5000, TERM="xterm-256color", cols=132)
+    state = protocol.handoff_state()
+    assert state is not None
+    assert state["extra"]["TERM"] == "xterm-256color" and state["extra"]["cols"] == 132
+    assert len(state["extra"]["LANG"]) == 256 and not any(key.startswith("VAR") for key in state["extra"])
+    assert len(json.dumps(state)) < 4096
+    here.close()
+    client.close()
+
+
+async def test_an_offer_too_big_to_send_keeps_the_player_and_the_other_worker_offered_to(pair):
+    first, second, arrivals = pair
+    here, client = socket.socketpair()
+    assert await first.offer(2, {"name": "x" * 70_000}, here.fileno()) is None
+    offer = await first.offer(2, dict(ANN), here.fileno())
+    assert offer is not None
+    for each in (here, client):
+        each.close()
+
+
+def test_a_command_rate_goes_along_with_the_player():
+    drained = CommandRate(rate=1.0, burst=3, flood_seconds=10)
+    for _ in range(5):
+        drained.delay()
+    there = CommandRate(rate=1.0, burst=3, flood_seconds=10)
+    there.restore(json.loads(json.dumps(drained.state())))
+    assert there.delay() > 1  # overdrawn there too
+    assert not there.flooding()
+    there._throttled_since = time.monotonic() - 11
+    again = CommandRate(rate=1.0, burst=3, flood_seconds=10)
+    again.restore(there.state())
+    assert again.flooding()
+
+
+def test_a_worker_stopped_for_good_keeps_its_handoff_address():
+    """Its ports close, so the kernel gives their connections to the others; its handoff
+    socket's name stays taken, so no other process can bind it and be offered players."""
+    (handoff, _other) = bind_handoff_sockets(2)
+    telnet = socket.socket()
+    listeners = Listeners(telnet, handoff=handoff)
+    listeners.close_ports()
+    assert telnet.fileno() == -1 and handoff.fileno() != -1
+    squatter = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with pytest.raises(OSError):
+        squatter.bind(handoff.getsockname())
+    for sock in (squatter, handoff, _other):
+        sock.close()
 
 
 # -- whole servers -------------------------------------------------------------------------
