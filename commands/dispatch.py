@@ -299,6 +299,9 @@ class CommandProcessor:
             connection.close(str(refusal))
         except DatabaseUnavailable as outage:
             connection.close(_database_trouble(outage, "login"))
+        except Exception:
+            log.exception("error letting in %s, handed over", handed.get("name"))
+            connection.close(SERVER_ERROR)
         else:
             if connection.gmcp:
                 self.gmcp_ready(connection)

@@ -309,8 +309,13 @@ async def lost_on_arrival(ctx: Context, handed: dict[str, Any]) -> None:
     account_id, name, room_id = handed.get("account"), handed.get("name"), handed.get("room")
     if not isinstance(account_id, int) or not isinstance(name, str) or not isinstance(room_id, int):
         return
-    room = ctx.rooms.loaded_room(room_id)
-    if room is not None and not ctx.hub.is_online(account_id):
+    # Back already, here or on another node (not the one that let them go: its news that
+    # they left may still be on its way).
+    elsewhere = ctx.hub.remote.get(account_id)
+    if account_id in ctx.hub.players or elsewhere is not None and elsewhere.node != handed.get("node"):
+        return
+    room = await ctx.rooms.get(room_id)
+    if room is not None:
         await _gone_from(room, account_id, name)
 
 

@@ -476,6 +476,7 @@ class MushServer:
             "output_prefix": connection.output_prefix,
             "output_suffix": connection.output_suffix,
             "command_rate": rate.state(),
+            "node": self.hub.peers.node,
         }
         connection.hold_output(True)
         protocol.hold_reading("handoff")

@@ -155,7 +155,7 @@ class Handoff:
         offer = next(self._numbers)
         data = _encoded({"kind": "offer", "offer": offer, "sent": time.time(), "state": state})
         if len(data) > MESSAGE_MAX:
-            log.warning("a handoff of %d bytes is too big to send; the player stays here", len(data))
+            self._warn("a handoff of %d bytes is too big to send; the player stays here", len(data))
             return None
         future = asyncio.get_running_loop().create_future()
         self._asked[offer] = future
@@ -274,6 +274,20 @@ def well_formed(state: Any) -> bool:
 
 def _encoded(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode()
+
+
+def drain(sock: socket.socket) -> None:
+    """Read whatever waits on a handoff socket nobody will serve, closing the sockets
+    offered in it."""
+    while True:
+        try:
+            _data, ancillary, _flags, _sender = sock.recvmsg(MESSAGE_MAX, socket.CMSG_SPACE(4 * 4))
+        except OSError:  # nothing more (or never bound)
+            return
+        if not _data and not ancillary:
+            return
+        for fd in _unpack(ancillary)[0]:
+            os.close(fd)
 
 
 def _unpack(ancillary: list[tuple[int, int, bytes]]) -> tuple[list[int], int | None]:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 
 from server.config import Settings
-from server.handoff import bind_handoff_sockets, handoff_address
+from server.handoff import bind_handoff_sockets, drain, handoff_address
 
 log = logging.getLogger("server.workers")
 
@@ -126,11 +126,15 @@ class Listeners:
 
     def close_ports(self) -> None:
         """Stop listening on the ports, so that the kernel gives their connections to the
-        other workers; the handoff socket stays bound, so that its name is never free
-        for another process to take (and be offered players)."""
+        other workers. The handoff socket stays bound, so that its name is never free for
+        another process to take (and be offered players), but takes nothing more: an
+        offer to it fails at once (and the sockets of any offered already are closed)."""
         for each in self.sockets():
             if each is not self.handoff:
                 each.close()
+        if self.handoff is not None:
+            self.handoff.shutdown(socket.SHUT_RD)
+            drain(self.handoff)
 
 
 def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple[str, int]]:

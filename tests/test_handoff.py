@@ -264,19 +264,35 @@ def test_a_command_rate_goes_along_with_the_player():
     assert again.flooding()
 
 
-def test_a_worker_stopped_for_good_keeps_its_handoff_address():
+async def test_a_worker_stopped_for_good_keeps_its_handoff_address_and_takes_nobody():
     """Its ports close, so the kernel gives their connections to the others; its handoff
-    socket's name stays taken, so no other process can bind it and be offered players."""
-    (handoff, _other) = bind_handoff_sockets(2)
+    socket's name stays taken, so no other process can bind it and be offered players,
+    and an offer to it fails at once, its socket closed, not left waiting there."""
+    sockets = bind_handoff_sockets(2)
+    addresses = [sock.getsockname() for sock in sockets]
+    giver = Handoff(sockets[0], addresses)
+    giver.start(lambda state: True, lambda arrival: None)
+    here, client = socket.socketpair()
     telnet = socket.socket()
-    listeners = Listeners(telnet, handoff=handoff)
-    listeners.close_ports()
-    assert telnet.fileno() == -1 and handoff.fileno() != -1
-    squatter = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    with pytest.raises(OSError):
-        squatter.bind(handoff.getsockname())
-    for sock in (squatter, handoff, _other):
-        sock.close()
+    stopped = Listeners(telnet, handoff=sockets[1])
+    try:
+        sockets[0].sendmsg([b"{}"], rights(here), 0, addresses[1])  # waiting when it stopped
+        stopped.close_ports()
+        assert telnet.fileno() == -1 and sockets[1].fileno() != -1
+        squatter = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        with pytest.raises(OSError):
+            squatter.bind(addresses[1])
+        squatter.close()
+        started = time.monotonic()
+        assert await giver.offer(2, dict(ANN), here.fileno()) is None
+        assert time.monotonic() - started < 0.1
+        here.close()  # the last copy: the client sees the end
+        client.settimeout(1)
+        assert client.recv(100) == b""
+    finally:
+        giver.stop()
+        for sock in (*sockets, here, client):
+            sock.close()
 
 
 # -- whole servers -------------------------------------------------------------------------
