@@ -89,7 +89,8 @@ async def on_both_workers(server: ServerProcess) -> tuple[ScriptedPlayer, Script
     ann_worker = await worker_of(server, "Ann")
     for attempt in range(40):
         name = f"Ben{attempt}"
-        other = await ScriptedPlayer.connect(server.port, name)
+        # From an address of its own: one address may make only so many players an hour.
+        other = await ScriptedPlayer.connect(server.port, name, source=f"127.0.4.{attempt + 1}")
         if await worker_of(server, name) != ann_worker:
             return first, other, ann_worker, "w1" if ann_worker == "w2" else "w2"
         await other.close()
