@@ -97,7 +97,8 @@ CanTake = Callable[[dict[str, Any]], bool]
 
 
 class Handoff:
-    """This worker's end: :meth:`give` a player to another worker, and take those given."""
+    """This worker's end: :meth:`offer` a player to another worker (and :meth:`release`
+    them once taken), and take those offered to this one."""
 
     def __init__(self, sock: socket.socket, addresses: list[bytes]) -> None:
         self.sock = sock
