@@ -179,9 +179,9 @@ async def test_messages_from_outside_the_workers_or_malformed_are_dropped(pair):
             each.close()
 
 
-def serve_handed(sock: socket.socket, resume: dict[str, object], greeting: str) -> MushTelnetServer:
-    """A connection handed over on ``sock`` (its telnet state ``resume``), as the taking
-    worker serves it, whose session writes ``greeting``."""
+def serve_handed(resume: dict[str, object], greeting: str) -> MushTelnetServer:
+    """The protocol of a connection handed over (its telnet state ``resume``), as the
+    taking worker serves it, whose session writes ``greeting``."""
 
     async def shell(reader: object, writer: telnetlib3.TelnetWriterUnicode) -> None:
         writer.write(greeting)
@@ -210,7 +210,7 @@ def test_compression_starts_again_once_even_with_input_waiting_under_uvloop():
 
     async def served() -> None:
         loop = asyncio.get_running_loop()
-        await loop.connect_accepted_socket(lambda: serve_handed(here, resume, "after the handoff\r\n"), sock=here)
+        await loop.connect_accepted_socket(lambda: serve_handed(resume, "after the handoff\r\n"), sock=here)
         await asyncio.sleep(0.2)
 
     uvloop.run(served())
@@ -227,7 +227,7 @@ async def test_what_a_client_told_goes_along_cut_to_what_the_server_reads():
     """A client may tell any number of environment variables, each up to a subnegotiation's
     length: only the server's few, cut short, go to the other worker."""
     here, client = socket.socketpair()
-    protocol = serve_handed(here, {"local": [], "extra": {}}, "")
+    protocol = serve_handed({"local": [], "extra": {}}, "")
     await asyncio.get_running_loop().connect_accepted_socket(lambda: protocol, sock=here)
     protocol._extra.update({f"VAR{i}": "é" * 8000 for i in range(20)})
     protocol._extra.update(LANG="fr_FR.UTF-8" + "x" * 5000, TERM="xterm-256color", cols=132)
