@@ -221,11 +221,8 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
     What the database holds is read again, as at any login: a ban or lock made meanwhile
     refuses them (raises CommandError with the reason)."""
     connection = ctx.connection
-    name, account_id, room_id, seq = (handed.get(key) for key in ("name", "account", "room", "seq"))
-    if not (
-        isinstance(name, str) and isinstance(account_id, int) and isinstance(room_id, int) and isinstance(seq, int)
-    ):
-        raise ValueError("not a handed-over player")
+    # Of these, server.handoff has checked the types (well_formed; seq made an int).
+    name, account_id, room_id, seq = handed["name"], handed["account"], handed["room"], handed["seq"]
     account = await ctx.accounts.store.find(name)
     if account is None or account.id != account_id:
         raise CommandError("That player has been deleted, as its owner asked.")
@@ -306,9 +303,7 @@ async def lost_on_arrival(ctx: Context, handed: dict[str, Any]) -> None:
     """A player handed over from another worker who could not be let in here (refused, or
     the database did not answer): that worker let them go without a word, so their room
     is told here that they left, as :func:`player_gone` would (unless they are back)."""
-    account_id, name, room_id = handed.get("account"), handed.get("name"), handed.get("room")
-    if not isinstance(account_id, int) or not isinstance(name, str) or not isinstance(room_id, int):
-        return
+    account_id, name, room_id = handed["account"], handed["name"], handed["room"]  # checked by server.handoff
     # Back already, here or on another node (not the one that let them go: its news that
     # they left may still be on its way).
     elsewhere = ctx.hub.remote.get(account_id)

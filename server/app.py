@@ -443,11 +443,11 @@ class MushServer:
         handoff = self.handoff
         player = connection.player
         place = player.place if player is not None else None
+        if handoff is None or player is None or not isinstance(place, GameRoom):
+            return False
+        owner = handoff.owner_of(place.id)
         if (
-            handoff is None
-            or player is None
-            or not isinstance(place, GameRoom)
-            or handoff.owner_of(place.id) == handoff.number
+            owner == handoff.number
             or type(connection) is not TelnetConnection
             or player.connections != [connection]
             or connection.secret_prompt is not None
@@ -462,7 +462,6 @@ class MushServer:
         telnet = protocol.handoff_state()
         if telnet is None or connection.write_buffer_size():
             return False
-        owner = handoff.owner_of(place.id)
         state = {
             "telnet": telnet,
             "address": connection.address,

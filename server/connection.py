@@ -412,17 +412,11 @@ class TelnetConnection(Connection):
     def _check_backlog(self) -> None:
         """A client that stops reading is cut off once its unread output passes the limit,
         so it can neither make the server buffer without bound nor slow anyone else."""
-        # telnetlib3's writer is made with a (read and write) transport, ours
-        # (server.telnet.ClientTransport), but its property is annotated as BaseTransport.
-        transport = cast("asyncio.Transport | None", self.writer.transport)
-        if transport is not None and transport.get_write_buffer_size() > self.output_limit:
-            log.warning(
-                "connection %d stopped reading (%d bytes unread); cutting it off",
-                self.number,
-                transport.get_write_buffer_size(),
-            )
+        unread = self.write_buffer_size()
+        if unread > self.output_limit:
+            log.warning("connection %d stopped reading (%d bytes unread); cutting it off", self.number, unread)
             self.closing = True
-            transport.abort()
+            cast("asyncio.Transport", self.writer.transport).abort()
 
     @property
     def gmcp(self) -> bool:
@@ -488,6 +482,8 @@ class TelnetConnection(Connection):
 
     def write_buffer_size(self) -> int:
         """Bytes written to the client that the kernel has not taken yet."""
+        # telnetlib3's writer is made with a (read and write) transport, ours
+        # (server.telnet.ClientTransport), but its property is annotated as BaseTransport.
         transport = cast("asyncio.Transport | None", self.writer.transport)
         return transport.get_write_buffer_size() if transport is not None else 0
 
