@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import socket
 import ssl
 import time
 from contextlib import aclosing
@@ -31,7 +32,7 @@ from server.cluster import Cluster
 from server.config import Settings, installed_version
 from server.connection import Connection, TelnetConnection
 from server.handoff import Arrival, Handoff
-from server.hub import Hub
+from server.hub import Hub, OnlinePlayer
 from server.limits import CommandRate
 from server.metrics import Health, Metrics, MetricsPort, StateCollector
 from server.rooms import GameRoom, RoomRegistry
@@ -39,7 +40,7 @@ from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 from server.shutdown import Countdown
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
-from server.web import WebFront
+from server.web import WebConnection, WebFront
 from server.workers import Listeners
 
 log = logging.getLogger("server")
@@ -435,11 +436,12 @@ class MushServer:
         return str(peer[0])
 
     async def _hand_over(self, connection: Connection, rate: CommandRate) -> bool:
-        """Hand a telnet player sitting down in (or watching) a room another worker of
-        this host serves to that worker (see :mod:`server.handoff`); True once it serves
-        them. Only a plain telnet connection, its player's only one, with nothing it sent
-        waiting to be run or half read; otherwise (or if the other worker does not take
-        it) the player stays here, and is tried again after their next line."""
+        """Hand a player sitting down in (or watching) a room another worker of this host
+        serves to that worker (see :mod:`server.handoff`); True once it serves them. A
+        plain telnet connection goes there itself; a page's socket stays here, relayed to
+        that worker. Only a player's only connection, with nothing it sent waiting to be
+        run or half read; otherwise (or if the other worker does not take it) the player
+        stays here, and is tried again after their next line."""
         handoff = self.handoff
         player = connection.player
         place = player.place if player is not None else None
@@ -448,22 +450,12 @@ class MushServer:
         owner = handoff.owner_of(place.id)
         if (
             owner == handoff.number
-            or type(connection) is not TelnetConnection
             or player.connections != [connection]
             or connection.secret_prompt is not None
-            or connection.holds_input
             or connection.gone
         ):
             return False
-        protocol = connection.writer.protocol
-        if not isinstance(protocol, MushTelnetServer):
-            return False
-        connection.flush()
-        telnet = protocol.handoff_state()
-        if telnet is None or connection.write_buffer_size():
-            return False
         state = {
-            "telnet": telnet,
             "address": connection.address,
             "account": player.account_id,
             "name": player.name,
@@ -477,23 +469,36 @@ class MushServer:
             "command_rate": rate.state(),
             "node": self.hub.peers.node,
         }
+        if type(connection) is TelnetConnection:
+            return await self._hand_over_telnet(connection, player, place, owner, state)
+        if type(connection) is WebConnection and not connection.relayed:
+            return await self._relay_page(connection, player, place, owner, state)
+        return False
+
+    async def _hand_over_telnet(
+        self, connection: TelnetConnection, player: OnlinePlayer, place: GameRoom, owner: int, state: dict[str, Any]
+    ) -> bool:
+        """The client's socket itself goes, with its telnet state (not over TLS)."""
+        handoff = self.handoff
+        assert handoff is not None
+        protocol = connection.writer.protocol
+        if connection.holds_input or not isinstance(protocol, MushTelnetServer):
+            return False
+        connection.flush()
+        telnet = protocol.handoff_state()
+        if telnet is None or connection.write_buffer_size():
+            return False
+        state["telnet"] = telnet
         connection.hold_output(True)
         protocol.hold_reading("handoff")
         offer = await handoff.offer(owner, state, connection.fileno())
-        # Meanwhile the player may have left the room (kicked, say), logged in again here,
-        # or this worker begun to stop: then they stay.
-        still = player.place is place and player.connections == [connection] and not self._stopping
-        if offer is not None and still:
+        if offer is not None and self._still_to_hand(connection, player, place):
             # Taken: what was held goes out from here, then the other worker serves.
             connection.hold_output(False)
             protocol.end_compression()
             if not connection.gone and not connection.write_buffer_size() and handoff.release(owner, offer, place.seq):
-                log.info("connection %d (%s) handed to worker w%d", connection.number, player.name, owner)
-                player.taken_over = True  # gone from here without a word: still online, there
                 connection.let_go()
-                await self.processor.disconnected(connection)
-                # The room is played there now: news of it need not come here any more.
-                self.rooms.unload_unless_used(place)
+                await self._handed(connection, player, place, owner)
                 return True
             if telnet["mccp2"]:
                 protocol.start_compression()
@@ -501,6 +506,48 @@ class MushServer:
         connection.hold_output(False)
         protocol.release_reading("handoff")
         return False
+
+    async def _relay_page(
+        self, connection: WebConnection, player: OnlinePlayer, place: GameRoom, owner: int, state: dict[str, Any]
+    ) -> bool:
+        """The page's socket stays here (its WebSocket is this worker's); one end of a
+        socket pair goes, and the page's messages pass through it both ways. What was
+        queued for the page before goes out first, so nothing waits to be sent."""
+        handoff = self.handoff
+        assert handoff is not None
+        if connection.holds_input:
+            return False
+        state["web"] = connection.handoff_state()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            offer = await handoff.offer(owner, state, theirs.fileno())
+        finally:
+            theirs.close()  # sent with the offer, if it was: theirs to keep or close
+        if (
+            offer is not None
+            and self._still_to_hand(connection, player, place)
+            and not connection.gone
+            and handoff.release(owner, offer, place.seq)
+        ):
+            connection.relay_through(ours)
+            await self._handed(connection, player, place, owner)
+            return True
+        ours.close()
+        return False
+
+    def _still_to_hand(self, connection: Connection, player: OnlinePlayer, place: GameRoom) -> bool:
+        """Whether a player offered to another worker is still to go: while the offer was
+        made they may have left the room (kicked, say), logged in again here, or this
+        worker begun to stop; then they stay."""
+        return player.place is place and player.connections == [connection] and not self._stopping
+
+    async def _handed(self, connection: Connection, player: OnlinePlayer, place: GameRoom, owner: int) -> None:
+        """The player is served by worker ``owner`` now: gone from here without a word."""
+        log.info("connection %d (%s) handed to worker w%d", connection.number, player.name, owner)
+        player.taken_over = True  # still online, there
+        await self.processor.disconnected(connection)
+        # The room is played there now: news of it need not come here any more.
+        self.rooms.unload_unless_used(place)
 
     def _can_take(self, state: dict[str, Any]) -> bool:
         """Whether a player offered by another worker can be taken now: this worker
@@ -521,7 +568,12 @@ class MushServer:
     async def _take_arrival(self, arrival: Arrival) -> None:
         loop = asyncio.get_running_loop()
         try:
-            await loop.connect_accepted_socket(self._protocol(True, arrival.state), sock=arrival.sock)
+            if "web" in arrival.state:
+                if self.web is None:
+                    raise ValueError("this worker serves no web port")
+                await self.web.serve_relayed(arrival.sock, arrival.state)
+            else:
+                await loop.connect_accepted_socket(self._protocol(True, arrival.state), sock=arrival.sock)
         except (OSError, ValueError, TypeError, KeyError) as error:
             log.warning("could not serve a connection handed over: %s", error)
             arrival.sock.close()

@@ -1,4 +1,4 @@
-"""A telnet player handed to the worker that serves their room (``serve --workers N``).
+"""A player handed to the worker that serves their room (``serve --workers N``).
 
 The kernel spreads a host's connections over its workers by address, knowing nothing of
 rooms, so the five players of a table land on about two workers of two (four of eight),
@@ -8,7 +8,10 @@ has one worker of the host that serves it (:meth:`Handoff.owner_of`), and a work
 telnet player sits down in (or watches) a room of another's passes the player's socket
 to that worker, with what the connection knows of its client (its telnet options,
 terminal, window, character set) and who is logged in on it: the player notices
-nothing, and the table is played on one worker.
+nothing, and the table is played on one worker. A page's player is relayed instead: its
+WebSocket stays with the worker that has it (a WebSocket is not served halfway through
+by another process's web server), which hands over one end of a socket pair and passes
+the page's messages through it, both ways, as they are (:mod:`server.web`).
 
 Between two workers, over Unix datagram sockets the supervisor bound before starting
 them (one each, in the abstract namespace; only a process of the same user is listened
@@ -265,12 +268,20 @@ class Handoff:
 
 
 #: What an offer's state holds, each of its type, whatever else it holds.
-OFFER_FIELDS = {"address": str, "account": int, "name": str, "room": int, "telnet": dict}
+OFFER_FIELDS = {"address": str, "account": int, "name": str, "room": int}
+#: What is handed, by the field (a dict) holding its own state: a telnet client's socket
+#: itself, or one end of a socket pair relaying a page's WebSocket (:mod:`server.web`).
+CONNECTION_KINDS = ("telnet", "web")
 
 
 def well_formed(state: Any) -> bool:
-    """Whether an offer's ``state`` has the fields every taker reads (:data:`OFFER_FIELDS`)."""
-    return isinstance(state, dict) and all(isinstance(state.get(key), kind) for key, kind in OFFER_FIELDS.items())
+    """Whether an offer's ``state`` has the fields every taker reads (:data:`OFFER_FIELDS`)
+    and one kind of connection's (:data:`CONNECTION_KINDS`)."""
+    return (
+        isinstance(state, dict)
+        and all(isinstance(state.get(key), kind) for key, kind in OFFER_FIELDS.items())
+        and sum(isinstance(state.get(kind), dict) for kind in CONNECTION_KINDS) == 1
+    )
 
 
 def _encoded(message: dict[str, Any]) -> bytes:

@@ -9,6 +9,12 @@ lines a telnet player would read, with the same ANSI colours), ``{"gmcp": packag
 "data": ...}`` (the structured views telnet clients get over GMCP), ``{"token": ...}``
 (the session token, see :mod:`server.sessions`) and ``{"echo": bool}`` (a password is
 being asked for).
+
+With ``serve --workers N``, a page's player who sits down in a room another worker of the
+host serves is relayed there (see :mod:`server.handoff`): the worker holding the socket
+passes each message, as it is, both ways over a Unix socket pair whose other end it handed
+to the room's worker, which serves the player as if the page were its own
+(:class:`RelaySocket`).
 """
 
 from __future__ import annotations
@@ -22,10 +28,10 @@ import ssl
 from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMessage, WSMsgType, web
 
 from games.base import json_text
 from server.config import Settings
@@ -49,6 +55,9 @@ TOKEN_REFRESH = TOKEN_LIFETIME / 3
 HEARTBEAT = 30.0
 #: Seconds a closed connection's page has to take what was still queued for it.
 GOODBYE_WAIT = 10.0
+#: Largest message relayed from a room's worker to the page (what one turn of its event
+#: loop sends a player is far less: the output limit cuts a player off well before).
+MOST_RELAYED_BYTES = 64 * 1024 * 1024
 #: Every response's security headers: only the page's own files run, nothing inline, and
 #: the only connection it may open is back to this server.
 SECURITY_HEADERS = {
@@ -72,7 +81,7 @@ class WebConnection(Connection):
     def __init__(
         self,
         number: int,
-        socket: web.WebSocketResponse,
+        socket: web.WebSocketResponse | RelaySocket,
         transport: asyncio.Transport | None,
         address: str,
         max_line_length: int,
@@ -97,6 +106,11 @@ class WebConnection(Connection):
         self._views: dict[str, tuple[object, str]] = {}
         #: Whether the page reads the frames queued in one turn as one message, a JSON array.
         self.batches = False
+        #: What the page sent that is read but not run yet: lines, and None for one too long.
+        self._splitter = LineSplitter(max_line_length)
+        self._unread: deque[str | None] = deque()
+        #: Passing messages between the page and the worker that serves its player now.
+        self._relay: asyncio.Task[None] | None = None
         self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
 
     @property
@@ -223,32 +237,99 @@ class WebConnection(Connection):
     async def lines(self) -> AsyncGenerator[str, None]:
         """Every line the page sends (see :meth:`Connection.lines`). Every message counts
         against the limits: one that is not a line stands as an empty one."""
-        splitter = LineSplitter(self.max_line_length)
         async for message in self.socket:
             if self.closing or message.type != WSMsgType.TEXT:
                 return
-            try:
-                fields = json.loads(message.data)
-            except (ValueError, RecursionError):
-                fields = None
-            if not isinstance(fields, dict):
-                self.send("That message is not one this server understands.")
-                yield ""
-                continue
-            line, cols, token = fields.get("line"), fields.get("cols"), fields.get("resume")
-            if isinstance(line, str):
-                for piece in splitter.feed(line + "\n"):
-                    if piece is None:
-                        self._refuse_long_line()
-                        yield ""
-                    else:
-                        yield clean_text(piece).strip()
-            elif isinstance(token, str) and self.player is None:
-                # A token longer than any we make is refused whole, not read.
-                yield f"@resume {clean_text(token[: MOST_TOKEN_LENGTH + 1]).strip()}"
-            else:
-                self.set_width(cols)
-                yield ""
+            self._unread.extend(self._lines_in(message.data))
+            while self._unread:
+                line = self._unread.popleft()
+                if line is None:
+                    self._refuse_long_line()
+                    yield ""
+                else:
+                    yield line
+
+    def _lines_in(self, data: str) -> list[str | None]:
+        """The lines one message from the page stands for, cleaned (None for one too long)."""
+        try:
+            fields = json.loads(data)
+        except (ValueError, RecursionError):
+            fields = None
+        if not isinstance(fields, dict):
+            self.send("That message is not one this server understands.")
+            return [""]
+        line, cols, token = fields.get("line"), fields.get("cols"), fields.get("resume")
+        if isinstance(line, str):
+            return [None if piece is None else clean_text(piece).strip() for piece in self._splitter.feed(line + "\n")]
+        if isinstance(token, str) and self.player is None:
+            # A token longer than any we make is refused whole, not read.
+            return [f"@resume {clean_text(token[: MOST_TOKEN_LENGTH + 1]).strip()}"]
+        self.set_width(cols)
+        return [""]
+
+    @property
+    def holds_input(self) -> bool:
+        """Whether anything the page sent is read but not yet run."""
+        return bool(self._unread) or self._splitter.holds_text
+
+    @property
+    def relayed(self) -> bool:
+        """Whether this page's socket is held by another worker of the host, which relays it here."""
+        return isinstance(self.socket, RelaySocket)
+
+    def handoff_state(self) -> dict[str, Any]:
+        """What the room's worker needs to serve this page's player (see :meth:`restore`)."""
+        return {"width": self._width, "batches": self.batches, "tokens": list(self._tokens)}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Take up where the worker that holds the page left off (:meth:`handoff_state`),
+        each field checked for type (it comes from a worker of this host)."""
+        self.set_width(state.get("width"))
+        self.batches = state.get("batches") is True
+        tokens = state.get("tokens")
+        if isinstance(tokens, list):
+            self._tokens = [token for token in tokens[:100] if isinstance(token, str)]
+
+    def relay_through(self, pair: socket.socket) -> None:
+        """From now on another worker of the host serves this page's player, through
+        ``pair`` (the other end of it is theirs): what the page sends goes there as it is,
+        and what comes back goes to the page in order, after anything queued here. Nothing
+        of this worker's own is sent or run any more; :meth:`finished` waits for the relay
+        to end (the page or the other worker hung up)."""
+        self.closing = True
+        self.batches = False  # the other worker sends whole messages, arrays already
+        if self._token_refresh is not None:
+            self._token_refresh.cancel()
+            self._token_refresh = None
+        self._relay = asyncio.create_task(self._pass_messages(pair), name=f"web connection {self.number} relay")
+
+    async def _pass_messages(self, pair: socket.socket) -> None:
+        reader, writer = await asyncio.open_unix_connection(sock=pair)
+        assert isinstance(self.socket, web.WebSocketResponse)
+        page = self.socket
+
+        async def from_the_page() -> None:
+            async for message in page:
+                if message.type != WSMsgType.TEXT:
+                    return
+                writer.write(_relay_frame(message.data))
+                await writer.drain()
+
+        async def to_the_page() -> None:
+            while not self._hanging_up:
+                frame = await _read_relay_frame(reader, MOST_RELAYED_BYTES)
+                if frame is None:
+                    return
+                self._queue(frame)
+
+        directions = [asyncio.create_task(from_the_page()), asyncio.create_task(to_the_page())]
+        try:
+            await asyncio.wait(directions, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for direction in directions:
+                direction.cancel()
+            await asyncio.gather(*directions, return_exceptions=True)
+            writer.close()
 
     @property
     def gone(self) -> bool:
@@ -261,8 +342,14 @@ class WebConnection(Connection):
         self._more.set()
 
     async def finished(self) -> None:
-        """Wait until what was queued has been sent and the socket is closed; a page that
-        does not take it within :data:`GOODBYE_WAIT` seconds is dropped."""
+        """Wait until the relay (if any) has ended, what was queued has been sent and the
+        socket is closed; a page that does not take it within :data:`GOODBYE_WAIT` seconds
+        is dropped."""
+        if self._relay is not None:
+            try:
+                await self._relay
+            finally:
+                self._relay.cancel()
         self._hang_up()
         try:
             await asyncio.wait_for(asyncio.shield(self._sender), GOODBYE_WAIT)
@@ -288,17 +375,69 @@ def _view_frame(package: str, data: object) -> str:
     return frame
 
 
+class RelaySocket:
+    """The WebSocket of a page that another worker of this host holds, as that worker
+    relays it (see :meth:`WebConnection.relay_through`): a Unix socket carrying each
+    message whole, its length in four bytes and then its UTF-8 text. What
+    :class:`WebConnection` uses of a WebSocket: ``send_str``, ``close``, ``closed`` and
+    the page's messages, in order, by ``async for``."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.closed = False
+
+    @property
+    def transport(self) -> asyncio.Transport:
+        return cast("asyncio.Transport", self._writer.transport)
+
+    async def send_str(self, text: str) -> None:
+        self._writer.write(_relay_frame(text))
+        await self._writer.drain()
+
+    async def close(self) -> None:
+        self.closed = True
+        self._writer.close()
+
+    async def __aiter__(self) -> AsyncGenerator[WSMessage, None]:
+        while not self.closed:
+            text = await _read_relay_frame(self._reader, MOST_MESSAGE_BYTES)
+            if text is None:
+                self.closed = True
+                return
+            yield WSMessage(WSMsgType.TEXT, text, None)
+
+
+def _relay_frame(text: str) -> bytes:
+    data = text.encode()
+    return len(data).to_bytes(4, "big") + data
+
+
+async def _read_relay_frame(reader: asyncio.StreamReader, most: int) -> str | None:
+    """The next relayed message, or None at the end (or on one over ``most`` bytes, or
+    not UTF-8: the relay ends)."""
+    try:
+        size = int.from_bytes(await reader.readexactly(4), "big")
+        if size > most:
+            log.warning("a relayed message of %d bytes; the relay ends", size)
+            return None
+        return (await reader.readexactly(size)).decode()
+    except (asyncio.IncompleteReadError, ConnectionError, UnicodeDecodeError):
+        return None
+
+
 class WebFront:
     """The web port: the page, its files and the players' WebSockets, and for operators
     ``/metrics`` and ``/healthz`` (given ``metrics`` and ``health``). Each socket is
-    served by ``serve`` (the same session every telnet connection has)."""
+    served by ``serve`` (the same session every telnet connection has), and so is each
+    page another worker relays here (:meth:`serve_relayed`)."""
 
     def __init__(
         self,
         settings: Settings,
         hub: Hub,
         tokens: SessionTokens,
-        serve: Callable[[Connection], Awaitable[None]],
+        serve: Callable[[Connection, dict[str, Any] | None], Awaitable[None]],
         metrics: Metrics | None = None,
         health: Health | None = None,
     ) -> None:
@@ -390,10 +529,31 @@ class WebFront:
             connection.set_width(int(cols))
         connection.batches = request.query.get("batch") == "1"
         try:
-            await self._serve(connection)
+            await self._serve(connection, None)
         finally:
             await connection.finished()
         return socket
+
+    async def serve_relayed(self, pair: socket.socket, handed: dict[str, Any]) -> None:
+        """Serve the player of a page another worker holds and relays through ``pair``
+        (see :meth:`WebConnection.relay_through`), ``handed`` over as it was there."""
+        reader, writer = await asyncio.open_unix_connection(sock=pair)
+        relay = RelaySocket(reader, writer)
+        settings = self.settings
+        connection = WebConnection(
+            self.hub.next_connection_number(),
+            relay,
+            relay.transport,
+            handed["address"],
+            settings.max_line_length,
+            settings.output_limit,
+            self.tokens,
+        )
+        connection.restore(handed["web"])
+        try:
+            await self._serve(connection, handed)
+        finally:
+            await connection.finished()
 
     def _origin_allowed(self, request: web.Request) -> bool:
         """Whether the page asking is this server's own (or one of ``--web-origins``): a

@@ -37,11 +37,13 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
     broker_url,
     cluster_database,
     eventually,
+    load_deck,
     prefix,
     two_at_a_table,
 )
 from tests.test_telnet_features import GmcpClient, latest, read_until
 from tests.test_workers import on_both_workers, pid_of, start_draw_and_play, worker_of, workers  # noqa: F401
+from tests.web_client import WebClient, web_log_in
 
 #: An offer's state, as a worker sends it (the fields every taker reads).
 ANN = {"name": "Ann", "address": "127.0.0.1", "account": 1, "room": 1, "telnet": {}}
@@ -493,4 +495,119 @@ async def test_half_a_line_sent_with_the_join_waits_for_its_end_on_the_first_wor
     await hal.client.expect(loosely(f'{ivy.name} says, "served there"'))
     assert flat(ivy.client.transcript).count("café") == 1
     assert flat(hal.client.transcript).count("café") == 1
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def page_off(server: ServerProcess, worker: str, name: str) -> tuple[WebClient, str]:
+    """A new player (``name`` and a number) on a page the kernel put on a worker other
+    than ``worker``: pages are opened (and closed) until one is."""
+    for attempt in range(40):
+        page = await WebClient.open(server.web_port, source=f"127.0.5.{attempt + 1}")
+        player = f"{name}{attempt}"
+        await web_log_in(page, player)
+        if await worker_of(server, player) != worker:
+            return page, player
+        await page.close()
+    raise AssertionError(f"40 pages in a row all went to {worker}")
+
+
+async def test_a_page_whose_player_sits_down_is_relayed_to_the_rooms_worker(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    await hal.ask("set turns=off")
+    await load_deck(hal, 20)
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Pia")
+    page_worker = "w1" if owner == "w2" else "w2"
+    tokens_before = len(page.tokens)
+    # The page's socket stays where it is; its player is served by the room's worker.
+    page.send("join den")
+    await page.expect(r"Seats, in turn order")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    assert handed(workers, name) == [(page_worker, owner)]
+    await workers.logged(rf"\[{owner}\]: connection \d+ from \S+ \(web, handed over\)")
+    # Served there: given a session token there.
+    await page.until(lambda: len(page.tokens) > tokens_before, "no token from the room's worker")
+    assert page.tokens[-1] is not None
+
+    await hal.ask("start")
+    hand = await page.view("Dvorak.Hand", lambda view: len(view["cards"]) == 5)
+    assert "You draw" in flat(await hal.ask("draw"))
+    await page.expect(r"Hal draws a card\.")
+    card = hand["cards"][0]["number"]
+    page.send(f"play {card}")
+    await page.expect(rf"You play #{card}")
+    await hal.client.expect(loosely(f"{name} plays #{card}"))
+    page.send("say One table, one worker.")
+    await hal.client.expect(loosely(f'{name} says, "One table, one worker."'))
+    page.send_json({"line": "say first\nsay second"})  # two lines in one message, both run there
+    await hal.client.expect(loosely(f'{name} says, "second"'))
+    await asyncio.sleep(0.3)
+    hal_saw = flat(hal.client.transcript)
+    for line in NOT_TO_BE_SEEN:
+        assert line not in hal_saw and line not in page.transcript, line
+    assert page.transcript.count("Hal draws a card.") == 1
+    assert page.transcript.count("You take a seat at the table.") == 1
+    assert hal_saw.count(f'{name} says, "first"') == 1
+
+    # The page closes: the relay ends, and the room's worker says the player went.
+    await page.close()
+    await hal.client.expect(loosely(f"{name} has disconnected; the seat is kept."))
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_a_relayed_page_that_quits_is_told_goodbye_and_closed(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Quin")
+    page.send("watch den")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    page.send("QUIT")
+    await page.expect(r"Goodbye")
+    # Its session ended there: the page is told to forget its token, as at any QUIT, and
+    # closed.
+    await page.until(lambda: page.tokens[-1] is None, "the page was not told to forget its token")
+    await page.until(lambda: page.closed, "the page was not closed")
+    await page.close()
+    assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_workers_stopping_with_a_page_relayed_tell_it_and_close_it(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Rex")
+    page.send("watch den")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    assert await workers.stop(signal.SIGTERM) == 0
+    await page.expect(r"shutting down")
+    await page.until(lambda: page.closed, "the page was not closed")
+    await page.close()
+
+
+async def test_a_relayed_page_whose_rooms_worker_dies_is_closed_and_resumes_at_its_seat(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    await hal.ask("set turns=off")
+    await load_deck(hal, 20)
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Sal")
+    page.send("join den")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    await hal.ask("start")
+    hand = await page.view("Dvorak.Hand", lambda view: len(view["cards"]) == 5)
+    await page.until(lambda: page.tokens[-1] is not None and len(page.tokens) > 1, "no token from the room's worker")
+
+    os.kill(pid_of(workers, owner), signal.SIGKILL)
+    # The worker holding the page hears the relay end and closes the page, which (as the
+    # page does after any drop) comes back with its token.
+    await page.until(lambda: page.closed, "the page was left open with nobody serving it")
+    await page.close()
+    again = await WebClient.open(workers.web_port, source="127.0.6.1")
+    again.send_json({"resume": page.tokens[-1]})
+    await again.expect(r"You are back at your seat in room Den")
+    back = await again.view("Dvorak.Hand")
+    assert sorted(card["number"] for card in back["cards"]) == sorted(card["number"] for card in hand["cards"])
+    await again.close()
     assert await workers.stop(signal.SIGTERM) == 0

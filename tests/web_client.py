@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -44,12 +45,14 @@ class WebClient(ScriptedClient):
         host: str = "127.0.0.1",
         cols: int | str | None = None,
         batches: bool = True,
+        source: str | None = None,
     ) -> WebClient:
         """Connect as a page served by that server (or from ``origin``) would, saying how
         many ``cols`` fit across its scrollback if given, and that it reads messages sent
         together as one array (as this release's page does) unless ``batches`` is False
-        (a page of release 0.2.0 or before)."""
-        session = aiohttp.ClientSession()
+        (a page of release 0.2.0 or before); from the address ``source`` if given."""
+        connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source is not None else None
+        session = aiohttp.ClientSession(connector=connector)
         query = "?" + "&".join([*([f"cols={cols}"] if cols is not None else []), *(["batch=1"] if batches else [])])
         try:
             socket = await session.ws_connect(
@@ -101,14 +104,23 @@ class WebClient(ScriptedClient):
 
     async def view(self, package: str, test: Any = bool, timeout: float = DEFAULT_TIMEOUT) -> Any:
         """Wait until the latest ``package`` view passes ``test``; that view."""
+        await self.until(
+            lambda: package in self.views and test(self.views[package]),
+            f"no {package} view passing the test; the last was {self.views.get(package)!r}",
+            timeout,
+        )
+        return self.views[package]
+
+    async def until(self, done: Callable[[], bool], failure: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Read what comes until ``done()`` (or fail with ``failure`` once the page is
+        closed without it, or after ``timeout`` seconds)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while package not in self.views or not test(self.views[package]):
+        while not done():
             remaining = deadline - loop.time()
             if remaining <= 0 or self.closed:
-                raise AssertionError(f"no {package} view passing the test; the last was {self.views.get(package)!r}")
+                raise AssertionError(failure)
             await self._receive(remaining)
-        return self.views[package]
 
     async def close(self) -> None:
         await self.socket.close()
