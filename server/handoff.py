@@ -18,7 +18,8 @@ them (one each, in the abstract namespace; only a process of the same user is li
 to, as the kernel vouches with ``SO_PASSCRED``):
 
 1. ``offer`` (with the socket, ``SCM_RIGHTS``): the giver has stopped reading from the
-   client and holds back what it would send it.
+   client and (telnet) holds back what it would send it; a page's messages, relayed,
+   stay in order on their own.
 2. ``answer``: ``taken`` true or false. The taker has not touched the socket yet.
 3. ``released``: the giver, told ``taken``, has sent the client what it held back and
    let go of the player without a word to anyone; now the taker serves the connection.
