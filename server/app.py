@@ -568,15 +568,17 @@ class MushServer:
     async def _take_arrival(self, arrival: Arrival) -> None:
         loop = asyncio.get_running_loop()
         try:
-            if "web" in arrival.state:
-                if self.web is None:
-                    raise ValueError("this worker serves no web port")
-                await self.web.serve_relayed(arrival.sock, arrival.state)
-            else:
+            if "web" not in arrival.state:
                 await loop.connect_accepted_socket(self._protocol(True, arrival.state), sock=arrival.sock)
+                return
+            if self.web is None:
+                raise ValueError("this worker serves no web port")
+            page = await self.web.relayed_page(arrival.sock, arrival.state)
         except (OSError, ValueError, TypeError, KeyError) as error:
             log.warning("could not serve a connection handed over: %s", error)
             arrival.sock.close()
+            return
+        await self.web.serve_page(page, arrival.state)
 
     def _login_timeout(self, connection: Connection) -> None:
         if connection.player is None and not connection.closing:
@@ -656,6 +658,7 @@ class MushServer:
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=self.settings.shutdown_grace)
         if self.web is not None:
+            await self.web.relays_ended(self.settings.shutdown_grace, notice)
             await self.web.stop()
         if self.metrics_port is not None:
             await self.metrics_port.stop()

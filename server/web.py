@@ -51,13 +51,13 @@ WEB_ROOT = Path(__file__).resolve().parent / "webclient"
 MOST_MESSAGE_BYTES = 64 * 1024
 #: Seconds between fresh session tokens for a logged-in connection.
 TOKEN_REFRESH = TOKEN_LIFETIME / 3
+#: A connection's newest tokens it keeps, to retract when the session ends: those still
+#: good (one a refresh, over a lifetime, and the one before them); older ones ran out.
+TOKENS_KEPT = 4
 #: Seconds between WebSocket pings (a page that stops answering is taken to be gone).
 HEARTBEAT = 30.0
 #: Seconds a closed connection's page has to take what was still queued for it.
 GOODBYE_WAIT = 10.0
-#: Largest message relayed from a room's worker to the page (what one turn of its event
-#: loop sends a player is far less: the output limit cuts a player off well before).
-MOST_RELAYED_BYTES = 64 * 1024 * 1024
 #: Every response's security headers: only the page's own files run, nothing inline, and
 #: the only connection it may open is back to this server.
 SECURITY_HEADERS = {
@@ -77,6 +77,7 @@ class WebConnection(Connection):
     views; its width is what the page says fits across its scrollback."""
 
     kind = "web"
+    _relay_end: socket.socket | None
 
     def __init__(
         self,
@@ -109,8 +110,10 @@ class WebConnection(Connection):
         #: What the page sent that is read but not run yet: lines, and None for one too long.
         self._splitter = LineSplitter(max_line_length)
         self._unread: deque[str | None] = deque()
-        #: Passing messages between the page and the worker that serves its player now.
+        #: Passing messages between the page and the worker that serves its player now,
+        #: through this end of a socket pair.
         self._relay: asyncio.Task[None] | None = None
+        self._relay_end = None
         self._sender = asyncio.create_task(self._send_frames(), name=f"web connection {number} sender")
 
     @property
@@ -231,6 +234,7 @@ class WebConnection(Connection):
             return
         token = self.tokens.issue(self.player.account_id, self.player.name, self.player.credential)
         self._tokens.append(token)
+        del self._tokens[:-TOKENS_KEPT]
         self._post({"token": token})
         self._token_refresh = asyncio.get_running_loop().call_later(TOKEN_REFRESH, self._give_token)
 
@@ -288,7 +292,7 @@ class WebConnection(Connection):
         self.batches = state.get("batches") is True
         tokens = state.get("tokens")
         if isinstance(tokens, list):
-            self._tokens = [token for token in tokens[:100] if isinstance(token, str)]
+            self._tokens = [token for token in tokens[-TOKENS_KEPT:] if isinstance(token, str)]
 
     def relay_through(self, pair: socket.socket) -> None:
         """From now on another worker of the host serves this page's player, through
@@ -301,11 +305,33 @@ class WebConnection(Connection):
         if self._token_refresh is not None:
             self._token_refresh.cancel()
             self._token_refresh = None
-        self._relay = asyncio.create_task(self._pass_messages(pair), name=f"web connection {self.number} relay")
+        self._relay_end = pair
+        self._relay = asyncio.create_task(self._pass_messages(), name=f"web connection {self.number} relay")
 
-    async def _pass_messages(self, pair: socket.socket) -> None:
-        reader, writer = await asyncio.open_unix_connection(sock=pair)
-        assert isinstance(self.socket, web.WebSocketResponse)
+    @property
+    def relaying(self) -> bool:
+        """Whether this page's messages are being relayed to another worker (see :meth:`relay_through`)."""
+        return self._relay is not None and not self._relay.done()
+
+    def end_relay(self, notice: str) -> None:
+        """Stop relaying (this worker stops), telling the page ``notice``; it comes back
+        with its token, as after any drop, to a worker that serves it."""
+        if self.relaying:
+            assert self._relay is not None
+            self._relay.cancel()
+            self._post({"text": notice})
+
+    async def _pass_messages(self) -> None:
+        pair, self._relay_end = self._relay_end, None  # this task's to close from here
+        assert pair is not None and isinstance(self.socket, web.WebSocketResponse)
+        try:
+            reader, writer = await asyncio.open_unix_connection(sock=pair)
+        except BaseException:
+            pair.close()
+            raise
+        # What one turn of the other worker's event loop sends at most, in UTF-8: under
+        # its output limit in characters, with a comma between frames batched together.
+        most = 8 * (self.output_limit + 1)
         page = self.socket
 
         async def from_the_page() -> None:
@@ -317,7 +343,7 @@ class WebConnection(Connection):
 
         async def to_the_page() -> None:
             while not self._hanging_up:
-                frame = await _read_relay_frame(reader, MOST_RELAYED_BYTES)
+                frame = await _read_relay_frame(reader, most)
                 if frame is None:
                     return
                 self._queue(frame)
@@ -347,9 +373,17 @@ class WebConnection(Connection):
         is dropped."""
         if self._relay is not None:
             try:
-                await self._relay
+                await asyncio.shield(self._relay)
+            except asyncio.CancelledError:
+                if not self._relay.cancelled():  # this wait was cancelled, not the relay
+                    self._relay.cancel()
+                    self._sender.cancel()
+                    raise
+            except Exception:
+                log.exception("the relay of web connection %d failed", self.number)
             finally:
-                self._relay.cancel()
+                if self._relay_end is not None:  # the relay was cancelled before it began
+                    self._relay_end.close()
         self._hang_up()
         try:
             await asyncio.wait_for(asyncio.shield(self._sender), GOODBYE_WAIT)
@@ -453,6 +487,8 @@ class WebFront:
         self._proxies = parse_networks(settings.web_proxy_from)
         self._runner: web.AppRunner | None = None
         self._site: web.BaseSite | None = None
+        #: Pages whose players are served by another worker, through this one.
+        self._relaying: set[WebConnection] = set()
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MOST_MESSAGE_BYTES)
@@ -528,15 +564,38 @@ class WebFront:
         if cols.isdigit() and len(cols) < 5:
             connection.set_width(int(cols))
         connection.batches = request.query.get("batch") == "1"
-        try:
-            await self._serve(connection, None)
-        finally:
-            await connection.finished()
+        await self.serve_page(connection)
         return socket
 
-    async def serve_relayed(self, pair: socket.socket, handed: dict[str, Any]) -> None:
-        """Serve the player of a page another worker holds and relays through ``pair``
-        (see :meth:`WebConnection.relay_through`), ``handed`` over as it was there."""
+    async def serve_page(self, connection: WebConnection, handed: dict[str, Any] | None = None) -> None:
+        """Serve a page's connection (or one ``handed`` over, see :meth:`relayed_page`)
+        until it is done with: its session, then, if its player was handed to another
+        worker, the relay, then its last output."""
+        try:
+            await self._serve(connection, handed)
+            if connection.relaying:
+                self._relaying.add(connection)
+        finally:
+            try:
+                await connection.finished()
+            finally:
+                self._relaying.discard(connection)
+
+    async def relays_ended(self, grace: float, notice: str) -> None:
+        """Wait up to ``grace`` seconds for the pages this worker relays to be closed by
+        the workers serving them (a host that stops stops them all, and each tells its
+        players why); then end the rest, telling them ``notice``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while any(connection.relaying for connection in self._relaying) and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        for connection in list(self._relaying):
+            connection.end_relay(notice)
+
+    async def relayed_page(self, pair: socket.socket, handed: dict[str, Any]) -> WebConnection:
+        """The connection of a page another worker holds and relays through ``pair`` (see
+        :meth:`WebConnection.relay_through`), ``handed`` over as it was there: for
+        :meth:`serve_page`."""
         reader, writer = await asyncio.open_unix_connection(sock=pair)
         relay = RelaySocket(reader, writer)
         settings = self.settings
@@ -550,10 +609,7 @@ class WebFront:
             self.tokens,
         )
         connection.restore(handed["web"])
-        try:
-            await self._serve(connection, handed)
-        finally:
-            await connection.finished()
+        return connection
 
     def _origin_allowed(self, request: web.Request) -> bool:
         """Whether the page asking is this server's own (or one of ``--web-origins``): a

@@ -520,9 +520,14 @@ async def test_a_page_whose_player_sits_down_is_relayed_to_the_rooms_worker(work
     page, name = await page_off(workers, owner, "Pia")
     page_worker = "w1" if owner == "w2" else "w2"
     tokens_before = len(page.tokens)
-    # The page's socket stays where it is; its player is served by the room's worker.
-    page.send("join den")
+    # From here on (the pages opened and closed before it said their goodbyes in the lobby).
+    page_since, hal_since = len(page.transcript), len(hal.client.transcript)
+    # The page's socket stays where it is; its player is served by the room's worker. The
+    # join and two lines more in one message: all run where they were read, once, and the
+    # player handed over after the last.
+    page.send_json({"line": "join den\nsay first\nsay second"})
     await page.expect(r"Seats, in turn order")
+    await hal.client.expect(loosely(f'{name} says, "second"'))
     await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
     assert handed(workers, name) == [(page_worker, owner)]
     await workers.logged(rf"\[{owner}\]: connection \d+ from \S+ \(web, handed over\)")
@@ -540,15 +545,13 @@ async def test_a_page_whose_player_sits_down_is_relayed_to_the_rooms_worker(work
     await hal.client.expect(loosely(f"{name} plays #{card}"))
     page.send("say One table, one worker.")
     await hal.client.expect(loosely(f'{name} says, "One table, one worker."'))
-    page.send_json({"line": "say first\nsay second"})  # two lines in one message, both run there
-    await hal.client.expect(loosely(f'{name} says, "second"'))
     await asyncio.sleep(0.3)
-    hal_saw = flat(hal.client.transcript)
+    hal_saw, page_saw = flat(hal.client.transcript[hal_since:]), page.transcript[page_since:]
     for line in NOT_TO_BE_SEEN:
-        assert line not in hal_saw and line not in page.transcript, line
-    assert page.transcript.count("Hal draws a card.") == 1
-    assert page.transcript.count("You take a seat at the table.") == 1
-    assert hal_saw.count(f'{name} says, "first"') == 1
+        assert line not in hal_saw and line not in page_saw, line
+    assert page_saw.count("Hal draws a card.") == 1
+    assert page_saw.count("You take a seat at the table.") == 1
+    assert hal_saw.count(f'{name} says, "first"') == hal_saw.count(f'{name} says, "second"') == 1
 
     # The page closes: the relay ends, and the room's worker says the player went.
     await page.close()
@@ -611,3 +614,21 @@ async def test_a_relayed_page_whose_rooms_worker_dies_is_closed_and_resumes_at_i
     assert sorted(card["number"] for card in back["cards"]) == sorted(card["number"] for card in hand["cards"])
     await again.close()
     assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_a_worker_stopping_alone_tells_the_pages_it_relays_and_lets_them_go(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Tam")
+    page.send("join den")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    holder = "w1" if owner == "w2" else "w2"
+    os.kill(pid_of(workers, holder), signal.SIGTERM)
+    # Still served meanwhile (the room's worker goes on), until the worker holding the
+    # page gives up waiting for it to close them: then the page is told and closed cleanly.
+    await page.expect(r"shutting down", timeout=15)
+    await page.until(lambda: page.closed, "the page was not closed")
+    assert page.close_code == 1000
+    await hal.client.expect(loosely(f"{name} has disconnected; the seat is kept."))
+    await page.close()
