@@ -448,10 +448,17 @@ class MushServer:
         if handoff is None or player is None or not isinstance(place, GameRoom):
             return False
         owner = handoff.owner_of(place.id)
+        if type(connection) is TelnetConnection:
+            hand = functools.partial(self._hand_over_telnet, connection)
+        elif type(connection) is WebConnection and not connection.relayed:
+            hand = functools.partial(self._relay_page, connection)
+        else:  # over TLS, or relayed here already
+            return False
         if (
             owner == handoff.number
             or player.connections != [connection]
             or connection.secret_prompt is not None
+            or connection.holds_input
             or connection.gone
         ):
             return False
@@ -469,11 +476,7 @@ class MushServer:
             "command_rate": rate.state(),
             "node": self.hub.peers.node,
         }
-        if type(connection) is TelnetConnection:
-            return await self._hand_over_telnet(connection, player, place, owner, state)
-        if type(connection) is WebConnection and not connection.relayed:
-            return await self._relay_page(connection, player, place, owner, state)
-        return False
+        return await hand(player, place, owner, state)
 
     async def _hand_over_telnet(
         self, connection: TelnetConnection, player: OnlinePlayer, place: GameRoom, owner: int, state: dict[str, Any]
@@ -482,7 +485,7 @@ class MushServer:
         handoff = self.handoff
         assert handoff is not None
         protocol = connection.writer.protocol
-        if connection.holds_input or not isinstance(protocol, MushTelnetServer):
+        if not isinstance(protocol, MushTelnetServer):
             return False
         connection.flush()
         telnet = protocol.handoff_state()
@@ -515,8 +518,6 @@ class MushServer:
         queued for the page before goes out first, so nothing waits to be sent."""
         handoff = self.handoff
         assert handoff is not None
-        if connection.holds_input:
-            return False
         state["web"] = connection.handoff_state()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
