@@ -40,7 +40,7 @@ from server.safety import PlayerSafety
 from server.sessions import SessionTokens
 from server.shutdown import Countdown
 from server.telnet import MushTelnetServer, ParsingTurns, parse_networks
-from server.web import WebConnection, WebFront
+from server.web import RelaySocket, WebConnection, WebFront
 from server.workers import Listeners
 
 log = logging.getLogger("server")
@@ -450,9 +450,9 @@ class MushServer:
         owner = handoff.owner_of(place.id)
         if type(connection) is TelnetConnection:
             hand = functools.partial(self._hand_over_telnet, connection)
-        elif type(connection) is WebConnection and not connection.relayed:
-            hand = functools.partial(self._relay_page, connection)
-        else:  # over TLS, or relayed here already
+        elif type(connection) is WebConnection:
+            hand = functools.partial(self._hand_on_relay if connection.relayed else self._relay_page, connection)
+        else:  # over TLS
             return False
         if (
             owner == handoff.number
@@ -534,6 +534,27 @@ class MushServer:
             await self._handed(connection, player, place, owner)
             return True
         ours.close()
+        return False
+
+    async def _hand_on_relay(
+        self, connection: WebConnection, player: OnlinePlayer, place: GameRoom, owner: int, state: dict[str, Any]
+    ) -> bool:
+        """A page relayed here already: this worker's end of the relay goes on to the
+        room's worker (so a page's player follows their room as a telnet player does),
+        with everything queued for the page written into it first."""
+        handoff = self.handoff
+        relay = connection.socket
+        assert handoff is not None and isinstance(relay, RelaySocket)
+        state["web"] = connection.handoff_state()
+        relay.hold_reading(True)
+        offer = await handoff.offer(owner, state, relay.fileno())
+        if offer is not None and self._still_to_hand(connection, player, place) and not connection.gone:
+            connection.send_now()
+            if not relay.write_buffer_size() and handoff.release(owner, offer, place.seq):
+                connection.close()  # without a word: closes this worker's hold on the relay only
+                await self._handed(connection, player, place, owner)
+                return True
+        relay.hold_reading(False)
         return False
 
     def _still_to_hand(self, connection: Connection, player: OnlinePlayer, place: GameRoom) -> bool:

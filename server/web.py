@@ -160,15 +160,7 @@ class WebConnection(Connection):
         try:
             while True:
                 while self._frames:
-                    if self.batches and len(self._frames) > 1:
-                        frames = list(self._frames)
-                        self._frames.clear()
-                        self._unsent -= sum(len(frame) for frame in frames)
-                        message = "[" + ",".join(frames) + "]"
-                    else:
-                        message = self._frames.popleft()
-                        self._unsent -= len(message)
-                    await self.socket.send_str(message)
+                    await self.socket.send_str(self._next_message())
                 if self._hanging_up:
                     return
                 self._more.clear()
@@ -178,6 +170,25 @@ class WebConnection(Connection):
         finally:
             if not self.socket.closed:
                 await self.socket.close()
+
+    def _next_message(self) -> str:
+        """Take the next message to send from the queue (see :meth:`_send_frames`)."""
+        if self.batches and len(self._frames) > 1:
+            frames = list(self._frames)
+            self._frames.clear()
+            self._unsent -= sum(len(frame) for frame in frames)
+            return "[" + ",".join(frames) + "]"
+        message = self._frames.popleft()
+        self._unsent -= len(message)
+        return message
+
+    def send_now(self) -> None:
+        """Write everything queued into the relay at once (a page relayed here, whose
+        player goes on to another worker: nothing may be left to send after that)."""
+        assert isinstance(self.socket, RelaySocket)
+        self.flush()
+        while self._frames:
+            self.socket.write(self._next_message())
 
     def _deliver(self, texts: list[str]) -> None:
         self._post({"text": "\n".join(texts).replace("\r\n", "\n")})
@@ -273,7 +284,10 @@ class WebConnection(Connection):
 
     @property
     def holds_input(self) -> bool:
-        """Whether anything the page sent is read but not yet run."""
+        """Whether anything the page sent is read but not yet run (here, or relayed here
+        but not taken yet)."""
+        if isinstance(self.socket, RelaySocket) and self.socket.holds_input:
+            return True
         return bool(self._unread) or self._splitter.holds_text
 
     @property
@@ -342,11 +356,18 @@ class WebConnection(Connection):
                 await writer.drain()
 
         async def to_the_page() -> None:
+            buffer = bytearray()
             while not self._hanging_up:
-                frame = await _read_relay_frame(reader, most)
-                if frame is None:
+                chunk = await reader.read(RELAY_CHUNK)
+                if not chunk:
                     return
-                self._queue(frame)
+                buffer += chunk
+                messages, done, good = _relay_frames(buffer, most)
+                del buffer[:done]
+                for message in messages:
+                    self._queue(message)
+                if not good:
+                    return
 
         directions = [asyncio.create_task(from_the_page()), asyncio.create_task(to_the_page())]
         try:
@@ -409,37 +430,139 @@ def _view_frame(package: str, data: object) -> str:
     return frame
 
 
-class RelaySocket:
+class RelaySocket(asyncio.Protocol):
     """The WebSocket of a page that another worker of this host holds, as that worker
     relays it (see :meth:`WebConnection.relay_through`): a Unix socket carrying each
     message whole, its length in four bytes and then its UTF-8 text. What
     :class:`WebConnection` uses of a WebSocket: ``send_str``, ``close``, ``closed`` and
-    the page's messages, in order, by ``async for``."""
+    the page's messages, in order, by ``async for``; and what handing the socket on to
+    another worker needs: whether anything read is not taken yet (:attr:`holds_input`)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._reader = reader
-        self._writer = writer
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
         self.closed = False
+        #: What was read: whole messages not taken yet, and the start of the next.
+        self._messages: deque[str] = deque()
+        self._partial = bytearray()
+        self._arrived = asyncio.Event()
+        self._writable = asyncio.Event()
+        self._writable.set()
+        #: Whether reading is paused: held (while the socket is offered to another worker),
+        #: or read far enough ahead.
+        self._held = False
+        self._paused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast("asyncio.Transport", transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._partial += data
+        messages, done, good = _relay_frames(self._partial, MOST_MESSAGE_BYTES)
+        del self._partial[:done]
+        if messages:
+            self._messages.extend(messages)
+            self._arrived.set()
+            self._steer()
+        if not good:
+            self._end()
+
+    def _steer(self) -> None:
+        """Read no further ahead than a few messages (the page waits at the command
+        rate), and nothing while held."""
+        pause = self._held or len(self._messages) >= RELAY_READ_AHEAD
+        if pause != self._paused and self.transport is not None and not self.closed:
+            self._paused = pause
+            if pause:
+                self.transport.pause_reading()
+            else:
+                self.transport.resume_reading()
+
+    def hold_reading(self, held: bool) -> None:
+        """Stop reading (the socket is being offered to another worker), or go on."""
+        self._held = held
+        self._steer()
+
+    def fileno(self) -> int:
+        """This worker's end of the relay."""
+        assert self.transport is not None
+        return int(self.transport.get_extra_info("socket").fileno())
+
+    def write_buffer_size(self) -> int:
+        """Bytes written to the relay that the kernel has not taken yet."""
+        return self.transport.get_write_buffer_size() if self.transport is not None else 0
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._arrived.set()
+        self._writable.set()
+
+    def pause_writing(self) -> None:
+        self._writable.clear()
+
+    def resume_writing(self) -> None:
+        self._writable.set()
 
     @property
-    def transport(self) -> asyncio.Transport:
-        return cast("asyncio.Transport", self._writer.transport)
+    def holds_input(self) -> bool:
+        """Whether anything the page sent is read here but not taken yet."""
+        return bool(self._messages or self._partial)
 
     async def send_str(self, text: str) -> None:
-        self._writer.write(_relay_frame(text))
-        await self._writer.drain()
+        self.write(text)
+        await self._writable.wait()
+
+    def write(self, text: str) -> None:
+        """Send one message (without waiting for the other end to take it)."""
+        if self.closed or self.transport is None:
+            raise ConnectionResetError("the relay has ended")
+        self.transport.write(_relay_frame(text))
 
     async def close(self) -> None:
+        self._end()
+
+    def _end(self) -> None:
         self.closed = True
-        self._writer.close()
+        self._arrived.set()
+        if self.transport is not None:
+            self.transport.close()
 
     async def __aiter__(self) -> AsyncGenerator[WSMessage, None]:
-        while not self.closed:
-            text = await _read_relay_frame(self._reader, MOST_MESSAGE_BYTES)
-            if text is None:
-                self.closed = True
+        while True:
+            while self._messages:
+                text = self._messages.popleft()
+                self._steer()
+                yield WSMessage(WSMsgType.TEXT, text, None)
+            if self.closed:
                 return
-            yield WSMessage(WSMsgType.TEXT, text, None)
+            self._arrived.clear()
+            await self._arrived.wait()
+
+
+#: Messages a relayed page's worker reads ahead of the commands it runs.
+RELAY_READ_AHEAD = 16
+#: Bytes the worker holding a page reads at a time from the page's relay.
+RELAY_CHUNK = 256 * 1024
+
+
+def _relay_frames(buffer: bytearray, most: int) -> tuple[list[str], int, bool]:
+    """The whole relayed messages at the start of ``buffer``, how many bytes they took,
+    and False if the next is over ``most`` bytes or not UTF-8 (the relay ends there)."""
+    messages: list[str] = []
+    start = 0
+    while len(buffer) - start >= 4:
+        size = int.from_bytes(buffer[start : start + 4], "big")
+        if size > most:
+            log.warning("a relayed message of %d bytes; the relay ends", size)
+            return messages, start, False
+        end = start + 4 + size
+        if len(buffer) < end:
+            break
+        try:
+            messages.append(buffer[start + 4 : end].decode())
+        except UnicodeDecodeError:
+            return messages, start, False
+        start = end
+    return messages, start, True
 
 
 def _relay_frame(text: str) -> bytes:
@@ -447,24 +570,11 @@ def _relay_frame(text: str) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
-async def _read_relay_frame(reader: asyncio.StreamReader, most: int) -> str | None:
-    """The next relayed message, or None at the end (or on one over ``most`` bytes, or
-    not UTF-8: the relay ends)."""
-    try:
-        size = int.from_bytes(await reader.readexactly(4), "big")
-        if size > most:
-            log.warning("a relayed message of %d bytes; the relay ends", size)
-            return None
-        return (await reader.readexactly(size)).decode()
-    except (asyncio.IncompleteReadError, ConnectionError, UnicodeDecodeError):
-        return None
-
-
 class WebFront:
     """The web port: the page, its files and the players' WebSockets, and for operators
     ``/metrics`` and ``/healthz`` (given ``metrics`` and ``health``). Each socket is
     served by ``serve`` (the same session every telnet connection has), and so is each
-    page another worker relays here (:meth:`serve_relayed`)."""
+    page another worker relays here (:meth:`relayed_page`)."""
 
     def __init__(
         self,
@@ -596,8 +706,7 @@ class WebFront:
         """The connection of a page another worker holds and relays through ``pair`` (see
         :meth:`WebConnection.relay_through`), ``handed`` over as it was there: for
         :meth:`serve_page`."""
-        reader, writer = await asyncio.open_unix_connection(sock=pair)
-        relay = RelaySocket(reader, writer)
+        _transport, relay = await asyncio.get_running_loop().connect_accepted_socket(RelaySocket, sock=pair)
         settings = self.settings
         connection = WebConnection(
             self.hub.next_connection_number(),

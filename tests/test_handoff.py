@@ -30,6 +30,7 @@ import server.handoff as handoff_module
 from server.handoff import Arrival, Handoff, bind_handoff_sockets
 from server.limits import CommandRate
 from server.telnet import MushTelnetServer, ParsingTurns
+from server.web import RELAY_READ_AHEAD, RelaySocket
 from server.workers import Listeners
 from tests.players import END, ScriptedPlayer, flat, loosely
 from tests.server_process import ServerProcess
@@ -295,6 +296,55 @@ async def test_a_worker_stopped_for_good_keeps_its_handoff_address_and_takes_nob
         giver.stop()
         for sock in (*sockets, here, client):
             sock.close()
+
+
+async def test_a_relay_reads_whole_messages_however_they_come_and_ends_on_a_bad_one():
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    loop = asyncio.get_running_loop()
+    _transport, relay = await loop.connect_accepted_socket(RelaySocket, sock=ours)
+    messages = relay.__aiter__()
+    framed = b"".join(len(text.encode()).to_bytes(4, "big") + text.encode() for text in ("one", "twö", "three"))
+    for piece in (framed[:2], framed[2:9], framed[9:]):  # a length, a character, split
+        theirs.sendall(piece)
+        await asyncio.sleep(0.01)
+    assert [(await anext(messages)).data for _ in range(3)] == ["one", "twö", "three"]
+    assert not relay.holds_input
+    theirs.sendall(b"\x00\x00\x00\x05par")  # part of a message: held, not taken
+    await asyncio.sleep(0.01)
+    assert relay.holds_input
+    await relay.send_str("to the page")
+    theirs.settimeout(1)
+    assert theirs.recv(100) == b"\x00\x00\x00\x0bto the page"
+    theirs.sendall(b"ts" + (10**6).to_bytes(4, "big"))  # then a message too big: the relay ends
+    assert (await anext(messages)).data == "parts"
+    with pytest.raises(StopAsyncIteration):
+        await anext(messages)
+    await asyncio.sleep(0.01)  # the socket is closed in the event loop's next turn
+    assert relay.closed and theirs.recv(100) == b""
+    with pytest.raises(ConnectionResetError):
+        await relay.send_str("too late")
+    theirs.close()
+
+
+async def test_a_relay_reads_only_a_few_messages_ahead_and_nothing_while_held():
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    _transport, relay = await asyncio.get_running_loop().connect_accepted_socket(RelaySocket, sock=ours)
+    batch = b"".join(b"\x00\x00\x00\x01" + bytes([65 + i % 26]) for i in range(100))
+    theirs.sendall(batch)
+    await asyncio.sleep(0.05)
+    theirs.sendall(batch)  # more than it reads ahead: waits in the socket
+    await asyncio.sleep(0.05)
+    assert RELAY_READ_AHEAD <= len(relay._messages) == 100
+    messages = relay.__aiter__()
+    for _ in range(100):
+        await anext(messages)
+    relay.hold_reading(True)
+    await asyncio.sleep(0.05)
+    assert not relay._messages and not relay.holds_input  # held: the rest is left in the socket
+    relay.hold_reading(False)
+    assert [(await anext(messages)).data for _ in range(100)] == [chr(65 + i % 26) for i in range(100)]
+    theirs.close()
+    ours.close()
 
 
 # -- whole servers -------------------------------------------------------------------------
@@ -632,3 +682,37 @@ async def test_a_worker_stopping_alone_tells_the_pages_it_relays_and_lets_them_g
     assert page.close_code == 1000
     await hal.client.expect(loosely(f"{name} has disconnected; the seat is kept."))
     await page.close()
+
+
+async def test_a_relayed_page_follows_its_player_to_the_next_room(workers):  # noqa: F811
+    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+    await hal.ask("newroom Den")
+    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    page, name = await page_off(workers, owner, "Uma")
+    holder = "w1" if owner == "w2" else "w2"
+    page.send("join den")
+    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    since = len(page.transcript)
+    # Rooms of their own until one is the other worker's (rooms alternate between them):
+    # there the relayed player goes on, from the room's worker to the one holding the page.
+    page.send("leave")
+    await page.expect(r"You leave room Den\.")
+    for room in ("Two", "Three"):
+        page.send(f"newroom {room}")
+        await page.expect(rf"You made room {room}")
+        await asyncio.sleep(0.5)
+        if len(handed(workers, name)) == 2:
+            break
+    assert handed(workers, name) == [(holder, owner), (owner, holder)]
+    await workers.logged(rf"\[{holder}\]: {name} \(#\d+\) handed over")
+    page.send("say Back where the page is.")
+    await page.expect(r'You say, "Back where the page is\."')
+    page.send("set handsize=3")
+    await page.expect(r"handsize")
+    # The page noticed nothing: every reply once, no goodbyes or welcomes.
+    seen = page.transcript[since:]
+    assert seen.count('You say, "Back where the page is."') == 1
+    for line in NOT_TO_BE_SEEN:
+        assert line not in seen, line
+    await page.close()
+    assert await workers.stop(signal.SIGTERM) == 0
