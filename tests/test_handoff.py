@@ -609,13 +609,26 @@ async def test_a_page_whose_player_sits_down_is_relayed_to_the_rooms_worker(work
     assert await workers.stop(signal.SIGTERM) == 0
 
 
-async def test_a_relayed_page_that_quits_is_told_goodbye_and_closed(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
+async def relayed(
+    server: ServerProcess, name: str, sit: str = "watch den", deck: int = 0
+) -> tuple[ScriptedPlayer, str, WebClient, str]:
+    """Hal, who made room Den (with turns off and a deck of ``deck`` cards, if any); the
+    worker serving it; a page on the other worker; and its new player (``name`` and a
+    number), who typed ``sit`` there and was relayed to the room's worker."""
+    hal = await ScriptedPlayer.connect(server.port, "Hal")
     await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    page, name = await page_off(workers, owner, "Quin")
-    page.send("watch den")
-    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    if deck:
+        await hal.ask("set turns=off")
+        await load_deck(hal, deck)
+    owner = await room_worker(server, hal, await worker_of(server, "Hal"))
+    page, player = await page_off(server, owner, name)
+    page.send(sit)
+    await server.logged(rf"\[{owner}\]: {player} \(#\d+\) handed over")
+    return hal, owner, page, player
+
+
+async def test_a_relayed_page_that_quits_is_told_goodbye_and_closed(workers):  # noqa: F811
+    _hal, _owner, page, _name = await relayed(workers, "Quin")
     page.send("QUIT")
     await page.expect(r"Goodbye")
     # Its session ended there: the page is told to forget its token, as at any QUIT, and
@@ -627,12 +640,7 @@ async def test_a_relayed_page_that_quits_is_told_goodbye_and_closed(workers):  #
 
 
 async def test_workers_stopping_with_a_page_relayed_tell_it_and_close_it(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    page, name = await page_off(workers, owner, "Rex")
-    page.send("watch den")
-    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    _hal, _owner, page, _name = await relayed(workers, "Rex")
     assert await workers.stop(signal.SIGTERM) == 0
     await page.expect(r"shutting down")
     await page.until(lambda: page.closed, "the page was not closed")
@@ -640,14 +648,7 @@ async def test_workers_stopping_with_a_page_relayed_tell_it_and_close_it(workers
 
 
 async def test_a_relayed_page_whose_rooms_worker_dies_is_closed_and_resumes_at_its_seat(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    await hal.ask("set turns=off")
-    await load_deck(hal, 20)
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    page, name = await page_off(workers, owner, "Sal")
-    page.send("join den")
-    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    hal, owner, page, _name = await relayed(workers, "Sal", "join den", deck=20)
     await hal.ask("start")
     hand = await page.view("Dvorak.Hand", lambda view: len(view["cards"]) == 5)
     await page.until(lambda: page.tokens[-1] is not None and len(page.tokens) > 1, "no token from the room's worker")
@@ -667,12 +668,7 @@ async def test_a_relayed_page_whose_rooms_worker_dies_is_closed_and_resumes_at_i
 
 
 async def test_a_worker_stopping_alone_tells_the_pages_it_relays_and_lets_them_go(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    page, name = await page_off(workers, owner, "Tam")
-    page.send("join den")
-    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
+    hal, owner, page, name = await relayed(workers, "Tam", "join den")
     holder = "w1" if owner == "w2" else "w2"
     os.kill(pid_of(workers, holder), signal.SIGTERM)
     # Still served meanwhile (the room's worker goes on), until the worker holding the
@@ -685,13 +681,8 @@ async def test_a_worker_stopping_alone_tells_the_pages_it_relays_and_lets_them_g
 
 
 async def test_a_relayed_page_follows_its_player_to_the_next_room(workers):  # noqa: F811
-    hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    await hal.ask("newroom Den")
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
-    page, name = await page_off(workers, owner, "Uma")
+    _hal, owner, page, name = await relayed(workers, "Uma", "join den")
     holder = "w1" if owner == "w2" else "w2"
-    page.send("join den")
-    await workers.logged(rf"\[{owner}\]: {name} \(#\d+\) handed over")
     since = len(page.transcript)
     # Rooms of their own until one is the other worker's (rooms alternate between them):
     # there the relayed player goes on, from the room's worker to the one holding the page.
