@@ -243,7 +243,13 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
     if connection.closing:
         return
     ctx.hub.log_in(
-        connection, account.id, account.name, account.role, account.color, credential_stamp(account.password_hash)
+        connection,
+        account.id,
+        account.name,
+        account.role,
+        account.color,
+        credential_stamp(account.password_hash),
+        handed=True,
     )
     player = ctx.player
     player.ignoring = ignoring

@@ -545,12 +545,19 @@ class MushServer:
         handoff = self.handoff
         relay = connection.socket
         assert handoff is not None and isinstance(relay, RelaySocket)
+        if relay.write_buffer_size():
+            return False
         state["web"] = connection.handoff_state()
         relay.hold_reading(True)
-        offer = await handoff.offer(owner, state, relay.fileno())
+        try:
+            offer = await handoff.offer(owner, state, relay.fileno())
+        except BaseException:
+            relay.hold_reading(False)
+            raise
         if offer is not None and self._still_to_hand(connection, player, place) and not connection.gone:
             connection.send_now()
-            if not relay.write_buffer_size() and handoff.release(owner, offer, place.seq):
+            # Gone if that was more than the page may leave unread (cut off, not handed on).
+            if not connection.gone and not relay.write_buffer_size() and handoff.release(owner, offer, place.seq):
                 connection.close()  # without a word: closes this worker's hold on the relay only
                 await self._handed(connection, player, place, owner)
                 return True

@@ -312,12 +312,20 @@ class Hub:
         return self.log_out(connection)
 
     def log_in(
-        self, connection: Connection, account_id: int, name: str, role: str, color: str, credential: str = ""
+        self,
+        connection: Connection,
+        account_id: int,
+        name: str,
+        role: str,
+        color: str,
+        credential: str = "",
+        handed: bool = False,
     ) -> bool:
         """Attach ``connection`` to the account, whose password has the stamp
         ``credential`` (see :attr:`OnlinePlayer.credential`); True if the player was not
         online on this node before. If they were online on another node, that node lets
-        them go."""
+        them go; unless ``handed`` over from another worker (they left it on their own,
+        and the news of where they were may be older than their coming back there)."""
         player = self.players.get(account_id)
         first = player is None
         if player is None:
@@ -325,7 +333,7 @@ class Hub:
             self.players[account_id] = player
             self.lobby.enter(player)
             elsewhere = self._forget_remote(account_id)
-            if elsewhere is not None:
+            if elsewhere is not None and not handed:
                 self.peers.take_over(elsewhere)
             self.peers.presence_changed(player, True)
         player.credential = credential

@@ -25,6 +25,7 @@ import json
 import logging
 import socket
 import ssl
+import time
 from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
@@ -103,6 +104,10 @@ class WebConnection(Connection):
         #: Every token this connection was given (all retracted when the player ends the session).
         self._tokens: list[str] = []
         self._token_refresh: asyncio.TimerHandle | None = None
+        #: When the newest token was given; and, handed over with the page's tokens, in
+        #: how many seconds the next is due (the refresh goes on where it was).
+        self._token_given_at = 0.0
+        self._next_token_in: float | None = None
         #: The last data and frame of each view sent, to leave out those that did not change.
         self._views: dict[str, tuple[object, str]] = {}
         #: Whether the page reads the frames queued in one turn as one message, a JSON array.
@@ -227,7 +232,11 @@ class WebConnection(Connection):
             self._token_refresh.cancel()
             self._token_refresh = None
         if self.player is not None:
-            self._give_token()
+            if self._next_token_in is not None:
+                self._token_refresh = asyncio.get_running_loop().call_later(self._next_token_in, self._give_token)
+                self._next_token_in = None
+            else:
+                self._give_token()
         elif not self.gone:
             self.end_session()
 
@@ -246,6 +255,7 @@ class WebConnection(Connection):
         token = self.tokens.issue(self.player.account_id, self.player.name, self.player.credential)
         self._tokens.append(token)
         del self._tokens[:-TOKENS_KEPT]
+        self._token_given_at = time.monotonic()
         self._post({"token": token})
         self._token_refresh = asyncio.get_running_loop().call_later(TOKEN_REFRESH, self._give_token)
 
@@ -297,16 +307,24 @@ class WebConnection(Connection):
 
     def handoff_state(self) -> dict[str, Any]:
         """What the room's worker needs to serve this page's player (see :meth:`restore`)."""
-        return {"width": self._width, "batches": self.batches, "tokens": list(self._tokens)}
+        return {
+            "width": self._width,
+            "batches": self.batches,
+            "tokens": list(self._tokens),
+            "token_age": time.monotonic() - self._token_given_at,
+        }
 
     def restore(self, state: dict[str, Any]) -> None:
         """Take up where the worker that holds the page left off (:meth:`handoff_state`),
         each field checked for type (it comes from a worker of this host)."""
         self.set_width(state.get("width"))
         self.batches = state.get("batches") is True
-        tokens = state.get("tokens")
+        tokens, age = state.get("tokens"), state.get("token_age")
         if isinstance(tokens, list):
             self._tokens = [token for token in tokens[-TOKENS_KEPT:] if isinstance(token, str)]
+        if self._tokens and isinstance(age, int | float) and age >= 0:
+            # The page has a good token: no new one at the login here, the next when due.
+            self._next_token_in = max(0.0, TOKEN_REFRESH - age)
 
     def relay_through(self, pair: socket.socket) -> None:
         """From now on another worker of the host serves this page's player, through
@@ -467,8 +485,8 @@ class RelaySocket(asyncio.Protocol):
             self._end()
 
     def _steer(self) -> None:
-        """Read no further ahead than a few messages (the page waits at the command
-        rate), and nothing while held."""
+        """Read no more from the socket once :data:`RELAY_READ_AHEAD` messages wait (one
+        read may bring more; the page waits at the command rate), and nothing while held."""
         pause = self._held or len(self._messages) >= RELAY_READ_AHEAD
         if pause != self._paused and self.transport is not None and not self.closed:
             self._paused = pause
@@ -538,7 +556,7 @@ class RelaySocket(asyncio.Protocol):
             await self._arrived.wait()
 
 
-#: Messages a relayed page's worker reads ahead of the commands it runs.
+#: Messages a relayed page's worker lets wait before it reads no more from the relay.
 RELAY_READ_AHEAD = 16
 #: Bytes the worker holding a page reads at a time from the page's relay.
 RELAY_CHUNK = 256 * 1024
