@@ -522,6 +522,9 @@ class MushServer:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             offer = await handoff.offer(owner, state, theirs.fileno())
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()  # sent with the offer, if it was: theirs to keep or close
         if (
