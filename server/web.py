@@ -356,35 +356,28 @@ class WebConnection(Connection):
     async def _pass_messages(self) -> None:
         pair, self._relay_end = self._relay_end, None  # this task's to close from here
         assert pair is not None and isinstance(self.socket, web.WebSocketResponse)
-        try:
-            reader, writer = await asyncio.open_unix_connection(sock=pair)
-        except BaseException:
-            pair.close()
-            raise
         # What one turn of the other worker's event loop sends at most, in UTF-8: under
         # its output limit in characters, with a comma between frames batched together.
         most = 8 * (self.output_limit + 1)
+        try:
+            _transport, relay = await asyncio.get_running_loop().connect_accepted_socket(
+                lambda: RelaySocket(most), sock=pair
+            )
+        except BaseException:
+            pair.close()
+            raise
         page = self.socket
 
         async def from_the_page() -> None:
             async for message in page:
                 if message.type != WSMsgType.TEXT:
                     return
-                writer.write(_relay_frame(message.data))
-                await writer.drain()
+                await relay.send_str(message.data)
 
         async def to_the_page() -> None:
-            buffer = bytearray()
-            while not self._hanging_up:
-                chunk = await reader.read(RELAY_CHUNK)
-                if not chunk:
-                    return
-                buffer += chunk
-                messages, done, good = _relay_frames(buffer, most)
-                del buffer[:done]
-                for message in messages:
-                    self._queue(message)
-                if not good:
+            async for message in relay:
+                self._queue(message.data)
+                if self._hanging_up:
                     return
 
         directions = [asyncio.create_task(from_the_page()), asyncio.create_task(to_the_page())]
@@ -394,7 +387,7 @@ class WebConnection(Connection):
             for direction in directions:
                 direction.cancel()
             await asyncio.gather(*directions, return_exceptions=True)
-            writer.close()
+            await relay.close()
 
     @property
     def gone(self) -> bool:
@@ -454,11 +447,15 @@ class RelaySocket(asyncio.Protocol):
     message whole, its length in four bytes and then its UTF-8 text. What
     :class:`WebConnection` uses of a WebSocket: ``send_str``, ``close``, ``closed`` and
     the page's messages, in order, by ``async for``; and what handing the socket on to
-    another worker needs: whether anything read is not taken yet (:attr:`holds_input`)."""
+    another worker needs: whether anything read is not taken yet (:attr:`holds_input`).
+    The worker holding the page speaks the same at its end of the relay, taking messages
+    as large as the other's output limit allows (``most`` bytes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = MOST_MESSAGE_BYTES) -> None:
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        #: The largest message taken (one larger ends the relay).
+        self.most = most
         #: What was read: whole messages not taken yet, and the start of the next.
         self._messages: deque[str] = deque()
         self._partial = bytearray()
@@ -475,7 +472,7 @@ class RelaySocket(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._partial += data
-        messages, done, good = _relay_frames(self._partial, MOST_MESSAGE_BYTES)
+        messages, done, good = _relay_frames(self._partial, self.most)
         del self._partial[:done]
         if messages:
             self._messages.extend(messages)
@@ -558,8 +555,6 @@ class RelaySocket(asyncio.Protocol):
 
 #: Messages a relayed page's worker lets wait before it reads no more from the relay.
 RELAY_READ_AHEAD = 16
-#: Bytes the worker holding a page reads at a time from the page's relay.
-RELAY_CHUNK = 256 * 1024
 
 
 def _relay_frames(buffer: bytearray, most: int) -> tuple[list[str], int, bool]:

@@ -43,7 +43,15 @@ from tests.test_cluster import (  # noqa: F401 (fixtures, which pytest finds by 
     two_at_a_table,
 )
 from tests.test_telnet_features import GmcpClient, latest, read_until
-from tests.test_workers import on_both_workers, pid_of, start_draw_and_play, two_workers, worker_of, workers  # noqa: F401
+from tests.test_workers import (
+    on_both_workers,
+    pid_of,
+    running,
+    start_draw_and_play,
+    two_workers,
+    worker_of,
+    workers,  # noqa: F401 (a fixture, which pytest finds by name)
+)
 from tests.web_client import WebClient, web_log_in
 
 #: An offer's state, as a worker sends it (the fields every taker reads).
@@ -712,17 +720,11 @@ async def test_a_relayed_page_follows_its_player_to_the_next_room(workers):  # n
 @pytest.fixture
 async def three_workers(cluster_database, broker_url, prefix, tmp_path) -> AsyncIterator[ServerProcess]:  # noqa: F811
     """``serve --workers 3``, commands as fast as they come (the test hops rooms quickly)."""
-    server = two_workers(
-        cluster_database, broker_url, prefix, tmp_path, DVORAK_COMMAND_RATE="1000", DVORAK_COMMAND_BURST="1000"
-    )
-    server.env["DVORAK_WORKERS"] = "3"
-    await server.start(listeners=3)
-    server.follow()
-    try:
+    fast = {"DVORAK_COMMAND_RATE": "1000", "DVORAK_COMMAND_BURST": "1000"}
+    async with running(
+        two_workers(cluster_database, broker_url, prefix, tmp_path, DVORAK_WORKERS="3", **fast)
+    ) as server:
         yield server
-    finally:
-        if server.process is not None and server.process.returncode is None:
-            await server.stop(signal.SIGKILL)
 
 
 async def test_players_hopping_rooms_over_three_workers_keep_their_session(three_workers):

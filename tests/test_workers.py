@@ -16,6 +16,7 @@ import re
 import signal
 import socket
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -40,8 +41,9 @@ POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/nowhere"
 
 
 def two_workers(database_url: str, broker: str, topics: str, data_dir: Path, **env: str) -> ServerProcess:
-    """``serve --workers 2`` on ``database_url``, linked by the broker at ``broker`` under the MQTT
-    prefix ``topics`` (not started yet)."""
+    """``serve --workers 2`` (or as many as ``DVORAK_WORKERS`` in ``env`` says) on
+    ``database_url``, linked by the broker at ``broker`` under the MQTT prefix ``topics``
+    (not started yet)."""
     server = ServerProcess(database_url, data_dir)
     server.env.update(
         DVORAK_WORKERS="2",
@@ -51,9 +53,22 @@ def two_workers(database_url: str, broker: str, topics: str, data_dir: Path, **e
         DVORAK_CLUSTER_HEARTBEAT=str(HEARTBEAT),
         DVORAK_CLUSTER_SECRET=SECRET,
         DVORAK_SHUTDOWN_GRACE="2",
-        **env,
     )
+    server.env.update(env)
     return server
+
+
+@asynccontextmanager
+async def running(server: ServerProcess) -> AsyncIterator[ServerProcess]:
+    """``server`` started, every worker listening, its log followed; killed at the end if
+    it is still running."""
+    await server.start(listeners=int(server.env["DVORAK_WORKERS"]))
+    server.follow()
+    try:
+        yield server
+    finally:
+        if server.process is not None and server.process.returncode is None:
+            await server.stop(signal.SIGKILL)
 
 
 @pytest.fixture(params=[pytest.param("on", id="handoff")])
@@ -66,14 +81,10 @@ async def workers(
 ) -> AsyncIterator[ServerProcess]:
     """``serve --workers 2`` on the test's database and the broker, both workers listening
     (handing telnet players to their room's worker, unless a test asks for ``"off"``)."""
-    server = two_workers(cluster_database, broker_url, prefix, tmp_path, DVORAK_HANDOFF=request.param)
-    await server.start(listeners=2)
-    server.follow()
-    try:
+    async with running(
+        two_workers(cluster_database, broker_url, prefix, tmp_path, DVORAK_HANDOFF=request.param)
+    ) as server:
         yield server
-    finally:
-        if server.process is not None and server.process.returncode is None:
-            await server.stop(signal.SIGKILL)
 
 
 async def worker_of(server: ServerProcess, name: str) -> str:
