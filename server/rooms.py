@@ -661,8 +661,10 @@ class RoomRegistry:
         self.rooms_per_player = rooms_per_player
         self._rooms: dict[int, GameRoom] = {}
         self._loading: dict[int, asyncio.Task[GameRoom | None]] = {}
-        #: Each loaded room's seq in the database at the last patient reconcile.
+        #: Each loaded room's seq in the database at the last patient reconcile, and the
+        #: loaded rooms it found deleted.
         self._seen_ahead: dict[int, int] = {}
+        self._seen_deleted: set[int] = set()
 
     def loaded(self) -> list[GameRoom]:
         return list(self._rooms.values())
@@ -703,11 +705,16 @@ class RoomRegistry:
         at the last patient check, so that news still on its way (from moves stored a
         moment ago) arrives as news, in its place among what was said, rather than
         being read from the database first. A room whose copy is ahead of the database,
-        or at its seq with another digest, is reloaded."""
+        or at its seq with another digest, is reloaded. A room deleted behind this node's
+        back is closed here (when ``patient``, once found deleted at two checks running:
+        the news of who deleted it comes first, unless it was lost)."""
         if not self._rooms:
             return 0
         rooms = list(self._rooms.values())
-        for room_id in await self.store.archived_among(room.id for room in rooms):
+        deleted = await self.store.archived_among(room.id for room in rooms)
+        if patient:
+            deleted, self._seen_deleted = deleted & self._seen_deleted, deleted
+        for room_id in deleted:
             log.info("room %s was deleted on another node; closing it here", room_id)
             self.close(room_id, ARCHIVED_NOTICE)
         rooms = [room for room in rooms if room.id in self._rooms]

@@ -303,6 +303,24 @@ async def test_a_room_deleted_on_one_node_is_gone_on_the_others(start_node):
     assert 'There is no room called "Den"' in flat(await ben.ask("watch Den"))
 
 
+async def test_a_room_deleted_without_news_is_closed_at_the_second_look_at_the_database(start_node):
+    # The news of a deletion says who deleted the room; the heartbeat's look at the
+    # database may come first (news a moment late, on a loaded machine) and must not
+    # close the room before it. Only a room still deleted at the next look (its news
+    # lost: the deleting node died between its commit and its message) is closed so.
+    north = await start_node("north", cluster_heartbeat=60.0)
+    ann = await player(north, "Ann")
+    await ann.ask("newroom Den")
+    room = await north.rooms.find("Den")
+    assert room is not None and await north.rooms.store.archive(room.id)
+    await north.rooms.reconcile(patient=True)
+    assert "closed" not in await ann.client.quiet(0.3)
+    assert "Den" in flat(await ann.ask("look"))
+    await north.rooms.reconcile(patient=True)
+    await ann.client.expect(loosely("This room has been closed (deleted or archived). You are in the lobby."))
+    assert "Lobby" in await ann.ask("look")
+
+
 async def test_a_player_away_on_one_node_stops_counting_in_the_vote_on_the_other(start_node):
     north, south = await start_node("north", away_grace_seconds=0.5), await start_node("south", away_grace_seconds=0.5)
     ann, ben = await player(north, "Ann"), await player(south, "Ben")
