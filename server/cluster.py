@@ -207,9 +207,12 @@ class Cluster(Peers):
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
                 await client.publish(topic, self._envelopes.seal(topic, {"bye": True}), qos=1, retain=True, timeout=2)
         if self._runner is not None:
-            self._runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._runner
+            # Cancelled until it ends: one cancellation can be lost while connecting (on
+            # Python 3.11, asyncio.wait_for returns a result that came at the same moment
+            # and drops the cancellation), and the link would go on for ever.
+            while not self._runner.done():
+                self._runner.cancel()
+                await asyncio.wait([self._runner], timeout=0.5)
         for task in list(self._tasks):
             task.cancel()
 

@@ -10,6 +10,7 @@ the broker, or check its shipped configuration, start a private Mosquitto of the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import json
 import os
@@ -713,6 +714,26 @@ def test_news_goes_out_in_order_many_items_to_a_message(prefix):
         {"say": "in the lobby", "exclude": 3, "speaker": None}
     ]
     assert all(len(items) <= 500 for _, items in news)
+
+
+async def test_stopping_ends_the_link_even_if_a_cancellation_is_lost(prefix, monkeypatch):
+    # On Python 3.11, asyncio.wait_for (under aiomqtt's connect) returns a result that came
+    # at the moment it was cancelled and drops the cancellation: a worker stopped just as
+    # it connected to the broker went on serving the link, and never exited.
+    async def a_session_that_drops_one_cancellation(self: Cluster) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(3600)
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(Cluster, "_session", a_session_that_drops_one_cancellation)
+    rooms = RoomRegistry(None, lambda room, events: None, Hub())  # type: ignore[arg-type]
+    cluster = Cluster(rooms.hub, rooms, "mqtt://127.0.0.1:1", "north", prefix, HEARTBEAT, SECRET, lambda gone: None)
+    await cluster.start()
+    await asyncio.sleep(0.05)
+    stopping = asyncio.ensure_future(cluster.stop())
+    done, _ = await asyncio.wait([stopping], timeout=10)
+    stopping.cancel()
+    assert stopping in done, "the link went on after stop()"
 
 
 def test_serve_refuses_a_broker_url_it_cannot_use(tmp_path):
