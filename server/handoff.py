@@ -100,6 +100,11 @@ OnArrival = Callable[[Arrival], None]
 CanTake = Callable[[dict[str, Any]], bool]
 
 
+def worker_serving(room_id: int, workers: int) -> int:
+    """The number (from 1) of the worker of ``workers`` that serves room ``room_id``."""
+    return room_id % workers + 1
+
+
 class Handoff:
     """This worker's end: :meth:`offer` a player to another worker (and :meth:`release`
     them once taken), and take those offered to this one."""
@@ -129,7 +134,7 @@ class Handoff:
 
     def owner_of(self, room_id: int) -> int:
         """The number of the worker that serves room ``room_id``."""
-        return room_id % self.count + 1
+        return worker_serving(room_id, self.count)
 
     def start(self, can_take: CanTake, on_arrival: OnArrival) -> None:
         self._can_take, self._on_arrival = can_take, on_arrival

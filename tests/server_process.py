@@ -141,9 +141,12 @@ class ServerProcess:
         """Wait until the server exits by itself (within ``timeout`` seconds); its exit
         status, with the rest of its log read."""
         assert self.process is not None and self.process.stderr is not None
-        if self._follower is not None:
-            await asyncio.wait_for(self._follower, timeout)
-        else:
-            rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
-            self.log += rest.decode()
-        return await asyncio.wait_for(self.process.wait(), timeout)
+        try:
+            if self._follower is not None:
+                await asyncio.wait_for(asyncio.shield(self._follower), timeout)
+            else:
+                rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
+                self.log += rest.decode()
+            return await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"the server did not exit within {timeout} s:\n{self.log}") from None

@@ -27,7 +27,9 @@ import uvloop
 from telnetlib3.telopt import IAC, MCCP2_COMPRESS, SB, SE
 
 import server.handoff as handoff_module
-from server.handoff import Arrival, Handoff, bind_handoff_sockets
+from persistence.database import Database
+from persistence.rooms import RoomStore
+from server.handoff import Arrival, Handoff, bind_handoff_sockets, worker_serving
 from server.limits import CommandRate
 from server.telnet import MushTelnetServer, ParsingTurns
 from server.web import RELAY_READ_AHEAD, RelaySocket
@@ -363,12 +365,15 @@ def handed(server: ServerProcess, name: str) -> list[tuple[str, str]]:
     return re.findall(rf"\[(w\d)\]: connection \d+ \({name}\) handed to worker (w\d)", server.log)
 
 
-async def room_worker(server: ServerProcess, host: ScriptedPlayer, host_worker: str) -> str:
-    """The worker serving the room ``host`` has just made: where the host was handed, or
-    the host's own."""
-    await asyncio.sleep(0.3)
-    moves = handed(server, host.name)
-    return moves[-1][1] if moves else host_worker
+async def room_worker(server: ServerProcess, room: str) -> str:
+    """The worker serving ``room`` (by the room's number, as the workers share rooms out)."""
+    database = Database(server.env["DVORAK_DATABASE_URL"])
+    try:
+        room_id = await RoomStore(database).find_id(room)
+    finally:
+        await database.dispose()
+    assert room_id is not None, f"there is no room {room}"
+    return f"w{worker_serving(room_id, int(server.env['DVORAK_WORKERS']))}"
 
 
 NOT_TO_BE_SEEN = ("has disconnected", "has connected", "is back", "logged in from", "Welcome back")
@@ -380,7 +385,7 @@ async def test_players_who_sit_down_are_served_by_the_rooms_worker_and_notice_no
     since = {who.name: len(who.client.transcript) for who in (ann, ben)}
     await two_at_a_table(ann, ben, "Den", 20)
     # The kernel put them on two workers; the room's worker serves both now.
-    owner = await room_worker(workers, ann, ann_worker)
+    owner = await room_worker(workers, "Den")
     guest, guest_worker = (ben, ben_worker) if owner == ann_worker else (ann, ann_worker)
     await workers.logged(rf"\[{owner}\]: {guest.name} \(#\d+\) handed over")
     assert handed(workers, guest.name) == [(guest_worker, owner)]
@@ -405,11 +410,10 @@ async def test_players_who_sit_down_are_served_by_the_rooms_worker_and_notice_no
 
 async def test_a_mud_client_keeps_compression_and_gmcp_when_handed_over(workers):  # noqa: F811
     hal = await ScriptedPlayer.connect(workers.port, "Hal")
-    hal_worker = await worker_of(workers, "Hal")
     await hal.ask("newroom Den")
     for i in range(12):
         await hal.ask(f"loadcard Card {i}/T/Text {i}.")
-    owner = await room_worker(workers, hal, hal_worker)
+    owner = await room_worker(workers, "Den")
     # A MUD client (MCCP2 and GMCP on) that the kernel put on the other worker.
     for attempt in range(40):
         # Each from an address of its own: the kernel spreads by address, and the server
@@ -482,7 +486,7 @@ async def room_and_newcomer(server: ServerProcess, name: str) -> tuple[ScriptedP
     other worker (``name`` and a number)."""
     hal = await ScriptedPlayer.connect(server.port, "Hal")
     await hal.ask("newroom Den")
-    owner = await room_worker(server, hal, await worker_of(server, "Hal"))
+    owner = await room_worker(server, "Den")
     return hal, owner, await player_off(server, owner, name)
 
 
@@ -500,7 +504,7 @@ async def player_off(server: ServerProcess, worker: str, name: str) -> ScriptedP
 async def test_when_the_rooms_worker_is_killed_its_players_come_back_to_it_at_their_seats(workers):  # noqa: F811
     ann, ben, ann_worker, ben_worker = await on_both_workers(workers)
     await two_at_a_table(ann, ben, "Den", 20)
-    owner = await room_worker(workers, ann, ann_worker)
+    owner = await room_worker(workers, "Den")
     await workers.logged(rf"\[{owner}\]: {(ben if owner == ann_worker else ann).name} \(#\d+\) handed over")
     await ann.ask("start")
     assert "You draw" in flat(await ann.ask("draw"))
@@ -574,7 +578,7 @@ async def test_a_page_whose_player_sits_down_is_relayed_to_the_rooms_worker(work
     await hal.ask("newroom Den")
     await hal.ask("set turns=off")
     await load_deck(hal, 20)
-    owner = await room_worker(workers, hal, await worker_of(workers, "Hal"))
+    owner = await room_worker(workers, "Den")
     page, name = await page_off(workers, owner, "Pia")
     page_worker = "w1" if owner == "w2" else "w2"
     tokens_before = len(page.tokens)
@@ -628,7 +632,7 @@ async def relayed(
     if deck:
         await hal.ask("set turns=off")
         await load_deck(hal, deck)
-    owner = await room_worker(server, hal, await worker_of(server, "Hal"))
+    owner = await room_worker(server, "Den")
     page, player = await page_off(server, owner, name)
     page.send(sit)
     await server.logged(rf"\[{owner}\]: {player} \(#\d+\) handed over")
@@ -699,11 +703,11 @@ async def test_a_relayed_page_follows_its_player_to_the_next_room(workers):  # n
     for room in ("Two", "Three"):
         page.send(f"newroom {room}")
         await page.expect(rf"You made room {room}")
-        await asyncio.sleep(0.5)
-        if len(handed(workers, name)) == 2:
+        if await room_worker(workers, room) == holder:
             break
-    assert handed(workers, name) == [(holder, owner), (owner, holder)]
+    await workers.logged(rf"\[{owner}\]: connection \d+ \({name}\) handed to worker {holder}")
     await workers.logged(rf"\[{holder}\]: {name} \(#\d+\) handed over")
+    assert handed(workers, name) == [(holder, owner), (owner, holder)]
     page.send("say Back where the page is.")
     await page.expect(r'You say, "Back where the page is\."')
     page.send("set handsize=3")
