@@ -44,10 +44,20 @@ def raise_open_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
+#: The ports :func:`free_port` has chosen in this process.
+_chosen: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback port free now, and never one chosen before: a server's ports are chosen
+    one after another, each free until the server binds it."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        if port not in _chosen:
+            _chosen.add(port)
+            return port
 
 
 @dataclass

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The lowest port tests choose for servers they start as processes.
 LOWEST_PORT = 10000
+#: The ports :func:`free_port` has chosen in this process.
+_chosen: set[int] = set()
 
 
 def _ephemeral_ports() -> tuple[int, int]:
@@ -34,18 +36,22 @@ def free_port() -> int:
     the kernel's ephemeral range, from which every client connection of every test takes
     its local port (a port chosen there can be taken by one before the server binds it:
     "address already in use"), and in a slice of its own for each xdist worker, so that
-    two tests running at once never choose the same."""
+    two tests running at once never choose the same. Never one it chose before: a server's
+    ports are chosen one after another, each free until the server binds it."""
     ceiling = min(_ephemeral_ports()[0], 65536)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     span = (ceiling - LOWEST_PORT) // max(workers, 1)
     first = LOWEST_PORT + (int(worker) if worker.isdigit() else 0) * span
     for port in random.sample(range(first, first + span), min(span, 500)):
+        if port in _chosen:
+            continue
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
+            _chosen.add(port)
             return port
     raise RuntimeError(f"no free port between {first} and {first + span}")
 
