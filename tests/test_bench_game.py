@@ -9,8 +9,8 @@ from typing import Any, cast
 
 from bench.game import PROPOSAL_EVERY, Room, Seat, play_room
 from bench.loadgen import BenchClient, Counters, Latencies
-from bench.processes import free_port as bench_free_port
-from tests.server_process import free_port as tests_free_port
+from bench.processes import free_port as free_bench_port
+from tests.server_process import free_port as free_test_port
 
 NAMES = ["Ann", "Ben", "Cy", "Di", "Ed"]
 
@@ -89,6 +89,6 @@ async def test_a_gmcp_seat_is_sent_the_views_and_reads_its_replies_without_them(
 def test_the_ports_chosen_for_servers_are_never_chosen_twice():
     # A server's telnet and web ports are chosen one after the other, each free until the
     # server binds it: the second must not be the first again ("address already in use").
-    for choose in (bench_free_port, tests_free_port):
+    for choose in (free_bench_port, free_test_port):
         ports = [choose() for _ in range(300)]
         assert len(set(ports)) == len(ports)
