@@ -530,7 +530,6 @@ class MushServer:
         if (
             offer is not None
             and self._still_to_hand(connection, player, place)
-            and not connection.gone
             and handoff.release(owner, offer, place.seq)
         ):
             connection.relay_through(ours)
@@ -557,7 +556,7 @@ class MushServer:
         except BaseException:
             relay.hold_reading(False)
             raise
-        if offer is not None and self._still_to_hand(connection, player, place) and not connection.gone:
+        if offer is not None and self._still_to_hand(connection, player, place):
             connection.send_now()
             # Gone if that was more than the page may leave unread (cut off, not handed on).
             if not connection.gone and not relay.write_buffer_size() and handoff.release(owner, offer, place.seq):
@@ -569,9 +568,11 @@ class MushServer:
 
     def _still_to_hand(self, connection: Connection, player: OnlinePlayer, place: GameRoom) -> bool:
         """Whether a player offered to another worker is still to go: while the offer was
-        made they may have left the room (kicked, say), logged in again here, or this
-        worker begun to stop; then they stay."""
-        return player.place is place and player.connections == [connection] and not self._stopping
+        made they may have left the room (kicked, say), logged in again here, gone, or
+        this worker begun to stop; then they stay."""
+        return (
+            player.place is place and player.connections == [connection] and not connection.gone and not self._stopping
+        )
 
     async def _handed(self, connection: Connection, player: OnlinePlayer, place: GameRoom, owner: int) -> None:
         """The player is served by worker ``owner`` now: gone from here without a word."""
