@@ -202,13 +202,13 @@ class GameRoom(Place):
         moved first, its moves are shown here and ``move`` is tried again after them,
         this time with the room's row locked so that no node can overtake it again.
 
-        On a node of its own, the moves that queued up while the room was storing one
-        are made together, in the order they came, and stored in one go (see
-        :meth:`_perform_queued`): four votes on one card wait for two commits, not four.
-        Each is still told to no one before it is stored.
+        The moves that queued up while the room was storing one are made together, in
+        the order they came, and stored in one go (see :meth:`_perform_queued`): four
+        votes on one card wait for two commits, not four. Each is still told to no one
+        before it is stored.
         """
-        if self._hub.peers.shared or not (self._lock.locked() or self._queued):
-            # Nothing to wait for (taking a free lock does not yield), or a node with peers.
+        if not (self._lock.locked() or self._queued):
+            # Nothing to wait for: taking a free lock does not yield.
             async with self._lock:
                 result, seq_before, events = await self._perform_locked(move, None)
                 if events:
@@ -234,7 +234,9 @@ class GameRoom(Place):
         once stored. What a move returns or raises after the first change is given only
         once that change is stored: it was decided on a table not yet stored. If the
         store fails, the first changed move gets the failure (as a move alone would) and
-        the rest are made again one by one, as if each had come alone."""
+        the rest are made again one by one, as if each had come alone; so they are if a
+        move was refused on a copy that other nodes have moved on from (the single move's
+        way then takes over: catch up, and try again)."""
         group, self._queued = self._queued, []
         try:
             if self._suspect:
@@ -263,6 +265,25 @@ class GameRoom(Place):
                 entry.reset()
             self._queued[:0] = [entry for entry in group if not entry.done]
             raise
+        refused = next((i for i, entry in enumerate(group) if isinstance(entry.error, RuleViolation)), len(group))
+        if refused < len(group):
+            again = min(first, refused)
+            try:
+                behind = await self._behind()
+            except Exception:
+                behind = True  # the database cannot say: each move alone will
+            except BaseException:
+                for _, changes in reversed(made):
+                    self.table.undo(changes)
+                for entry in group[again:]:
+                    entry.reset()
+                self._queued[:0] = [entry for entry in group if not entry.done]
+                raise
+            if behind:
+                for _, changes in reversed(made):
+                    self.table.undo(changes)
+                await self._one_by_one(group[again:])
+                return
         if not made:
             return
         merged = _merged([changes for _, changes in made])

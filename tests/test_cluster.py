@@ -575,6 +575,35 @@ async def test_moves_caught_up_with_during_a_command_come_after_its_framed_reply
     assert "Ann proposes a new card" in flat(await ben.client.quiet(0.3))
 
 
+async def test_votes_queued_on_a_node_that_missed_the_proposal_are_each_taken(start_node, monkeypatch):
+    """Moves that queue up while a room is busy are made together, on a node with peers
+    too; made on a copy that missed another node's proposal, they are refused there, so
+    each is tried again alone after catching up, and every vote counts."""
+    north = await start_node("north", cluster_heartbeat=60.0)
+    south = await start_node("south", cluster_heartbeat=60.0)
+    ann = await player(north, "Ann")
+    voters = [await player(south, name) for name in ("Ben", "Cy", "Di")]
+    await ann.ask("newroom Den")
+    await ann.ask("set turns=off")
+    await load_deck(ann, 20)
+    for voter in voters:
+        await voter.ask("join Den")
+    await ann.ask("start")
+    for voter in voters:
+        await voter.client.quiet(0.3)
+    monkeypatch.setattr(north.cluster, "room_events", lambda room_id, seq_before, events: None)
+    number = re.search(r"#(\d+)", flat(await ann.ask("newcard Moat/T/Nothing gets past."))).group(1)
+    room = await south.rooms.find("Den")
+    async with room._lock:  # a move being stored: the votes queue up behind it
+        replies = [asyncio.ensure_future(voter.ask(f"approve {number}")) for voter in voters]
+        while len(room._queued) < len(voters):
+            await asyncio.sleep(0.01)
+    for voter, reply in zip(voters, await asyncio.gather(*replies), strict=True):
+        assert f"You approve #{number}." in flat(reply), (voter.name, reply)
+    assert "is decided: accepted" in flat(await ann.client.quiet(0.5))
+    await same_everywhere([north, south], "Den")
+
+
 async def test_a_node_that_missed_the_last_move_reads_it_at_a_heartbeat(start_node, monkeypatch):
     north, south = await start_node("north"), await start_node("south")
     ann, ben = await game_across(north, south)
