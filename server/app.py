@@ -333,7 +333,7 @@ class MushServer:
     ) -> None:
         """Serve one connection (on the TLS port: ``tls``) from greeting to hang-up, or
         from where another worker ``handed`` it over."""
-        if self._stopping:
+        if self._stopping and handed is None:
             writer.close()
             return
         address = await self._address_of(writer) if handed is None else str(handed["address"])
@@ -356,9 +356,10 @@ class MushServer:
 
     async def _serve(self, connection: Connection, handed: dict[str, Any] | None = None) -> None:
         """Serve one connection, telnet or web, from greeting to hang-up (or, ``handed``
-        over by another worker, from where it was there)."""
-        if self._stopping:
-            connection.close()
+        over by another worker, from where it was there). A player handed over as this
+        worker stops is let in all the same, and then told and let go as everyone was."""
+        if self._stopping and handed is None:
+            connection.close(SHUTDOWN_NOTICE)
             return
         task = asyncio.current_task()
         assert task is not None
@@ -378,6 +379,9 @@ class MushServer:
             if handed is None:
                 self.processor.welcome(connection)
             elif not await self.processor.come_over(connection, handed):
+                return
+            if self._stopping:
+                connection.close(SHUTDOWN_NOTICE)
                 return
             await self._serve_lines(connection, handed)
         except ConnectionError:
@@ -678,18 +682,23 @@ class MushServer:
             keeper.cancel()
         for listener in self._listeners:
             listener.close()
-        if self.handoff is not None:
-            self.handoff.stop()
         if self.web is not None:
             await self.web.stop_listening()
         try:
             await asyncio.wait_for(self._no_running_commands.wait(), self.settings.shutdown_grace)
         except TimeoutError:
             log.warning("%d commands still running at shutdown", self._running_commands)
+        if self.handoff is not None:
+            # Offers are refused from now on (see _can_take); those taken are let in.
+            await self.handoff.settle()
+            self.handoff.stop()
         for connection in list(self.hub.connections):
             connection.close(notice)
-        if self._sessions:
-            await asyncio.wait(self._sessions, timeout=self.settings.shutdown_grace)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.shutdown_grace
+        # Until the sessions end, and those of players let in just now, who are told as they come.
+        while (sessions := self._sessions | self._arrivals) and loop.time() < deadline:
+            await asyncio.wait(sessions, timeout=deadline - loop.time())
         if self.web is not None:
             await self.web.relays_ended(self.settings.shutdown_grace, notice)
             await self.web.stop()

@@ -29,7 +29,10 @@ to, as the kernel vouches with ``SO_PASSCRED``):
 A giver that hears nothing within :data:`ANSWER_WAIT`, or is refused, or cannot send
 ``released``, goes on serving the player itself; a taker that has no ``released``
 within :data:`RELEASE_WAIT` of the offer closes its copy of the socket unused. So at
-any moment one worker at most reads from and writes to the client.
+any moment one worker at most reads from and writes to the client. A worker that stops
+refuses offers from then on but listens until those it took are released or given up
+(:meth:`Handoff.settle`): a player let go of then is let in, and told it stops as everyone
+it had, rather than served by no one.
 """
 
 from __future__ import annotations
@@ -124,6 +127,8 @@ class Handoff:
         self._resting: dict[int, float] = {}
         #: Sockets offered here, by (giver's address, offer number), waiting for ``released``.
         self._offered: dict[tuple[bytes, int], tuple[Arrival, asyncio.TimerHandle]] = {}
+        #: Set whenever one of them is released or dropped (see :meth:`settle`).
+        self._settled = asyncio.Event()
         self._on_arrival: OnArrival | None = None
         self._can_take: CanTake | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -140,6 +145,17 @@ class Handoff:
         self._can_take, self._on_arrival = can_take, on_arrival
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(self.sock.fileno(), self._readable)
+
+    async def settle(self) -> None:
+        """Wait until every player this worker took has been let go by the giver (then
+        :data:`OnArrival` serves them) or was never released (then they were left where
+        they were): at most :data:`RELEASE_WAIT`. A worker that stops calls this before
+        :meth:`stop`, having refused new offers (:data:`CanTake`): otherwise a player
+        the giver lets go of just then would be served by no one, and cut off without
+        a word."""
+        while self._offered:
+            self._settled.clear()
+            await self._settled.wait()
 
     def stop(self) -> None:
         if self._loop is not None:
@@ -247,6 +263,7 @@ class Handoff:
         elif kind == "released":
             waiting = self._offered.pop((sender, offer), None)
             if waiting is not None:
+                self._settled.set()
                 arrival, timer = waiting
                 timer.cancel()
                 arrival.state["seq"] = int(message["seq"])
@@ -270,6 +287,7 @@ class Handoff:
     def _not_released(self, key: tuple[bytes, int]) -> None:
         waiting = self._offered.pop(key, None)
         if waiting is not None:
+            self._settled.set()
             waiting[0].sock.close()
 
 

@@ -126,6 +126,30 @@ async def test_an_offer_never_released_is_dropped_by_the_taker(pair, monkeypatch
     client.close()
 
 
+async def test_a_worker_about_to_stop_waits_for_the_players_it_took(pair, monkeypatch):
+    """Once it refuses offers, a stopping worker settles: the player it took and the
+    giver then lets go of is let in (to be told it stops), and one never let go is given
+    up after RELEASE_WAIT; only then does it stop listening."""
+    first, second, arrivals = pair
+    monkeypatch.setattr(handoff_module, "RELEASE_WAIT", 0.3)
+    here, client = socket.socketpair()
+    kept, kept_client = socket.socketpair()
+    released = await first.offer(2, dict(ANN), here.fileno())
+    never = await first.offer(2, {**ANN, "name": "Bo", "account": 2}, kept.fileno())
+    assert released is not None and never is not None
+    second._can_take = lambda state: False  # stopping
+    settling = asyncio.create_task(second.settle())
+    await asyncio.sleep(0.05)
+    assert not settling.done()
+    assert await first.offer(2, dict(ANN), here.fileno()) is None  # refused now
+    assert first.release(2, released, seq=3)
+    await asyncio.sleep(0.05)
+    assert [arrival.state["name"] for arrival in arrivals] == ["Ann"] and not settling.done()
+    await asyncio.wait_for(settling, 1)  # Bo's offer given up
+    for sock in (here, client, kept, kept_client):
+        sock.close()
+
+
 async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
     monkeypatch.setattr(handoff_module, "ANSWER_WAIT", 0.2)
     monkeypatch.setattr(handoff_module, "RETRY_AFTER", 0.5)
@@ -539,6 +563,24 @@ async def test_when_the_rooms_worker_is_killed_its_players_come_back_to_it_at_th
     moved = [(giver, taker) for name in ("Ann", ben.name) for giver, taker in handed(workers, name)]
     assert all(taker == owner for _, taker in moved)
     assert await workers.stop(signal.SIGTERM) == 0
+
+
+async def test_a_player_taken_by_a_worker_that_then_stops_is_let_in_told_and_let_go(workers):  # noqa: F811
+    """The room's worker took the player, then began stopping before the other let go of
+    them: it still lets them in once released, and tells them it stops, as everyone it
+    had, rather than closing their connection without a word."""
+    hal, owner, ivy = await room_and_newcomer(workers, "Ivy")
+    taker = pid_of(workers, owner)
+    os.kill(taker, signal.SIGSTOP)  # the offer waits for it; then it takes it, and stops
+    try:
+        await ivy.client.command("join Den", "Seats, in turn order")
+        await asyncio.sleep(0.3)  # the join's reply, then the offer at once
+    finally:
+        os.kill(taker, signal.SIGTERM)
+        os.kill(taker, signal.SIGCONT)
+    await ivy.client.wait_closed(timeout=15)
+    assert "shutting down" in ivy.client.transcript, ivy.client.transcript[-500:]
+    assert handed(workers, ivy.name) == [("w1" if owner == "w2" else "w2", owner)]
 
 
 async def test_half_a_line_sent_with_the_join_waits_for_its_end_on_the_first_worker(workers):  # noqa: F811
