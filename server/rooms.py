@@ -259,11 +259,7 @@ class GameRoom(Place):
                 elif index < first:
                     entry.done = True  # decided on the stored table
         except BaseException:
-            for _, changes in reversed(made):
-                self.table.undo(changes)
-            for entry in group[first:]:
-                entry.reset()
-            self._queued[:0] = [entry for entry in group if not entry.done]
+            self._put_back(group, first, made)
             raise
         refused = next((i for i, entry in enumerate(group) if isinstance(entry.error, RuleViolation)), len(group))
         if refused < len(group):
@@ -273,11 +269,7 @@ class GameRoom(Place):
             except Exception:
                 behind = True  # the database cannot say: each move alone will
             except BaseException:
-                for _, changes in reversed(made):
-                    self.table.undo(changes)
-                for entry in group[again:]:
-                    entry.reset()
-                self._queued[:0] = [entry for entry in group if not entry.done]
+                self._put_back(group, again, made)
                 raise
             if behind:
                 for _, changes in reversed(made):
@@ -310,6 +302,15 @@ class GameRoom(Place):
             seq += len(changes.events)
         for entry in group[first:]:
             entry.done = True
+
+    def _put_back(self, group: list[_Queued], start: int, made: list[tuple[_Queued, Changes]]) -> None:
+        """Interrupted: undo the moves ``made`` (not stored), and queue the entries of
+        ``group`` from ``start`` again, first, as they came (those before were decided)."""
+        for _, changes in reversed(made):
+            self.table.undo(changes)
+        for entry in group[start:]:
+            entry.reset()
+        self._queued[:0] = [entry for entry in group if not entry.done]
 
     async def _one_by_one(self, entries: list[_Queued]) -> None:
         """Make ``entries`` one at a time, each stored and told before the next."""
