@@ -206,9 +206,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
                 other.send(f"Your player has also logged in from {connection.address}.")
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
-    elif back is not None:
-        await welcome_back(ctx, back)
-    else:
+    elif back is None or not await welcome_back(ctx, back):
         player.place.notice(f"{player.name} has connected.", exclude=player)
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
@@ -233,13 +231,15 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
     ignoring = await ctx.services.get(PlayerSafety).ignores.ignored_ids(account.id)
     room = await ctx.rooms.get(room_id)
     missed = []
-    if room is not None:
+    while room is not None:
         if room.seq < seq:
             # What the player was shown there and this copy has not heard of yet: from the
             # database now (stored before anyone was told), not shown to them again later.
             await room.catch_up()
         # And what this copy has shown its players since the other worker let go.
         missed = await room.events_held(seq)
+        if (room := await ctx.rooms.as_loaded(held := room)) is held:
+            break  # (else it was let go meanwhile: the same with the room read afresh)
     if connection.closing:
         return
     ctx.hub.log_in(

@@ -107,6 +107,11 @@ async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
     if isinstance(origin, GameRoom) and origin.is_seated(player.account_id):
         actor = player.account_id
         await perform(ctx, lambda table: table.unseat(actor, actor))
+    if isinstance(destination, GameRoom):
+        loaded = await ctx.rooms.as_loaded(destination)
+        if loaded is None:
+            raise CommandError(f'There is no room called "{destination.name}".')
+        destination = loaded
     where = f"room {destination.name}" if isinstance(destination, GameRoom) else "the lobby"
     origin.broadcast(f"{player.name} leaves for {where}.", exclude=player)
     ctx.hub.move(player, destination)
@@ -626,16 +631,20 @@ async def seat_to_return_to(ctx: Context, account_id: int) -> Comeback | None:
     return Comeback(room, None) if room is not None else None
 
 
-async def welcome_back(ctx: Context, back: Comeback) -> None:
+async def welcome_back(ctx: Context, back: Comeback) -> bool:
     """Put a player back at their table (or watching their room) and tell them what they
-    missed: the table, their hand, what happened and what was said."""
-    player, room, missed = ctx.player, back.room, back.missed
+    missed: the table, their hand, what happened and what was said. False (nothing
+    done) if the room was deleted meanwhile."""
+    player, missed = ctx.player, back.missed
+    room = await ctx.rooms.as_loaded(back.room)
+    if room is None:
+        return False
     ctx.hub.move(player, room)
     if missed is None:
         room.broadcast(f"{player.name} is back to watch.", exclude=player)
         ctx.reply(f"You are back watching room {room.name}.")
         ctx.reply(await look_text(ctx))
-        return
+        return True
     room.broadcast(f"{player.name} is back.", exclude=player)
     ctx.reply(f"You are back at your seat in room {room.name}.")
     ctx.reply(await look_text(ctx))
@@ -663,6 +672,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> None:
             await room.perform(lambda table: table.mark_absent(viewer, False))
         except DatabaseUnavailable as outage:
             log.warning("could not count %s in the vote again (done at the next check): %s", player.name, outage)
+    return True
 
 
 LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])

@@ -706,6 +706,17 @@ class RoomRegistry:
         finally:
             self._loading.pop(room_id, None)
 
+    async def as_loaded(self, room: GameRoom) -> GameRoom | None:
+        """``room`` as this node has it now, for a player to go into: the same copy while
+        it is loaded (without yielding to the event loop, so that they are in it before
+        it can be let go), or, if it was let go while they were on their way (nobody in
+        it for :meth:`unload_idle`'s while), the room read afresh: a copy let go is one no
+        one else here finds. None if the room has been deleted meanwhile."""
+        if self._rooms.get(room.id) is room:
+            room.used_at = time.monotonic()
+            return room
+        return await self.get(room.id)
+
     async def _load(self, room_id: int) -> GameRoom | None:
         stored = await self.store.load(room_id)
         if stored is None or stored.archived:

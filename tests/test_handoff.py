@@ -574,7 +574,9 @@ async def test_a_player_taken_by_a_worker_that_then_stops_is_let_in_told_and_let
     os.kill(taker, signal.SIGSTOP)  # the offer waits for it; then it takes it, and stops
     try:
         await ivy.client.command("join Den", "Seats, in turn order")
-        await asyncio.sleep(0.3)  # the join's reply, then the offer at once
+        # The offer follows the join's reply at once; the giver waits for the answer for
+        # ANSWER_WAIT (2 s) from then, and the taker takes an offer as old only within it.
+        await asyncio.sleep(0.8)
     finally:
         os.kill(taker, signal.SIGTERM)
         os.kill(taker, signal.SIGCONT)

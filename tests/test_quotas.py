@@ -8,7 +8,9 @@ import asyncio
 
 from sqlalchemy import func, select
 
+import commands.rooms as rooms_commands
 from persistence.models import CardRow, Room, SavedDeck
+from server.rooms import GameRoom
 from tests.players import ScriptedPlayer, flat
 
 
@@ -107,6 +109,60 @@ async def test_rooms_nobody_uses_are_let_go_and_come_back_whole(start_server):
     # While someone is in it, it stays.
     await asyncio.sleep(1.0)
     assert server.rooms.loaded_room(room.id) is not None
+
+
+async def test_a_room_let_go_while_its_player_comes_back_is_the_one_they_sit_in(start_server, monkeypatch):
+    # Coming back takes a few trips to the database between finding the room and going in;
+    # a room let go meanwhile (nobody in it yet) must not be the copy the player enters,
+    # which no one else would find: they sit in the room as this node has it.
+    server = await start_server(room_unload_seconds=0.2)
+    host = await ScriptedPlayer.connect(server.port, "Host")
+    await host.ask("newroom Slow")
+    await host.close()
+    room = await server.rooms.find("slow")
+    assert room is not None
+    for _ in range(40):
+        if server.rooms.loaded_room(room.id) is None:
+            break
+        await asyncio.sleep(0.1)
+    came_back = GameRoom.came_back
+
+    async def slowly(self, *args, **kwargs):
+        await asyncio.sleep(0.6)  # longer than the room stays loaded with nobody in it
+        return await came_back(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameRoom, "came_back", slowly)
+    host = await ScriptedPlayer.connect(server.port, "Host", create=False)
+    assert "You are back at your seat in room Slow" in flat(host.client.transcript)
+    here = server.rooms.loaded_room(room.id)
+    assert here is not None and [player.name for player in here.occupants.values()] == ["Host"]
+    guest = await ScriptedPlayer.connect(server.port, "Guest")
+    await guest.ask("join slow")
+    await host.client.expect("Guest arrives")
+
+
+async def test_a_room_let_go_while_a_player_joins_it_is_the_one_they_sit_in(start_server, monkeypatch):
+    # The same on the way in by join: between finding the room and going in, its password
+    # is checked (a slow hash, on purpose), and a room nobody is in may be let go meanwhile.
+    server = await start_server(room_unload_seconds=0.2)
+    host = await ScriptedPlayer.connect(server.port, "Host")
+    await host.ask("newroom Gated=sesame")
+    await host.ask("leave")
+    room = await server.rooms.find("gated")
+    assert room is not None
+    checked = rooms_commands._check_room_password
+
+    async def slowly(*args, **kwargs):
+        await asyncio.sleep(0.6)  # longer than the room stays loaded with nobody in it
+        return await checked(*args, **kwargs)
+
+    monkeypatch.setattr(rooms_commands, "_check_room_password", slowly)
+    guest = await ScriptedPlayer.connect(server.port, "Guest")
+    assert "You take a seat" in flat(await guest.ask("join gated=sesame"))
+    here = server.rooms.loaded_room(room.id)
+    assert here is not None and [player.name for player in here.occupants.values()] == ["Guest"]
+    await host.ask("join gated=sesame")
+    await guest.client.expect("Host arrives")
 
 
 async def test_commands_that_make_the_server_work_hard_take_more_of_the_command_rate(start_server):
