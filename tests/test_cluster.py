@@ -279,6 +279,31 @@ async def test_moves_made_at_once_on_two_nodes_are_all_kept(start_node):
     assert "10 cards" in flat(await ben.ask("countdraw"))
 
 
+async def test_moves_queued_at_once_on_two_nodes_are_all_kept(start_node):
+    """Three players on each node draw at once: each node makes its queued draws
+    together, the other node's store often first, so a group is refused as stale and
+    made again one by one; every draw is kept, once."""
+    north, south = await start_node("north"), await start_node("south")
+    ann, ben = await player(north, "Ann"), await player(south, "Ben")
+    await two_at_a_table(ann, ben, "Rush", 100)
+    others = [await player(node, name) for node, name in ((north, "Cy"), (south, "Di"), (north, "Eve"), (south, "Fay"))]
+    for who in others:
+        await who.ask("join Rush")
+    await ann.ask("start")
+    drawers = [ann, ben, *others]
+
+    async def draw(who: ScriptedPlayer, times: int) -> list[str]:
+        return [flat(await who.ask("draw")) for _ in range(times)]
+
+    replies = await asyncio.gather(*(draw(who, 10) for who in drawers))
+    refused = [reply for each in replies for reply in each if "You draw #" not in reply]
+    assert not refused
+    await same_everywhere([north, south], "Rush")
+    for who in drawers:
+        _, counts = await who.table()
+        assert counts == {name: 15 for name in ("Ann", "Ben", "Cy", "Di", "Eve", "Fay")}, counts
+
+
 async def test_a_host_kicks_a_spectator_on_another_node(start_node):
     north, south = await start_node("north"), await start_node("south")
     ann, ben = await player(north, "Ann"), await player(south, "Ben")
