@@ -238,8 +238,10 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
             await room.catch_up()
         # And what this copy has shown its players since the other worker let go.
         missed = await room.events_held(seq)
-        if (room := await ctx.rooms.as_loaded(held := room)) is held:
-            break  # (else it was let go meanwhile: the same with the room read afresh)
+        again = await ctx.rooms.get(room_id)  # as it is now loaded here
+        if again is room:
+            break
+        room = again  # let go meanwhile: the same with the room read afresh
     if connection.closing:
         return
     ctx.hub.log_in(

@@ -108,7 +108,7 @@ async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
         actor = player.account_id
         await perform(ctx, lambda table: table.unseat(actor, actor))
     if isinstance(destination, GameRoom):
-        loaded = await ctx.rooms.as_loaded(destination)
+        loaded = await ctx.rooms.get(destination.id)  # the room as it is now loaded here
         if loaded is None:
             raise CommandError(f'There is no room called "{destination.name}".')
         destination = loaded
@@ -636,7 +636,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
     missed: the table, their hand, what happened and what was said. False (nothing
     done) if the room was deleted meanwhile."""
     player, missed = ctx.player, back.missed
-    room = await ctx.rooms.as_loaded(back.room)
+    room = await ctx.rooms.get(back.room.id)  # as it is now loaded here
     if room is None:
         return False
     ctx.hub.move(player, room)

@@ -272,8 +272,7 @@ class GameRoom(Place):
                 self._put_back(group, again, made)
                 raise
             if behind:
-                for _, changes in reversed(made):
-                    self.table.undo(changes)
+                self._unmake(made)
                 await self._one_by_one(group[again:])
                 return
         if not made:
@@ -306,11 +305,15 @@ class GameRoom(Place):
     def _put_back(self, group: list[_Queued], start: int, made: list[tuple[_Queued, Changes]]) -> None:
         """Interrupted: undo the moves ``made`` (not stored), and queue the entries of
         ``group`` from ``start`` again, first, as they came (those before were decided)."""
-        for _, changes in reversed(made):
-            self.table.undo(changes)
+        self._unmake(made)
         for entry in group[start:]:
             entry.reset()
         self._queued[:0] = [entry for entry in group if not entry.done]
+
+    def _unmake(self, made: list[tuple[_Queued, Changes]]) -> None:
+        """Undo moves made on the table and not stored, the last first."""
+        for _, changes in reversed(made):
+            self.table.undo(changes)
 
     async def _one_by_one(self, entries: list[_Queued]) -> None:
         """Make ``entries`` one at a time, each stored and told before the next."""
@@ -692,7 +695,10 @@ class RoomRegistry:
         return list(self._rooms.values())
 
     async def get(self, room_id: int) -> GameRoom | None:
-        """The room with that id, loading it if this node has not yet."""
+        """The room with that id, loading it if this node has not yet. A loaded room is
+        given without yielding to the event loop: a player who holds a room across
+        awaits gets it again here right before going in, so as not to enter a copy let
+        go meanwhile (:meth:`unload_idle`), which no one else here would find."""
         room = self._rooms.get(room_id)
         if room is not None:
             room.used_at = time.monotonic()
@@ -705,17 +711,6 @@ class RoomRegistry:
             return await asyncio.shield(task)
         finally:
             self._loading.pop(room_id, None)
-
-    async def as_loaded(self, room: GameRoom) -> GameRoom | None:
-        """``room`` as this node has it now, for a player to go into: the same copy while
-        it is loaded (without yielding to the event loop, so that they are in it before
-        it can be let go), or, if it was let go while they were on their way (nobody in
-        it for :meth:`unload_idle`'s while), the room read afresh: a copy let go is one no
-        one else here finds. None if the room has been deleted meanwhile."""
-        if self._rooms.get(room.id) is room:
-            room.used_at = time.monotonic()
-            return room
-        return await self.get(room.id)
 
     async def _load(self, room_id: int) -> GameRoom | None:
         stored = await self.store.load(room_id)
