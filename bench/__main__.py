@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench import attacks, gnav, profiling, scenarios, ys
+from bench import attacks, gnav, machine, profiling, scenarios, ys
 from bench.compare import COMPARABLE, CompareError, run_compare
 from bench.evennia import side_by_side
 from bench.processes import raise_open_file_limit
@@ -147,7 +147,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[str, Any]:
-    """One run of a scenario that starts our server, on ``backend``: its figures."""
+    """One run of a scenario that starts our server, on ``backend``: its figures, with
+    how fast the machine ran Python just before (:mod:`bench.machine`)."""
+    speed = machine.loop_seconds()
+    return machine.with_machine_speed(_run_scenario(scenario, backend, arguments), speed)
+
+
+def _run_scenario(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[str, Any]:
     if scenario == "game":
         return run(
             scenarios.game(

@@ -43,9 +43,12 @@ def _time(label: str, path: str) -> Metric:
 
 
 _SERVER = (Metric("server CPU, cores", "server_cpu_cores"), _time("server peak memory, MiB", "server_peak_rss_mib"))
+#: How fast the machine ran Python before each run (bench.machine): two sides that met it
+#: at different speeds differ by that much before any code does.
+_MACHINE = Metric("machine: reference loop, s", "machine_loop_s")
 
-#: The figures compared, by scenario.
-METRICS: dict[str, tuple[Metric, ...]] = {
+#: The scenarios' own figures.
+_FIGURES: dict[str, tuple[Metric, ...]] = {
     "game": (
         _rate("Dvorak moves/s (committed)", "moves_per_s"),
         _rate("Dvorak approvals/s", "approvals_per_s"),
@@ -60,6 +63,7 @@ METRICS: dict[str, tuple[Metric, ...]] = {
         _time("Gnav p99, ms", "gnav.p99_ms"),
         _time("everyone's p99, ms", "all.p99_ms"),
         _time("server CPU per committed move, µs", "server_cpu_us_per_move"),
+        _time("server CPU per committed move, reference loop iterations", "server_cpu_loops_per_move"),
         *_SERVER,
     ),
     "chat": (
@@ -108,6 +112,8 @@ METRICS: dict[str, tuple[Metric, ...]] = {
         _time("crossing adds p99, ms", "crossing_adds_p99_ms"),
     ),
 }
+#: The figures compared, by scenario: its own, then the machine's speed.
+METRICS: dict[str, tuple[Metric, ...]] = {scenario: (*figures, _MACHINE) for scenario, figures in _FIGURES.items()}
 
 #: The runs of one side: by (scenario, backend), each round's result.
 Results = dict[tuple[str, str], list[dict[str, Any]]]

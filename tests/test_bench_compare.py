@@ -119,3 +119,22 @@ def test_the_table_has_one_line_per_figure_with_both_sides_and_the_change():
     assert "| game (sqlite) | Dvorak p99, ms | 100 | 130 | +30.0% | **REGRESSION** |" in lines
     assert "| game (sqlite) | Dvorak moves/s (committed) | 3,000 | 3,100 | +3.3% |  |" in lines
     assert len(lines) == 2 + len(rows)
+
+
+def test_the_machines_speed_is_shown_for_every_scenario_never_flagged():
+    previous = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 0.7}]}
+    current = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 1.6}]}
+    assert rows_by_label(previous, current)["machine: reference loop, s"] == (
+        0.7,
+        1.6,
+        pytest.approx(100 * 0.9 / 0.7),
+        "",
+    )
+
+
+def test_the_cpu_a_move_in_loop_iterations_is_flagged_like_latency():
+    rows = rows_by_label(
+        {("game", "sqlite"): [game(server_cpu_loops_per_move=7000)]},
+        {("game", "sqlite"): [game(server_cpu_loops_per_move=9000)]},
+    )
+    assert rows["server CPU per committed move, reference loop iterations"][3] == "REGRESSION"
