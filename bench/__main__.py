@@ -150,7 +150,8 @@ def run_one(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[
     """One run of a scenario that starts our server, on ``backend``: its figures, with
     how fast the machine ran Python just before (:mod:`bench.machine`)."""
     speed = machine.loop_seconds()
-    return machine.with_machine_speed(_run_scenario(scenario, backend, arguments), speed)
+    cores = machine.cores_at_once(speed)
+    return machine.with_machine_speed(_run_scenario(scenario, backend, arguments), speed, cores)
 
 
 def _run_scenario(scenario: str, backend: str, arguments: argparse.Namespace) -> dict[str, Any]:

@@ -45,7 +45,10 @@ def _time(label: str, path: str) -> Metric:
 _SERVER = (Metric("server CPU, cores", "server_cpu_cores"), _time("server peak memory, MiB", "server_peak_rss_mib"))
 #: How fast the machine ran Python before each run (bench.machine): two sides that met it
 #: at different speeds differ by that much before any code does.
-_MACHINE = Metric("machine: reference loop, s", "machine_loop_s")
+_MACHINE = (
+    Metric("machine: reference loop, s", "machine_loop_s"),
+    Metric("machine: cores two busy processes get", "machine_cores"),
+)
 
 #: The scenarios' own figures.
 _FIGURES: dict[str, tuple[Metric, ...]] = {
@@ -113,7 +116,7 @@ _FIGURES: dict[str, tuple[Metric, ...]] = {
     ),
 }
 #: The figures compared, by scenario: its own, then the machine's speed.
-METRICS: dict[str, tuple[Metric, ...]] = {scenario: (*figures, _MACHINE) for scenario, figures in _FIGURES.items()}
+METRICS: dict[str, tuple[Metric, ...]] = {scenario: (*figures, *_MACHINE) for scenario, figures in _FIGURES.items()}
 
 #: The runs of one side: by (scenario, backend), each round's result.
 Results = dict[tuple[str, str], list[dict[str, Any]]]

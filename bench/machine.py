@@ -17,6 +17,7 @@ this one, back to back on 2026-12-03.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 #: The reference loop's iterations: ``for i in range(LOOP_ITERATIONS): s += i``.
@@ -38,11 +39,30 @@ def loop_seconds() -> float:
     return fastest * PARTS
 
 
-def with_machine_speed(result: dict[str, Any], seconds: float) -> dict[str, Any]:
+def cores_at_once(alone: float, processes: int = 2) -> float:
+    """How many cores' worth of Python the machine gives ``processes`` processes busy at
+    once: each times the reference loop at the same time, and each counts as the share
+    of a core ``alone`` (the loop's seconds with nothing else running) over its own
+    seconds. A virtual machine's cores may be shared with other machines, or be two
+    threads of one physical core: then two busy processes get less than two cores, and
+    two workers can serve no more than that."""
+    with ProcessPoolExecutor(processes) as pool:
+        timed = list(pool.map(_loop_seconds_in_a_process, range(processes)))
+    return sum(min(1.0, alone / seconds) for seconds in timed)
+
+
+def _loop_seconds_in_a_process(_: int) -> float:
+    return loop_seconds()
+
+
+def with_machine_speed(result: dict[str, Any], seconds: float, cores: float | None = None) -> dict[str, Any]:
     """``result`` with the machine's speed when it was taken: ``machine_loop_s``, the
-    reference loop's seconds, and where the result has the server's CPU a move,
-    ``server_cpu_loops_per_move``: that CPU in iterations of the reference loop."""
+    reference loop's seconds; ``machine_cores``, what :func:`cores_at_once` found, if
+    given; and where the result has the server's CPU a move, ``server_cpu_loops_per_move``:
+    that CPU in iterations of the reference loop."""
     figures = {**result, "machine_loop_s": round(seconds, 2)}
+    if cores is not None:
+        figures["machine_cores"] = round(cores, 2)
     per_move = result.get("server_cpu_us_per_move")
     if per_move is not None and seconds > 0:
         figures["server_cpu_loops_per_move"] = round(per_move * 1e-6 * LOOP_ITERATIONS / seconds)

@@ -122,14 +122,11 @@ def test_the_table_has_one_line_per_figure_with_both_sides_and_the_change():
 
 
 def test_the_machines_speed_is_shown_for_every_scenario_never_flagged():
-    previous = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 0.7}]}
-    current = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 1.6}]}
-    assert rows_by_label(previous, current)["machine: reference loop, s"] == (
-        0.7,
-        1.6,
-        pytest.approx(100 * 0.9 / 0.7),
-        "",
-    )
+    previous = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 0.7, "machine_cores": 1.9}]}
+    current = {("chat", "sqlite"): [{"commands_per_s": 1990, "machine_loop_s": 1.6, "machine_cores": 1.0}]}
+    rows = rows_by_label(previous, current)
+    assert rows["machine: reference loop, s"] == (0.7, 1.6, pytest.approx(100 * 0.9 / 0.7), "")
+    assert rows["machine: cores two busy processes get"][3] == ""
 
 
 def test_the_cpu_a_move_in_loop_iterations_is_flagged_like_latency():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.machine import LOOP_ITERATIONS, loop_seconds, with_machine_speed
+from bench.machine import LOOP_ITERATIONS, cores_at_once, loop_seconds, with_machine_speed
 
 
 def test_the_reference_loop_takes_a_measurable_time():
@@ -23,3 +23,12 @@ def test_the_cpu_a_move_is_also_given_in_iterations_of_the_loop():
 
 def test_a_result_without_cpu_a_move_gets_only_the_speed():
     assert with_machine_speed({"commands_per_s": 1990}, 0.673) == {"commands_per_s": 1990, "machine_loop_s": 0.67}
+
+
+def test_two_busy_processes_get_at_most_two_cores_and_some_of_one():
+    cores = cores_at_once(loop_seconds())
+    assert 0 < cores <= 2
+
+
+def test_the_cores_are_given_when_measured():
+    assert with_machine_speed({}, 0.6, 1.234) == {"machine_loop_s": 0.6, "machine_cores": 1.23}
