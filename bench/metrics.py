@@ -107,6 +107,7 @@ def summary(first: Samples, last: Samples, seconds: float, took: list[float]) ->
             lower, below = bound, cumulative
         return None
 
+    looks = total("dvorak_event_loop_lag_seconds_count")
     connections = {
         dict(labels)["kind"]: int(value) for (name, labels), value in last.items() if name == "dvorak_connections"
     }
@@ -118,6 +119,9 @@ def summary(first: Samples, last: Samples, seconds: float, took: list[float]) ->
         "commits_per_s": round(total("dvorak_commit_seconds_count") / seconds),
         "commit_p50_ms": quantile("dvorak_commit_seconds", 0.5),
         "commit_p99_ms": quantile("dvorak_commit_seconds", 0.99),
+        # How late the event loop ran its timers: the wait for the loop any command had.
+        "loop_lag_mean_ms": (round(total("dvorak_event_loop_lag_seconds_sum") / looks * 1000, 1) if looks else None),
+        "loop_lag_p99_ms": quantile("dvorak_event_loop_lag_seconds", 0.99),
         "database_errors": int(total("dvorak_database_errors_total")),
         "connections": connections,
         "scrapes": len(took),

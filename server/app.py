@@ -220,6 +220,7 @@ class MushServer:
         if settings.room_archive_seconds > 0:
             self._keepers.append(asyncio.create_task(self._archive_unused_rooms(), name="room archiver"))
         self._keepers.append(asyncio.create_task(self._delete_due_accounts(), name="account deleter"))
+        self._keepers.append(asyncio.create_task(self.metrics.watch_loop_lag(), name="loop lag watcher"))
 
     async def _unload_idle_rooms(self) -> None:
         """Let go of rooms nobody here uses, so that memory holds the rooms in use only."""

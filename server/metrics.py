@@ -48,6 +48,9 @@ disable_created_metrics()
 #: Seconds, for the command and commit histograms: from half a millisecond (a command
 #: that stores nothing) to ten seconds (the database's default timeout).
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: Seconds between two looks at how late the event loop runs a timer (see
+#: :meth:`Metrics.watch_loop_lag`): ten a second, each a timer and a histogram sample.
+LOOP_LAG_EVERY = 0.1
 #: The kinds of connection, each counted even when there is none of it.
 CONNECTION_KINDS = ("telnet", "tls", "web")
 #: Why a login failed: no player has that name, the password was wrong, or the address
@@ -101,6 +104,13 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=registry,
         )
+        self.loop_lag_seconds = Histogram(
+            "dvorak_event_loop_lag_seconds",
+            "Seconds the event loop ran a timer late, looked at ten times a second: how long anything new "
+            "(a command, a reply) waits for the loop before it is taken up",
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
         self.database_errors = Counter(
             "dvorak_database_errors",
             'Times the database failed to answer ("unavailable") or had no room left ("full")',
@@ -144,6 +154,19 @@ class Metrics:
             counter = self._command_counters[name] = self.commands.labels(name)
         counter.inc()
         self.command_seconds.observe(seconds)
+
+    async def watch_loop_lag(self) -> None:
+        """Look, every :data:`LOOP_LAG_EVERY` seconds until cancelled, at how much later
+        than asked the event loop wakes a sleeping task, and count it. Everything a node
+        does runs in its one event loop; when the loop has more to do than it can, every
+        command waits its turn, and this is the wait (a node that keeps up lags a
+        millisecond or less: the loop's timers are that coarse)."""
+        loop = asyncio.get_running_loop()
+        observe = self.loop_lag_seconds.observe
+        while True:
+            asked = loop.time() + LOOP_LAG_EVERY
+            await asyncio.sleep(LOOP_LAG_EVERY)
+            observe(max(0.0, loop.time() - asked))
 
     def login_failed(self, reason: str) -> None:
         """Count a refused login (``reason``: one of :data:`LOGIN_FAILURES`)."""

@@ -13,6 +13,7 @@ import random
 import re
 import ssl
 import subprocess
+import time
 from typing import Any
 
 import aiohttp
@@ -169,6 +170,21 @@ async def test_a_scrape_is_answered_again_for_a_second_however_often_it_is_asked
     await asyncio.sleep(SCRAPE_FRESH)
     assert value(await scrape(server.web_port), "dvorak_logins_total") == 1
     await ann.close()
+
+
+async def test_a_stall_of_the_event_loop_shows_in_its_lag(start_server):
+    server = await start_server()
+    await asyncio.sleep(0.3)
+    # Nothing runs in the test's event loop, which is the server's, for 0.3 s: what a
+    # command that takes the loop that long does to everyone else.
+    time.sleep(0.3)
+    await asyncio.sleep(SCRAPE_FRESH + 0.1)  # a fresh scrape, not one given again
+    samples = await scrape(server.web_port)
+    looks = value(samples, "dvorak_event_loop_lag_seconds_count")
+    late = looks - value(samples, "dvorak_event_loop_lag_seconds_bucket", le="0.1")
+    assert looks >= 5  # ten a second
+    assert late >= 1  # the stall, seen once (the loop ran the timer 0.2-0.3 s late)
+    assert value(samples, "dvorak_event_loop_lag_seconds_sum") >= 0.15
 
 
 async def test_healthz_fails_while_the_database_does_not_answer_and_recovers(start_server, outage):  # noqa: F811
