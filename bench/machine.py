@@ -3,10 +3,13 @@ days can be set side by side.
 
 This project's machine has run the same Python at speeds more than two times apart from
 one day to the next, and within a day (docs/benchmarks.md: a loop took 0.67 s one evening,
-0.86 to 1.72 s over another day), and the server's CPU a move with it. Every run that starts our server therefore
-times a plain Python loop just before it starts (nothing else of the benchmark running),
-and gives the server's CPU a move in iterations of that loop too: a figure that stays put
-from a fast machine to a slow one, as far as the server's work slows as Python does.
+0.86 to 1.72 s over another day), and the server's CPU a move with it. Every run that
+starts our server therefore times a plain Python loop just before it starts (nothing else
+of the benchmark running), and gives the server's CPU a move in iterations of that loop
+too: a figure that stays put from a fast machine to a slow one, as far as the server's
+work slows as Python does, and only as far as the machine's speed just before a run is
+its speed during it (within an hour of 2026-12-03 the same code's figure spread from
+15,000 to 31,000 iterations a move, about as much as its µs).
 
 The loop runs in a function (its variables local). The "pure-Python loop" earlier pages of
 docs/benchmarks.md quote ran the same 20 million iterations at a script's top level, its
