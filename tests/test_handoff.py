@@ -570,7 +570,24 @@ async def test_a_player_taken_by_a_worker_that_then_stops_is_let_in_told_and_let
     them: it still lets them in once released, and tells them it stops, as everyone it
     had, rather than closing their connection without a word."""
     hal, owner, ivy = await room_and_newcomer(workers, "Ivy")
-    taker = pid_of(workers, owner)
+    await taken_as_it_stops(workers, owner, ivy)
+
+
+async def test_a_player_taken_by_a_worker_with_nobody_else_that_then_stops_is_told_too(workers):  # noqa: F811
+    """As above, with nobody else on the room's worker: it does not stop in the few turns
+    of its event loop between letting the player's socket in and their session beginning
+    (telnetlib3 starts it after its negotiation step), with no session left to wait for."""
+    hal, owner, ivy = await room_and_newcomer(workers, "Ivy")
+    hal.client.send("QUIT")
+    await hal.client.wait_closed(timeout=10)
+    await asyncio.sleep(0.3)  # its session over on the room's worker too
+    await taken_as_it_stops(workers, owner, ivy)
+
+
+async def taken_as_it_stops(server: ServerProcess, owner: str, ivy: ScriptedPlayer) -> None:
+    """``ivy`` joins room Den, whose worker ``owner`` takes them and then begins stopping
+    before the other worker lets go of them: they are let in, told it stops, let go."""
+    taker = pid_of(server, owner)
     os.kill(taker, signal.SIGSTOP)  # the offer waits for it; then it takes it, and stops
     try:
         await ivy.client.command("join Den", "Seats, in turn order")
@@ -582,28 +599,7 @@ async def test_a_player_taken_by_a_worker_that_then_stops_is_let_in_told_and_let
         os.kill(taker, signal.SIGCONT)
     await ivy.client.wait_closed(timeout=15)
     assert "shutting down" in ivy.client.transcript, ivy.client.transcript[-500:]
-    assert handed(workers, ivy.name) == [("w1" if owner == "w2" else "w2", owner)]
-
-
-async def test_a_player_taken_by_a_worker_with_nobody_else_that_then_stops_is_told_too(workers):  # noqa: F811
-    """As above, with nobody else on the room's worker: it does not stop in the few turns
-    of its event loop between letting the player's socket in and their session beginning
-    (telnetlib3 starts it after its negotiation step), with no session left to wait for."""
-    hal, owner, ivy = await room_and_newcomer(workers, "Ivy")
-    hal.client.send("QUIT")
-    await hal.client.wait_closed(timeout=10)
-    await asyncio.sleep(0.3)  # its session over on the room's worker too
-    taker = pid_of(workers, owner)
-    os.kill(taker, signal.SIGSTOP)
-    try:
-        await ivy.client.command("join Den", "Seats, in turn order")
-        await asyncio.sleep(0.8)
-    finally:
-        os.kill(taker, signal.SIGTERM)
-        os.kill(taker, signal.SIGCONT)
-    await ivy.client.wait_closed(timeout=15)
-    assert "shutting down" in ivy.client.transcript, ivy.client.transcript[-500:]
-    assert handed(workers, ivy.name) == [("w1" if owner == "w2" else "w2", owner)]
+    assert handed(server, ivy.name) == [("w1" if owner == "w2" else "w2", owner)]
 
 
 async def test_half_a_line_sent_with_the_join_waits_for_its_end_on_the_first_worker(workers):  # noqa: F811
