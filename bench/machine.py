@@ -50,12 +50,8 @@ def cores_at_once(alone: float, processes: int = 2) -> float:
     threads of one physical core: then two busy processes get less than two cores, and
     two workers can serve no more than that."""
     with ProcessPoolExecutor(processes) as pool:
-        timed = list(pool.map(_loop_seconds_in_a_process, range(processes)))
-    return sum(min(1.0, alone / seconds) for seconds in timed)
-
-
-def _loop_seconds_in_a_process(_: int) -> float:
-    return loop_seconds()
+        timed = [pool.submit(loop_seconds) for _ in range(processes)]
+        return sum(min(1.0, alone / each.result()) for each in timed)
 
 
 def with_machine_speed(result: dict[str, Any], seconds: float, cores: float | None = None) -> dict[str, Any]:
