@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import telnetlib3
-from telnetlib3.mud import gmcp_encode
 from telnetlib3.telopt import BINARY, DO, ECHO, GMCP, IAC, MCCP2_COMPRESS, MSSP, SB, SE, WILL, WONT
 
+from games.base import ascii_json
 from server.limits import TokenBucket
 from server.turn_cache import TurnCache
 
@@ -615,12 +615,14 @@ _gmcp_messages: TurnCache[str, tuple[object, bytes]] = TurnCache()
 
 def gmcp_message(package: str, data: object) -> bytes:
     """A GMCP message as it goes on the wire (``IAC SB GMCP <package> <JSON> IAC SE``, the
-    JSON as telnetlib3 writes it: compact, ASCII), made once however many clients are sent
-    the same view in one turn of the event loop."""
+    JSON as telnetlib3's ``gmcp_encode`` writes it: compact, ASCII, see
+    :func:`games.base.ascii_json`), made once however many clients are sent the same view
+    in one turn of the event loop."""
     cached = _gmcp_messages.get(package)
     if cached is not None and cached[0] is data:
         return cached[1]
-    payload = gmcp_encode(package, data).replace(IAC, IAC + IAC)
+    payload = package.encode() if data is None else package.encode() + b" " + ascii_json(data)
+    payload = payload.replace(IAC, IAC + IAC)
     message = IAC + SB + GMCP + payload + IAC + SE
     _gmcp_messages.keep(package, (data, message))
     return message

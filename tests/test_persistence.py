@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
 
-from games.base import json_text
+from games.base import ascii_json, json_text
 from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
@@ -280,6 +280,24 @@ def test_json_text_reads_back_as_the_standard_library_s_json(value):
     text = json_text(value)
     text.encode()
     assert json.loads(text) == json.loads(json.dumps(value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text() | st.integers(), inner),
+        max_leaves=20,
+    ),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+def test_ascii_json_is_the_standard_library_s_compact_json(value, number):
+    """GMCP's JSON (games.base.ascii_json, by orjson where it can) is byte for byte what
+    telnetlib3 wrote with the standard library: ASCII, everything else escaped; a float
+    may be written otherwise, but is the same number."""
+    assert ascii_json(value) == json.dumps(value, separators=(",", ":")).encode()
+    with_float = ascii_json([value, number])
+    assert with_float.isascii() and json.loads(with_float) == json.loads(json.dumps([value, number]))
 
 
 def test_a_digest_link_is_the_sha256_of_the_previous_digest_and_the_event_s_json():
