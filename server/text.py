@@ -121,6 +121,33 @@ def _in_joining_script(ch: str) -> bool:
     return any(low <= ord(ch) <= high for low, high in _JOINING_SCRIPTS)
 
 
+#: The pieces of colour markup, each taking no room on the screen: a span's start (with its
+#: code) and its end, apart, as a line broken inside a span has one without the other.
+_MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
+
+
+def _fill_marked(line: str, width: int, indent: str) -> list[str]:
+    """A line with colour markup filled as :func:`wrap_lines` fills a plain one (broken at
+    spaces, the continuation lines indented by ``indent``, the spaces at a break dropped),
+    measuring only what shows. A coloured span broken across lines is still one span (the
+    markup is turned into ANSI after the lines are joined); a word wider than ``width``
+    stays whole."""
+    pieces = re.split("( +)", line)
+    lines: list[str] = []
+    current, shown = "", 0
+    for gap, word in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
+        if not word:
+            continue
+        size = len(_MARKUP_PARTS.sub("", word))
+        if current.strip() and shown + len(gap) + size > width:
+            lines.append(current)
+            current, shown = indent + word, len(indent) + size
+        else:
+            current, shown = current + gap + word, shown + len(gap) + size
+    lines.append(current)
+    return lines
+
+
 #: A table row's columns up to its last: words apart by two spaces or more.
 _LAST_COLUMN = re.compile(r" *\S+(?: {2,}\S+)* {2,}(?=\S)")
 
@@ -168,10 +195,17 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if len(line) <= width:
             lines.append(line)
             continue
-        column = _LAST_COLUMN.match(line)
-        indent = " " * len(column.group(0)) if column else line[: len(line) - len(line.lstrip(" "))]
+        shown = _MARKUP_PARTS.sub("", line) if COLOUR_START in line else line
+        if len(shown) <= width:
+            lines.append(line)
+            continue
+        column = _LAST_COLUMN.match(shown)
+        indent = " " * len(column.group(0)) if column else shown[: len(shown) - len(shown.lstrip(" "))]
         if len(indent) > width // 2:
             indent = ""
+        if shown is not line:
+            lines.extend(_fill_marked(line, width, indent))
+            continue
         lines.extend(
             textwrap.wrap(
                 line,

@@ -15,7 +15,16 @@ from commands.text import format_duration, format_online_time, parse_quoted_word
 from server import connection as connection_module
 from server.accounts import LoginThrottle, check_name
 from server.connection import rendered
-from server.text import COLOUR_END, COLOUR_SEPARATOR, COLOUR_START, WHOLE_LINE, clean_text, coloured, wrap_lines
+from server.text import (
+    COLOUR_END,
+    COLOUR_SEPARATOR,
+    COLOUR_START,
+    WHOLE_LINE,
+    clean_text,
+    coloured,
+    render_colours,
+    wrap_lines,
+)
 
 
 @given(st.text())
@@ -50,6 +59,38 @@ def test_a_table_row_too_wide_hangs_under_its_last_column():
         "  say            Say something to",
         "                 everyone where you are.",
     ]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="abcdefghij,.-", min_size=1, max_size=15),
+            st.sampled_from(["", "g", "hr", "y"]),
+            st.sampled_from([" ", " ", "  "]),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    st.sampled_from(["", "  "]),
+    st.integers(20, 100),
+)
+def test_colour_markup_takes_no_room_when_a_line_is_wrapped(words, lead, width):
+    """A line with coloured words is broken where the same line without colour is: its
+    markup is not counted as width (it once was, and such lines broke early and ragged)."""
+    line = lead + "".join(coloured(word, code) + gap for word, code, gap in words).rstrip()
+    plain = lead + "".join(word + gap for word, _, gap in words).rstrip()
+    wrapped = wrap_lines(line, width)
+    assert [render_colours(part, False) for part in wrapped] == wrap_lines(plain, width)
+    assert render_colours("\n".join(wrapped), True).count("\x1b[0m") == sum(1 for _, code, _ in words if code)
+
+
+def test_a_ys_line_with_coloured_gems_fills_the_width():
+    line = f"Market rows: {coloured('green', 'g')}, {coloured('yellow', 'y')}, -, -. Palace cards: treasure, treasure."
+    assert [render_colours(part, False) for part in wrap_lines(line, 62)] == [
+        "Market rows: green, yellow, -, -. Palace cards: treasure,",
+        "treasure.",
+    ]
+    assert wrap_lines(line, 80) == [line]
 
 
 async def test_text_told_to_a_crowd_is_rendered_once_per_width_and_colour_in_a_turn():
