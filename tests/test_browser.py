@@ -582,3 +582,46 @@ async def test_a_ys_board_is_drawn_and_bid_and_placed_on_by_clicking_and_shows_n
     await expect(chips.filter(has_text=bot_faces_down)).to_have_count(0)
     assert not bot_faces_down.search(await tab.page.locator("#panels").inner_text())
     await tab.screenshot("14-ys-placed")
+
+
+async def test_a_board_wider_than_the_scrollback_is_shown_whole_in_a_smaller_font_and_prose_still_wraps(
+    start_server, open_tab
+):
+    """A Ys board is laid out 80 columns wide; the scrollback beside the panels at desktop
+    width holds fewer. The board is shown whole, every line on one line, in a smaller font;
+    the text the server wrapped to the page is as it was; at phone width, where the board
+    would be too small to read, it wraps as prose does."""
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    await tab.type("newroom/ys Quay", "addbot normal", "start")
+    await tab.sees("Bid two brokers")
+    await tab.type("look")
+    board = tab.scrollback.locator(".entry", has_text="Quadrant 1").last
+    whole = re.compile(r"\bwhole\b")
+    await expect(board).to_have_class(whole)
+
+    async def shown(entry: Locator) -> dict[str, float]:
+        return await entry.evaluate(
+            """e => ({lines: e.textContent.split("\\n").length, height: e.getBoundingClientRect().height,
+                      lineHeight: parseFloat(getComputedStyle(e).lineHeight), scrolled: e.scrollWidth - e.clientWidth,
+                      font: parseFloat(getComputedStyle(e).fontSize),
+                      usual: parseFloat(getComputedStyle(e.parentElement).fontSize)})"""
+        )
+
+    drawn = await shown(board)
+    assert drawn["lines"] > 20
+    assert round(drawn["height"] / drawn["lineHeight"]) == drawn["lines"]  # no line wrapped
+    assert drawn["scrolled"] <= 0  # nor cut off
+    assert 0.7 * drawn["usual"] <= drawn["font"] < drawn["usual"]
+    prose = tab.scrollback.locator(".entry", has_text="You made room Quay")
+    await expect(prose).not_to_have_class(whole)
+    assert (await shown(prose))["font"] == drawn["usual"]
+
+    await tab.page.set_viewport_size(PHONE)
+    await expect(board).not_to_have_class(whole)
+    narrow = await shown(board)
+    assert narrow["font"] == narrow["usual"] and round(narrow["height"] / narrow["lineHeight"]) > narrow["lines"]
+    await tab.page.set_viewport_size(DESKTOP)
+    await expect(board).to_have_class(whole)
+    await tab.screenshot("15-ys-board-whole")

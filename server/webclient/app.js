@@ -16,6 +16,12 @@ const HISTORY_LIMIT = 200;
 const TOKEN_KEY = "dvorak-mush.token";
 const COLS_MIN = 20;
 const COLS_MAX = 250;
+/** The smallest a text the server laid out in columns of its own is shrunk to, to fit across
+ * the scrollback whole, as a share of the scrollback's font size; narrower than that (a phone),
+ * it wraps as prose does. */
+const WHOLE_SMALLEST = 0.7;
+/** ANSI escape sequences, which take no room on the screen. */
+const ANSI_CODES = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 const $ = (id) => document.getElementById(id);
 const scrollback = $("scrollback");
@@ -180,7 +186,34 @@ function showServerText(text) {
   const template = document.createElement("template");
   template.innerHTML = ansi.ansi_to_html(String(text));
   if (state.room && state.room.game === "dvorak") linkCardReferences(template.content);
-  addEntry(el("div", { class: "entry" }, template.content));
+  const entry = el("div", { class: "entry" }, template.content);
+  markLaidOut(entry, String(text));
+  addEntry(entry);
+}
+
+/** Text the server laid out in columns of its own (a Ys board is 80 wide) rather than
+ * wrapping it to the scrollback: two lines or more wider than the scrollback when it came.
+ * Wrapped line by line, such text is a jumble; it is shown whole (see fitWhole). */
+function markLaidOut(entry, text) {
+  const widths = text
+    .replace(ANSI_CODES, "")
+    .split("\n")
+    .map((line) => line.length)
+    .sort((a, b) => b - a);
+  const cols = columns();
+  if (!cols || widths.length < 2 || widths[1] <= cols) return;
+  entry.dataset.columns = String(widths[0]);
+  fitWhole(entry);
+}
+
+/** A laid-out entry in a font just small enough for its widest line to fit across the
+ * scrollback, unless that is below WHOLE_SMALLEST of the usual size: then it wraps. */
+function fitWhole(entry) {
+  const cols = columns();
+  const scale = cols ? Math.floor((cols / Number(entry.dataset.columns)) * 100) / 100 : 0;
+  const whole = scale >= WHOLE_SMALLEST;
+  entry.classList.toggle("whole", whole);
+  entry.style.fontSize = whole && scale < 1 ? `${scale}em` : "";
 }
 
 /** A line of the page's own: what the player sent, or the connection's news. */
@@ -328,7 +361,11 @@ let resizeTimer = null;
 new ResizeObserver(() => {
   if (following) showNewest();
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => sendCols(false), 150);
+  resizeTimer = setTimeout(() => {
+    sendCols(false);
+    for (const entry of scrollback.querySelectorAll(".entry[data-columns]")) fitWhole(entry);
+    if (following) showNewest();
+  }, 150);
 }).observe(scrollback);
 
 // ---------------------------------------------------------------------------------------------
