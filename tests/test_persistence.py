@@ -19,7 +19,7 @@ from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
 from persistence.bulk import Bulk, RowWriter
-from persistence.database import Database, normalize_url
+from persistence.database import Database, Writing, normalize_url
 from persistence.models import EventRow, Room
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
 
@@ -87,6 +87,30 @@ async def test_sqlite_runs_in_wal_with_full_sync_and_immediate_transactions(tmp_
                 other.close()
     finally:
         await database.dispose()
+
+
+async def test_a_batch_on_sqlite_holds_the_write_lock_from_its_first_statement(tmp_path):
+    """The batch writer's BEGIN (sent to the driver directly) is IMMEDIATE too: before the
+    work has written anything, no other writer can start."""
+    path = tmp_path / "x.sqlite3"
+    database = Database(f"sqlite:///{path}")
+    refused: list[str] = []
+
+    def work(writing: Writing) -> None:
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            refused.append(str(error))
+        finally:
+            other.close()
+
+    try:
+        await database.run_write(work)
+        await database.run_write(work)  # and again, on the writer's connection as it was left
+    finally:
+        await database.dispose()
+    assert refused == ["database is locked", "database is locked"]
 
 
 async def test_sqlite_copies_its_wal_back_in_a_thread_of_its_own_while_writes_go_on(tmp_path, monkeypatch):
