@@ -128,22 +128,32 @@ _MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
 
 def _fill_marked(line: str, width: int, indent: str) -> list[str]:
     """A line with colour markup filled as :func:`wrap_lines` fills a plain one (broken at
-    spaces, the continuation lines indented by ``indent``, the spaces at a break dropped),
-    measuring only what shows. A coloured span broken across lines is still one span (the
-    markup is turned into ANSI after the lines are joined); a word wider than ``width``
-    stays whole."""
+    spaces, the continuation lines indented by ``indent``, the spaces at a break dropped,
+    a word too long for a line cut into pieces that fit), measuring only what shows. A
+    coloured span broken across lines is still one span (the markup is turned into ANSI
+    after the lines are joined); a coloured word too long for a line is not cut."""
     pieces = re.split("( +)", line)
+    room = max(1, width - len(indent))
     lines: list[str] = []
     current, shown = "", 0
     for gap, word in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
         if not word:
             continue
-        size = len(_MARKUP_PARTS.sub("", word))
-        if current.strip() and shown + len(gap) + size > width:
-            lines.append(current)
-            current, shown = indent + word, len(indent) + size
-        else:
-            current, shown = current + gap + word, shown + len(gap) + size
+        marked = COLOUR_START in word or COLOUR_END in word
+        cut = [word]
+        if not marked and len(word) > room:
+            # As textwrap cuts a long word: what fits after the line so far, then whole lines.
+            first = width - shown - len(gap) if current.strip() else room
+            first = first if first > 0 else room
+            cut = [word[:first]] + [word[i : i + room] for i in range(first, len(word), room)]
+        for part in cut:
+            size = len(_MARKUP_PARTS.sub("", part)) if marked else len(part)
+            if current.strip() and shown + len(gap) + size > width:
+                lines.append(current)
+                current, shown = indent + part, len(indent) + size
+            else:
+                current, shown = current + gap + part, shown + len(gap) + size
+            gap = ""
     lines.append(current)
     return lines
 

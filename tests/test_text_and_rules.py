@@ -84,6 +84,24 @@ def test_colour_markup_takes_no_room_when_a_line_is_wrapped(words, lead, width):
     assert render_colours("\n".join(wrapped), True).count("\x1b[0m") == sum(1 for _, code, _ in words if code)
 
 
+@given(
+    st.lists(
+        st.text(alphabet="ab", min_size=1, max_size=8) | st.text(alphabet="ab", min_size=20, max_size=150),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(20, 100),
+)
+def test_a_coloured_line_of_long_words_still_fits_the_width(words, width):
+    """A say (its speaker's name coloured) of words longer than the width, as a flood
+    would be: cut as the same line with no colour is, and every line fits."""
+    said = " ".join(words)
+    line = coloured("Ann", "hg") + ' says, "' + said + '"'
+    shown = [render_colours(part, False) for part in wrap_lines(line, width)]
+    assert all(len(part) <= width for part in shown)
+    assert shown == wrap_lines('Ann says, "' + said + '"', width)
+
+
 def test_a_ys_line_with_coloured_gems_fills_the_width():
     line = f"Market rows: {coloured('green', 'g')}, {coloured('yellow', 'y')}, -, -. Palace cards: treasure, treasure."
     assert [render_colours(part, False) for part in wrap_lines(line, 62)] == [
