@@ -29,19 +29,22 @@ def send_identity(player: OnlinePlayer) -> None:
 
 
 def send_place(player: OnlinePlayer) -> None:
-    """Where the player is, and (in a room) its whole table, to every GMCP connection."""
+    """Where the player is, and (in a room) its whole table, to every GMCP connection;
+    every other game's packages empty (the player may come from another game's room
+    without passing through the lobby)."""
     if not any(connection.gmcp for connection in player.connections):
         return
     place = player.place
     for connection in player.connections:
         connection.send_gmcp("Room.Info", room_info(place))
-    if isinstance(place, GameRoom):
-        send_table(place, [player])
-    else:
-        for game in all_game_commands().values():
-            for package, empty in game.empty_views.items():
+    here = place.game if isinstance(place, GameRoom) else None
+    for game, commands in all_game_commands().items():
+        if game != here:
+            for package, empty in commands.empty_views.items():
                 for connection in player.connections:
                     connection.send_gmcp(package, empty)
+    if isinstance(place, GameRoom):
+        send_table(place, [player])
 
 
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None = None) -> None:

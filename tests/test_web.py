@@ -469,6 +469,31 @@ async def test_a_moves_news_and_the_views_it_changed_reach_a_page_in_one_message
     await bo.close()
 
 
+async def test_going_from_one_game_s_room_straight_to_another_game_s_clears_the_first_game_s_views(
+    start_server,
+):
+    """Ann watches a Dvorak table, then makes a Ys room (which takes her there from the
+    table, not by way of the lobby): the page is told the Dvorak packages are empty, as
+    on leaving for the lobby, and not left showing a table she is no longer at."""
+    server = await start_server()
+    ann, bo = await a_page_and_a_telnet_player_at_a_game(server)
+    cy = await web_player(server, "Cy")
+    cy.send("watch Table")
+    await cy.view("Dvorak.Table", lambda view: view.get("room") == "Table" and "Cy" in view["watching"])
+    cy.send("newroom/ys Harbour")
+    await cy.view("Ys.View", lambda view: bool(view))
+    await cy.view("Dvorak.Table", lambda view: view == {})
+    await cy.view("Dvorak.Hand", lambda view: view == {"cards": []})
+    await cy.view("Dvorak.Votes", lambda view: view == {"pending": []})
+    # And back: the Ys packages are emptied when she goes from Harbour straight to the table.
+    cy.send("watch Table")
+    await cy.view("Dvorak.Table", lambda view: view.get("room") == "Table")
+    await cy.view("Ys.View", lambda view: not view)
+    for client in (ann, cy):
+        await client.close()
+    await bo.close()
+
+
 async def test_a_page_of_an_older_release_still_gets_one_message_at_a_time(start_server):
     # A page loaded before an upgrade reconnects by itself with its old script, which
     # reads one JSON object a message: it does not ask for arrays, and is sent none.
