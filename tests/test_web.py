@@ -472,8 +472,8 @@ async def test_a_moves_news_and_the_views_it_changed_reach_a_page_in_one_message
 async def test_going_from_one_game_s_room_straight_to_another_game_s_clears_the_first_game_s_views(
     start_server,
 ):
-    """Ann watches a Dvorak table, then makes a Ys room (which takes her there from the
-    table, not by way of the lobby): the page is told the Dvorak packages are empty, as
+    """Cy watches a Dvorak table, then makes a Ys room (which takes her there from the
+    table, not by way of the lobby): her page is told the Dvorak packages are empty, as
     on leaving for the lobby, and not left showing a table she is no longer at."""
     server = await start_server()
     ann, bo = await a_page_and_a_telnet_player_at_a_game(server)
