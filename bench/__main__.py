@@ -16,6 +16,8 @@
 .venv/bin/python -m bench evenniachat [--chat-rate 2000]   (Evennia alone, installed on first use; not part of "all")
 .venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
 .venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
+.venv/bin/python -m bench batch [--backend ...] [--batches 2000]   (a group commit's own cost on the event loop,
+    in process; not part of "all")
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench import attacks, gnav, machine, profiling, scenarios, ys
+from bench import attacks, batch, gnav, machine, profiling, scenarios, ys
 from bench.compare import COMPARABLE, CompareError, run_compare
 from bench.evennia import side_by_side
 from bench.processes import raise_open_file_limit
@@ -65,7 +67,9 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "all", "compare"))
+    parser.add_argument(
+        "scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "batch", "all", "compare")
+    )
     parser.add_argument("rev", nargs="?", help="compare: the git revision to compare with (a tag, a branch, a commit)")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
@@ -127,6 +131,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
+    parser.add_argument("--batches", type=int, default=2000, help="batch: batches written and timed")
     parser.add_argument(
         "--scenarios",
         type=scenario_list,
@@ -246,6 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.scenario == "batch":
+        if arguments.batches < 1:
+            options.error("--batches must be at least 1")
+        for backend in backends:
+            print(json.dumps(run(batch.run(backend, arguments.batches))), flush=True)
+        return 0
     if arguments.scenario == "compare":
         try:
             table = run_compare(
