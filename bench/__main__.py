@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
     if arguments.workers < 1:
         options.error("--workers must be at least 1")
+    if arguments.batches < 1:
+        options.error("--batches must be at least 1")
     if arguments.profile is not None and (
         arguments.scenario != "game" or arguments.backend == "both" or arguments.workers > 1
     ):
@@ -252,8 +254,6 @@ def main(argv: list[str] | None = None) -> int:
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
     if arguments.scenario == "batch":
-        if arguments.batches < 1:
-            options.error("--batches must be at least 1")
         for backend in backends:
             print(json.dumps(run(batch.run(backend, arguments.batches))), flush=True)
         return 0
