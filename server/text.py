@@ -205,7 +205,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if len(line) <= width:
             lines.append(line)
             continue
-        shown = _MARKUP_PARTS.sub("", line) if COLOUR_START in line else line
+        shown = render_colours(line, False)
         if len(shown) <= width:
             lines.append(line)
             continue
