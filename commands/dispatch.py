@@ -37,6 +37,9 @@ NOT_LOGGED_IN = (
     "You are not logged in: type connect <name> <password> to log in, or create <name> <password> to make a new player."
 )
 ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
+OTHER_GAMES_COMMAND = (
+    'That command is used at {others} tables, not at this {game} table. Type "help" for this table\'s commands.'
+)
 IN_THE_LOBBY = (
     SOCIAL_COMMANDS,
     LOOK_COMMANDS,
@@ -117,13 +120,24 @@ def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
 
 
 def _not_here(connection: Connection, line: str) -> str:
-    """What to say about a line that calls no command usable here: how to log in, or
-    how to get to a table, when it calls one usable there; else ``Huh?``."""
+    """What to say about a line that calls no command usable here: how to log in, how to
+    get to a table, or which games' tables use it, when it calls one usable there; else
+    ``Huh?``."""
     player = connection.player
     if player is None:
         return NOT_LOGGED_IN if find_command(in_a_room(DEFAULT_KIND), line) is not None else HUH
     if find_command(BEFORE_LOGIN_ONLY, line) is not None:
         return f"You are already logged in, as {player.name}. To be another player, type LOGOUT first."
+    if isinstance(player.place, GameRoom):
+        here = player.place.game
+        others = [
+            game.capitalize()
+            for game, commands in all_game_commands().items()
+            if game != here and find_command(commands.command_sets, line) is not None
+        ]
+        if not others:
+            return HUH
+        return OTHER_GAMES_COMMAND.format(others=" and ".join(others), game=here.capitalize())
     return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else HUH
 
 

@@ -17,6 +17,7 @@ from games.dvorak.state import DRAW, NO_OWNER
 from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
+from tests.players import flat
 
 DECK = (
     "loadcard Rock/T/A rock.",
@@ -121,6 +122,22 @@ async def test_games_lists_every_kind_and_newroom_gnav_makes_a_gnav_room(world):
 async def test_a_room_command_in_the_lobby_says_where_it_is_used(world):
     await world.log_in("Ann")
     assert (await world.call("Ann", "draw"))["Ann"].startswith("That command is used at a game table.")
+
+
+async def test_another_game_s_command_at_a_table_names_the_games_that_use_it_and_changes_nothing(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom Table")
+    await world.call("Bo", "newroom/gnav Fjord")
+    other_games = 'Type "help" for this table\'s commands.'
+
+    table_before = (await world.call("Ann", "look"))["Ann"]
+    saw = await world.call("Ann", "addbot normal")
+    assert flat(saw["Ann"]) == f"That command is used at Gnav and Ys tables, not at this Dvorak table. {other_games}"
+    assert (await world.call("Ann", "look"))["Ann"] == table_before
+    saw = await world.call("Bo", "draw")
+    assert flat(saw["Bo"]) == f"That command is used at Dvorak tables, not at this Gnav table. {other_games}"
+    assert saw["Ann"] == ""
+    assert (await world.call("Bo", "xyzzy"))["Bo"] == 'Huh?  (Type "help" for help.)'
 
 
 # -- Dvorak: moves -------------------------------------------------------------------------
