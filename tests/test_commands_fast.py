@@ -508,6 +508,37 @@ async def test_eliminating_the_other_of_two_players_ends_the_game_and_a_player_m
     assert "*** Bo forfeits: Ann wins! ***" in saw["Ann"]
 
 
+async def three_player_game(world: World) -> None:
+    """:func:`dvorak_game` with Dee seated too, after Bo (Ann first, then Bo, then Dee)."""
+    await dvorak_table(world, *DECK)
+    await world.log_in("Dee")
+    await world.call("Dee", "join Table")
+    await world.calls("Ann", "set handsize=1")
+    (await world.room("Table")).table.rng = random.Random(1)
+    assert "You go first." in (await world.call("Ann", "start"))["Ann"]
+
+
+async def test_when_the_player_whose_turn_it_is_leaves_or_resigns_the_next_player_is_told_it_is_their_turn(world):
+    await three_player_game(world)
+    saw = await world.call("Ann", "leave now")
+    assert "pile. It is now your turn: draw a card to begin." in flat(saw["Bo"]), saw["Bo"]
+    assert "pile. It is now Bo's turn." in flat(saw["Dee"]), saw["Dee"]
+    assert "pile. It is now Bo's turn." in flat(saw["Cy"]), saw["Cy"]
+
+    saw = await world.call("Bo", "eliminate me")
+    assert "Only Dee remains" not in saw["Dee"] and "Bo forfeits: Dee wins!" in saw["Dee"], saw["Dee"]
+
+
+async def test_when_the_host_eliminates_or_removes_the_player_whose_turn_it_is_the_turn_passes_with_word(world):
+    await three_player_game(world)
+    await world.calls("Ann", "draw", "endturn")
+    saw = await world.call("Ann", "eliminate Bo")
+    assert saw["Dee"].endswith("It is now your turn: draw a card to begin."), saw["Dee"]
+    assert saw["Ann"].endswith("It is now Dee's turn."), saw["Ann"]
+    saw = await world.call("Ann", "kick Dee")
+    assert flat(saw["Ann"]).endswith("It is now your turn: draw a card to begin."), saw["Ann"]
+
+
 # -- force ---------------------------------------------------------------------------------
 
 

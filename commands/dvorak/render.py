@@ -150,7 +150,7 @@ def _leave_or_kick(r: _Reading) -> str:
             "ends it with win or endgame)."
         )
     text += _deck_handed_over(table, data, viewer)
-    return text
+    return text + _turn_passes(table, data.get("next"), viewer)
 
 
 def _host(r: _Reading) -> str:
@@ -484,12 +484,17 @@ def _endturn_or_skip(r: _Reading) -> str:
     else:
         whose = _name(table, data["player"], viewer, possessive=True, actor=actor)
         text = verb("skip", "skips") + f" {whose} turn."
-    following = data["next"]
+    return text + _turn_passes(table, data["next"], viewer)
+
+
+def _turn_passes(table: Table, following: int | None, viewer: int) -> str:
+    """Whose turn it is now, after a move that passed the turn on (``following``: the
+    player whose turn begins; None or nobody: it passed to no one)."""
     if following == viewer:
-        text += " It is now your turn: draw a card to begin."
-    elif following != NO_OWNER:
-        text += f" It is now {table.name_of(following)}'s turn."
-    return text
+        return " It is now your turn: draw a card to begin."
+    if following is not None and following != NO_OWNER:
+        return f" It is now {table.name_of(following)}'s turn."
+    return ""
 
 
 def _eliminate(r: _Reading) -> str:
@@ -500,7 +505,7 @@ def _eliminate(r: _Reading) -> str:
         text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
     if data.get("discarded"):
         text += _cards_discarded(data, viewer)
-    return text
+    return text + _turn_passes(table, data.get("next"), viewer)
 
 
 def _win(r: _Reading) -> str:

@@ -627,6 +627,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             if decided:
                 event.data["alone"] = f"team {team}" if team else active[0].name
             if was_current:
+                event.data["next"] = following
                 self._begin_turn(event, following)
 
     def eliminate(self, actor: int, target: int) -> None:
