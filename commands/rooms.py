@@ -222,7 +222,8 @@ class Join(Command):
     """Sit down at a room's table.
 
     A room with a password needs it. You may join a game in progress: you are dealt a hand
-    and play after the others.
+    and play after the others (not in a game you gave up your seat in: sit down again
+    when it is over).
     """
 
     key = "join"
@@ -243,6 +244,9 @@ class Join(Command):
             )
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "join")
+        refusal = None if room.is_seated(ctx.player.account_id) else room.table.seat_refusal(ctx.player.account_id)
+        if refusal is not None:
+            raise CommandError(refusal)
         await go_to(ctx, room, f"{ctx.player.name} arrives.")
         if not room.is_seated(ctx.player.account_id):
             actor, player_name = ctx.player.account_id, ctx.player.name

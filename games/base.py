@@ -175,6 +175,12 @@ class GameTable(ABC):
     def sit(self, account_id: int, name: str) -> None:
         """Seat the player ``account_id`` (called ``name``) at the table."""
 
+    def seat_refusal(self, account_id: int) -> str | None:
+        """Why the player ``account_id`` may not sit down now, in a sentence for them
+        (None: they may, as far as the game goes). Asked before they are moved to the
+        room, so that a refused ``join`` changes nothing; :meth:`sit` refuses the same."""
+        return None
+
     @abstractmethod
     def unseat(self, actor: int, account_id: int) -> None:
         """``account_id`` leaves the table (``actor`` is they, or the host removing them)."""

@@ -539,6 +539,29 @@ async def test_when_the_host_eliminates_or_removes_the_player_whose_turn_it_is_t
     assert flat(saw["Ann"]).endswith("It is now your turn: draw a card to begin."), saw["Ann"]
 
 
+async def test_a_player_who_gave_up_their_seat_mid_game_is_not_dealt_into_it_again_until_it_is_over(world):
+    await three_player_game(world)
+    refused = "You gave up your seat in the game being played here, so you cannot be dealt into it again"
+    await world.call("Ann", "eliminate Bo")
+    await world.call("Bo", "leave")
+    table_before = (await world.call("Ann", "look"))["Ann"]
+    saw = await world.call("Bo", "join Table")
+    assert flat(saw["Bo"]).startswith(refused), saw["Bo"]
+    assert saw["Ann"] == saw["Dee"] == saw["Cy"] == ""
+    assert (await world.call("Ann", "look"))["Ann"] == table_before
+    assert "Bo arrives to watch." in (await world.call("Bo", "watch Table"))["Ann"]
+    assert flat((await world.call("Bo", "join Table"))["Bo"]).startswith(refused)
+    assert [report.problems for report in await check_rooms(world.database, "Table")] == [[]]
+
+    await world.call("Ann", "endgame")
+    assert "You take a seat at the table." in (await world.call("Bo", "join Table"))["Bo"]
+    # Resigning by leaving is the same: no fresh hand in the game one walked out of.
+    await world.calls("Ann", "start")
+    await world.call("Bo", "leave now")
+    assert flat((await world.call("Bo", "join Table"))["Bo"]).startswith(refused)
+    assert [report.problems for report in await check_rooms(world.database, "Table")] == [[]]
+
+
 # -- force ---------------------------------------------------------------------------------
 
 

@@ -308,6 +308,20 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     await bo.client.expect(r"\*\*\* Ann forfeits: Bo wins! \*\*\*")
 
 
+async def test_a_player_out_of_a_running_game_is_not_dealt_into_it_again_by_joining(server):
+    ann, bo, cy = await seat_players(server, ["Ann", "Bo", "Cy"], deck=18)
+    await ann.ask("start")
+    await ann.ask("eliminate bo")
+    await bo.client.expect(r"Ann eliminates you from the game\.")
+    await bo.ask("leave")
+    reply = flat(await bo.ask("join Table One"))
+    assert "You gave up your seat in the game being played here, so you cannot be dealt into it again" in reply
+    await cy.client.quiet(0.2)
+    assert "Bo arrives" not in cy.client.transcript
+    await ann.ask("endgame")
+    assert "You take a seat at the table." in flat(await bo.ask("join Table One"))
+
+
 async def test_settings_teams_and_multideck_before_start(server):
     ann, bo, cy = await seat_players(server, ["Ann", "Bo", "Cy"], deck=18)
     assert "Only the host" in flat(await bo.ask("set handsize=3"))

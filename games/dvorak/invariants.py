@@ -56,6 +56,11 @@ def table_problems(state: TableState) -> list[str]:
         if zone in DECK_ZONES and owner != NO_OWNER and pile and owner not in seated:
             held = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
             problems.append(f"{zone} of account {owner}, who is not seated, holds {held}")
+    if state.left_game and state.phase != PLAYING:
+        problems.append(f"players {state.left_game} are kept as having left a game, but none is running")
+    for account in state.left_game:
+        if account in seated:
+            problems.append(f"account {account} left the running game but is seated in it")
     for card in state.cards.values():
         if card.attached_to is not None:
             host = state.cards.get(card.attached_to)
@@ -172,7 +177,7 @@ def differences(replayed: TableState, stored: TableState) -> list[str]:
     """The fields in which two tables differ (empty when they are the same)."""
     found: list[str] = []
     names = ("phase", "host", "result", "next_number", "next_proposal", "deck_version", "built_against")
-    for name in (*names, "settings", "seats", "turn", "face_down", "seen", "vote_opened", "opened_with"):
+    for name in (*names, "settings", "seats", "turn", "face_down", "seen", "vote_opened", "opened_with", "left_game"):
         if getattr(replayed, name) != getattr(stored, name):
             found.append(f"{name}: replayed {getattr(replayed, name)!r}, stored {getattr(stored, name)!r}")
     for number in sorted(set(replayed.cards) | set(stored.cards)):

@@ -58,6 +58,7 @@ class DvorakKind(GameKind):
             "seen": {str(account): pile for account, pile in state.seen.items()},
             "vote_opened": [[proposal, when] for proposal, when in state.vote_opened.items()],
             "opened_with": dict(state.opened_with),
+            "left_game": list(state.left_game),
         }
 
     def restore(
@@ -79,6 +80,7 @@ class DvorakKind(GameKind):
             seen={int(account): list(pile) for account, pile in snapshot.get("seen", {}).items()},
             vote_opened={int(proposal): when for proposal, when in snapshot.get("vote_opened", [])},
             opened_with=dict(snapshot.get("opened_with", {})),
+            left_game=[int(account) for account in snapshot.get("left_game", [])],
         )
 
     def problems(self, state: TableState) -> list[str]:

@@ -56,11 +56,9 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         (in a CCG game, from the deck they built here, which must be fit to play)."""
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        if self.ccg and self.state.phase == PLAYING and self.deck_problems(account_id):
-            raise RuleViolation(
-                f"A CCG game is being played, and your deck cannot be: {'; '.join(self.deck_problems(account_id))}. "
-                "Watch this one (watch), and build your deck between games."
-            )
+        refusal = self.seat_refusal(account_id)
+        if refusal is not None:
+            raise RuleViolation(refusal)
         event = self._event("join", account_id, player=account_id, name=name)
         self._set_seats(event, [*self.state.seats, Seat(account_id, name)])
         if self.state.host == NO_OWNER:
@@ -77,6 +75,23 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
                 event.data["short"] = True
         self.recount_votes(event)
 
+    def seat_refusal(self, account_id: int) -> str | None:
+        """While a game is played: a player who gave up their seat in it is not dealt into
+        it again, and in a CCG game a player whose deck cannot be played may not sit."""
+        if self.state.phase != PLAYING:
+            return None
+        if account_id in self.state.left_game:
+            return (
+                "You gave up your seat in the game being played here, so you cannot be dealt into it again: "
+                "sit down again when it is over, and watch it meanwhile (watch)."
+            )
+        if self.ccg and self.deck_problems(account_id):
+            return (
+                f"A CCG game is being played, and your deck cannot be: {'; '.join(self.deck_problems(account_id))}. "
+                "Watch this one (watch), and build your deck between games."
+            )
+        return None
+
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (``actor`` is the player) or remove one (``actor`` is the host);
         mid-game, the player's hand and Things go to the discard pile."""
@@ -92,6 +107,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._clear_player_cards(event, account_id)
         remaining = [s for s in self.state.seats if s.account_id != account_id]
         self._set_seats(event, remaining)
+        if self.state.phase == PLAYING:
+            self._change(event, ["left-game", [*self.state.left_game, account_id]])
         self._hand_over_deck(event, account_id)
         if self.state.host == account_id:
             self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
@@ -680,6 +697,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             self._decks_back(event)
         if any(seat.out for seat in self.state.seats):
             self._set_seats(event, [replace(seat, out=False) for seat in self.state.seats])
+        if self.state.left_game:
+            self._change(event, ["left-game", []])
         self._set(event, "phase", OVER)
         self._set(event, "result", result)
         self._set_turn(event, **vars(Turn()))

@@ -159,6 +159,10 @@ class TableState:
     #: The settings the room was opened with, where they differ from those its event log
     #: starts from (``settings.log_start``); rooms made before then: none.
     opened_with: dict[str, Any] = field(default_factory=dict)
+    #: Who gave up their seat (left, resigned by leaving, or was removed) while the game
+    #: running now was played: they may sit down again once it is over, not to be dealt
+    #: a fresh hand in it. Empty between games.
+    left_game: list[int] = field(default_factory=list)
 
     # -- reading -------------------------------------------------------------------
 
@@ -236,6 +240,8 @@ class TableState:
             return [["setting", delta[1], self.settings.get(delta[1])]]
         if kind == "seats":
             return [["seats", seat_dicts(self.seats)]]
+        if kind == "left-game":
+            return [["left-game", list(self.left_game)]]
         if kind == "turn":
             return [["turn", dict(vars(self.turn))]]
         if kind == "built-against":
@@ -316,6 +322,9 @@ class TableState:
             return set()
         if kind == "seats":
             self.seats = [Seat(**seat) for seat in delta[1]]
+            return set()
+        if kind == "left-game":
+            self.left_game = [int(account) for account in delta[1]]
             return set()
         if kind == "turn":
             self.turn = Turn(**delta[1])
