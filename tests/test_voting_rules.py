@@ -148,6 +148,26 @@ def test_bundles_are_decided_together():
     assert table.state.cards[a].zone == REJECTED and table.state.cards[b].zone == REJECTED
 
 
+def test_bundling_what_is_already_one_bundle_again_is_refused_and_keeps_its_votes():
+    table = table_of(4)
+    a = table.propose_card(1, "A", "T", "")
+    b = table.propose_card(2, "B", "T", "")
+    c = table.propose_card(3, "C", "T", "")
+    table.bundle(3, [a, b, c])
+    table.vote(4, a, "approve")
+    votes = dict(table.state.pending_for(a).votes)
+    table.take_changes()
+    for again in ([b, a, c], [a, c], [c, c, b]):
+        with pytest.raises(RuleViolation, match=rf"#{a}, #{b} and #{c} are already one bundle: vote on it with approve {a}"):
+            table.bundle(2, again)
+        assert table.state.pending_for(a).votes == table.state.pending_for(c).votes == votes
+    assert table.take_changes().events == []
+    # A bundle grows by bundling it with another proposal: that is a new vote.
+    d = table.propose_card(4, "D", "T", "")
+    table.bundle(4, [a, d])
+    assert table.state.pending_for(d).bundle == table.state.pending_for(a).bundle
+
+
 def test_withdraw_and_revote():
     table = table_of(2)
     number = table.propose_card(1, "Second thoughts", "T", "")

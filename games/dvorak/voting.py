@@ -214,6 +214,13 @@ class Voting(DeckBuilding):
         for number in numbers:
             ids.update(p.id for p in self.state.bundle_of(self._proposal_about(number)))
         members = sorted(ids)
+        bundles = {self.state.proposals[i].bundle for i in members}
+        if len(bundles) == 1 and None not in bundles:
+            # Bundling them again would only start the vote afresh: anyone could stall it.
+            subjects = [f"#{self.state.proposals[i].subject}" for i in members]
+            listed = ", ".join(subjects[:-1]) + " and " + subjects[-1]
+            first = self.state.proposals[members[0]].subject
+            raise RuleViolation(f"{listed} are already one bundle: vote on it with approve {first} or repeal {first}.")
         event = self._event("bundle", actor, cards=[self.state.proposals[i].subject for i in members])
         self._change(event, ["bundle", members, members[0]])
         for proposal_id in members:
