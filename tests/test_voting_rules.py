@@ -157,8 +157,9 @@ def test_bundling_what_is_already_one_bundle_again_is_refused_and_keeps_its_vote
     table.vote(4, a, "approve")
     votes = dict(table.state.pending_for(a).votes)
     table.take_changes()
+    refused = rf"#{a}, #{b} and #{c} are already one bundle: vote on it with approve {a}"
     for again in ([b, a, c], [a, c], [c, c, b]):
-        with pytest.raises(RuleViolation, match=rf"#{a}, #{b} and #{c} are already one bundle: vote on it with approve {a}"):
+        with pytest.raises(RuleViolation, match=refused):
             table.bundle(2, again)
         assert table.state.pending_for(a).votes == table.state.pending_for(c).votes == votes
     assert table.take_changes().events == []
