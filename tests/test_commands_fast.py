@@ -576,6 +576,16 @@ async def test_force_drawcard_out_of_turn_is_made_and_the_table_is_told_it_was_f
     assert len((await world.room("Table")).table.hand(world.account_id("Bo"))) == 3
 
 
+async def test_giving_a_card_to_the_hand_it_is_in_is_refused_and_names_it_to_no_one(world):
+    hands = await dvorak_game(world)
+    mine = next(iter(hands["Ann"]))
+    for line in (f"force givecard {mine} to Ann", f"givecard {mine} to me"):
+        saw = await world.call("Ann", line)
+        assert saw["Ann"] == "That card is already in your hand.", (line, saw["Ann"])
+        assert saw["Bo"] == saw["Cy"] == "", line
+    assert mine in (await world.room("Table")).table.hand(world.account_id("Ann"))
+
+
 async def test_force_of_a_command_that_is_not_a_move_shows_the_usage_naming_the_forceable_ones(world):
     await dvorak_game(world)
     saw = await world.call("Ann", "force say hi")

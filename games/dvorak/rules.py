@@ -445,6 +445,10 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if as_thing and card.zone == PLAY and card.owner == to:
             # A move to where it is would be no move; and it would show a face-down card.
             raise RuleViolation(f"That card is already in play for {target.name}.")
+        if not as_thing and card.zone == HAND and card.owner == to:
+            # No move either, and it would name a card in a hand to the whole table.
+            held = "your hand" if to == actor else f"{target.name}'s hand"
+            raise RuleViolation(f"That card is already in {held}.")
         turn = self.state.turn
         team_gift = (
             bool(self.settings["teams"])
