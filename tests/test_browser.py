@@ -29,6 +29,7 @@ import pytest
 from playwright.async_api import Browser, ConsoleMessage, Dialog, Locator, Page, async_playwright, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from games.ys import tables as t
 from server.config import Settings
 from server.web import WebConnection
 from tests.client import MudClient
@@ -582,6 +583,45 @@ async def test_a_ys_board_is_drawn_and_bid_and_placed_on_by_clicking_and_shows_n
     await expect(chips.filter(has_text=bot_faces_down)).to_have_count(0)
     assert not bot_faces_down.search(await tab.page.locator("#panels").inner_text())
     await tab.screenshot("14-ys-placed")
+
+
+async def test_with_two_players_the_page_offers_only_the_viewer_s_own_neutral_brokers(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    await tab.type("newroom/ys Pair")
+    room = await server.rooms.find("pair")
+    assert room is not None
+    state = room.table.state
+    await tab.page.locator("#ys-addbot").click()
+    await until(lambda: len(state.seats) == 2)
+    ann = next(seat.account_id for seat in state.seats if seat.name == "Ann")
+    await tab.page.locator("#ys-start").click()
+    screen, board = tab.page.locator("#ys-screen"), tab.page.locator("#ys-board")
+    await screen.locator("#ys-broker-0").click()
+    await screen.locator("#ys-broker-1").click()
+    await tab.page.locator("#ys-bid").click()
+
+    def own_neutrals() -> list[int]:
+        return [e["value"] for e in state.placed if e["player"] == t.NEUTRAL and e.get("by") == ann]
+
+    for placed, quadrant in ((0, 0), (1, 1)):
+        await until(lambda placed=placed: (state.turn, state.turn_part, len(own_neutrals())) == (ann, "pair", placed))
+        await screen.locator("#ys-broker-0").click()
+        await board.locator(f"#ys-space-city-{quadrant}-port").click()
+        await screen.locator("#ys-broker-1").click()
+        await board.locator(f"#ys-space-city-{quadrant}-commercial").click()
+        await tab.page.locator("#ys-place").click()
+        # Her own four, less the ones she placed: never anything of the computer player's.
+        offered = tab.page.locator("[id^=ys-neutral-]")
+        expected = sorted(set(t.NEUTRAL_BROKERS) - set(own_neutrals()))
+        await expect(offered).to_have_count(len(expected))
+        assert [int(text) for text in await offered.all_inner_texts()] == expected
+        await tab.page.locator(f"#ys-neutral-{expected[-1]}").click()
+        await board.locator(f"#ys-space-city-{quadrant}-palace").click()
+        await tab.page.locator("#ys-place-neutral").click()
+        await until(lambda placed=placed: len(own_neutrals()) == placed + 1)
+    assert own_neutrals() == [4, 2]
 
 
 async def test_a_board_wider_than_the_scrollback_is_shown_whole_in_a_smaller_font_and_prose_still_wraps(

@@ -69,10 +69,14 @@ def scrambled(table: YsTable, viewer: int, rng: random.Random) -> Any:
     bidding = state.stage == "bid"
     # What the viewer's Spy looked at, they saw.
     looks = [look for e in state.effects if e["card"] == "spy" and e["player"] == viewer for look in e["seen"]]
+    # The viewer knows only which of its own neutral brokers it still has.
+    own_neutral = state.neutral_left(viewer)
     for holdings in state.players:
         if holdings["id"] == viewer:
             continue
         holdings["screen"] = sorted(rng.randint(0, 7) for _ in holdings["screen"])
+        if holdings["id"] == t.NEUTRAL:
+            holdings["screen"] = sorted([*own_neutral, *holdings["screen"][len(own_neutral) :]])
         holdings["cards"] = [[rng.choice(list(t.YELLOW_CARDS)), won] for _, won in holdings["cards"]]
         holdings["favour"] = [
             value if ["favour", holdings["id"], index] in looks else rng.randint(0, 7)

@@ -209,7 +209,8 @@ async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_
     saw = await world.call("Ann", "place 5 c2p 3 c1o")
     assert "Now place one neutral broker face down: neutral <value> <space>." in saw["Ann"]
     assert "Waiting for Ann to place a neutral broker, 90 seconds." in saw["Cy"]
-    assert (await world.call("Ann", "neutral 9 c1c"))["Ann"] == "The neutral player has no broker 9 left."
+    refused = await world.call("Ann", "neutral 9 c1c")
+    assert refused["Ann"] == "You have no neutral broker 9 left to place; yours: 4, 2, 1, 0."
     assert (await world.call("Ann", "neutral 4 c4c"))["Ann"] == "This game plays quadrants 1 to 3."
     saw = await world.call("Ann", "neutral 4 c1c")
     assert saw["Ann"].startswith("You place the neutral player's 4 face down on city 1 commercial.")
@@ -218,6 +219,16 @@ async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_
     board = "\n".join(visible((await world.call("Cy", "board"))["Cy"]))
     assert "N?'" in board
     assert "N4'" in "\n".join(visible((await world.call("Ann", "board"))["Ann"]))
+    # Bo places neutral brokers of his own: nothing he is told, refusals included,
+    # gives away which one Ann placed.
+    await world.call("Bo", "place 3 c2c 4 c3o")
+    assert "Neutral brokers you may still place this round: 4 2 1 0." in (await world.call("Bo", "screen"))["Bo"]
+    assert "Neutral brokers you may still place this round: 2 1 0." in (await world.call("Ann", "screen"))["Ann"]
+    saw = await world.call("Bo", "neutral 4 c2o")
+    assert saw["Bo"].startswith("You place the neutral player's 4 face down on city 2 "), saw["Bo"]
+    await world.call("Ann", "place 4 c3c 5 c1p")
+    refused = await world.call("Ann", "neutral 4 c3p")
+    assert refused["Ann"] == "You have no neutral broker 4 left to place; yours: 2, 1, 0."
 
 
 async def test_the_gmcp_view_is_the_seat_view(world):

@@ -98,7 +98,8 @@ def test_setup_gives_brokers_cards_prices_and_lays_the_first_round(players):
     neutral = state.player(t.NEUTRAL)
     assert (neutral is not None) == (players == 2)
     if neutral is not None:
-        assert neutral["screen"] == [0, 1, 2, 4]
+        # A set of the neutral player's brokers for each player to place.
+        assert neutral["screen"] == [0, 0, 1, 1, 2, 2, 4, 4]
     assert state.prices == {colour: 3 for colour in t.COLOURS}
     assert [corner["up"] for corner in state.corners] == [t.BLUE_CARD] * 4
     assert all(len(corner["stack"]) == 3 for corner in state.corners)
@@ -216,7 +217,7 @@ def test_three_player_quadrant_limit_and_two_player_neutral_placement():
     assert table.state.turn == 1 and table.state.turn_part == "neutral"
     with pytest.raises(RuleViolation, match="neutral"):
         table.place(1, 5, city(0, "port"), 6, city(0, "port"))
-    with pytest.raises(RuleViolation, match="no broker 3"):
+    with pytest.raises(RuleViolation, match="no neutral broker 3 left to place; yours: 4, 2, 1, 0"):
         table.place_neutral(1, 3, city(1, "port"))
     table.place_neutral(1, 4, city(1, "port"))
     event = table.take_changes().events[0]

@@ -770,6 +770,9 @@ def render_screen(view: dict[str, Any]) -> str:
     ]
     if you["favour"]:
         lines.append(f"Given to the King's favour: {' '.join(map(str, you['favour']))}.")
+    if any(p["neutral"] for p in view["players"]):
+        neutral = " ".join(map(str, reversed(you.get("neutral") or []))) or "none"
+        lines.append(f"Neutral brokers you may still place this round: {neutral}.")
     return whole(lines)
 
 

@@ -5,9 +5,8 @@ returning a *move*, a dict the rules turn into a call (``YsTable.bot_move``):
 - ``{"move": "bid", "brokers": [a, b], "play": [card, ...]}`` (the cards to try playing
   first; the rules skip one they refuse),
 - ``{"move": "place", "up": [value, space], "down": [value, space]}``,
-- ``{"move": "neutral", "values": [value, ...], "space": space}`` (2 players: the seat
-  cannot see which of the neutral player's brokers the other player placed, so it gives
-  the values it would place, best first, and the first one left is placed),
+- ``{"move": "neutral", "values": [value, ...], "space": space}`` (2 players: the values
+  of its own neutral brokers it would place, best first; the first it still has is placed),
 - ``{"move": "choose", "answer": [word, ...]}`` and ``{"move": "favour", "value": v}``.
 
 Levels:
@@ -344,7 +343,7 @@ def _estimates(view: View) -> dict[int, float]:
     players = [p for p in view["players"] if not p["neutral"]]
     estimate: dict[int, float] = {}
     for player in view["players"]:
-        pool = list(t.NEUTRAL_BROKERS) if player["neutral"] else t.brokers_for(len(players))
+        pool = list(t.NEUTRAL_BROKERS) * len(players) if player["neutral"] else t.brokers_for(len(players))
         seen = [e["value"] for e in view["placed"] if e["player"] == player["id"] and e["value"] is not None]
         for value in [*seen, *(player["front"] or [])]:
             if value in pool:
@@ -354,12 +353,8 @@ def _estimates(view: View) -> dict[int, float]:
 
 
 def _neutral_left(view: View) -> list[int]:
-    """The neutral player's brokers not known to the viewer to be on the board."""
-    pool = sorted(t.NEUTRAL_BROKERS)
-    for entry in view["placed"]:
-        if entry["player"] == t.NEUTRAL and entry["value"] is not None and entry["value"] in pool:
-            pool.remove(entry["value"])
-    return pool
+    """The neutral player's brokers the viewer may still place this round."""
+    return list(view["you"]["neutral"]) if view["you"] is not None else []
 
 
 def _price_strength(view: View, gem: str) -> int:

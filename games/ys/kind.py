@@ -122,7 +122,9 @@ def _game_problems(state: YsState, ids: list[int]) -> list[str]:
         placed = [e["value"] for e in state.placed if e["player"] == pid]
         have = Counter([*holdings["screen"], *holdings["front"], *placed, *holdings["favour"]])
         if pid == t.NEUTRAL:
-            should = Counter(t.NEUTRAL_BROKERS)
+            # A set for each player to place; one shared set in games begun before that.
+            sets = len(ids) if have.total() > len(t.NEUTRAL_BROKERS) else 1
+            should = Counter(t.NEUTRAL_BROKERS * sets)
         else:
             should = Counter([*base, *[t.FAVOUR_BROKER] * len(holdings["favour"])])
         if have != should:

@@ -236,7 +236,8 @@ class YsTable(ComputerPlayerSeats):
         brokers = t.brokers_for(len(ids))
         players = [_holdings(account_id, brokers) for account_id in ids]
         if len(ids) == 2:
-            players.append(_holdings(t.NEUTRAL, sorted(t.NEUTRAL_BROKERS)))
+            # Each player places a set of the neutral player's brokers of their own.
+            players.append(_holdings(t.NEUTRAL, sorted(t.NEUTRAL_BROKERS * len(ids))))
         gem_deck = list(range(len(t.GEM_CARDS)))
         self.rng.shuffle(gem_deck)
         yellow = t.yellow_deck()
@@ -318,8 +319,7 @@ class YsTable(ComputerPlayerSeats):
                 {"player": actor, "value": down_value, "up": False, "space": down},
             ],
         )
-        neutral = self.state.player(t.NEUTRAL)
-        if neutral is not None and neutral["screen"]:
+        if self.state.neutral_left(actor):
             self._set(event, "turn_part", "neutral")
             return
         self._after_pair(event, actor)
@@ -330,7 +330,13 @@ class YsTable(ComputerPlayerSeats):
         self._acting(actor, step, "place", "neutral")
         neutral = self._holdings(t.NEUTRAL)
         where = space_of(space)
-        screen = self._take(neutral["screen"], [value], "The neutral player has no broker {} left.")
+        left = self.state.neutral_left(actor)
+        if value not in left:
+            # Only the player's own neutral brokers are named: the other player's are hidden.
+            raise RuleViolation(
+                f"You have no neutral broker {value} left to place; yours: {', '.join(map(str, reversed(left)))}."
+            )
+        screen = self._take(neutral["screen"], [value])
         self._placeable(where)
         self._step_pending = True
         event = self._record("neutral", actor, player=actor, space=where, private=[[actor, {"value": value}]])
@@ -507,7 +513,7 @@ class YsTable(ComputerPlayerSeats):
         elif state.stage == "favour":
             self.favour(actor, rng.choice(holdings["front"]))
         elif state.turn_part == "neutral":
-            self.place_neutral(actor, rng.choice(self._holdings(t.NEUTRAL)["screen"]), rng.choice(self._free_spaces()))
+            self.place_neutral(actor, rng.choice(state.neutral_left(actor)), rng.choice(self._free_spaces()))
         else:
             owed = [value for e in self.effects_of("conjurer") if e["player"] == actor for value in e["owed"]]
             rest = list(holdings["screen"])
@@ -534,9 +540,8 @@ class YsTable(ComputerPlayerSeats):
             (up_value, up_space), (down_value, down_space) = move["up"], move["down"]
             self.place(actor, up_value, up_space, down_value, down_space)
         elif kind == "neutral":
-            # The seat cannot see which neutral brokers the other player placed: the
-            # first of its values still behind the neutral screen goes.
-            left = self._holdings(t.NEUTRAL)["screen"]
+            # The first of the values the policy gives that the seat still has goes.
+            left = self.state.neutral_left(actor)
             value = next((v for v in move["values"] if v in left), move["values"][0])
             self.place_neutral(actor, value, move["space"])
         elif kind == "choose":
@@ -585,9 +590,12 @@ class YsTable(ComputerPlayerSeats):
         )
         for holdings in state.players:
             mine = [entry["value"] for entry in state.placed if entry["player"] == holdings["id"]]
-            self._player(
-                event, holdings["id"], screen=sorted([*holdings["screen"], *holdings["front"], *mine]), front=[]
-            )
+            screen = sorted([*holdings["screen"], *holdings["front"], *mine])
+            if holdings["id"] == t.NEUTRAL:
+                # A set for each player to place (a game begun with one shared set has
+                # them from its next round on).
+                screen = sorted(t.NEUTRAL_BROKERS * self.player_count())
+            self._player(event, holdings["id"], screen=screen, front=[])
             if holdings["played"]:
                 self._player(event, holdings["id"], played=0)
         for name, value in (

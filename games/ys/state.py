@@ -19,11 +19,13 @@ round; ``favour``, the brokers on the King's favour space.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import NOBODY, SEATING_DELTAS, WAITING, Delta, apply_seating, seating_inverse
 from games.base import Seat as GameSeat
+from games.ys.tables import NEUTRAL, NEUTRAL_BROKERS
 
 
 @dataclass
@@ -135,6 +137,18 @@ class YsState:
             if holdings["id"] == account_id:
                 return holdings
         return None
+
+    def neutral_left(self, player: int) -> list[int]:
+        """The neutral player's brokers ``player`` may still place this round, lowest
+        first: each of the two players has their own 4, 2, 1, 0 to place (the rules:
+        "each player also gets 4 brokers, 4, 2, 1 and 0, of the neutral player"), so
+        what the other placed stays hidden. A game begun before this was so shares one
+        set: then only what is left of it."""
+        neutral = self.player(NEUTRAL)
+        if neutral is None or self.player(player) is None:
+            return []
+        placed = Counter(e["value"] for e in self.placed if e["player"] == NEUTRAL and e.get("by") == player)
+        return sorted(((Counter(NEUTRAL_BROKERS) - placed) & Counter(neutral["screen"])).elements())
 
     def copy(self) -> YsState:
         return copy.deepcopy(self)

@@ -8,7 +8,9 @@ Choices
   (ties between colours: blue > green > yellow > red), plus black and white gems.
 - Each player's 16 brokers: 0 x1, 1 x3, 2 x3, 3 x3, 4 x2, 5 x2, 6 x1, 7 x1. Setup removes
   the three 2s (5 players: also one 1 and one 3), leaving 13 (11).
-- The neutral player (2 players): brokers 4, 2, 1, 0.
+- The neutral player (2 players): each player has the neutral player's brokers 4, 2,
+  1, 0 to place face down each round, one after each of their pairs while they have
+  one (the rules: each player also gets these four), so neither knows the other's.
 - The price track runs 0..6 per colour; every price starts at 3; moves stop at the ends.
 - Gem cards: 24, each one big gem (2 gems in the city; 1 with 3 or 2 players) and two
   small gems (1 each); five cards show a white small gem (the 5 white gems). The list

@@ -45,15 +45,17 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
     awaiting, queued, effects``, as the state has them (all public: a Spy's looks name
     brokers, never their numbers); ``corners``: ``{"up", "left"}``
     (the face-up card, how many face down); ``placed``: ``{"player", "space", "up",
-    "value"}``, ``value`` None where the viewer may not know it; ``players``: one each,
+    "value", "by"}``, ``value`` None where the viewer may not know it, ``by`` who placed a
+    neutral broker (else None); ``players``: one each,
     ``worth`` (a Mercenary's 5, else None) and ``value`` None where the viewer may not
     know it (a Spy's player knows the brokers it looked at); ``players``: one each,
     ``{"id", "name", "bot", "neutral", "screen" (a count), "bid" (whether they have bid),
     "front" (the brokers in front of the screen once public, else None), "gems",
     "points", "cards" (a count), "favour" (a count)}``; ``you``: the viewer's own
-    ``{"screen", "front", "cards", "favour", "spied"}`` (``spied``: ``[player, number]``
-    for each broker on the King's favour space the viewer's Spy looked at; None for a
-    spectator)."""
+    ``{"screen", "front", "cards", "favour", "spied", "neutral"}`` (``spied``: ``[player,
+    number]`` for each broker on the King's favour space the viewer's Spy looked at;
+    ``neutral``: the neutral player's brokers the viewer may still place this round; None
+    for a spectator)."""
     seat = state.seat(viewer)
     own = state.player(viewer)
     bidding = state.stage == "bid"
@@ -94,6 +96,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
                 "up": entry["up"],
                 "value": entry["value"] if known else None,
                 "worth": entry.get("worth"),
+                "by": entry.get("by"),
             }
         )
     you = None
@@ -104,6 +107,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
             "cards": copy.deepcopy(own["cards"]),
             "favour": list(own["favour"]),
             "spied": [_spied(state, look) for look in looks if look[0] == "favour"],
+            "neutral": state.neutral_left(viewer),
         }
     return {
         "viewer": viewer,

@@ -940,7 +940,6 @@ const YS_RING_PRIZES = { port: "black gem", commercial: "3 points", palace: "act
 const YS_QUADRANTS = 4;
 const YS_ROWS = 4;
 const YS_PRICES = [0, 1, 2, 3, 4, 5, 6];
-const YS_NEUTRAL_BROKERS = [0, 1, 2, 4];
 const YS_STAGES = { bid: "bidding", place: "placement", resolve: "resolution", favour: "the King's favour" };
 /** How spaces are numbered in the commands and on the board: quadrants and market rows
  * 1-4 (the command grammar's ``city <quadrant 1-4> <ring>``, ``market <row 1-4> <colour>``). */
@@ -1345,9 +1344,8 @@ function ysPairControls(view, ctx) {
 }
 
 function ysNeutralControls(view, ctx) {
-  const mine = (view.placed || []).filter((e) => e.player === ctx.neutralId && e.value !== null).map((e) => e.value);
-  const left = [...YS_NEUTRAL_BROKERS];
-  for (const value of mine) left.splice(left.indexOf(value), 1);
+  // The viewer's own neutral brokers still to place this round (the other player's are hidden).
+  const left = (view.you && view.you.neutral) || [];
   const chosen = ysChoice.up;
   const ready = chosen.broker !== null && chosen.space !== null;
   const command = ready ? `neutral ${chosen.broker} ${ysSpaceWords(chosen.space)}` : "";
