@@ -292,6 +292,16 @@ async def gnav_match(world: World, seed: int) -> dict[str, str]:
     return await world.call("Ann", "start")
 
 
+async def test_joining_a_gnav_match_being_played_is_refused_before_the_player_moves(world):
+    await gnav_match(world, seed=7)
+    await world.log_in("Dee")
+    saw = await world.call("Dee", "join Fjord")
+    refused = "A match is being played here; you can join when it ends (watch it meanwhile: watch)."
+    assert flat(saw["Dee"]) == refused
+    assert saw["Ann"] == saw["Bo"] == ""
+    assert "The Lobby" in (await world.call("Dee", "look"))["Dee"]
+
+
 async def test_gnav_start_shows_each_seat_its_own_card_only(world):
     saw = await gnav_match(world, seed=7)
     card = re.search(r"Your card: (\w+)\.", saw["Ann"])

@@ -196,6 +196,17 @@ async def test_every_event_kind_the_rules_emit_has_a_renderer():
     assert len(kinds) >= 25
 
 
+async def test_joining_a_ys_game_being_played_is_refused_before_the_player_moves(world):
+    await ys_game(world)
+    await world.log_in("Dee")
+    saw = await world.call("Dee", "join Isle")
+    assert " ".join(saw["Dee"].split()) == (
+        "A game is being played here; you can join when it ends (watch it meanwhile: watch)."
+    )
+    assert saw["Ann"] == saw["Bo"] == saw["Cy"] == ""
+    assert "The Lobby" in (await world.call("Dee", "look"))["Dee"]
+
+
 async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_knows_them(world):
     await world.log_in("Ann", "Bo", "Cy")
     await world.call("Ann", "newroom/ys Isle")

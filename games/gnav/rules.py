@@ -133,13 +133,23 @@ class GnavTable(ComputerPlayerSeats):
             raise RuleViolation("Only a player with an account and a name can take a seat.")
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        if self.state.phase == PLAYING:
-            raise RuleViolation("A match is being played here; you can join when it ends.")
-        self._room_for_one_more()
+        refusal = self.seat_refusal(account_id)
+        if refusal is not None:
+            raise RuleViolation(refusal)
         event = self._record("join", account_id, player=account_id, name=name)
         self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
+
+    def seat_refusal(self, account_id: int) -> str | None:
+        """Seats are taken between matches, while one is free."""
+        if self.state.phase == PLAYING:
+            return "A match is being played here; you can join when it ends (watch it meanwhile: watch)."
+        try:
+            self._room_for_one_more()
+        except RuleViolation as full:
+            return str(full)
+        return None
 
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (or, by the host, take a person's away). Mid-match the leaver

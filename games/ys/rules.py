@@ -157,18 +157,28 @@ class YsTable(ComputerPlayerSeats):
             raise RuleViolation("Only a player with an account and a name can take a seat.")
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        if self.state.phase == PLAYING:
-            raise RuleViolation("A game is being played here; you can join when it ends.")
+        refusal = self.seat_refusal(account_id)
+        if refusal is not None:
+            raise RuleViolation(refusal)
         if name.casefold() == NEUTRAL_WORD:
             # Cards name players by name, and "neutral" is the neutral player's.
             raise RuleViolation(
                 'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
             )
-        self._room_for_one_more()
         event = self._record("join", account_id, player=account_id, name=name)
         self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
+
+    def seat_refusal(self, account_id: int) -> str | None:
+        """Seats are taken between games, while one is free."""
+        if self.state.phase == PLAYING:
+            return "A game is being played here; you can join when it ends (watch it meanwhile: watch)."
+        try:
+            self._room_for_one_more()
+        except RuleViolation as full:
+            return str(full)
+        return None
 
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (or, by the host, take a person's away). A person leaving
