@@ -46,6 +46,9 @@ class GameCommands(Generic[G]):
     empty_views: dict[str, Any]
     #: Told to the maker of a new room, after "You made room <name> and are its host.".
     first_steps: str
+    #: What giving up one's seat in a running game does, for the warning before it
+    #: ("Leaving gives up your seat: <this>.").
+    leaving_costs: str
     #: The rules of the game, for ``help <game>``.
     rules_help: str
 

@@ -91,9 +91,10 @@ def _still_playing(room: GameRoom, account_id: int) -> bool:
 def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
     origin = ctx.player.place
     if isinstance(origin, GameRoom) and origin is not destination and _still_playing(origin, ctx.player.account_id):
+        costs = game_commands(origin.game).leaving_costs
         raise CommandError(
             f"You are playing in room {origin.name}. Finish there first, or give up your seat there "
-            '(your cards go to the discard pile) with "leave now".'
+            f'({costs}) with "leave now".'
         )
 
 
@@ -296,8 +297,8 @@ class Leave(Command):
         seated = room.is_seated(player.account_id)
         if _still_playing(room, player.account_id) and args.strip().lower() != "now":
             raise CommandError(
-                "You are playing in this game. Leaving gives up your seat and your cards go to the discard "
-                "pile. To go anyway, type: leave now"
+                f"You are playing in this game. Leaving gives up your seat: {game_commands(room.game).leaving_costs}. "
+                "To go anyway, type: leave now"
             )
         if seated:
             actor = player.account_id

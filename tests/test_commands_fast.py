@@ -292,6 +292,20 @@ async def gnav_match(world: World, seed: int) -> dict[str, str]:
     return await world.call("Ann", "start")
 
 
+async def test_leaving_a_running_game_warns_what_it_costs_in_that_game(world):
+    await gnav_match(world, seed=7)
+    assert flat((await world.call("Ann", "leave"))["Ann"]) == (
+        "You are playing in this game. Leaving gives up your seat: you forfeit the match. To go anyway, type: leave now"
+    )
+    assert '(you forfeit the match) with "leave now"' in flat((await world.call("Ann", "newroom Elsewhere"))["Ann"])
+    await world.call("Bo", "newroom/ys Isle")
+    await world.call("Bo", "addbot")
+    await world.call("Bo", "start")
+    assert "Leaving gives up your seat: the game ends for everyone, abandoned." in flat(
+        (await world.call("Bo", "leave"))["Bo"]
+    )
+
+
 async def test_joining_a_gnav_match_being_played_is_refused_before_the_player_moves(world):
     await gnav_match(world, seed=7)
     await world.log_in("Dee")

@@ -44,6 +44,17 @@ def test_a_swap_reads_in_full_to_its_parties_and_as_a_bare_fact_to_the_others():
         assert "II" not in text and " X" not in text
 
 
+def test_a_player_removed_mid_match_reads_as_their_forfeit_not_the_host_s():
+    table = seated(3)
+    table.start(1)
+    table.take_changes()
+    table.unseat(1, 2)
+    events = table.take_changes().events
+    assert "You remove Bo from the table; Bo forfeits the match." in lines_for(table, events, 1)
+    assert "Ann removes you from the table; you forfeit the match." in lines_for(table, events, 2)
+    assert "Ann removes Bo from the table; Bo forfeits the match." in lines_for(table, events, 3)
+
+
 def test_refusals_and_settlement_read_with_you_for_the_viewer():
     table = seated(3)
     table.start(1)

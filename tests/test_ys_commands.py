@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from commands.ys.render import RENDERERS, SpaceError, read_values_and_spaces, render_event
+from commands.ys.render import RENDERERS, SpaceError, prompt, read_values_and_spaces, render_event
 from games.ys import rules as ys_rules
+from games.ys import tables as t
 from games.ys.visibility import seat_view
 from server.audit import check_rooms
 from server.text import WHOLE_LINE, render_colours
@@ -194,6 +195,21 @@ async def test_every_event_kind_the_rules_emit_has_a_renderer():
     kinds = {kind for source in sources for kind in re.findall(r'_record\(\s*"(\w+)"', source)}
     assert kinds and kinds <= set(RENDERERS), kinds - set(RENDERERS)
     assert len(kinds) >= 25
+
+
+def test_a_card_played_and_the_choice_it_asks_for_read_as_sentences():
+    names = {1: "Ann", 2: "Bo"}
+    played = {"player": 1, "card": "mercenary", "window": t.AFTER_PAIR}
+    assert render_event(played, "play", 1, names, 1) == "You play the mercenary: it takes effect after your pair."
+    assert render_event(played, "play", 2, names, 1) == "Ann plays the mercenary: it takes effect after their pair."
+    asked = {"player": 1, "ask": "magician"}
+    assert render_event(asked, "asked", 1, names, 1) == "You choose what the magician does."
+    assert render_event(asked, "asked", 2, names, 1) == "Ann chooses what the magician does."
+    waits = {"awaiting": [{"player": 1, "ask": "magician"}]}
+    assert prompt(waits, 1, names, [1, 2], None, set()).startswith(
+        "You must choose what the magician does: choose <value> <space>"
+    )
+    assert prompt(waits, 2, names, [1, 2], None, set()) == "Waiting for Ann to choose what the magician does."
 
 
 async def test_joining_a_ys_game_being_played_is_refused_before_the_player_moves(world):

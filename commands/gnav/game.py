@@ -92,5 +92,6 @@ GAME_COMMANDS = GameCommands(
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
     first_steps='Add computer players with addbot (easy, normal or strong), then type "start".',
+    leaving_costs="you forfeit the match",
     rules_help=help_text(),
 )

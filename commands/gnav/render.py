@@ -84,7 +84,8 @@ def _join(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     who, player = _subject(d["player"], v, n), d["player"]
     if actor not in (player, NOBODY):
-        forfeits = f" and {_verb(player, v, 'forfeit', 'forfeits')} the match" if d.get("forfeit") else ""
+        forfeit = _verb(player, v, "forfeit", "forfeits")
+        forfeits = f"; {_who(player, v, n)} {forfeit} the match" if d.get("forfeit") else ""
         removes = _verb(actor, v, "remove", "removes")
         return f"{_subject(actor, v, n)} {removes} {_who(player, v, n)} from the table{forfeits}."
     if d.get("forfeit"):

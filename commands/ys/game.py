@@ -86,5 +86,6 @@ GAME_COMMANDS = GameCommands(
     send_views=send_view,
     empty_views=EMPTY_VIEWS,
     first_steps='Add computer players with addbot (easy or normal), then type "start". "help ys" has the rules.',
+    leaving_costs="the game ends for everyone, abandoned",
     rules_help=help_text(),
 )

@@ -302,9 +302,14 @@ ASKS = {
 }
 
 
+def _ask_words(ask: str) -> str:
+    """What a player is asked to choose, after "choose" ("what the magician does")."""
+    return ASKS.get(ask) or (f"what the {ask} does" if ask in CARD_ANSWERS else "something")
+
+
 def _asked(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"{_subject(player, v, n)} {_verb(player, v, 'choose', 'chooses')} {ASKS.get(d['ask'], 'something')}."
+    return f"{_subject(player, v, n)} {_verb(player, v, 'choose', 'chooses')} {_ask_words(d['ask'])}."
 
 
 def _chose(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -358,7 +363,8 @@ WINDOW_WORDS = {
 
 def _play(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    when = WINDOW_WORDS.get(d["window"], "in its window")
+    when = "after your pair" if d["window"] == t.AFTER_PAIR and player == v else WINDOW_WORDS.get(d["window"], "")
+    when = when or "in its window"
     return f"{_subject(player, v, n)} {_verb(player, v, 'play', 'plays')} the {d['card']}: it takes effect {when}."
 
 
@@ -490,7 +496,7 @@ def _ask_hint(prompt: dict[str, Any]) -> str:
         return "choose a colour for your white gem: choose blue|green|yellow|red"
     if ask == "gem":
         return "choose a gem of any colour (treasure): choose blue|green|yellow|red"
-    return f"the {ask}: {CARD_ANSWERS.get(ask, 'choose <answer>, or choose pass')}"
+    return f"choose what the {ask} does: {CARD_ANSWERS.get(ask, 'choose <answer>, or choose pass')}"
 
 
 def prompt(
@@ -514,7 +520,7 @@ def prompt(
         first = awaiting[0]
         if first["player"] == viewer:
             return f"You must {_ask_hint(first)}.{timer(viewer)}"
-        return waiting(first["player"], "choose " + ASKS.get(first["ask"], "something"))
+        return waiting(first["player"], "choose " + _ask_words(first["ask"]))
     turn, part = after.get("turn", NOBODY), after.get("turn_part", "")
     if part == "neutral" and turn != NOBODY:
         if turn == viewer:
