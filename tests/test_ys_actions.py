@@ -88,9 +88,13 @@ def test_merchant_pays_five_for_every_commercial_ring_and_lasts_the_round():
     table = started(4)
     holding(table, 3, "merchant")
     table.play(3, "merchant")
+    table.take_changes()
     resolving(table, [(1, 3, city(0, "commercial")), (2, 3, city(1, "commercial"))])
     assert points(table, 1) == 5 and points(table, 2) == 5
     assert table.state.effects == []
+    # The events say what was won: the players read "5 points".
+    wins = [e.data for e in table.take_changes().events if e.kind == "win" and e.data.get("prize") == "points"]
+    assert [win["points"] for win in wins] == [5, 5]
 
 
 def test_intriguer_orders_city_ties_but_not_the_market():

@@ -205,6 +205,9 @@ def test_a_card_played_and_the_choice_it_asks_for_read_as_sentences():
     asked = {"player": 1, "ask": "magician"}
     assert render_event(asked, "asked", 1, names, 1) == "You choose what the magician does."
     assert render_event(asked, "asked", 2, names, 1) == "Ann chooses what the magician does."
+    won = {"player": 2, "space": ["city", 0, "commercial"], "ranking": [[2, 6], [1, 5]], "prize": "points"}
+    assert render_event(won, "win", 1, names, 2).endswith("(Bo 6, you 5): 3 points.")
+    assert render_event({**won, "points": 5}, "win", 1, names, 2).endswith("(Bo 6, you 5): 5 points.")
     waits = {"awaiting": [{"player": 1, "ask": "magician"}]}
     assert prompt(waits, 1, names, [1, 2], None, set()).startswith(
         "You must choose what the magician does: choose <value> <space>"

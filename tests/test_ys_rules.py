@@ -123,6 +123,14 @@ def test_three_players_may_play_three_quadrants_and_the_gem_cards_hold_five_whit
         table.set(1, "favour", 1)
 
 
+def test_a_player_who_leaves_a_finished_game_is_still_shown_by_name_not_as_the_neutral_player():
+    table = started(3)
+    table.state.apply(["set", "phase", OVER])
+    table.unseat(3, 3)
+    view = seat_view(table.state, 1)
+    assert [(p["name"], p["neutral"]) for p in view["players"]] == [("Ann", False), ("Bo", False), ("Cy", False)]
+
+
 def test_a_game_needs_two_to_five_players_and_the_host():
     table = YsTable(rng=random.Random(1))
     table.sit(1, "Ann")

@@ -271,12 +271,17 @@ def _resolve(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     return f"Round {d['round']} is resolved: every broker is turned up. In front of the screens: {fronts}."
 
 
-PRIZES = {"black": "a black gem", "points": f"{t.COMMERCIAL_POINTS} points"}
+PRIZES = {"black": "a black gem"}
 
 
 def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     prize = d.get("prize", "")
-    got = PRIZES.get(prize, f"the {prize} card")
+    # Events stored before the points were kept with them won the usual 3.
+    got = (
+        f"{d.get('points', t.COMMERCIAL_POINTS)} points"
+        if prize == "points"
+        else PRIZES.get(prize, f"the {prize} card")
+    )
     player = d["player"]
     return (
         f"{_subject(player, v, n)} {_verb(player, v, 'win', 'wins')} {space_label(d['space'])}"

@@ -244,7 +244,11 @@ class YsTable(ComputerPlayerSeats):
         order = list(ids)
         self.rng.shuffle(order)
         brokers = t.brokers_for(len(ids))
-        players = [_holdings(account_id, brokers) for account_id in ids]
+        # Each keeps their name, for the views of the finished game after they leave.
+        players = [
+            {**_holdings(account_id, brokers), "name": seat.name}
+            for seat, account_id in zip(state.seats, ids, strict=True)
+        ]
         if len(ids) == 2:
             # Each player places a set of the neutral player's brokers of their own.
             players.append(_holdings(t.NEUTRAL, sorted(t.NEUTRAL_BROKERS * len(ids))))
@@ -772,7 +776,7 @@ class YsTable(ComputerPlayerSeats):
         elif ring == "commercial":
             won = t.MERCHANT_POINTS if self.effects_of("merchant") else t.COMMERCIAL_POINTS
             self._player(event, winner, points=holdings["points"] + won)
-            event.data["prize"] = "points"
+            event.data.update(prize="points", points=won)
         elif card is not None:
             event.data["prize"] = card
             corners = [dict(c) for c in self.state.corners]

@@ -37,6 +37,14 @@ def event_for(state: YsState, event: Event, viewer: int) -> dict[str, Any] | Non
     return visible_data(event.data, viewer)
 
 
+def _name(holdings: dict[str, Any], seat: Any) -> str:
+    """A player's name in the view: the neutral player's is "neutral"; one who has left
+    the finished game keeps theirs (games begun before names were kept: "someone")."""
+    if holdings["id"] == t.NEUTRAL:
+        return "neutral"
+    return str(seat.name if seat is not None else holdings.get("name", "someone"))
+
+
 def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
     """Everything ``viewer`` may know of the table, as JSON-ready data:
 
@@ -68,7 +76,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         players.append(
             {
                 "id": pid,
-                "name": seat_of.name if seat_of else "neutral",
+                "name": _name(holdings, seat_of),
                 "bot": seat_of.bot if seat_of else "",
                 "neutral": pid == t.NEUTRAL,
                 "screen": len(holdings["screen"]),
