@@ -73,6 +73,10 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb
         raise CommandError(f"That is not the password of room {room.name}.")
 
 
+#: Names a room may not have: the lobby's.
+LOBBY_NAMES = frozenset({"lobby", "the lobby"})
+
+
 async def _name_taken(ctx: Context, name: str) -> str:
     """The refusal of a room name already taken, with how to join that room."""
     room = await ctx.rooms.find(name)
@@ -186,6 +190,9 @@ class NewRoom(Command):
         problem = check_room_name(name)
         if problem:
             raise CommandError(problem)
+        if " ".join(name.casefold().split()) in LOBBY_NAMES:
+            # "Ann leaves for room The Lobby" would send everyone looking in the wrong place.
+            raise CommandError(f'"{name}" is the lobby\'s name, where everyone meets: choose another name.')
         _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
         password_hash = await ctx.accounts.hash_secret(password) if password else None
         try:

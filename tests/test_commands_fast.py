@@ -119,6 +119,15 @@ async def test_games_lists_every_kind_and_newroom_gnav_makes_a_gnav_room(world):
     assert (await world.room("Fjord")).game == "gnav"
 
 
+async def test_a_room_may_not_be_named_after_the_lobby(world):
+    await world.log_in("Ann", "Bo")
+    for name in ("Lobby", "the lobby", "THE LOBBY"):
+        saw = await world.call("Ann", f"newroom {name}")
+        assert saw["Ann"] == f'"{name}" is the lobby\'s name, where everyone meets: choose another name.'
+        assert saw["Bo"] == ""
+    assert "You made room Lobby Two" in (await world.call("Ann", "newroom Lobby Two"))["Ann"]
+
+
 async def test_a_room_command_in_the_lobby_says_where_it_is_used(world):
     await world.log_in("Ann")
     assert (await world.call("Ann", "draw"))["Ann"].startswith("That command is used at a game table.")
@@ -505,8 +514,18 @@ async def test_the_host_puts_players_on_teams_and_takes_them_off_and_no_one_else
     assert "(team Red)" in (await world.call("Cy", "look"))["Cy"]
 
     assert (await world.call("Bo", "team Ann=Blue"))["Bo"].startswith("Only the host (Ann) can do that.")
-    assert (await world.call("Ann", "team Bo="))["Cy"] == "Ann takes Bo off their team."
+    saw = await world.call("Ann", "team Bo=")
+    assert saw["Cy"] == "Ann takes Bo off their team." and saw["Bo"] == "Ann takes you off your team."
     assert "team Red" not in (await world.call("Cy", "look"))["Cy"]
+    # Nothing to change is refused, and told to no one else.
+    saw = await world.call("Ann", "team Bo=")
+    assert saw == {"Ann": "Bo is on no team.", "Bo": "", "Cy": ""}
+    assert (await world.call("Ann", "team Ann="))["Ann"] == "You are on no team."
+    saw = await world.call("Ann", "team Ann=Blue")
+    assert saw["Ann"] == "You join team Blue." and saw["Bo"] == "Ann joins team Blue."
+    assert (await world.call("Ann", "team Ann=Blue"))["Ann"] == "You are already on team Blue."
+    saw = await world.call("Ann", "team Ann=")
+    assert saw["Ann"] == "You leave your team." and saw["Cy"] == "Ann leaves their team."
 
 
 async def test_win_and_endgame_end_a_running_game_only_at_the_hosts_word(world):

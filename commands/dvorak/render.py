@@ -161,13 +161,21 @@ def _host(r: _Reading) -> str:
 
 def _team(r: _Reading) -> str:
     table, viewer, data, verb = r.table, r.viewer, r.data, r.verb
+    if data["player"] == r.actor:
+        # The host on a team of their own choosing.
+        whose = "your" if viewer == r.actor else "their"
+        return (
+            verb("join", "joins") + f" team {data['team']}."
+            if data["team"]
+            else verb("leave", "leaves") + f" {whose} team."
+        )
     target = _name(table, data["player"], viewer)
-    text = (
+    whose = "your" if data["player"] == viewer else "their"
+    return (
         verb("put", "puts") + f" {target} on team {data['team']}."
         if data["team"]
-        else verb("take", "takes") + f" {target} off their team."
+        else verb("take", "takes") + f" {target} off {whose} team."
     )
-    return text
 
 
 def _setting(r: _Reading) -> str:

@@ -163,6 +163,9 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if len(team) > TEAM_MAX:
             raise RuleViolation(f"A team name is at most {TEAM_MAX} characters.")
         seat = self._target(account_id)
+        if seat.team == team:
+            who = "You are" if account_id == actor else f"{seat.name} is"
+            raise RuleViolation(f"{who} already on team {team}." if team else f"{who} on no team.")
         event = self._event("team", actor, player=account_id, name=seat.name, team=team)
         self._set_seats(event, [replace(s, team=team) if s.account_id == account_id else s for s in self.state.seats])
 
