@@ -582,6 +582,18 @@ async def test_when_the_host_eliminates_or_removes_the_player_whose_turn_it_is_t
     assert flat(saw["Ann"]).endswith("It is now your turn: draw a card to begin."), saw["Ann"]
 
 
+async def test_with_draws_at_0_a_turn_begins_without_asking_for_a_draw_and_draw_says_why_not(world):
+    await three_player_game(world)
+    await world.calls("Ann", "draw", "set draws=0")
+    saw = await world.call("Ann", "endturn")
+    assert saw["Bo"] == "Ann ends the turn. It is now your turn.", saw["Bo"]
+    refused = (await world.call("Bo", "draw"))["Bo"]
+    assert flat(refused) == (
+        "Nobody draws at this table (draws is 0). (If a card allows it, put force in front of the command.)"
+    )
+    assert "Bo ends the turn." in (await world.call("Bo", "endturn"))["Dee"]
+
+
 async def test_a_player_who_gave_up_their_seat_mid_game_is_not_dealt_into_it_again_until_it_is_over(world):
     await three_player_game(world)
     refused = "You gave up your seat in the game being played here, so you cannot be dealt into it again"

@@ -499,7 +499,7 @@ def _turn_passes(table: Table, following: int | None, viewer: int) -> str:
     """Whose turn it is now, after a move that passed the turn on (``following``: the
     player whose turn begins; None or nobody: it passed to no one)."""
     if following == viewer:
-        return " It is now your turn: draw a card to begin."
+        return " It is now your turn: draw a card to begin." if table.settings["draws"] else " It is now your turn."
     if following is not None and following != NO_OWNER:
         return f" It is now {table.name_of(following)}'s turn."
     return ""

@@ -288,6 +288,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._own_turn(actor, "draw", forced)
         self._not_after_discarding(actor, "draw", forced)
         turn = self.state.turn
+        if self._turn_rules(forced) and not self.settings["draws"]:
+            raise RuleViolation(f"Nobody draws at this table (draws is 0).{FORCE_HINT}")
         if self._turn_rules(forced) and turn.drawn >= self.settings["draws"]:
             raise RuleViolation(
                 f"You have already drawn this turn (the rule is {self.settings['draws']} a turn).{FORCE_HINT}"
