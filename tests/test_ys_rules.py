@@ -131,6 +131,15 @@ def test_a_player_who_leaves_a_finished_game_is_still_shown_by_name_not_as_the_n
     assert [(p["name"], p["neutral"]) for p in view["players"]] == [("Ann", False), ("Bo", False), ("Cy", False)]
 
 
+def test_a_bid_of_two_of_a_broker_held_once_says_so():
+    table = started(3)
+    with pytest.raises(RuleViolation, match="You have only one broker 7 behind your screen."):
+        table.bid(1, 7, 7)
+    with pytest.raises(RuleViolation, match="You have no broker 2 behind your screen."):
+        table.bid(1, 2, 7)
+    assert table.state.player(1)["front"] == []
+
+
 def test_a_game_needs_two_to_five_players_and_the_host():
     table = YsTable(rng=random.Random(1))
     table.sit(1, "Ann")
@@ -162,7 +171,7 @@ def test_bids_are_hidden_until_all_have_bid_then_the_order_is_by_sum_ties_to_the
         table.bid(1, 0, 1)
     with pytest.raises(RuleViolation, match="no broker 9"):
         table.bid(2, 9, 1)
-    with pytest.raises(RuleViolation, match="no broker 7"):
+    with pytest.raises(RuleViolation, match="only one broker 7"):
         table.bid(2, 7, 7)
     table.bid(2, 7, 0)  # 7
     table.bid(3, 5, 1)  # 6

@@ -41,6 +41,8 @@ from games.ys.state import Seat, YsState, seat_dicts
 from games.ys.visibility import seat_view
 
 NAME_MAX = 30
+#: The refusal of a broker that is not behind the player's screen.
+_NO_BROKER = "You have no broker {} behind your screen."
 #: How players name the neutral player in a card's words (no person may sit under it).
 NEUTRAL_WORD = "neutral"
 #: How often a computer player's move is an action card, when it may play one.
@@ -1108,13 +1110,14 @@ class YsTable(ComputerPlayerSeats):
                 raise RuleViolation(_NOT_NOW[state.turn_part])
         return holdings
 
-    def _take(
-        self, brokers: list[int], values: list[int], missing: str = "You have no broker {} behind your screen."
-    ) -> list[int]:
+    def _take(self, brokers: list[int], values: list[int], missing: str = _NO_BROKER) -> list[int]:
         """``brokers`` without ``values``; RuleViolation if they are not all there."""
         rest = list(brokers)
         for value in values:
-            if not isinstance(value, int) or isinstance(value, bool) or value not in rest:
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if not number or value not in rest:
+                if number and value in brokers and missing == _NO_BROKER:
+                    raise RuleViolation(f"You have only one broker {value} behind your screen.")
                 raise RuleViolation(missing.format(value))
             rest.remove(value)
         return rest
