@@ -39,7 +39,10 @@ class ComputerPlayerSeats(GameTable):
         if wanted:
             chosen = next((bot for bot in self.bot_names if bot.lower() == wanted), None)
             if chosen is None:
-                raise RuleViolation(f"Computer players are named {', '.join(self.bot_names)}.")
+                raise RuleViolation(
+                    f"There is no computer player called {name.strip()[:30]}: "
+                    f"computer players are named {', '.join(self.bot_names)}."
+                )
             if chosen.lower() in taken:
                 raise RuleViolation(f"{chosen} is already seated here.")
         else:

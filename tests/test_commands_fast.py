@@ -336,6 +336,10 @@ async def test_gnav_start_shows_each_seat_its_own_card_only(world):
 
 async def test_gnav_keep_lets_the_computer_player_move_and_the_deal_settle(world):
     await gnav_match(world, seed=7)
+    # A name after swap is no choice of whom to ask: refused, and nothing is moved.
+    saw = await world.call("Ann", "swap Olga")
+    assert saw["Ann"].startswith("Type swap alone: you always ask the next player on your left")
+    assert saw["Bo"] == ""
 
     saw = await world.call("Ann", "keep")
     assert saw["Ann"].startswith("You keep your card.\nIt is Olga's turn.")

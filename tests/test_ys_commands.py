@@ -146,7 +146,9 @@ async def test_seats_settings_and_bots_between_games(world):
     await world.call("Ann", "newroom/ys Isle")
     assert (await world.call("Ann", "start"))["Ann"].startswith("Ys is for 2 to 5 players")
     assert (await world.call("Ann", "addbot normal Dahut"))["Ann"] == "Dahut (bot, normal) takes a seat."
-    assert (await world.call("Ann", "addbot easy Bob"))["Ann"].startswith("Computer players are named")
+    assert (await world.call("Ann", "addbot easy Bob"))["Ann"].startswith(
+        "There is no computer player called Bob: computer players are named"
+    )
     assert (await world.call("Ann", "removebot"))["Ann"] == "Which computer player? Usage: removebot <name>"
     assert (await world.call("Ann", "removebot Dahut"))["Ann"] == "Dahut (bot, normal) leaves the table."
     assert (await world.call("Ann", "set favour=1"))["Ann"] == "You set favour to 1."

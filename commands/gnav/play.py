@@ -3,7 +3,7 @@ table's settings."""
 
 from __future__ import annotations
 
-from commands.base import Command, CommandSet, Context
+from commands.base import Command, CommandError, CommandSet, Context
 from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, inspect_on, perform_on
 from games.gnav import settings as gnav_settings
 from games.gnav.cards import english
@@ -53,6 +53,11 @@ class Swap(Command):
     aliases = ("ask",)
 
     async def run(self, ctx: Context, args: str) -> None:
+        if args.strip():
+            # A name would read as a choice of whom to ask: there is none to make.
+            raise CommandError(
+                "Type swap alone: you always ask the next player on your left (the dealer swaps with the stock)."
+            )
         actor = ctx.player.account_id
         await perform_on(ctx, GnavTable, lambda table: table.swap(actor))
 
