@@ -50,7 +50,9 @@ def test_refusals_wrong_window_not_held_won_this_round_two_played_and_words_for_
         table.play(1, "bishop")
     table.state.apply(["player", 1, {"played": 0}])
     bid_all(table)
-    with pytest.raises(RuleViolation, match="bishop cannot be played"):
+    with pytest.raises(
+        RuleViolation, match="bishop cannot be played now: it takes effect at the start of placement, so"
+    ):
         table.play(1, "bishop")
     with pytest.raises(RuleViolation, match="no Spy"):
         table.play(1, "spy", "bo", "city", "0", "port")

@@ -41,6 +41,13 @@ from games.ys.state import Seat, YsState, seat_dicts
 from games.ys.visibility import seat_view
 
 NAME_MAX = 30
+#: When a card of each timing window may be played, for the refusal of one played too late.
+_PLAYED_WHEN = {
+    t.START_OF_PLACEMENT: "it takes effect at the start of placement, so it is played while the table bids",
+    t.AFTER_PAIR: "it takes effect after one of your pairs, so it is played before placement is over",
+    t.START_OF_RESOLUTION: "it takes effect at the start of resolution, so it is played before placement is over",
+    t.END_OF_ROUND: "it takes effect at the end of the round, so it is played before then",
+}
 #: The refusal of a broker that is not behind the player's screen.
 _NO_BROKER = "You have no broker {} behind your screen."
 #: How players name the neutral player in a card's words (no person may sit under it).
@@ -434,7 +441,8 @@ class YsTable(ComputerPlayerSeats):
             raise RuleViolation(f"You have played {t.PLAYS_PER_ROUND} cards this round.")
         window = t.window_of(name)
         if name not in EFFECTS or not self._window_ahead(window):
-            raise RuleViolation(f"The {name} cannot be played now.")
+            when = _PLAYED_WHEN.get(window) if name in EFFECTS else None
+            raise RuleViolation(f"The {name} cannot be played now" + (f": {when}." if when else "."))
         self._step_pending = True
         cards = list(holdings["cards"])
         cards.remove(held)
