@@ -178,7 +178,11 @@ def test_queen_locks_a_city_space_for_everyone_in_public():
     assert table.state.awaiting == [{"player": 2, "ask": "queen"}]
     with pytest.raises(RuleViolation, match="locks a city space"):
         table.choose(2, "market 0 red")
+    table.take_changes()
     table.choose(2, "city 1 palace")
+    # The first placer, told before the question, is told again once it is answered.
+    turn = [e for e in table.take_changes().events if e.kind == "turn"]
+    assert [e.data["player"] for e in turn] == [table.state.order[0]] and table.state.turn == table.state.order[0]
     for player in (1, 2, 3):
         assert {"card": "queen", "player": 2, "space": city(1, "palace")} in seat_view(table.state, player)["effects"]
     with pytest.raises(RuleViolation, match="locked"):

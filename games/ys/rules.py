@@ -993,10 +993,17 @@ class YsTable(ComputerPlayerSeats):
             event = ANSWERS[ask][0](self, actor, prompt, words)
         else:
             raise RuleViolation("That choice is answered with its card's command.")
-        if self.state.stage == "resolve":
+        state = self.state
+        if state.stage == "resolve":
             self._run(event)
-        elif self.state.turn_part == "cards" and not self.state.awaiting:
-            self._next_turn(self.state.turn)
+        elif state.turn_part == "cards" and not state.awaiting:
+            self._next_turn(state.turn)
+        elif state.stage == "place" and state.turn_part == "pair" and not state.awaiting:
+            # The table waited for a card played before placement: the first pair is due
+            # now, and its player is told again.
+            turn = self._record("turn", state.turn, player=state.turn)
+            self._set(turn, "turn", state.turn)
+            self._set(turn, "turn_part", "pair")
 
     def _ask(self, event: Event, prompt: dict[str, Any]) -> None:
         self._set(event, "awaiting", [*self.state.awaiting, prompt])
