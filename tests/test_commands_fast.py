@@ -849,7 +849,9 @@ async def test_reorder_after_viewdraw_tells_the_table_only_how_many(world):
     assert "Usage: reorder" in (await world.call("Ann", "force reorder"))["Ann"]
     assert "at most 20" in (await world.call("Ann", "force reorder " + " ".join(["1"] * 21)))["Ann"]
     saw = flat_all(await world.call("Ann", f"force reorder {listed}"))
-    assert saw["Ann"].startswith("You reorder the top 2 cards of the draw pile. Now on top, top first: #")
+    assert saw["Ann"].startswith(
+        "You reorder the top 2 cards of the draw pile. [forced: outside the basic rules] Now on top, top first: #"
+    )
     assert saw["Ann"].index(names[1]) < saw["Ann"].index(names[0])
     for other in ("Bo", "Cy"):
         assert saw[other] == "Ann reorders the top 2 cards of the draw pile. [forced: outside the basic rules]"

@@ -300,7 +300,7 @@ async def test_reordering_the_draw_pile_after_looking_tells_the_table_only_how_m
     assert "look first (viewdraw)" in flat(await me.ask(f"force reorder {top[2]} {top[1]} {top[0]}"))
     await me.ask("force viewdraw")
     reply = flat(await me.ask(f"force reorder {top[2]} {top[1]} {top[0]}"))
-    assert "You reorder the top 3 cards of the draw pile. Now on top, top first:" in reply
+    assert f"You reorder the top 3 cards of the draw pile. {FORCED} Now on top, top first:" in reply
     for watcher in watchers:
         await watcher.client.expect(loosely(f"{me.name} reorders the top 3 cards of the draw pile. {FORCED}"))
     assert list(reversed(room.table.state.pile(DRAW)))[:3] == top[::-1]

@@ -217,6 +217,13 @@ def test_a_card_played_and_the_choice_it_asks_for_read_as_sentences():
     assert prompt(waits, 2, names, [1, 2], None, set()) == "Waiting for Ann to choose what the magician does."
 
 
+async def test_a_game_abandoned_by_a_leaver_reads_as_over_once_on_the_board(world):
+    await ys_game(world)
+    await world.call("Bo", "leave now")
+    board = " ".join((await world.call("Ann", "look"))["Ann"].split())
+    assert "Game over. The game was abandoned: Bo left. The host starts another with: start" in board
+
+
 async def test_joining_a_ys_game_being_played_is_refused_before_the_player_moves(world):
     await ys_game(world)
     await world.log_in("Dee")

@@ -622,7 +622,7 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     if not data.get("decided"):
         text += attached_note
     if event.forced:
-        text += FORCED_NOTE
+        text = _with_forced_note(text)
     for decision in data.get("decided", []):
         text += "\n" + _decision(table, decision)
     if data.get("decided"):
@@ -631,6 +631,21 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
     return text
+
+
+def _with_forced_note(text: str) -> str:
+    """``text`` with :data:`FORCED_NOTE` after the move's own sentence: the end of its
+    first line, or, when that line introduces a list ("Now on top, top first:"), the
+    sentence before; never after the last card of a list."""
+    line, newline, rest = text.partition("\n")
+    if not newline:
+        return text + FORCED_NOTE
+    if line.endswith(":"):
+        end = line.rfind(". ")
+        if end < 0:
+            return text + FORCED_NOTE
+        return line[: end + 1] + FORCED_NOTE + line[end + 1 :] + newline + rest
+    return line + FORCED_NOTE + newline + rest
 
 
 def _face_down_note(table: Table, kind: str, data: dict[str, Any]) -> str:

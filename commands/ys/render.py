@@ -720,7 +720,8 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
         stage = STAGE_WORDS.get(view["stage"], view["stage"])
         lines.extend(wrap_lines(f"Round {view['round']} of {t.ROUNDS}, {stage}. Turn order: {order}.", WIDTH))
     elif view["phase"] == OVER:
-        lines.extend(wrap_lines(f"The game is over: {view['result']} The host starts another with: start", WIDTH))
+        # The result is a sentence of its own ("Cy won Ys with 99 points.", "The game was abandoned: ...").
+        lines.extend(wrap_lines(f"Game over. {view['result']} The host starts another with: start", WIDTH))
     else:
         lines.append("Waiting for the host to start a game (start).")
         seated = ", ".join(name for player, name in names.items() if player != t.NEUTRAL)
