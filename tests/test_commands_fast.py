@@ -635,6 +635,15 @@ async def test_force_drawcard_out_of_turn_is_made_and_the_table_is_told_it_was_f
     assert len((await world.room("Table")).table.hand(world.account_id("Bo"))) == 3
 
 
+async def test_a_thing_given_into_play_reads_with_its_text_after_the_sentence(world):
+    hands = await dvorak_game(world)
+    number, name = next(iter(hands["Ann"].items()))
+    saw = flat_all(await world.call("Ann", f"force givething {number} to Bo"))
+    text = f"A {name.lower()}."
+    forced = r"\[forced: outside the basic rules\]"
+    assert re.fullmatch(rf"Ann puts #{number} {name} \(Thing\) into play for you[^:]*: {text} {forced}", saw["Bo"])
+
+
 async def test_giving_a_card_to_the_hand_it_is_in_is_refused_and_names_it_to_no_one(world):
     hands = await dvorak_game(world)
     mine = next(iter(hands["Ann"]))

@@ -389,7 +389,9 @@ def _give(r: _Reading) -> str:
         return verb("move", "moves") + f" {whose} {_hidden_label(data)} into {into}."
     if data["thing"]:
         where = "" if data["to"] == actor else f" for {target}"
-        text = verb("put", "puts") + f" {card_full(card())} into play{where}{source}."
+        # The card's text after the sentence, as play shows it: mid-sentence it read as part of it.
+        face = card_text(card())
+        text = verb("put", "puts") + f" {card_label(card())} into play{where}{source}" + (f": {face}" if face else ".")
     elif data["to"] == actor:
         text = verb("take", "takes") + f" {card_label(card())}{source}."
     else:
