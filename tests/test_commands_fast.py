@@ -315,6 +315,17 @@ async def test_leaving_a_running_game_warns_what_it_costs_in_that_game(world):
     )
 
 
+async def test_a_player_who_left_a_gnav_match_is_shown_as_left_not_away(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom/gnav Fjord")
+    await world.call("Bo", "join Fjord")
+    await world.calls("Ann", "addbot easy", "set botdelay=0", "start")
+    await world.call("Bo", "leave now")
+    table = (await world.call("Ann", "look"))["Ann"]
+    assert re.search(r"^  Bo +\d lives? +left$", table, re.M), table
+    assert "Away:" not in table
+
+
 async def test_joining_a_gnav_match_being_played_is_refused_before_the_player_moves(world):
     await gnav_match(world, seed=7)
     await world.log_in("Dee")

@@ -34,6 +34,8 @@ def event_line(table: GameTable, event: Event, viewer: int) -> str:
 def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
     lines = [render_view(seat_view(table.state, viewer), room.name)]
+    # One who left mid-match is shown as having left (their seat goes when it ends), not away.
+    away = {account_id for account_id in away if not getattr(table.state.seat(account_id), "left", False)}
     if away:
         lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
     if watching:
