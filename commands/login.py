@@ -16,6 +16,7 @@ from commands.moderation import address_ban, address_ban_text, login_refusal
 from commands.rooms import seat_to_return_to, welcome_back
 from commands.safety import delete_account, deletion_reminder
 from commands.text import parse_quoted_word
+from games.base import PLAYING
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
@@ -205,6 +206,12 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
             if other is not connection:
                 other.send(f"Your player has also logged in from {connection.address}.")
         connection.send(await look_text(ctx))
+        place = player.place
+        if isinstance(place, GameRoom) and place.is_seated(account.id) and place.table.state.phase == PLAYING:
+            # The new connection is shown what the first one already knows: the hand too.
+            viewer = account.id
+            hand = game_commands(place.game).own_hand
+            connection.send(await place.inspect(lambda table: hand(table, viewer)))
         gmcp.send_place(player)
     elif back is None or not await welcome_back(ctx, back):
         player.place.notice(f"{player.name} has connected.", exclude=player)

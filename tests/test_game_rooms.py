@@ -308,6 +308,20 @@ async def test_one_room_at_a_time_and_leaving_a_running_game_needs_now(server):
     await bo.client.expect(r"\*\*\* Ann forfeits: Bo wins! \*\*\*")
 
 
+async def test_a_second_connection_of_a_seated_player_is_shown_their_hand_too(server):
+    ann, bo = await seat_players(server, ["Ann", "Bo"], deck=12)
+    await ann.ask("start")
+    held = sorted(card.number for card in await bo.hand())
+    phone = await MudClient.open(server.port)
+    await phone.expect(WELCOME_END)
+    await phone.command("connect Bo secret1", r"Welcome back, Bo\.")
+    await phone.expect(r"Your hand[^:\n]*:\n")
+    await phone.quiet(0.3)
+    shown = sorted(int(n) for n in re.findall(r"^  #(\d+) ", phone.transcript.split("Your hand")[1], re.M))
+    assert shown == held
+    await phone.close()
+
+
 async def test_a_player_out_of_a_running_game_is_not_dealt_into_it_again_by_joining(server):
     ann, bo, cy = await seat_players(server, ["Ann", "Bo", "Cy"], deck=18)
     await ann.ask("start")
