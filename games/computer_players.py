@@ -24,6 +24,16 @@ class ComputerPlayerSeats(GameTable):
     game_word: ClassVar[str]
     games_word: ClassVar[str]
 
+    def seat_refusal(self, account_id: int) -> str | None:
+        """People take seats between games, while one is free."""
+        if self.state.phase == PLAYING:
+            return f"A {self.game_word} is being played here; you can join when it ends (watch it meanwhile: watch)."
+        try:
+            self._room_for_one_more()
+        except RuleViolation as full:
+            return str(full)
+        return None
+
     def add_bot(self, actor: int, level: str, name: str = "") -> None:
         """Seat a computer player of ``level``, named ``name`` from the bot names (the
         first free one if none is given). Host only, between games."""

@@ -141,16 +141,6 @@ class GnavTable(ComputerPlayerSeats):
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
 
-    def seat_refusal(self, account_id: int) -> str | None:
-        """Seats are taken between matches, while one is free."""
-        if self.state.phase == PLAYING:
-            return "A match is being played here; you can join when it ends (watch it meanwhile: watch)."
-        try:
-            self._room_for_one_more()
-        except RuleViolation as full:
-            return str(full)
-        return None
-
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (or, by the host, take a person's away). Mid-match the leaver
         forfeits: out at once, the seat going when the match ends; if it was their turn,

@@ -179,16 +179,6 @@ class YsTable(ComputerPlayerSeats):
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
 
-    def seat_refusal(self, account_id: int) -> str | None:
-        """Seats are taken between games, while one is free."""
-        if self.state.phase == PLAYING:
-            return "A game is being played here; you can join when it ends (watch it meanwhile: watch)."
-        try:
-            self._room_for_one_more()
-        except RuleViolation as full:
-            return str(full)
-        return None
-
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (or, by the host, take a person's away). A person leaving
         mid-game ends it: the game is abandoned. Computer players go with removebot."""
