@@ -78,7 +78,7 @@ async def test_a_person_plays_a_whole_game_against_two_computer_players(server):
     await hana.client.wait_for(r"won Ys with \d+ points\.", 0, 20)
     assert "The final score" in hana.client.transcript
     board = await hana.ask("board")
-    assert "The game is over:" in board
+    assert "Game over. " in board
     assert all(len(line) <= 80 for line in re.sub(r"\x1b\[[0-9;]*m", "", board).splitlines())
     assert await audit(server.database) == []
     await hana.close()
