@@ -450,10 +450,6 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if as_thing and card.zone == PLAY and card.owner == to:
             # A move to where it is would be no move; and it would show a face-down card.
             raise RuleViolation(f"That card is already in play for {target.name}.")
-        if not as_thing and card.zone == HAND and card.owner == to:
-            # No move either, and it would name a card in a hand to the whole table.
-            held = "your hand" if to == actor else f"{target.name}'s hand"
-            raise RuleViolation(f"That card is already in {held}.")
         turn = self.state.turn
         team_gift = (
             bool(self.settings["teams"])
@@ -470,6 +466,10 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._not_after_discarding(actor, "give cards", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:
             raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
+        if not as_thing and card.zone == HAND and card.owner == to == actor:
+            # No move, and it would name a card of your hand to the whole table. (Only your
+            # own hand: a refusal about another's would tell where one of their cards is.)
+            raise RuleViolation("That card is already in your hand.")
         event = self._event(
             "give", actor, forced, card=number, to=to, thing=as_thing, source=card.zone, source_owner=card.owner
         )
