@@ -55,6 +55,17 @@ def test_a_player_removed_mid_match_reads_as_their_forfeit_not_the_host_s():
     assert "Ann removes Bo from the table; Bo forfeits the match." in lines_for(table, events, 3)
 
 
+def test_after_a_match_a_newcomer_is_listed_without_lives_and_the_loser_with_none_left():
+    table = seated(2)
+    table.start(1)
+    table.state.apply(["set", "phase", "over"])
+    table.state.apply(["seat", 2, {"lives": 0, "out": True}])
+    table.sit(3, "Cy")
+    rows = {line.split()[0]: line for line in render_view(seat_view(table.state, 1), "Fjord").splitlines()[2:5]}
+    assert "lives" not in rows["Cy"]
+    assert "0 lives" in rows["Bo"] and "3 lives" in rows["Ann"]
+
+
 def test_refusals_and_settlement_read_with_you_for_the_viewer():
     table = seated(3)
     table.start(1)

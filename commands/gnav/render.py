@@ -297,7 +297,8 @@ def render_view(view: SeatView, room_name: str) -> str:
                 notes.append("resting")
         marker = ">" if view.phase == PLAYING and player.account_id == view.turn else " "
         you = " (you)" if player.account_id == view.viewer else ""
-        lives = _lives(player.lives) if view.phase != "waiting" else ""
+        # Lives are shown once a match has been played; one who sat down after it has none yet.
+        lives = _lives(player.lives) if view.phase != "waiting" and (player.lives or player.out) else ""
         row = f"{marker} {truncate(label + you, NAME_WIDTH):<{NAME_WIDTH}} {lives:<8} {', '.join(notes)}"
         lines.append(row.rstrip())
     if view.phase == PLAYING and view.order:
