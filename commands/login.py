@@ -13,10 +13,9 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import game_commands
 from commands.look import look_text
 from commands.moderation import address_ban, address_ban_text, login_refusal
-from commands.rooms import seat_to_return_to, welcome_back
+from commands.rooms import hand_reminder, seat_to_return_to, welcome_back
 from commands.safety import delete_account, deletion_reminder
 from commands.text import parse_quoted_word
-from games.base import PLAYING
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
@@ -207,11 +206,11 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
                 other.send(f"Your player has also logged in from {connection.address}.")
         connection.send(await look_text(ctx))
         place = player.place
-        if isinstance(place, GameRoom) and place.is_seated(account.id) and place.table.state.phase == PLAYING:
+        if isinstance(place, GameRoom) and place.is_seated(account.id):
             # The new connection is shown what the first one already knows: the hand too.
-            viewer = account.id
-            hand = game_commands(place.game).own_hand
-            connection.send(await place.inspect(lambda table: hand(table, viewer)))
+            hand = await hand_reminder(place, account.id)
+            if hand is not None:
+                connection.send(hand)
         gmcp.send_place(player)
     elif back is None or not await welcome_back(ctx, back):
         player.place.notice(f"{player.name} has connected.", exclude=player)

@@ -643,6 +643,16 @@ async def seat_to_return_to(ctx: Context, account_id: int) -> Comeback | None:
     return Comeback(room, None) if room is not None else None
 
 
+async def hand_reminder(room: GameRoom, viewer: int) -> str | None:
+    """What the seated player ``viewer`` holds in the game running in ``room``, as they are
+    reminded of it on coming back (or on logging in from one more connection); None when
+    no game runs there."""
+    if room.table.state.phase != PLAYING:
+        return None
+    own_hand = game_commands(room.game).own_hand
+    return await room.inspect(lambda table: own_hand(table, viewer))
+
+
 async def welcome_back(ctx: Context, back: Comeback) -> bool:
     """Put a player back at their table (or watching their room) and tell them what they
     missed: the table, their hand, what happened and what was said. False (nothing
@@ -662,8 +672,9 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
     ctx.reply(await look_text(ctx))
     viewer = player.account_id
     game = game_commands(room.game)
-    if room.table.state.phase == PLAYING:
-        ctx.reply(await room.inspect(lambda table: game.own_hand(table, viewer)))
+    hand = await hand_reminder(room, viewer)
+    if hand is not None:
+        ctx.reply(hand)
     talk = [line for line in missed.talk if player.hears(line.speaker)]
     if missed.events or talk:
         lines = ["While you were away:"]

@@ -412,8 +412,8 @@ def conjure(table: YsTable, actor: int, words: list[str]) -> None:
         raise RuleViolation("Swap with: play conjurer <broker in front> <broker behind the screen>.")
     front, behind = int(words[0]), int(words[1])
     holdings = table._holdings(actor)
-    rest_front = table._take(holdings["front"], [front], "You have no broker {} in front of your screen.")
-    rest_screen = table._take(holdings["screen"], [behind], "You have no broker {} behind your screen.")
+    rest_front = table._take(holdings["front"], [front], "in front of your screen")
+    rest_screen = table._take(holdings["screen"], [behind])
     if front == behind:
         raise RuleViolation("Take a broker of another number from behind the screen.")
     if (Counter(holdings["screen"]) - Counter(effect["owed"]))[behind] < 1:

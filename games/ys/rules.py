@@ -48,8 +48,6 @@ _PLAYED_WHEN = {
     t.START_OF_RESOLUTION: "it takes effect at the start of resolution, so it is played before placement is over",
     t.END_OF_ROUND: "it takes effect at the end of the round, so it is played before then",
 }
-#: The refusal of a broker that is not behind the player's screen.
-_NO_BROKER = "You have no broker {} behind your screen."
 #: How players name the neutral player in a card's words (no person may sit under it).
 NEUTRAL_WORD = "neutral"
 #: How often a computer player's move is an action card, when it may play one.
@@ -389,7 +387,7 @@ class YsTable(ComputerPlayerSeats):
         holdings = self._acting(actor, step, "favour")
         if len(holdings["favour"]) >= self.state.round:
             raise RuleViolation("You have given the King a broker this round already.")
-        front = self._take(holdings["front"], [value], "You have no broker {} in front of your screen.")
+        front = self._take(holdings["front"], [value], "in front of your screen")
         self._step_pending = True
         event = self._record("favour", actor, player=actor, private=[[actor, {"value": value}]])
         self._player(
@@ -1115,15 +1113,15 @@ class YsTable(ComputerPlayerSeats):
                 raise RuleViolation(_NOT_NOW[state.turn_part])
         return holdings
 
-    def _take(self, brokers: list[int], values: list[int], missing: str = _NO_BROKER) -> list[int]:
-        """``brokers`` without ``values``; RuleViolation if they are not all there."""
+    def _take(self, brokers: list[int], values: list[int], where: str = "behind your screen") -> list[int]:
+        """``brokers`` (the player's, ``where`` they are) without ``values``; RuleViolation
+        if they are not all there."""
         rest = list(brokers)
         for value in values:
             number = isinstance(value, int) and not isinstance(value, bool)
             if not number or value not in rest:
-                if number and value in brokers and missing == _NO_BROKER:
-                    raise RuleViolation(f"You have only one broker {value} behind your screen.")
-                raise RuleViolation(missing.format(value))
+                how_many = "only one" if number and value in brokers else "no"
+                raise RuleViolation(f"You have {how_many} broker {value} {where}.")
             rest.remove(value)
         return rest
 
