@@ -590,6 +590,8 @@ async def test_with_two_players_the_page_offers_only_the_viewer_s_own_neutral_br
     tab = await open_tab(server, "Ann")
     await tab.log_in("Ann")
     await tab.type("newroom/ys Pair")
+    # The room exists once its board is drawn (the command is answered after it is made).
+    await expect(tab.page.locator("#ys-board")).to_be_visible()
     room = await server.rooms.find("pair")
     assert room is not None
     state = room.table.state
