@@ -37,8 +37,9 @@ class GameCommands(Generic[G]):
     render_event: Callable[[G, Event, int], str]
     #: The table as ``look`` draws it: (room, table, viewer, seated people away, spectators).
     render_table: Callable[[GameRoom, G, int, set[int], list[str]], str]
-    #: What a seated player holds, as they are reminded of it when they come back.
-    own_hand: Callable[[G, int], str]
+    #: What a seated player holds, as they are reminded of it when they come back (None:
+    #: the table as ``look`` draws it already shows them, as Gnav's shows your card).
+    own_hand: Callable[[G, int], str] | None
     #: The table's structured views, to everyone in the room who asked for GMCP (or to
     #: the players given).
     send_views: Callable[[GameRoom, list[OnlinePlayer] | None], None]

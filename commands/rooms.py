@@ -646,10 +646,10 @@ async def seat_to_return_to(ctx: Context, account_id: int) -> Comeback | None:
 async def hand_reminder(room: GameRoom, viewer: int) -> str | None:
     """What the seated player ``viewer`` holds in the game running in ``room``, as they are
     reminded of it on coming back (or on logging in from one more connection); None when
-    no game runs there."""
-    if room.table.state.phase != PLAYING:
-        return None
+    no game runs there, or when the table as ``look`` draws it shows it already."""
     own_hand = game_commands(room.game).own_hand
+    if room.table.state.phase != PLAYING or own_hand is None:
+        return None
     return await room.inspect(lambda table: own_hand(table, viewer))
 
 

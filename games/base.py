@@ -134,6 +134,11 @@ class Due:
     move: Callable[[Any], Any]
     #: What it is, for the logs: ``bot``, ``timer``, ``deal``.
     reason: str
+    #: The point of the game it is timed from (a game's step): while the table asks for
+    #: the same move from the same point, it keeps the time it was given, whatever else
+    #: is logged meanwhile (a setting changed mid-turn counts from the next turn). None:
+    #: timed afresh after every event of the room.
+    since: Any = None
 
 
 class GameTable(ABC):

@@ -29,7 +29,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Due, Event, GameTable, RuleViolation
@@ -156,7 +156,7 @@ class GameRoom(Place):
         #: The timer of the move the table wants made by itself next, and the task making it.
         self._due_timer: asyncio.TimerHandle | None = None
         #: What the timer was set for: the log's seq, the reason and the seat.
-        self._due_key: tuple[int, str, int] | None = None
+        self._due_key: tuple[Any, str, int] | None = None
         self._acting: asyncio.Task[None] | None = None
         #: What the host decided about people who are not seated here (muted: they may
         #: watch but not talk; barred: they may not come back), by account; as stored, and
@@ -435,15 +435,16 @@ class GameRoom(Place):
     def reschedule(self) -> None:
         """Time the move the table wants made by itself now, if this node makes them, or
         forget it. Called whenever the table or who is here changes; a move already timed
-        for the same point of the log keeps its time (people coming and going do not put
-        off a turn timer)."""
+        for the same point of the game (:attr:`Due.since`, else of the log) keeps its time:
+        people coming and going do not put off a turn timer, nor does a setting changed
+        mid-turn cut it short."""
         if self._acting is not None and not self._acting.done():
             return  # it reschedules when done
         due = self.table.due()
         if due is None or not self._driven_here():
             self._forget_due()
             return
-        key = (self.seq, due.reason, due.actor)
+        key = (self.seq if due.since is None else due.since, due.reason, due.actor)
         if self._due_timer is not None and self._due_key == key:
             return
         self._forget_due()

@@ -66,6 +66,18 @@ def test_after_a_match_a_newcomer_is_listed_without_lives_and_the_loser_with_non
     assert "0 lives" in rows["Bo"] and "3 lives" in rows["Ann"]
 
 
+def test_a_player_who_left_mid_deal_is_not_in_the_order_of_play():
+    table = seated(3)
+    table.start(1)
+    table.take_changes()
+    before = render_view(seat_view(table.state, 1), "Fjord")
+    assert "Bo" in next(line for line in before.splitlines() if line.startswith("Order of play:"))
+    table.unseat(2, 2)
+    after = render_view(seat_view(table.state, 1), "Fjord")
+    order = next(line for line in after.splitlines() if line.startswith("Order of play:"))
+    assert "Bo" not in order and "you" in order and "Cy" in order
+
+
 def test_refusals_and_settlement_read_with_you_for_the_viewer():
     table = seated(3)
     table.start(1)

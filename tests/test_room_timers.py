@@ -5,6 +5,7 @@ going."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from tests.players import ScriptedPlayer
 
@@ -59,3 +60,43 @@ async def test_a_table_whose_people_have_all_gone_makes_no_move_until_one_is_bac
     assert room.due_at is not None
     await again.ask("keep")
     assert room.seq > seq
+
+
+async def test_a_turn_time_changed_mid_turn_counts_from_the_next_turn(server):
+    """Told how long they have, a player keeps that time: the host's ``set turntime``
+    mid-turn neither cuts the running turn short nor lengthens it."""
+    ann, room = await _ann_to_move(server)
+    due_at = room.due_at
+    reply = await ann.ask("set turntime=10")
+    assert "turntime" in reply
+    assert room.due_at == due_at
+    await ann.ask("set turntime=600")
+    assert room.due_at == due_at
+    await ann.ask("set turntime=10")
+    await ann.ask("keep")
+    # The computer player moves at once (botdelay 0); Ann's next turn has the new time.
+    loop = asyncio.get_running_loop()
+    for _ in range(200):
+        if room.table.state.turn == ann_id(room) and room.due_at is not None and room.due_at != due_at:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("it never became Ann's turn again")
+    assert 5 < room.due_at - loop.time() <= 10
+
+
+async def test_coming_back_on_your_turn_shows_your_card_once_and_the_seconds_left(server):
+    ann, room = await _ann_to_move(server)
+    await ann.close()
+    for _ in range(100):
+        if not room.occupants:
+            break
+        await asyncio.sleep(0.02)
+    again = await ScriptedPlayer.connect(server.port, "Ann", create=False)
+    await again.client.quiet(0.3)
+    came_back = again.client.transcript[again.client.transcript.index("You are back at your seat") :]
+    assert came_back.count("Your card:") == 1
+    seconds = re.search(r"It is your turn: keep or swap\. \(In (\d+) seconds you keep your card\.\)", came_back)
+    assert seconds is not None and 1 <= int(seconds.group(1)) <= 60
+    looked = await again.ask("look")
+    assert looked.count("Your card:") == 1 and "seconds you keep your card" in looked

@@ -509,6 +509,21 @@ def test_due_answers_for_bots_and_runs_a_persons_timer():
         table.timeout(step)
 
 
+def test_a_turn_time_changed_mid_turn_leaves_the_running_timer_as_it_was():
+    """The room keeps a timer while the table asks for the same move from the same point
+    (``Due.since``): a setting is logged, but does not move the game on."""
+    table = started(players=2)
+    before = table.due()
+    table.set(1, "turntime", 10)
+    table.take_changes()
+    after = table.due()
+    assert before is not None and after is not None
+    assert (after.since, after.reason, after.actor) == (before.since, before.reason, before.actor)
+    table.bid(1, 0, 1)
+    moved = table.due()
+    assert moved is not None and moved.since != before.since and moved.delay == 10
+
+
 # -- whole games -----------------------------------------------------------------------
 
 

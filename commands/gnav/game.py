@@ -5,6 +5,8 @@ package from the viewer's ``seat_view``."""
 
 from __future__ import annotations
 
+import asyncio
+import math
 from typing import Any
 
 from commands.games import GameCommands
@@ -33,7 +35,11 @@ def event_line(table: GameTable, event: Event, viewer: int) -> str:
 
 def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
-    lines = [render_view(seat_view(table.state, viewer), room.name)]
+    due = table.due()
+    seconds_left = None
+    if due is not None and due.reason == "timer" and due.actor == viewer and room.due_at is not None:
+        seconds_left = max(1, math.ceil(room.due_at - asyncio.get_running_loop().time()))
+    lines = [render_view(seat_view(table.state, viewer), room.name, seconds_left)]
     # One who left mid-match is shown as having left (their seat goes when it ends), not away.
     away = {account_id for account_id in away if not getattr(table.state.seat(account_id), "left", False)}
     if away:
@@ -41,12 +47,6 @@ def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], wa
     if watching:
         lines.append("Watching: " + ", ".join(watching) + ".")
     return "\n".join(lines)
-
-
-def own_card(table: GameTable, viewer: int) -> str:
-    """The card a returning player holds."""
-    card = seat_view(table.state, viewer).card
-    return f"Your card: {english(card)}." if card is not None else "You hold no card this deal."
 
 
 def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
@@ -90,7 +90,7 @@ GAME_COMMANDS = GameCommands(
     command_sets=(PLAY_COMMANDS,),
     render_event=event_line,
     render_table=table_text,
-    own_hand=own_card,
+    own_hand=None,
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
     first_steps='Add computer players with addbot (easy, normal or strong), then type "start".',

@@ -103,7 +103,8 @@ class Set(SetCommand):
     """Change a table setting (host); "set" alone lists them.
 
     lives (1-9, between matches), turntime (10-600 seconds a person has for a turn before
-    keeping by default), botdelay (0-10 seconds a computer player waits).
+    keeping by default), botdelay (0-10 seconds a computer player waits). A time changed
+    mid-turn counts from the next turn.
     """
 
     settings = gnav_settings.SETTINGS

@@ -270,10 +270,11 @@ RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
 }
 
 
-def render_view(view: SeatView, room_name: str) -> str:
+def render_view(view: SeatView, room_name: str, seconds_left: int | None = None) -> str:
     """The table as ``look`` shows it to the view's seat (or a spectator): each seat with
     its lives, the dealer, whose turn it is, who rests and who is out; your card; the
-    cards shown this deal. At most 80 columns."""
+    cards shown this deal; on your turn, the ``seconds_left`` before you keep by default
+    (if known). At most 80 columns."""
     lines = [truncate(f"Gnav at {room_name}", WIDTH)]
     if view.phase == PLAYING:
         lines.append(f"Deal {view.deal}. Lives at the start: {view.lives_setting}.")
@@ -301,8 +302,11 @@ def render_view(view: SeatView, room_name: str) -> str:
         lives = _lives(player.lives) if view.phase != "waiting" and (player.lives or player.out) else ""
         row = f"{marker} {truncate(label + you, NAME_WIDTH):<{NAME_WIDTH}} {lives:<8} {', '.join(notes)}"
         lines.append(row.rstrip())
-    if view.phase == PLAYING and view.order:
-        order = ", ".join(truncate(_name(view, holder), 16) for holder in view.order)
+    # Those out of the match (a player who left mid-deal) no longer take a turn.
+    gone = {player.account_id for player in view.players if player.out}
+    playing = [holder for holder in view.order if holder not in gone]
+    if view.phase == PLAYING and playing:
+        order = ", ".join(truncate(_name(view, holder), 16) for holder in playing)
         lines.append(truncate(f"Order of play: {order}", WIDTH))
     if view.card is not None:
         rank = cards.BY_KEY[view.card]
@@ -318,7 +322,7 @@ def render_view(view: SeatView, room_name: str) -> str:
     if known and view.phase == PLAYING and view.turn != NOBODY:
         lines.extend(wrap_lines("Where you know the cards are now: " + ", ".join(known) + ".", WIDTH))
     if view.phase == PLAYING and view.turn == view.viewer:
-        lines.append("It is your turn: keep or swap.")
+        lines.append("It is your turn: keep or swap." + _timer({"seconds": seconds_left}))
     elif view.phase == PLAYING and view.turn == NOBODY:
         lines.append("The deal is settled; the next one comes in a moment.")
     return "\n".join(lines)

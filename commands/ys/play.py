@@ -244,7 +244,8 @@ class Set(SetCommand):
 
     favour (0/1: play the King's favour, between games), quadrants (3 or 4 city quadrants
     with 3 players, between games), turntime (10-600 seconds a person has for a move
-    before a default one is made), botdelay (0-10 seconds a computer player waits).
+    before a default one is made), botdelay (0-10 seconds a computer player waits). A time
+    changed mid-move counts from the next move.
     """
 
     settings = ys_settings.SETTINGS

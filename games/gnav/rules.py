@@ -117,12 +117,14 @@ class GnavTable(ComputerPlayerSeats):
             return None
         step = state.step
         if state.turn == NOBODY:
-            return Due(DEAL_PAUSE, NOBODY, lambda table: table.next_deal(step), "deal")
+            return Due(DEAL_PAUSE, NOBODY, lambda table: table.next_deal(step), "deal", since=step)
         actor = state.turn
         seat = state.seat(actor)
         if seat is not None and seat.bot:
-            return Due(float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot")
-        return Due(float(self.setting("turntime")), actor, lambda table: table.timeout(step), "timer")
+            return Due(
+                float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot", since=step
+            )
+        return Due(float(self.setting("turntime")), actor, lambda table: table.timeout(step), "timer", since=step)
 
     # -- seats -----------------------------------------------------------------------
 

@@ -152,8 +152,10 @@ class YsTable(ComputerPlayerSeats):
         bots = [p for p in waiting if (seat := self.state.seat(p)) is not None and seat.bot]
         if bots:
             actor = bots[0]
-            return Due(float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot")
-        return Due(float(self.setting("turntime")), waiting[0], lambda table: table.timeout(step), "timer")
+            return Due(
+                float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot", since=step
+            )
+        return Due(float(self.setting("turntime")), waiting[0], lambda table: table.timeout(step), "timer", since=step)
 
     # -- seats -----------------------------------------------------------------------
 
