@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from commands.ys.render import prompt
 from games.base import RuleViolation
 from games.ys import KIND
 from games.ys import tables as t
@@ -168,6 +169,23 @@ def test_magician_swaps_two_brokers_or_one_with_the_kings_favour_keeping_secrets
     assert table.state.placed[1] == {"player": 1, "value": 7, "up": False, "space": city(1, "port")}
     assert seat_view(table.state, 2)["placed"][1]["value"] is None
     assert [problem for problem in KIND.problems(table.state) if "brokers" in problem] == []
+
+
+def test_the_magician_offers_the_king_s_favour_only_to_a_player_with_a_broker_there():
+    asked = {}
+    for favour in (0, 1):
+        table = started(3, favour=favour)
+        holding(table, 1, "magician")
+        if favour:
+            table.state.apply(["player", 1, {"favour": [7]}])
+        table.play(1, "magician")
+        bid_all(table)
+        table.place(1, 3, city(0, "port"), 4, city(1, "port"))
+        names = {1: "Ann", 2: "Bo", 3: "Cy"}
+        asked[favour] = prompt({"awaiting": table.state.awaiting}, 1, names, [1, 2, 3], 60, set())
+    assert asked[0].startswith("You must choose what the magician does: choose <value> <space> <value> <space> (")
+    assert "favour" not in asked[0]
+    assert "or <value> favour" in asked[1]
 
 
 def test_queen_locks_a_city_space_for_everyone_in_public():

@@ -485,6 +485,9 @@ CARD_ANSWERS = {
     "intriguer": "choose <the tied players, best first> (choose Bo Ann)",
 }
 
+#: The Magician's answer for a player with no broker on the King's favour space.
+MAGICIAN_ON_THE_BOARD = "choose <value> <space> <value> <space> (choose 5 c1o 1 m2r)"
+
 PLACE_HINT = "place <value> <space> <value> <space> (first face up, second face down), e.g. place 5 c2p 3 m1b"
 
 
@@ -501,6 +504,9 @@ def _ask_hint(prompt: dict[str, Any]) -> str:
         return "choose a colour for your white gem: choose blue|green|yellow|red"
     if ask == "gem":
         return "choose a gem of any colour (treasure): choose blue|green|yellow|red"
+    if ask == "magician" and prompt.get("favour") is False:
+        # No broker of theirs on the King's favour space (asks made before this was said offer it).
+        return f"choose what the magician does: {MAGICIAN_ON_THE_BOARD}"
     return f"choose what the {ask} does: {CARD_ANSWERS.get(ask, 'choose <answer>, or choose pass')}"
 
 

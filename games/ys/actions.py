@@ -78,10 +78,13 @@ def _lasting(table: YsTable, event: Event, player: int, card: str, **more: Any) 
 
 
 def _asking(table: YsTable, event: Event, player: int) -> None:
-    """A card that asks its player a choice when its window comes (``ask``: the card)."""
+    """A card that asks its player a choice when its window comes (``ask``: the card; the
+    Magician's ask says whether its player has a broker on the King's favour space to
+    swap, a public count)."""
     card = event.data["card"]
     asked = table._record("asked", player, player=player, ask=card)
-    table._ask(asked, {"player": player, "ask": card})
+    more = {"favour": bool(table._holdings(player)["favour"])} if card == "magician" else {}
+    table._ask(asked, {"player": player, "ask": card, **more})
 
 
 def alchemist(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]) -> Event:
