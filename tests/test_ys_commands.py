@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from commands.ys.render import RENDERERS, SpaceError, prompt, read_values_and_spaces, render_event
+from commands.ys.game import names_of
+from commands.ys.render import RENDERERS, SpaceError, prompt, read_values_and_spaces, render_board, render_event
 from games.ys import rules as ys_rules
 from games.ys import tables as t
 from games.ys.visibility import seat_view
@@ -321,3 +322,24 @@ async def test_before_a_game_the_board_says_who_is_seated(world):
     await world.call("Bo", "join Isle")
     await world.call("Ann", "addbot easy Tristan")
     assert "Seated: Ann, Bo, Tristan." in (await world.call("Bo", "board"))["Bo"]
+
+
+def test_a_five_player_board_with_long_names_and_card_names_fits_80_columns_and_keeps_them_whole():
+    table = ys_rules.YsTable(rng=random.Random(2))
+    names = ["Annabellee", "Bartholome", "Cunegondee", "Dorotheaaa", "Evangeline"]
+    for account_id, name in enumerate(names, 1):
+        table.sit(account_id, name)
+    table.start(1)
+    corners = [dict(corner) for corner in table.state.corners]
+    for corner, card in zip(corners, ("intriguer", "mercenary", "alchemist", "conjurer"), strict=False):
+        corner["up"] = card
+    table.state.apply(["set", "corners", corners])
+    board = render_board(seat_view(table.state, 1), "Isle", names_of(table), 60)
+    lines = visible(board)
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    text = "\n".join(lines)
+    for card in ("intriguer", "mercenary", "alchemist", "conjurer"):
+        assert f"palace[{card}]" in text
+    legend = text[text.index("letters:") :]
+    for letter, name in zip("ABCDE", names, strict=True):
+        assert f"{letter} {name}" in legend  # never broken between a letter and its name

@@ -633,6 +633,10 @@ def _lead(view: dict[str, Any], marks: dict[int, str], where: Callable[[list[Any
     return coloured(f"{marks[p]}{total}", _colour_of(view, p))
 
 
+#: The width of a city space's label on the board: "palace[intriguer]", the longest.
+LABEL_WIDTH = len("palace[]") + max(len(card) for card in (*t.YELLOW_CARDS, t.BLUE_CARD))
+
+
 def _quadrant_block(view: dict[str, Any], q: int, marks: dict[int, str], width: int) -> list[str]:
     corner = view["corners"][q] if q < len(view["corners"]) else {"up": None, "left": 0}
     card = corner["up"] or "-"
@@ -642,7 +646,7 @@ def _quadrant_block(view: dict[str, Any], q: int, marks: dict[int, str], width: 
     lines = [head, f" gems: {' '.join(coloured(g, GEM_COLOURS[g]) for g in gems) or '-'}"]
     for ring in reversed(t.RINGS):
         label = {"palace": f"palace[{card}]", "commercial": "commerc.(3)", "port": "port(black)"}[ring]
-        label = f" {label[:16]:<16}"
+        label = f" {label:<{LABEL_WIDTH}}"
         brokers = [_broker(view, e, marks) for e in view["placed"] if e["space"] == ["city", q, ring]]
         lead = _lead(view, marks, lambda s, ring=ring: s == ["city", q, ring])  # type: ignore[misc]
         if lead:
@@ -651,7 +655,7 @@ def _quadrant_block(view: dict[str, Any], q: int, marks: dict[int, str], width: 
         for broker in brokers or ["."]:
             if _visible_len(line) + 1 + _visible_len(broker) > width:
                 lines.append(line)
-                line = " " * 17
+                line = " " * (LABEL_WIDTH + 1)
             line += " " + broker
         lines.append(line)
     return lines
@@ -741,10 +745,7 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
             lines.extend(_side_by_side(pair[0], pair[1] if len(pair) > 1 else [], half))
         lines.extend(market_lines(view))
         lines.extend(render_players(view))
-        lines.append(
-            "A5 face up, B?' face down, =A9 leads; letters: "
-            + ", ".join(f"{marks[p['id']]} {p['name'][:10]}" for p in view["players"])
-        )
+        lines.extend(_legend([f"{marks[p['id']]} {p['name'][:10]}" for p in view["players"]]))
     else:
         for p in view["players"]:
             lines.append(f"  {p['name']}" + (f" ({p['bot']})" if p["bot"] else ""))
@@ -752,6 +753,18 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
     if line:
         lines.extend(wrap_lines(line, WIDTH))
     return whole(_fit(line) for line in lines)
+
+
+def _legend(letters: list[str]) -> list[str]:
+    """The board's key: how a broker reads, and each player's letter, a line broken only
+    between players."""
+    lines = ["A5 face up, B?' face down, =A9 leads; letters:"]
+    for i, letter in enumerate(letters):
+        piece = letter + ("," if i < len(letters) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) > WIDTH:
+            lines.append(" ")
+        lines[-1] += " " + piece
+    return lines
 
 
 def whole(lines: Iterable[str]) -> str:
