@@ -92,9 +92,18 @@ class Command:
     #: Whether it takes a MUSH switch (``newroom/gnav``): the switch comes first in its
     #: arguments, as ``/gnav``.
     takes_switch: ClassVar[bool] = False
+    #: Whether it is typed alone: anything after it is refused, not ignored (a move made
+    #: on a misunderstanding, "discrand 3" or "endturn Bo", would change the game).
+    alone: ClassVar[bool] = False
 
     async def run(self, ctx: Context, args: str) -> None:
         raise NotImplementedError
+
+    @classmethod
+    def refuse_arguments(cls, args: str) -> None:
+        """Refuse ``args`` if the command is typed alone and something follows it."""
+        if cls.alone and args.strip():
+            raise CommandError(f"Type {cls.key} alone: it takes nothing after it.")
 
     @classmethod
     def usage_text(cls) -> str:

@@ -291,6 +291,7 @@ class CommandProcessor:
 
     async def _run(self, command: Command, ctx: Context, args: str) -> None:
         try:
+            command.refuse_arguments(args)
             await command.run(ctx, args)
         except CommandError as refusal:
             ctx.reply(str(refusal))

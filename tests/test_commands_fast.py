@@ -301,6 +301,24 @@ async def gnav_match(world: World, seed: int) -> dict[str, str]:
     return await world.call("Ann", "start")
 
 
+async def test_a_move_typed_alone_refuses_what_follows_it_and_changes_nothing(world):
+    await dvorak_game(world, "set turns=off")
+    room = await world.room("Table")
+    seq = room.seq
+    for line in ("endturn Bo", "discrand 3", "shuffle now", "force discrand 2", "start again", "cleardeck all"):
+        key = line.split()[-2]
+        saw = await world.call("Ann", line)
+        assert saw["Ann"] == f"Type {key} alone: it takes nothing after it.", line
+        assert saw["Bo"] == "" and room.seq == seq
+    await world.log_in("Di")
+    await world.call("Di", "newroom/gnav Fjord")
+    await world.calls("Di", "addbot easy", "set botdelay=0")
+    assert (await world.call("Di", "start 2"))["Di"] == "Type start alone: it takes nothing after it."
+    assert (await world.room("Fjord")).table.state.phase == "waiting"
+    await world.call("Di", "start")
+    assert (await world.call("Di", "keep it"))["Di"] == "Type keep alone: it takes nothing after it."
+
+
 async def test_leaving_a_running_game_warns_what_it_costs_in_that_game(world):
     await gnav_match(world, seed=7)
     assert flat((await world.call("Ann", "leave"))["Ann"]) == (

@@ -48,6 +48,7 @@ class ClearDeck(GameCommand):
     key = "cleardeck"
     cost = 5
     forceable = True
+    alone = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id

@@ -21,6 +21,7 @@ class Start(GameCommand):
 
     key = "start"
     forceable = True
+    alone = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id

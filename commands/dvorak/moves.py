@@ -133,6 +133,7 @@ class DiscardRandom(GameCommand):
 
     key = "discrand"
     forceable = True
+    alone = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
@@ -254,6 +255,7 @@ class Shuffle(GameCommand):
 
     key = "shuffle"
     forceable = True
+    alone = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
@@ -349,6 +351,7 @@ class EndTurn(GameCommand):
     key = "endturn"
     aliases = ("done",)
     forceable = True
+    alone = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         actor = ctx.player.account_id
@@ -391,6 +394,7 @@ class Force(GameCommand):
             forceable = {c.key for s in ctx.command_sets for c in s.commands if getattr(c, "forceable", False)}
             names = ", ".join(sorted(forceable))
             raise CommandError(f"Usage: force <command>, where the command is one of: {names}.")
+        command.refuse_arguments(found[1])
         await command.move(ctx, found[1], forced=True)
 
 

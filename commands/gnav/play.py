@@ -20,6 +20,7 @@ class Start(Command):
     """
 
     key = "start"
+    alone = True
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
@@ -34,6 +35,7 @@ class Keep(Command):
     """
 
     key = "keep"
+    alone = True
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id

@@ -49,6 +49,7 @@ class Start(Command):
     """
 
     key = "start"
+    alone = True
 
     async def run(self, ctx: Context, args: str) -> None:
         actor = ctx.player.account_id
