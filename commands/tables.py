@@ -4,6 +4,8 @@ name; and the commands games with computer players share (addbot, removebot, set
 
 from __future__ import annotations
 
+import asyncio
+import math
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
@@ -121,6 +123,16 @@ class RemoveBotCommand(Command):
             raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.remove_bot(actor, args))
+
+
+def timer_seconds_left(room: GameRoom, table: GameTable) -> int | None:
+    """The whole seconds left on the turn timer running in ``room`` (the move its table
+    makes by itself next being a person's turn timer), as ``look`` tells them; None when
+    there is none, or this node does not time it."""
+    due, due_at = table.due(), room.due_at
+    if due is None or due.reason != "timer" or due_at is None:
+        return None
+    return max(1, math.ceil(due_at - asyncio.get_running_loop().time()))
 
 
 class SetCommand(Command):

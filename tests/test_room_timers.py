@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from tests.players import ScriptedPlayer
+from tests.players import ScriptedPlayer, flat
 
 
 async def _ann_to_move(server) -> tuple[ScriptedPlayer, object]:
@@ -100,3 +100,25 @@ async def test_coming_back_on_your_turn_shows_your_card_once_and_the_seconds_lef
     assert seconds is not None and 1 <= int(seconds.group(1)) <= 60
     looked = await again.ask("look")
     assert looked.count("Your card:") == 1 and "seconds you keep your card" in looked
+
+
+async def test_a_ys_board_tells_the_time_left_on_the_running_turn_timer_not_the_whole_turn_time(server):
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    await ann.ask("newroom/ys Quay")
+    await ann.ask("addbot easy")
+    await ann.ask("set botdelay=0")
+    await ann.ask("set turntime=30")
+    await ann.ask("start")
+    room = await server.rooms.find("Quay")
+    for _ in range(200):
+        due = room.table.due()
+        if due is not None and due.reason == "timer" and room.due_at is not None:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("Ann's timer never ran")
+    await asyncio.sleep(2.2)
+    board = flat(await ann.ask("look"))
+    left = re.search(r"\(In (\d+) seconds a move is made for you\.\)", board)
+    assert left is not None, board
+    assert 1 <= int(left.group(1)) <= 28

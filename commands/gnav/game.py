@@ -5,13 +5,12 @@ package from the viewer's ``seat_view``."""
 
 from __future__ import annotations
 
-import asyncio
-import math
 from typing import Any
 
 from commands.games import GameCommands
 from commands.gnav.play import PLAY_COMMANDS
 from commands.gnav.render import help_text, render_event, render_view
+from commands.tables import timer_seconds_left
 from games.base import Event, GameTable
 from games.gnav import KIND
 from games.gnav.cards import english
@@ -35,11 +34,8 @@ def event_line(table: GameTable, event: Event, viewer: int) -> str:
 
 def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
-    due = table.due()
-    seconds_left = None
-    if due is not None and due.reason == "timer" and due.actor == viewer and room.due_at is not None:
-        seconds_left = max(1, math.ceil(room.due_at - asyncio.get_running_loop().time()))
-    lines = [render_view(seat_view(table.state, viewer), room.name, seconds_left)]
+    # The timer is the turn's: render_view tells it only to the player whose turn it is.
+    lines = [render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room, table))]
     # One who left mid-match is shown as having left (their seat goes when it ends), not away.
     away = {account_id for account_id in away if not getattr(table.state.seat(account_id), "left", False)}
     if away:

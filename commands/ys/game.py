@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from commands.games import GameCommands
-from commands.ys.play import PLAY_COMMANDS
-from commands.ys.render import help_text, prompt, render_board, render_event, render_screen
+from commands.ys.play import PLAY_COMMANDS, board_for, names_of, turn_seconds
+from commands.ys.render import help_text, prompt, render_event, render_screen
 from games.base import NOBODY, Event, GameTable
 from games.ys import KIND
 from games.ys import tables as t
@@ -21,15 +21,6 @@ from server.rooms import GameRoom
 EMPTY_VIEWS: dict[str, Any] = {"Ys.View": {}}
 #: The fields of the table whose last value an event set tell what it waits for next.
 PROMPT_FIELDS = ("awaiting", "turn", "turn_part", "stage")
-
-
-def names_of(table: GameTable) -> dict[int, str]:
-    return {seat.account_id: seat.name for seat in table.state.seats}
-
-
-def turn_seconds(table: GameTable) -> int:
-    value = table.state.settings.get("turntime")
-    return int(value) if value is not None else 90
 
 
 def event_line(table: GameTable, event: Event, viewer: int) -> str:
@@ -55,7 +46,7 @@ def event_line(table: GameTable, event: Event, viewer: int) -> str:
 
 def board_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The board as ``look`` draws it for ``viewer``."""
-    lines = [render_board(seat_view(table.state, viewer), room.name, names_of(table), turn_seconds(table))]
+    lines = [board_for(room, table, viewer)]
     if away:
         lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
     if watching:

@@ -8,7 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, current_room, inspect_on, perform_on
+from commands.tables import (
+    AddBotCommand,
+    RemoveBotCommand,
+    SetCommand,
+    current_room,
+    inspect_on,
+    perform_on,
+    timer_seconds_left,
+)
 from commands.ys.render import (
     SPACE_GRAMMAR,
     SpaceError,
@@ -19,17 +27,27 @@ from commands.ys.render import (
     rules_words,
     tokens,
 )
+from games.base import GameTable
 from games.ys import settings as ys_settings
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
+from server.rooms import GameRoom
 
 
-def _names(table: YsTable) -> dict[int, str]:
+def names_of(table: GameTable) -> dict[int, str]:
     return {seat.account_id: seat.name for seat in table.state.seats}
 
 
-def _seconds(table: YsTable) -> int:
-    return int(table.setting("turntime"))
+def turn_seconds(table: GameTable) -> int:
+    """The time a person has for a move (the ``turntime`` setting)."""
+    value = table.state.settings.get("turntime")
+    return int(value) if value is not None else int(ys_settings.SETTINGS["turntime"].default)
+
+
+def board_for(room: GameRoom, table: GameTable, viewer: int) -> str:
+    """The board as ``viewer`` sees it, with the time left on the running turn timer."""
+    seconds = timer_seconds_left(room, table) or turn_seconds(table)
+    return render_board(seat_view(table.state, viewer), room.name, names_of(table), seconds)
 
 
 def _numbers(args: str, count: int, usage: str) -> list[int]:
@@ -72,10 +90,7 @@ class Board(Command):
         viewer = ctx.player.account_id
         room = current_room(ctx)
 
-        def look(table: YsTable) -> str:
-            return render_board(seat_view(table.state, viewer), room.name, _names(table), _seconds(table))
-
-        ctx.reply(await inspect_on(ctx, YsTable, look))
+        ctx.reply(await inspect_on(ctx, YsTable, lambda table: board_for(room, table, viewer)))
 
 
 class Market(Command):
