@@ -19,11 +19,22 @@ async def _ann_to_move(server) -> tuple[ScriptedPlayer, object]:
     await ann.ask("set botdelay=0")
     await ann.ask("start")
     room = await server.rooms.find("Fjord")
+    await _until(lambda: room.table.state.turn == ann_id(room) and room.due_at is not None, "never Ann's turn")
+    return ann, room
+
+
+async def _until(condition, what: str) -> None:
     for _ in range(200):
-        if room.table.state.turn == ann_id(room) and room.due_at is not None:
-            return ann, room
+        if condition():
+            return
         await asyncio.sleep(0.05)
-    raise AssertionError("it never became Ann's turn")
+    raise AssertionError(what)
+
+
+async def _hang_up(ann: ScriptedPlayer, room) -> None:
+    """Ann closes her connection; once she is out of the room."""
+    await ann.close()
+    await _until(lambda: not room.occupants, "Ann never left the room")
 
 
 def ann_id(room) -> int:
@@ -47,11 +58,7 @@ async def test_a_turn_timer_keeps_its_time_while_spectators_come_and_go(server):
 
 async def test_a_table_whose_people_have_all_gone_makes_no_move_until_one_is_back(server):
     ann, room = await _ann_to_move(server)
-    await ann.close()
-    for _ in range(100):
-        if not room.occupants:
-            break
-        await asyncio.sleep(0.02)
+    await _hang_up(ann, room)
     assert room.due_at is None
     seq = room.seq
     await asyncio.sleep(0.3)
@@ -75,23 +82,16 @@ async def test_a_turn_time_changed_mid_turn_counts_from_the_next_turn(server):
     await ann.ask("set turntime=10")
     await ann.ask("keep")
     # The computer player moves at once (botdelay 0); Ann's next turn has the new time.
-    loop = asyncio.get_running_loop()
-    for _ in range(200):
-        if room.table.state.turn == ann_id(room) and room.due_at is not None and room.due_at != due_at:
-            break
-        await asyncio.sleep(0.05)
-    else:
-        raise AssertionError("it never became Ann's turn again")
-    assert 5 < room.due_at - loop.time() <= 10
+    await _until(
+        lambda: room.table.state.turn == ann_id(room) and room.due_at not in (None, due_at),
+        "it never became Ann's turn again",
+    )
+    assert 5 < room.due_at - asyncio.get_running_loop().time() <= 10
 
 
 async def test_coming_back_on_your_turn_shows_your_card_once_and_the_seconds_left(server):
     ann, room = await _ann_to_move(server)
-    await ann.close()
-    for _ in range(100):
-        if not room.occupants:
-            break
-        await asyncio.sleep(0.02)
+    await _hang_up(ann, room)
     again = await ScriptedPlayer.connect(server.port, "Ann", create=False)
     await again.client.quiet(0.3)
     came_back = again.client.transcript[again.client.transcript.index("You are back at your seat") :]
@@ -110,13 +110,7 @@ async def test_a_ys_board_tells_the_time_left_on_the_running_turn_timer_not_the_
     await ann.ask("set turntime=30")
     await ann.ask("start")
     room = await server.rooms.find("Quay")
-    for _ in range(200):
-        due = room.table.due()
-        if due is not None and due.reason == "timer" and room.due_at is not None:
-            break
-        await asyncio.sleep(0.05)
-    else:
-        raise AssertionError("Ann's timer never ran")
+    await _until(lambda: room.due_at is not None and getattr(room.table.due(), "reason", "") == "timer", "no timer")
     await asyncio.sleep(2.2)
     board = flat(await ann.ask("look"))
     left = re.search(r"\(In (\d+) seconds a move is made for you\.\)", board)
