@@ -9,6 +9,7 @@ module ``game`` holds ``GAME_COMMANDS``, its :class:`GameCommands` (a test check
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from server.hub import OnlinePlayer
     from server.rooms import GameRoom
 
+
+log = logging.getLogger(__name__)
 
 #: A game kind's own table class.
 G = TypeVar("G", bound=GameTable)
@@ -53,6 +56,16 @@ class GameCommands(Generic[G]):
     #: The rules of the game, for ``help <game>``.
     rules_help: str
 
+    def line_for(self, table: G, event: Event, viewer: int) -> str:
+        """The line ``viewer`` reads for ``event`` (:attr:`render_event`). An event its
+        renderer fails on is logged and read as a short note: the move was made and
+        stored, so the rest of what it says, and the room's log, must still be shown."""
+        try:
+            return self.render_event(table, event, viewer)
+        except Exception:
+            log.exception("could not render a %r event for #%d", event.kind, viewer)
+            return f"({event.actor_name or 'Someone'}: a {event.kind} event that cannot be shown.)"
+
 
 @cache
 def game_commands(game: str) -> GameCommands[Any]:
@@ -73,7 +86,7 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     structured views."""
     game = game_commands(room.game)
     for occupant in list(room.occupants.values()):
-        occupant.send("\n".join(game.render_event(room.table, event, occupant.account_id) for event in events))
+        occupant.send("\n".join(game.line_for(room.table, event, occupant.account_id) for event in events))
     game.send_views(room, None)
 
 

@@ -278,7 +278,7 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
     if room is not None:
         if missed:
             game = game_commands(room.game)
-            connection.send("\n".join(game.render_event(room.table, e.event, account.id) for e in missed))
+            connection.send("\n".join(game.line_for(room.table, e.event, account.id) for e in missed))
         ctx.hub.move(player, room)
     else:  # deleted meanwhile
         connection.send(await look_text(ctx))

@@ -549,8 +549,8 @@ class Log(Command):
         viewer = ctx.player.account_id
         what = "event" if len(entries) == 1 else f"{len(entries)} events"
         lines = [f"The last {what} in room {room.name} (times in UTC):"]
-        render_event = game_commands(room.game).render_event
-        lines += [f"[{e.created_at:%H:%M}] {render_event(room.table, e.event, viewer)}" for e in entries]
+        line_for = game_commands(room.game).line_for
+        lines += [f"[{e.created_at:%H:%M}] {line_for(room.table, e.event, viewer)}" for e in entries]
         ctx.reply("\n".join(lines))
 
 
@@ -683,7 +683,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
         if missed.said > len(missed.talk):
             lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
         entries = [
-            (e.created_at, f"[{e.created_at:%H:%M}] {game.render_event(room.table, e.event, viewer)}")
+            (e.created_at, f"[{e.created_at:%H:%M}] {game.line_for(room.table, e.event, viewer)}")
             for e in missed.events
         ]
         entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in talk]

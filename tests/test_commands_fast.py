@@ -301,6 +301,24 @@ async def gnav_match(world: World, seed: int) -> dict[str, str]:
     return await world.call("Ann", "start")
 
 
+async def test_an_event_its_renderer_fails_on_is_shown_as_a_note_and_the_rest_and_the_log_still_read(
+    world, monkeypatch, caplog
+):
+    await dvorak_game(world)
+
+    def broken(reading):
+        raise IndexError("a renderer's bug")
+
+    monkeypatch.setitem(RENDERERS, "draw", broken)
+    saw = await world.call("Ann", "draw")
+    assert saw["Ann"] == saw["Bo"] == "(Ann: a draw event that cannot be shown.)"
+    assert "could not render a 'draw' event" in caplog.text
+    log = (await world.call("Bo", "log 3"))["Bo"]
+    assert "a draw event that cannot be shown" in log and "Sorry" not in log
+    saw = await world.call("Ann", "endturn")
+    assert saw["Bo"] == "Ann ends the turn. It is now your turn: draw a card to begin."
+
+
 async def test_a_move_typed_alone_refuses_what_follows_it_and_changes_nothing(world):
     await dvorak_game(world, "set turns=off")
     room = await world.room("Table")

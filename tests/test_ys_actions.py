@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from commands.ys.render import prompt
+from commands.ys.render import prompt, render_event
 from games.base import RuleViolation
 from games.ys import KIND
 from games.ys import tables as t
@@ -244,7 +244,14 @@ def test_spy_looks_at_three_face_down_brokers_also_on_the_kings_favour_shown_to_
     assert seat_view(table.state, 3)["placed"][1]["value"] == 6
     with pytest.raises(RuleViolation, match="not seen"):
         table.play(3, "spy", "ann", "city", "0", "port")
+    table.take_changes()
     table.play(3, "spy", "bo", "favour")
+    favour_look = table.take_changes().events[0]
+    names = {1: "Ann", 2: "Bo", 3: "Cy"}
+    read = {v: render_event(KIND.event_for(table.state, favour_look, v), "card", v, names) for v in (1, 2, 3, 999)}
+    assert read[3] == "You look at one of Bo's face-down brokers on the King's favour space (Spy): it is a 7."
+    assert read[2] == "Cy looks at one of your face-down brokers on the King's favour space (Spy)."
+    assert read[1] == read[999] == "Cy looks at one of Bo's face-down brokers on the King's favour space (Spy)."
     assert seat_view(table.state, 3)["you"]["spied"] == [[2, 7]]
     assert seat_view(table.state, 1)["you"]["spied"] == []
     table.play(3, "spy", "bo", "city", "1", "port")

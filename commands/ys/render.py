@@ -387,8 +387,11 @@ def _card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
         return f"{who} {does('give', 'gives')} up the {card}'s effect."
     if card == "spy":
         seen = f": it is a {d['value']}" if "value" in d else ""
-        looked = f"{who} {does('look', 'looks')} at a face-down broker of {_who(d['target'], v, n)}"
-        where = "on the King's favour space" if d["space"] == "favour" else f"on {space_label(d['space'])}"
+        target = d["target"]
+        whose = "your" if target == v else f"{_who(target, v, n)}'s"
+        looked = f"{who} {does('look', 'looks')} at one of {whose} face-down brokers"
+        # A look at the King's favour space is stored as the space ["favour"].
+        where = "on the King's favour space" if d["space"] == ["favour"] else f"on {space_label(d['space'])}"
         return f"{looked} {where} (Spy){seen}."
     if card == "conjurer":
         takes = does("take", "takes")
