@@ -357,12 +357,8 @@ async def delete_account(hub: Hub, rooms: RoomRegistry, safety: PlayerSafety, ac
 
 
 async def _leave_tables(rooms: RoomRegistry, account_id: int) -> None:
-    tried: set[int] = set()
-    while True:
-        room_id = await rooms.store.room_with_seat(account_id)
-        if room_id is None or room_id in tried:
-            return  # (a seat that stays, as Gnav keeps a forfeiting player's till the match ends)
-        tried.add(room_id)
+    # Each once: a seat may stay (Gnav keeps a forfeiting player's till the match ends).
+    for room_id in await rooms.store.rooms_with_seat(account_id):
         room = await rooms.get(room_id)
         if room is None:
             continue

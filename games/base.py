@@ -194,6 +194,12 @@ class GameTable(ABC):
     def set_host(self, actor: int, account_id: int) -> None:
         """The host ``actor`` hands the table over to the seated player ``account_id``."""
 
+    def holds_seat(self, account_id: int) -> bool:
+        """Whether ``account_id`` plays at this table: has a seat they may sit in and come
+        back to (by default, any seat; Gnav keeps the seat of one who forfeited the match
+        being played until it ends, and that one does not count)."""
+        return self.state.seat(account_id) is not None
+
     def due(self) -> Due | None:
         """The move this table wants made by itself next, if any (none by default)."""
         return None

@@ -489,9 +489,24 @@ def _unavailable_as_such() -> Iterator[None]:
     # sqlite3's own OperationalError comes from the statements run on the raw connection
     # (the bulk statements and the commit of a batch): locked, full, read-only, I/O.
     except (DBAPIError, SQLAlchemyTimeoutError, OSError, TimeoutError, sqlite3.OperationalError) as error:
+        if _cannot_encode(error):
+            raise  # a value no driver can send (asyncpg says so as a driver error)
         said = str(error).split("\n", 1)[0]
         full = any(sign in said for sign in _FULL) or getattr(getattr(error, "orig", None), "sqlstate", None) == "53100"
         raise (DatabaseFull if full else DatabaseUnavailable)(said) from error
+
+
+def _cannot_encode(error: BaseException) -> bool:
+    """Whether ``error`` comes of a value its driver could not encode (text with a lone
+    surrogate, say): a mistake in what was written, not the database failing to answer."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, UnicodeError):
+            return True
+        seen.add(id(cause))
+        cause = getattr(cause, "orig", None) or cause.__cause__ or cause.__context__
+    return False
 
 
 def alembic_config() -> AlembicConfig:

@@ -54,27 +54,43 @@ class GroupCommit(Generic[Item, Outcome]):
     async def _write_queued(self) -> None:
         while self._queue:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            items = [item for item, _ in batch]
+            await self._write_batch(batch)
 
-            def write_batch(writing: Writing, items: list[Item] = items) -> list[Outcome | Exception]:
-                return self._write(writing, items)
+    async def _write_batch(self, batch: list[tuple[Item, asyncio.Future[Outcome]]]) -> None:
+        """Write ``batch`` in one transaction and tell each waiter its outcome. If it
+        fails for a reason other than the database being unavailable (one item's data the
+        database refuses, say), nothing of it was written, and each item is written again
+        alone: one writer's bad item fails only its own writer."""
+        items = [item for item, _ in batch]
 
-            try:
-                outcomes = await self._database.run_write(write_batch)
-            except Exception as error:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
+        def write_batch(writing: Writing) -> list[Outcome | Exception]:
+            return self._write(writing, items)
+
+        try:
+            outcomes = await self._database.run_write(write_batch)
+        except DatabaseUnavailable as error:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        except Exception as error:
+            if len(batch) > 1:
+                for one in batch:
+                    await self._write_batch([one])
+                return
+            _, future = batch[0]
+            if not future.done():
+                future.set_exception(error)
+            return
+        except BaseException:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(DatabaseUnavailable("the write was interrupted"))
+            raise
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if future.done():
                 continue
-            except BaseException:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(DatabaseUnavailable("the write was interrupted"))
-                raise
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, Exception):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+            if isinstance(outcome, Exception):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)

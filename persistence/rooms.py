@@ -317,18 +317,22 @@ class RoomStore:
             for row in rooms
         ]
 
-    async def room_with_seat(self, account_id: int) -> int | None:
-        """The id of the open room where ``account_id`` has a seat, if any (a seat in a
-        deleted or archived room is kept with it, but nobody comes back to it)."""
+    async def rooms_with_seat(self, account_id: int) -> list[int]:
+        """The ids of the open rooms where ``account_id`` has a seat row, oldest room first
+        (a seat in a deleted or archived room is kept with it, but nobody comes back to it).
+        Mostly one; a Gnav player who forfeited a match keeps its seat row until it ends,
+        and may meanwhile sit down elsewhere."""
         async with self._database.snapshot() as connection:
-            return (
-                await connection.execute(
-                    select(_seats.c.room_id)
-                    .join(_rooms, _rooms.c.id == _seats.c.room_id)
-                    .where(_seats.c.account_id == account_id, _OPEN)
-                    .limit(1)
-                )
-            ).scalar_one_or_none()
+            return list(
+                (
+                    await connection.execute(
+                        select(_seats.c.room_id)
+                        .join(_rooms, _rooms.c.id == _seats.c.room_id)
+                        .where(_seats.c.account_id == account_id, _OPEN)
+                        .order_by(_seats.c.room_id)
+                    )
+                ).scalars()
+            )
 
     async def set_watching(self, account_id: int, room_id: int | None) -> None:
         """Remember the room ``account_id`` watches as a spectator (None: none)."""

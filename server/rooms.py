@@ -169,7 +169,8 @@ class GameRoom(Place):
         return self.head.seq
 
     def is_seated(self, account_id: int) -> bool:
-        return self.table.state.seat(account_id) is not None
+        """Whether ``account_id`` plays at this table (:meth:`GameTable.holds_seat`)."""
+        return self.table.holds_seat(account_id)
 
     def spectators(self) -> list[str]:
         """Names of the people here (on any node) who are not seated."""
@@ -867,13 +868,17 @@ class RoomRegistry:
         return room
 
     async def with_seat_for(self, account_id: int) -> GameRoom | None:
-        """The room where ``account_id`` is seated, if any."""
+        """The room where ``account_id`` is seated, if any (not one whose match they
+        forfeited: see :meth:`GameTable.holds_seat`)."""
         for room in self._rooms.values():
             if room.is_seated(account_id):
                 room.used_at = time.monotonic()
                 return room
-        room_id = await self.store.room_with_seat(account_id)
-        return await self.get(room_id) if room_id is not None else None
+        for room_id in await self.store.rooms_with_seat(account_id):
+            stored = await self.get(room_id)
+            if stored is not None and stored.is_seated(account_id):
+                return stored
+        return None
 
     async def summaries(self) -> list[tuple[RoomSummary, GameRoom | None]]:
         """Every room as stored, with its live room where this node has it loaded."""

@@ -81,10 +81,20 @@ def clean_text(text: str) -> str:
     text = _CONTROL_CHARACTER.sub("", text)
     if text.isprintable():
         return text
-    return "".join(
-        ch for i, ch in enumerate(text) if unicodedata.category(ch) not in _INVISIBLE or _needed_joiner(text, i)
-    )
+    kept = []
+    for i, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if category == "Cs":
+            # Half of a UTF-16 pair, alone (JSON can carry one): no character, and text no
+            # database or client can encode. Shown as invalid input is: U+FFFD.
+            kept.append(REPLACEMENT_CHARACTER)
+        elif category not in _INVISIBLE or _needed_joiner(text, i):
+            kept.append(ch)
+    return "".join(kept)
 
+
+#: What a character that cannot be read becomes (as invalid UTF-8 from telnet does).
+REPLACEMENT_CHARACTER = "\ufffd"
 
 #: Unicode categories of characters with no glyph of their own: format characters, and
 #: the line and paragraph separators.

@@ -11,6 +11,7 @@ import re
 from collections.abc import Awaitable
 from typing import NamedTuple
 
+from commands.dvorak.gmcp import votes_json
 from commands.dvorak.render import RENDERERS
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
@@ -370,6 +371,26 @@ async def test_joining_a_gnav_match_being_played_is_refused_before_the_player_mo
     assert flat(saw["Dee"]) == refused
     assert saw["Ann"] == saw["Bo"] == ""
     assert "The Lobby" in (await world.call("Dee", "look"))["Dee"]
+
+
+async def test_a_player_who_forfeited_a_gnav_match_no_longer_plays_there_until_it_ends(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom/gnav Fjord")
+    await world.call("Bo", "join Fjord")
+    await world.calls("Ann", "addbot easy", "set botdelay=0", "start")
+    room = await world.room("Fjord")
+    bo_id = next(seat.account_id for seat in room.table.state.seats if seat.name == "Bo")
+    await world.call("Bo", "leave now")
+    seq = room.seq
+    saw = await world.call("Bo", "join Fjord")
+    assert flat(saw["Bo"]) == "A match is being played here; you can join when it ends (watch it meanwhile: watch)."
+    assert saw["Ann"] == "" and room.seq == seq and "The Lobby" in (await world.call("Bo", "look"))["Bo"]
+    # Logging in again does not bring them back to the seat they forfeited.
+    assert await world.rooms.with_seat_for(bo_id) is None
+    # They may play elsewhere meanwhile, and watch the match.
+    assert "You made room Den" in (await world.call("Bo", "newroom Den"))["Bo"]
+    assert "Gnav at Fjord" in (await world.call("Bo", "watch Fjord"))["Bo"]
+    assert room.spectators() == ["Bo"]
 
 
 async def test_gnav_start_shows_each_seat_its_own_card_only(world):
@@ -954,6 +975,19 @@ async def test_a_pasted_line_makes_at_most_twenty_proposals(world):
     assert " ".join(connection.take_text().split()) == (
         "A pasted line makes at most 20 proposals, so the last 480 were not made: paste them again."
     )
+
+
+async def test_a_ccg_room_shows_the_unanimous_vote_its_set_is_decided_by_whatever_the_vote_setting(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom Den")
+    await world.call("Bo", "join Den")
+    await world.calls("Ann", "set vote=majority", "set ccg=on", "newcard Goblin/T/Small.")
+    shown = flat((await world.call("Bo", "viewvote"))["Bo"])
+    assert shown.startswith("Waiting for a vote (policy: unanimous, as always for a CCG set; voters: Ann, Bo)")
+    room = await world.room("Den")
+    assert votes_json(room.table)["policy"] == "unanimous"
+    await world.call("Ann", "set ccg=off")
+    assert "(policy: majority;" in (await world.call("Bo", "viewvote"))["Bo"]
 
 
 async def test_deckbuild_refuses_odd_counts_and_names_clearly_and_changes_nothing(world):

@@ -19,7 +19,8 @@ from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
 from persistence.bulk import Bulk, RowWriter
-from persistence.database import Database, Writing, normalize_url
+from persistence.database import Database, DatabaseUnavailable, Writing, normalize_url
+from persistence.group_commit import GroupCommit
 from persistence.models import EventRow, Room
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
 
@@ -239,6 +240,23 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
         with pytest.raises(StaleRoom):
             await claim.store(forged_head, forged.state, changes)
     assert (await store.load(room_id)).head == head
+
+
+async def test_an_item_the_database_refuses_fails_alone_not_the_batch_it_was_written_with(database):
+    """Group commit writes what queued together in one transaction; if the database
+    refuses one item's data (a lone surrogate, which no driver can encode), the others
+    are written again each alone, and only that item's writer is told it failed."""
+    batches: list[list[str]] = []
+
+    def write(writing: Writing, items: list[str]) -> list[str | Exception]:
+        batches.append(list(items))
+        return [writing.connection.execute(text("SELECT :v"), {"v": item}).scalar_one() for item in items]
+
+    commit: GroupCommit[str, str] = GroupCommit(database, write)
+    stored = await asyncio.gather(*(commit.store(item) for item in ("Ann", "Bo\ud800", "Cy")), return_exceptions=True)
+    assert stored[0] == "Ann" and stored[2] == "Cy"
+    assert isinstance(stored[1], Exception) and not isinstance(stored[1], DatabaseUnavailable)
+    assert batches == [["Ann", "Bo\ud800", "Cy"], ["Ann"], ["Bo\ud800"], ["Cy"]]
 
 
 async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_rows(database):

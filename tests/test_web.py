@@ -122,6 +122,24 @@ async def test_a_web_player_and_a_telnet_player_play_at_one_table(start_server):
     await bo.close()
 
 
+async def test_half_a_utf16_pair_from_the_page_reads_as_a_replacement_character_and_fails_nothing(start_server):
+    """JSON can carry a lone surrogate, which no database driver or client can encode:
+    it used to fail the command with a server error (and the moves stored with it)."""
+    server = await start_server()
+    ann = await web_player(server, "Ann")
+    ann.send("newroom Den")
+    await ann.expect("You made room Den")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("join Den", r"Draw pile")
+    ann.send("loadcard Elk\ud800/T/Big.")
+    await bo.expect("Ann adds a card to the deck: #1 Elk\ufffd")
+    ann.send("say A\ud800B")
+    await bo.expect('Ann says, "A\ufffdB"')
+    assert "server error" not in ann.transcript + bo.transcript
+    await ann.close()
+    await bo.close()
+
+
 async def test_text_keeps_its_colours_and_is_wrapped_to_the_pages_width(start_server):
     server = await start_server()
     ann = await web_player(server, "Ann")

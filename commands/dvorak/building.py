@@ -23,6 +23,7 @@ from persistence.decks import TooManyDecks
 from persistence.player_decks import PlayerDeckStore, SavedPlayerDeck
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
+from server.text import clean_text
 
 
 class ViewSet(GameCommand):
@@ -258,7 +259,8 @@ class DeckBuild(GameCommand):
             raise CommandError(str(error)) from None
         if not parsed.cards:
             raise CommandError("No cards were found in that deck (loadcard <name>/<type>/<text> ..., or JSON).")
-        counts = Counter(card.name.strip() for card in parsed.cards)
+        # A JSON deck's text was not cleaned with the line it came in (escapes in strings).
+        counts = Counter(clean_text(card.name).strip() for card in parsed.cards)
         await self._bring(ctx, "pasted", list(counts.items()))
 
 

@@ -113,7 +113,7 @@ def votes_json(table: Table) -> dict[str, Any]:
                 "waiting": [table.name_of(a) for a in voters if a not in votes],
             }
         )
-    return {"policy": state.settings["vote"], "pending": pending}
+    return {"policy": table.policy(), "pending": pending}
 
 
 def hand_json(table: Table, account_id: int) -> dict[str, Any]:

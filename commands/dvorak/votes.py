@@ -106,7 +106,9 @@ class ViewVote(GameCommand):
         def look(table: Table) -> str:
             if not table.state.proposals:
                 return "Nothing is waiting for a vote."
-            policy = table.settings["vote"]
+            policy = table.policy()
+            if table.ccg and policy != table.settings["vote"]:
+                policy += ", as always for a CCG set"
             here = room.present()
             voters = [table.name_of(a) + ("" if a in here else " (away)") for a in table.voters()]
             absent = [seat.name for seat in table.state.active_seats() if seat.absent]

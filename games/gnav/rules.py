@@ -128,6 +128,13 @@ class GnavTable(ComputerPlayerSeats):
 
     # -- seats -----------------------------------------------------------------------
 
+    def holds_seat(self, account_id: int) -> bool:
+        """A person who left the match being played (a forfeit) keeps the seat until it
+        ends, but no longer plays here: they may watch, sit elsewhere, and are not brought
+        back to it when they log in."""
+        seat = self.state.seat(account_id)
+        return seat is not None and not seat.left
+
     def sit(self, account_id: int, name: str) -> None:
         """Take a seat (between matches)."""
         name = name.strip()
