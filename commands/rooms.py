@@ -204,7 +204,13 @@ class NewRoom(Command):
                 f"You already host {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)}. "
                 "Play in one of them (join <room>), or hand one over there (host <player>)."
             ) from None
-        await go_to(ctx, room, f"{ctx.player.name} arrives.")
+        try:
+            await go_to(ctx, room, f"{ctx.player.name} arrives.")
+        except Exception:
+            # Refused on the way (the table they leave would not let them go, say): the
+            # room nobody has been in goes again, its name free, as if never made.
+            await ctx.rooms.archive(room, "", ctx.player.account_id)
+            raise
         actor, player_name = ctx.player.account_id, ctx.player.name
         await perform(ctx, lambda table: table.sit(actor, player_name))
         first_steps = game_commands(game).first_steps

@@ -10,6 +10,7 @@ that a password prompt turns the client's local echo off and on again.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import ipaddress
 import logging
@@ -218,6 +219,38 @@ async def read_text(reader: telnetlib3.TelnetReaderUnicode, most: int) -> str:
 TOLD_KEPT = frozenset({"TERM", "term", "LANG", "charset", "cols", "rows", "ttype1", "ttype2", "ttype3", "ttype4"})
 TOLD_MOST = 256
 
+#: The character sets offered to a client (CHARSET) and taken from it (CHARSET, or its
+#: LANG): telnetlib3's offer without UTF-16, which, like EBCDIC (cp037) and the rest a
+#: client could name, does not keep ASCII as ASCII: line splitting and telnet commands
+#: need that, and its decoder fails on what it reads. A choice outside them is UTF-8.
+CHARSETS = (
+    "UTF-8",
+    "LATIN1",
+    "CP1252",
+    "ISO-8859-15",
+    "CP437",
+    "SHIFT_JIS",
+    "CP932",
+    "BIG5",
+    "CP950",
+    "GBK",
+    "GB2312",
+    "CP936",
+    "EUC-KR",
+    "CP949",
+    "US-ASCII",
+)
+_CHARSET_CODECS = frozenset(codecs.lookup(name).name for name in CHARSETS)
+
+
+def usable_charset(name: str) -> bool:
+    """Whether ``name`` is one of :data:`CHARSETS` (by any of its names)."""
+    try:
+        return codecs.lookup(name).name in _CHARSET_CODECS
+    except LookupError:
+        return False
+
+
 #: The longest telnet subnegotiation a client may send (its GMCP, terminal type, window
 #: size, character set...); a longer one is dropped unread.
 SUBNEGOTIATION_MAX = 8192
@@ -231,6 +264,8 @@ class MushTelnetWriter(telnetlib3.TelnetWriterUnicode):
     connection, see docs/telnetlib3.md). Past the limit the subnegotiation is dropped
     until its end, as telnetlib3 does past its own.
 
+    It ignores an ``IAC SE`` that ends no subnegotiation (telnetlib3 reads its SE as text).
+
     It does not offer to send binary (``WILL BINARY``), only agrees when a client asks
     (``DO BINARY``). Debian's ``telnet`` (inetutils), told the server sends binary, turns
     its terminal's output processing off, so its own echo of Enter is a bare line feed
@@ -243,6 +278,12 @@ class MushTelnetWriter(telnetlib3.TelnetWriterUnicode):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._asked_for_binary = False
+        # An IAC SE that ends no subnegotiation: telnetlib3 takes its SE for a byte of
+        # text (0xF0), which garbled the line it began and could cost the connection.
+        self.set_iac_callback(SE, self._stray_se)
+
+    def _stray_se(self, _command: bytes) -> None:
+        """Ignore an IAC SE outside a subnegotiation."""
 
     def handle_do(self, opt: bytes) -> bool:
         if opt == BINARY:
@@ -318,9 +359,18 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         super().on_environ(mapping)
         self.terminal_version += 1
 
+    def on_request_charset(self) -> list[str]:
+        return list(CHARSETS)
+
     def on_charset(self, charset: str) -> None:
         super().on_charset(charset)
         self.terminal_version += 1
+
+    def encoding(self, outgoing: bool | None = None, incoming: bool | None = None) -> str | bool:
+        """telnetlib3's choice (the client's LANG, else its CHARSET, else UTF-8), kept
+        only if it is one of :data:`CHARSETS`: otherwise UTF-8."""
+        chosen = super().encoding(outgoing, incoming)
+        return chosen if not isinstance(chosen, str) or usable_charset(chosen) else "utf-8"
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

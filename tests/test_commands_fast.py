@@ -11,6 +11,8 @@ import re
 from collections.abc import Awaitable
 from typing import NamedTuple
 
+from commands import rooms as rooms_module
+from commands.base import CommandError
 from commands.dvorak.gmcp import votes_json
 from commands.dvorak.render import RENDERERS
 from games.dvorak.rules import Event
@@ -1017,3 +1019,16 @@ async def test_deckbuild_in_a_room_of_the_basic_game_says_where_decks_are_built(
     await world.call("Ann", "newroom Den")
     for line in ("deckbuild save Mine", "deckbuild add 1=2", "viewset"):
         assert "set ccg=on" in (await world.call("Ann", line))["Ann"], line
+
+
+async def test_a_newroom_refused_on_the_way_in_leaves_no_room_behind(world, monkeypatch):
+    await world.log_in("Ann")
+
+    async def refused(ctx, destination, arrival):
+        raise CommandError("Your table would not let you go.")
+
+    monkeypatch.setattr(rooms_module, "go_to", refused)
+    assert (await world.call("Ann", "newroom Den"))["Ann"] == "Your table would not let you go."
+    assert "Den" not in (await world.call("Ann", "rooms"))["Ann"]
+    monkeypatch.undo()
+    assert "You made room Den" in (await world.call("Ann", "newroom Den"))["Ann"]

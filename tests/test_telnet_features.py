@@ -291,6 +291,37 @@ async def test_a_client_that_chooses_latin1_gets_latin1_with_ascii_fallbacks(ser
     assert b'Uni says, "caf\xe9 ? ?"' in client.raw
 
 
+@pytest.mark.parametrize("choice", [b"UTF-16", b"nosuchcharset", b"cp037"])
+async def test_a_character_set_the_server_cannot_use_is_not_offered_and_not_taken(server, choice):
+    """UTF-16 (offered by telnetlib3) and EBCDIC do not keep ASCII as ASCII; choosing one,
+    or one never offered, dropped the connection with a decoder's error. The client is
+    served in UTF-8 instead."""
+    client = await MudClient.open(server.port)
+    client.send(iac(WILL, CHARSET))
+    await client.expect(WELCOME_END)
+    await asyncio.sleep(0.2)
+    offers = [sb for sb in client._filter.subnegotiations if sb[:1] == bytes([CHARSET])]
+    assert offers and b"UTF-16" not in offers[0] and b"UTF-8" in offers[0]
+    client.send(subnegotiation(CHARSET, bytes([CHARSET_ACCEPTED]) + choice))
+    await log_in(client, "Uta")
+    await client.command("say caf\u00e9", r'You say, "caf\u00e9"')
+    await client.close()
+
+
+async def test_an_iac_se_that_ends_no_subnegotiation_is_ignored(server):
+    """telnetlib3 read its SE as a byte of text: the line it began was garbled ("Huh?"),
+    and alone it cost the connection."""
+    client = await MudClient.open(server.port)
+    await client.expect(WELCOME_END)
+    client.send(bytes([255, SE[0]]) + b"WHO\r\n")
+    await client.expect(r"players? connected")
+    client.send(bytes([255, SE[0]]))
+    await asyncio.sleep(1.5)
+    await client.command("WHO", r"players? connected")
+    assert "Huh?" not in client.transcript
+    await client.close()
+
+
 async def test_only_the_environment_variables_the_server_uses_are_asked_for(server):
     """NEW-ENVIRON asks for TERM (colour) and LANG (character set), not USER, DISPLAY..."""
     client = await MudClient.open(server.port)
