@@ -327,7 +327,9 @@ class Leave(Command):
 class Kick(Command):
     """Remove a player or spectator from the room (host).
 
-    A seated player's hand and Things go to the discard pile. A spectator may not come
+    A seated player loses their seat as if they had left: in a running Dvorak game their
+    hand and Things go to the discard pile (a kick never decides it), in a Gnav match
+    they forfeit (the last one left wins), and a Ys game ends. A spectator may not come
     back, to watch or to sit, until you let them with "allowspec <player>" (staff aside:
     they are only shown out).
     """

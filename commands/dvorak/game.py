@@ -45,6 +45,6 @@ GAME_COMMANDS = GameCommands(
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
     first_steps='Add cards with loadcard, then type "start".',
-    leaving_costs="your cards go to the discard pile",
+    leaving_costs="your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)",
     rules_help=RULES_HELP,
 )

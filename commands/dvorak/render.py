@@ -143,7 +143,7 @@ def _leave_or_kick(r: _Reading) -> str:
         else verb("remove", "removes") + f" {gone} from the table."
     )
     if data.get("discarded"):
-        text += _cards_discarded(data, viewer)
+        text += _cards_discarded(table, data, viewer)
     if data.get("alone"):
         text += (
             f" {data['alone']} is the only one left in the game, and it goes on: a kick decides nothing (the host "
@@ -514,7 +514,7 @@ def _eliminate(r: _Reading) -> str:
     else:
         text = verb("eliminate", "eliminates") + f" {_name(table, data['player'], viewer)} from the game."
     if data.get("discarded"):
-        text += _cards_discarded(data, viewer)
+        text += _cards_discarded(table, data, viewer)
     return text + _turn_passes(table, data.get("next"), viewer)
 
 
@@ -692,9 +692,13 @@ def _deck_handed_over(table: Table, data: dict, viewer: int) -> str:
     return f" The {plural(count, 'card')} of {whose} own deck go to the discard piles of the others: {parts}."
 
 
-def _cards_discarded(data: dict, viewer: int) -> str:
-    """What went to the discard pile from the hand and play area of a player who left."""
+def _cards_discarded(table: Table, data: dict, viewer: int) -> str:
+    """What went to the discard pile from the hand and play area of a player who left
+    (in a CCG game their own copies, wherever they were, go back to their deck)."""
     count, whose = data["discarded"], "your" if data["player"] == viewer else "their"
+    if table.ccg:
+        holder = "you" if data["player"] == viewer else "they"
+        return f" The copies of {whose} deck go back to it; anything else {holder} held goes to the discard pile."
     goes = "goes" if count == 1 else "go"
     return f" {plural(count, 'card')} from {whose} hand and play area {goes} to the discard pile."
 
