@@ -280,6 +280,10 @@ async def test_the_gmcp_view_is_the_seat_view(world):
     assert views[-1] == seat_view(room.table.state, world.account_id("Ann"))
     spectator = [data for package, data in world.gmcp("Cy") if package == "Ys.View"][-1]
     assert spectator["you"] is None and all(p["front"] is None for p in spectator["players"])
+    # The action cards left over at setup are put away unseen: naming them would tell
+    # which lie face down in the corners.
+    assert len(room.table.state.discard) == 8
+    assert spectator["discard"] == views[-1]["discard"] == []
 
 
 def test_every_event_of_whole_games_with_cards_reads_for_every_seat_and_a_spectator():

@@ -111,7 +111,8 @@ class YsState:
     #: Each corner's action cards: ``{"up": the face-up card or None, "stack": the face-down
     #: ones, the next to turn up last}``.
     corners: list[dict[str, Any]] = field(default_factory=list)
-    #: Action cards discarded (played, unwon, or left over at setup), face up.
+    #: Action cards discarded: first those left over at setup (put away unseen), then
+    #: those played or unwon (face up).
     discard: list[str] = field(default_factory=list)
     #: Choices the table waits for, the first being asked now: ``{"player", "ask", ...}``.
     awaiting: list[dict[str, Any]] = field(default_factory=list)

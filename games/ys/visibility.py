@@ -45,13 +45,20 @@ def _name(holdings: dict[str, Any], seat: Any) -> str:
     return str(seat.name if seat is not None else holdings.get("name", "someone"))
 
 
+#: How many yellow action cards are put away unseen at setup: the first entries of a
+#: started game's ``discard``.
+SET_ASIDE = len(t.yellow_deck()) - t.QUADRANTS * t.YELLOW_PER_CORNER
+
+
 def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
     """Everything ``viewer`` may know of the table, as JSON-ready data:
 
     ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
-    order, settings, prices, laid, market_card, quadrant_gems, market, discard,
-    awaiting, queued, effects``, as the state has them (all public: a Spy's looks name
-    brokers, never their numbers); ``corners``: ``{"up", "left"}``
+    order, settings, prices, laid, market_card, quadrant_gems, market, awaiting, queued,
+    effects``, as the state has them (all public: a Spy's looks name brokers, never their
+    numbers); ``discard``: the action cards discarded face up (played, or unwon at a
+    round's end), not the ones left over at setup, which are put away unseen (knowing
+    them would tell which lie face down in the corners); ``corners``: ``{"up", "left"}``
     (the face-up card, how many face down); ``placed``: ``{"player", "space", "up",
     "value", "by"}``, ``value`` None where the viewer may not know it, ``by`` who placed a
     neutral broker (else None); ``players``: one each,
@@ -136,7 +143,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "market_card": state.market_card,
         "quadrant_gems": copy.deepcopy(state.quadrant_gems),
         "market": list(state.market),
-        "discard": list(state.discard),
+        "discard": list(state.discard[SET_ASIDE:]),
         "awaiting": copy.deepcopy(state.awaiting),
         "queued": copy.deepcopy(state.queued),
         "effects": copy.deepcopy(state.effects),
