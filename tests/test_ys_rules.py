@@ -225,6 +225,9 @@ def test_placement_in_pairs_one_up_one_down_with_the_markets_rules():
 
 def test_three_player_quadrant_limit_and_two_player_neutral_placement():
     table = started(2)
+    # The fourth corner, beside a quadrant out of play, turns up nothing.
+    assert [corner["up"] is not None for corner in table.state.corners] == [True, True, True, False]
+    assert len(table.state.corners[3]["stack"]) == t.YELLOW_PER_CORNER + 1
     bid_all(table)
     table.take_changes()
     with pytest.raises(RuleViolation, match="quadrants 1 to 3"):

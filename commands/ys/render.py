@@ -228,7 +228,8 @@ def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _round(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     rows = ", ".join(gem or "-" for gem in d["market"])
-    cards = ", ".join(card or "-" for card in d["cards"])
+    # The palace cards of the quadrants in play (laid -1: a quadrant out of play).
+    cards = ", ".join(card or "-" for card, laid in zip(d["cards"], d["laid"], strict=False) if laid >= 0)
     return f"Round {d['round']}: gem cards are laid. Market rows: {rows}. Palace cards: {cards}."
 
 

@@ -591,7 +591,11 @@ class YsTable(ComputerPlayerSeats):
         laid = [deck.pop() if q < quadrants else -1 for q in range(t.QUADRANTS)]
         market_card = deck.pop()
         players = self.player_count()
-        corners = [{"up": c["stack"][-1] if c["stack"] else None, "stack": c["stack"][:-1]} for c in state.corners]
+        # A corner turns up its next card only beside a quadrant in play.
+        corners = [
+            {"up": c["stack"][-1], "stack": c["stack"][:-1]} if c["stack"] and q < quadrants else dict(c, up=None)
+            for q, c in enumerate(state.corners)
+        ]
         market = t.market_rows(market_card, players)
         event = self._record(
             "round",
