@@ -101,10 +101,11 @@ def test_setup_gives_brokers_cards_prices_and_lays_the_first_round(players):
         # A set of the neutral player's brokers for each player to place.
         assert neutral["screen"] == [0, 0, 1, 1, 2, 2, 4, 4]
     assert state.prices == {colour: 3 for colour in t.COLOURS}
-    assert [corner["up"] for corner in state.corners] == [t.BLUE_CARD] * 4
-    assert all(len(corner["stack"]) == 3 for corner in state.corners)
-    assert len(state.discard) == 8
     quadrants = 3 if players == 2 else 4
+    # A corner beside a quadrant out of play turns up nothing.
+    assert [corner["up"] for corner in state.corners] == [t.BLUE_CARD] * quadrants + [None] * (4 - quadrants)
+    assert [len(corner["stack"]) for corner in state.corners] == [3] * quadrants + [4] * (4 - quadrants)
+    assert len(state.discard) == 8
     assert sum(card >= 0 for card in state.laid) == quadrants
     per_quadrant = 4 if players > 3 else 3
     assert all(len(lying) == per_quadrant for lying in state.quadrant_gems[:quadrants])
