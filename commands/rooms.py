@@ -258,7 +258,8 @@ class Join(Command):
             )
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "join")
-        refusal = None if room.is_seated(ctx.player.account_id) else room.table.seat_refusal(ctx.player.account_id)
+        player = ctx.player
+        refusal = None if room.is_seated(player.account_id) else room.table.seat_refusal(player.account_id, player.name)
         if refusal is not None:
             raise CommandError(refusal)
         await go_to(ctx, room, f"{ctx.player.name} arrives.")

@@ -180,9 +180,9 @@ class GameTable(ABC):
     def sit(self, account_id: int, name: str) -> None:
         """Seat the player ``account_id`` (called ``name``) at the table."""
 
-    def seat_refusal(self, account_id: int) -> str | None:
-        """Why the player ``account_id`` may not sit down now, in a sentence for them
-        (None: they may, as far as the game goes). Asked before they are moved to the
+    def seat_refusal(self, account_id: int, name: str) -> str | None:
+        """Why the player ``account_id`` (called ``name``) may not sit down now, in a
+        sentence for them (None: they may, as far as the game goes). Asked before they are moved to the
         room, so that a refused ``join`` changes nothing; :meth:`sit` refuses the same."""
         return None
 

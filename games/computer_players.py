@@ -24,10 +24,18 @@ class ComputerPlayerSeats(GameTable):
     game_word: ClassVar[str]
     games_word: ClassVar[str]
 
-    def seat_refusal(self, account_id: int) -> str | None:
-        """People take seats between games, while one is free."""
+    def seat_refusal(self, account_id: int, name: str) -> str | None:
+        """People take seats between games, while one is free, under a name no computer
+        player here has (the table's lines name players by name)."""
         if self.state.phase == PLAYING:
             return f"A {self.game_word} is being played here; you can join when it ends (watch it meanwhile: watch)."
+        key = name.strip().casefold()
+        namesake = next((s for s in self.state.seats if s.bot and s.name.casefold() == key), None)
+        if namesake is not None:
+            return (
+                f"A computer player here is called {namesake.name}, as you are: the host may remove it "
+                "(removebot) for you to sit down."
+            )
         try:
             self._room_for_one_more()
         except RuleViolation as full:

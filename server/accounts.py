@@ -38,7 +38,30 @@ NAME_RULE = (
 _NAME_PATTERN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_'.-]| (?! ))*")
 #: How far back players made from one address are counted.
 MAKING_WINDOW = timedelta(hours=1)
-_RESERVED_NAMES = frozenset({"me", "here", "all", "everyone", "nobody", "lobby"})
+#: Names a player may not take: words the server's lines use for someone or somewhere
+#: ("You swap...", "The neutral player wins...", "a former player" for a deleted author),
+#: and the names of the staff's roles and the server's, so that no line reads as said by
+#: or about them. ("Host" stays a name: every table's host is named in its lines.)
+_RESERVED_NAMES = frozenset(
+    {
+        "me",
+        "here",
+        "all",
+        "everyone",
+        "nobody",
+        "lobby",
+        "the lobby",
+        "you",
+        "someone",
+        "a former player",
+        "neutral",
+        "the neutral player",
+        "admin",
+        "staff",
+        "server",
+        "the server",
+    }
+)
 
 
 class AccountError(Exception):

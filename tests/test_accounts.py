@@ -46,6 +46,9 @@ async def test_invalid_names_and_passwords_are_refused_with_the_rule(connect):
     await client.command('create "Two  Spaces" secret1', r"A name is 2-20 characters")
     await client.command("create Averyveryverylongname1 secret1", r"A name is 2-20 characters")
     await client.command("create me secret1", r"'me' is reserved")
+    # Words the server's lines use for someone, or a role's name, would make lines lie.
+    for name in ('"The Lobby"', "You", '"a former player"', "Neutral", "Admin", "Staff", "Someone"):
+        await client.command(f"create {name} secret1", r"is reserved; choose another name")
     await client.command("create Bob abc", r"A password is 4-128 characters long")
     await client.command("create", r"Usage: create <name> <password>")
     await client.command("WHO", r"0 players connected")

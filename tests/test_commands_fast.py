@@ -1032,3 +1032,16 @@ async def test_a_newroom_refused_on_the_way_in_leaves_no_room_behind(world, monk
     assert "Den" not in (await world.call("Ann", "rooms"))["Ann"]
     monkeypatch.undo()
     assert "You made room Den" in (await world.call("Ann", "newroom Den"))["Ann"]
+
+
+async def test_a_person_cannot_sit_under_the_name_of_a_computer_player_at_the_table(world):
+    await world.log_in("Ann", "Olga")
+    await world.call("Ann", "newroom/gnav Fjord")
+    assert "Olga (bot, easy)" in (await world.call("Ann", "addbot easy Olga"))["Ann"]
+    saw = await world.call("Olga", "join Fjord")
+    assert flat(saw["Olga"]) == (
+        "A computer player here is called Olga, as you are: the host may remove it (removebot) for you to sit down."
+    )
+    assert saw["Ann"] == "" and "The Lobby" in (await world.call("Olga", "look"))["Olga"]
+    await world.call("Ann", "removebot Olga")
+    assert "You take a seat" in (await world.call("Olga", "join Fjord"))["Olga"]

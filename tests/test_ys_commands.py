@@ -223,6 +223,9 @@ async def test_a_game_abandoned_by_a_leaver_reads_as_over_once_on_the_board(worl
     await world.call("Bo", "leave now")
     board = " ".join((await world.call("Ann", "look"))["Ann"].split())
     assert "Game over. The game was abandoned: Bo left. The host starts another with: start" in board
+    # Nobody had bid: no row says "bid" once the game is over.
+    rows = [line for line in visible((await world.call("Ann", "look"))["Ann"]) if line[1:3] in ("A ", "B ")]
+    assert rows and not any(" bid " in row for row in rows), rows
 
 
 async def test_joining_a_ys_game_being_played_is_refused_before_the_player_moves(world):

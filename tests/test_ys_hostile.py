@@ -11,6 +11,7 @@ import pytest
 from commands.dispatch import SERVER_ERROR
 from games.base import RuleViolation
 from games.ys.rules import space_of
+from server import accounts
 from tests.harness import World
 
 
@@ -86,9 +87,14 @@ async def test_random_hostile_lines_from_players_and_a_spectator(world):
     assert all(not report.problems for report in await replay_rooms(world.database))
 
 
-async def test_a_person_named_neutral_cannot_sit_at_a_ys_table_where_cards_name_the_neutral_player(world):
+async def test_a_person_named_neutral_cannot_sit_at_a_ys_table_where_cards_name_the_neutral_player(world, monkeypatch):
+    # An account made before the name was reserved for new ones.
+    monkeypatch.setattr(accounts, "_RESERVED_NAMES", frozenset())
     await world.log_in("Ann", "Neutral")
+    monkeypatch.undo()
     await world.call("Ann", "newroom/ys Isle")
     refused = (await world.call("Neutral", "join Isle"))["Neutral"]
     assert "is the neutral player's name" in refused
+    # Refused before going in.
+    assert "The Lobby" in (await world.call("Neutral", "look"))["Neutral"]
     assert [seat.name for seat in (await world.room("Isle")).table.state.seats] == ["Ann"]

@@ -713,7 +713,9 @@ def render_players(view: dict[str, Any]) -> list[str]:
         if p["id"] == view["host"]:
             name += " *"
         marker = ">" if p["id"] == view["turn"] or any(a["player"] == p["id"] for a in view["awaiting"][:1]) else " "
-        front = " ".join(map(str, p["front"])) if p["front"] is not None else ("bid" if p["bid"] else "-")
+        # "bid": their bid is in, still face down (only while a game is played).
+        has_bid = p["bid"] and view["phase"] == PLAYING
+        front = " ".join(map(str, p["front"])) if p["front"] is not None else ("bid" if has_bid else "-")
         if p["neutral"]:
             front = "-"
         letter = coloured(marks[p["id"]], _colour_of(view, p["id"]))

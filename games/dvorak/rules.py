@@ -56,7 +56,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         (in a CCG game, from the deck they built here, which must be fit to play)."""
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        refusal = self.seat_refusal(account_id)
+        refusal = self.seat_refusal(account_id, name)
         if refusal is not None:
             raise RuleViolation(refusal)
         event = self._event("join", account_id, player=account_id, name=name)
@@ -75,7 +75,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
                 event.data["short"] = True
         self.recount_votes(event)
 
-    def seat_refusal(self, account_id: int) -> str | None:
+    def seat_refusal(self, account_id: int, name: str) -> str | None:
         """While a game is played: a player who gave up their seat in it is not dealt into
         it again, and in a CCG game a player whose deck cannot be played may not sit."""
         if self.state.phase != PLAYING:

@@ -142,7 +142,7 @@ class GnavTable(ComputerPlayerSeats):
             raise RuleViolation("Only a player with an account and a name can take a seat.")
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        refusal = self.seat_refusal(account_id)
+        refusal = self.seat_refusal(account_id, name)
         if refusal is not None:
             raise RuleViolation(refusal)
         event = self._record("join", account_id, player=account_id, name=name)

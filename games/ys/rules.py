@@ -166,18 +166,19 @@ class YsTable(ComputerPlayerSeats):
             raise RuleViolation("Only a player with an account and a name can take a seat.")
         if self.state.seat(account_id) is not None:
             raise RuleViolation("You already have a seat here.")
-        refusal = self.seat_refusal(account_id)
+        refusal = self.seat_refusal(account_id, name)
         if refusal is not None:
             raise RuleViolation(refusal)
-        if name.casefold() == NEUTRAL_WORD:
-            # Cards name players by name, and "neutral" is the neutral player's.
-            raise RuleViolation(
-                'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
-            )
         event = self._record("join", account_id, player=account_id, name=name)
         self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
         if self.state.host == NOBODY:
             self._set(event, "host", account_id)
+
+    def seat_refusal(self, account_id: int, name: str) -> str | None:
+        if name.strip().casefold() == NEUTRAL_WORD:
+            # Cards name players by name, and "neutral" is the neutral player's.
+            return 'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
+        return super().seat_refusal(account_id, name)
 
     def unseat(self, actor: int, account_id: int) -> None:
         """Give up a seat (or, by the host, take a person's away). A person leaving
