@@ -263,8 +263,12 @@ class WebConnection(Connection):
         """Every line the page sends (see :meth:`Connection.lines`). Every message counts
         against the limits: one that is not a line stands as an empty one."""
         async for message in self.socket:
-            if self.closing or message.type != WSMsgType.TEXT:
+            if self.closing or message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 return
+            if message.type == WSMsgType.BINARY:
+                self.send("That message is not one this server understands.")
+                yield ""
+                continue
             self._unread.extend(self._lines_in(message.data))
             while self._unread:
                 line = self._unread.popleft()

@@ -278,6 +278,8 @@ async def test_only_the_host_sets_and_starts_and_settings_shows_the_changes(worl
 
     settings = (await world.call("Bo", "settings"))["Bo"]
     assert re.search(r"^handsize\s+3\s*\*", settings, re.M), settings
+    # Only ASCII digits are numbers ("５" is not 5).
+    assert (await world.call("Ann", "set handsize=\uff15"))["Ann"].startswith("handsize is a whole number from")
 
     saw = await world.call("Bo", "start")
     assert saw["Bo"].startswith("Only the host")
@@ -1002,6 +1004,8 @@ async def test_deckbuild_refuses_odd_counts_and_names_clearly_and_changes_nothin
         ("deckbuild add 1=²", "How many copies?"),
         ("deckbuild add 1=0", "Add or remove 1 to 100 copies at a time."),
         ("deckbuild add x", "Which card? Give its number."),
+        ("deckbuild add 99999999999999999999", "There is no card #999999999999... at this table."),
+        ("deckbuild add \uff15", "Which card? Give its number."),
         ("deckbuild add 99", "There is no card #99 at this table."),
         ("deckbuild frob", "Usage: deckbuild;"),
         ("deckbuild import {", "The JSON deck could not be read"),

@@ -102,7 +102,14 @@ def test_computer_players_are_not_removed_mid_match():
 
 def test_settings_are_checked_and_lives_change_only_between_matches():
     table = seated(2)
-    for name, value in (("lives", 0), ("lives", 10), ("turntime", 5), ("botdelay", 11), ("colour", 1)):
+    for name, value in (
+        ("lives", 0),
+        ("lives", 10),
+        ("turntime", 5),
+        ("botdelay", 11),
+        ("colour", 1),
+        ("lives", "\uff15"),
+    ):
         with pytest.raises(RuleViolation):
             table.set(1, name, value)
     table.set(1, "botdelay", "2.5")

@@ -273,6 +273,11 @@ async def test_a_web_connection_has_the_same_limits_as_telnet(start_server):
     await client.expect("That line is longer than 100 characters; it was ignored.")
     client.send_json(["not", "an", "object"])
     await client.expect("That message is not one this server understands.")
+    # A binary message is refused as plainly, and the page stays connected.
+    await client.socket.send_bytes(b'{"line": "WHO"}')
+    await client.expect("That message is not one this server understands.")
+    client.send("WHO")
+    await client.expect(r"players? connected")
     second = await WebClient.open(server.web_port)
     await second.expect(WELCOME_END)
     third = await WebClient.open(server.web_port)

@@ -16,7 +16,7 @@ from games.dvorak.visibility import copy_visible
 
 T = TypeVar("T")
 
-_CARD_NUMBER = re.compile(r"#?(\d{1,9})")
+_CARD_NUMBER = re.compile(r"#?([0-9]+)")
 
 
 def card_number(text: str, usage: str) -> int:
@@ -24,7 +24,10 @@ def card_number(text: str, usage: str) -> int:
     match = _CARD_NUMBER.fullmatch(text.strip())
     if match is None:
         raise CommandError(f"Which card? Give its number. Usage: {usage}")
-    return int(match.group(1))
+    digits = match.group(1)
+    if len(digits) > 9:
+        raise CommandError(f"There is no card #{digits[:12]}{'...' if len(digits) > 12 else ''} at this table.")
+    return int(digits)
 
 
 def card_ref(text: str, usage: str) -> int | str:

@@ -42,6 +42,8 @@ class SettingSpec:
             return raw
         zero = " (or 0 for none)" if self.zero_allowed else ""
         refusal = f"{self.name} is a whole number from {self.low} to {self.high}{zero}."
+        if not raw.isascii():  # int() also reads other scripts' digits ("５")
+            raise SettingError(refusal)
         try:
             value = int(raw)
         except ValueError:

@@ -22,6 +22,8 @@ class Setting:
         """The value ``raw`` (text or a number) stands for; ValueError with a sentence for
         the player if it is no such value or out of range."""
         try:
+            if isinstance(raw, str) and not raw.isascii():
+                raise ValueError(raw)  # int() and float() also read other scripts' digits ("５")
             value = self.kind(float(raw)) if self.kind is int and not isinstance(raw, str) else self.kind(raw)
         except (TypeError, ValueError):
             raise ValueError(f"{self.name} is a {'whole ' if self.kind is int else ''}number") from None
