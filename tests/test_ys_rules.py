@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
+from commands.ys.render import render_event
 from games.base import NOBODY, OVER, PLAYING, RuleViolation
 from games.ys import KIND, rules, scoring
 from games.ys import tables as t
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
+from server.text import render_colours
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
@@ -291,6 +293,10 @@ def test_the_neutral_player_wins_ties_and_takes_a_gem_of_the_strongest_colour_fo
     assert gems(table, t.NEUTRAL)["green"] >= 1
     assert points(table, 2) == 5
     assert "bishop" in table.state.discard and "king" in table.state.discard
+    # Said as it happens: the gem it takes instead of the card.
+    won = next(e for e in table.take_changes().events if e.kind == "win" and e.data.get("prize") == "bishop")
+    line = render_colours(render_event(KIND.event_for(table.state, won, 1), "win", 1, {1: "Ann", 2: "Bo"}), False)
+    assert line.endswith(": the bishop card, and takes a green gem instead.")
 
 
 def test_palace_cards_treasure_asks_for_a_colour_and_yellow_cards_are_held_hidden():
@@ -397,6 +403,20 @@ def test_prices_stop_at_the_ends_of_the_track_and_empty_columns_tie_by_colour():
     table.state.apply(["set", "prices", {"blue": 6, "green": 0, "yellow": 3, "red": 3}])
     position(table, [], {p: [0, 0, 0] for p in range(1, 5)}, market=[None] * 4, quadrant_gems=[[], [], [], []])
     assert table.state.prices == {"blue": 6, "green": 1, "yellow": 2, "red": 1}
+
+
+def test_a_price_moved_past_the_end_of_its_track_reads_as_not_moving():
+    table = started(3)
+    table.state.apply(["set", "prices", {"blue": 6, "green": 3, "yellow": 3, "red": 3}])
+    table.take_changes()
+    table._price(1, "blue", 1)
+    table._price(1, "green", 1)
+    names = {1: "Ann", 2: "Bo", 3: "Cy"}
+    lines = [render_event(KIND.event_for(table.state, e, 2), "nudge", 2, names) for e in table.take_changes().events]
+    assert lines == [
+        "Ann chooses blue up, but it is at the top of the track already (6).",
+        "Ann moves green up: it is at 4.",
+    ]
 
 
 def test_the_neutral_investor_raises_the_colour_it_holds_most_of():

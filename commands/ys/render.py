@@ -283,6 +283,9 @@ def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
         if prize == "points"
         else PRIZES.get(prize, f"the {prize} card")
     )
+    if "gem" in d:
+        # The neutral player takes a gem of the strongest colour instead of a card.
+        got += f", and takes a {coloured(d['gem'], GEM_COLOURS[d['gem']])} gem instead"
     player = d["player"]
     return (
         f"{_subject(player, v, n)} {_verb(player, v, 'win', 'wins')} {space_label(d['space'])}"
@@ -344,8 +347,14 @@ def _prices(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _nudge(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
     way = "up" if d["move"] > 0 else "down"
+    now = d["prices"][d["colour"]]
+    if d.get("was") == now:  # (events stored before "was" was kept read as a move)
+        end = "top" if d["move"] > 0 else "bottom"
+        chooses = _verb(player, v, "choose", "chooses")
+        still = f"it is at the {end} of the track already ({now})"
+        return f"{_subject(player, v, n)} {chooses} {d['colour']} {way}, but {still}."
     moves = _verb(player, v, "move", "moves")
-    return f"{_subject(player, v, n)} {moves} {d['colour']} {way}: it is at {d['prices'][d['colour']]}."
+    return f"{_subject(player, v, n)} {moves} {d['colour']} {way}: it is at {now}."
 
 
 def _endround(d: dict[str, Any], v: int, n: Names, actor: int) -> str:

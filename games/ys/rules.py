@@ -797,7 +797,9 @@ class YsTable(ComputerPlayerSeats):
             self._player(event, winner, points=holdings["points"] + t.CARD_POINTS[card])
             self._set(event, "discard", [*self.state.discard, card])
         elif winner == t.NEUTRAL:
-            self._gems(event, winner, {scoring.colour_ranking(self.state.prices)[0]: 1})
+            strongest = scoring.colour_ranking(self.state.prices)[0]
+            self._gems(event, winner, {strongest: 1})
+            event.data["gem"] = strongest
             self._set(event, "discard", [*self.state.discard, card])
         elif card == t.BLUE_CARD:
             self._set(event, "discard", [*self.state.discard, card])
@@ -889,8 +891,9 @@ class YsTable(ComputerPlayerSeats):
 
     def _price(self, player: int, colour: str, move: int) -> None:
         prices = dict(self.state.prices)
-        prices[colour] = min(max(prices[colour] + move, t.PRICE_LOW), t.PRICE_HIGH)
-        event = self._record("nudge", player, player=player, colour=colour, move=move, prices=prices)
+        was = prices[colour]
+        prices[colour] = min(max(was + move, t.PRICE_LOW), t.PRICE_HIGH)
+        event = self._record("nudge", player, player=player, colour=colour, move=move, prices=prices, was=was)
         self._set(event, "prices", prices)
 
     def _end_round(self) -> None:
