@@ -85,7 +85,8 @@ async def test_three_players_make_a_set_build_decks_play_and_change_the_set_betw
         line = exported[exported.index("{") : exported.rindex("}") + 1]
         assert [card["name"] for card in json.loads(line)["cards"]].count("Goblin") == 2
         await ann.ask("deckbuild clear")
-        assert "You bring your deck pasted (4 cards in all)." in flat(await ann.ask(f"deckbuild import {line}"))
+        assert "You bring the deck you pasted (4 cards in all)." in flat(await ann.ask(f"deckbuild import {line}"))
+        await cy.client.expect(r"Ann brings a pasted deck \(4 cards in all\)\.")
         assert "no card called Wyvern" in flat(await ann.ask("deckbuild import loadcard Wyvern/T/Flies."))
         assert 'You have no saved deck called "Rush"' in flat(await cy.ask("deckbuild load Rush"))
         brought = flat(await ann.ask("deckbuild load Rush"))

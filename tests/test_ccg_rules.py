@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from commands.dvorak.render import render_event
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
 from games.dvorak.rules import RuleViolation, Table
@@ -157,10 +156,6 @@ def test_a_player_who_leaves_a_ccg_game_takes_their_deck_with_them():
     room.do(lambda t: t.unseat(CY, CY))
     table = room.table
     assert len(table.built(CY)) == 4
-    # Said as it happens: the copies go back to the deck, not to the discard pile.
-    told = {viewer: render_event(table, room.events[-1], viewer) for viewer in (CY, ANN)}
-    assert "The copies of your deck go back to it; anything else you held goes to the discard pile." in told[CY]
-    assert "The copies of their deck go back to it; anything else they held" in told[ANN]
     assert all(table.state.cards[n].deck_owner != CY for n in table.hand(ANN) + table.hand(BO))
     room.do(lambda t: t.end_game(ANN, "stalemate"))
     assert room.events[-1].data["outcome"] == "stalemate"

@@ -14,13 +14,15 @@ from typing import NamedTuple
 from commands import rooms as rooms_module
 from commands.base import CommandError
 from commands.dvorak.gmcp import votes_json
-from commands.dvorak.render import RENDERERS
+from commands.dvorak.render import RENDERERS, render_event
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
 from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
 from tests.players import flat
+from tests.test_ccg_rules import ANN, BO, CY
+from tests.test_ccg_rules import Room as CcgRoom
 
 DECK = (
     "loadcard Rock/T/A rock.",
@@ -1049,3 +1051,18 @@ async def test_a_person_cannot_sit_under_the_name_of_a_computer_player_at_the_ta
     assert saw["Ann"] == "" and "The Lobby" in (await world.call("Olga", "look"))["Olga"]
     await world.call("Ann", "removebot Olga")
     assert "You take a seat" in (await world.call("Olga", "join Fjord"))["Olga"]
+
+
+def test_a_player_leaving_a_ccg_game_is_told_their_copies_go_back_to_their_deck():
+    room = CcgRoom()
+    goblin, troll = room.make_set(["Goblin", "Troll"])
+    room.do(lambda t: t.change_setting(ANN, "decksize", "4"))
+    room.do(lambda t: t.change_setting(ANN, "handsize", "2"))
+    for player in (ANN, BO, CY):
+        room.do(lambda t, p=player: t.build_add(p, goblin, 2))
+        room.do(lambda t, p=player: t.build_add(p, troll, 2))
+    room.do(lambda t: t.start(ANN))
+    room.do(lambda t: t.unseat(CY, CY))
+    told = {viewer: render_event(room.table, room.events[-1], viewer) for viewer in (CY, ANN)}
+    assert "The copies of your deck go back to it; anything else you held goes to the discard pile." in told[CY]
+    assert "The copies of their deck go back to it; anything else they held" in told[ANN]

@@ -78,6 +78,14 @@ def test_a_player_who_left_mid_deal_is_not_in_the_order_of_play():
     assert "Bo" not in order and "you" in order and "Cy" in order
 
 
+def test_a_first_player_dealt_the_fool_reads_the_knock_before_being_told_to_play():
+    dealt = {"deal": 2, "dealer": 2, "turn": 1, "card": "fool", "fools": [1], "resting": [], "seconds": 60}
+    line = render_event(dealt, "deal", 1, {1: "Ann", 2: "Bo"}, 2)
+    assert line.endswith(
+        "You knock and show the Fool. It is your turn: keep or swap. (In 60 seconds you keep your card.)"
+    )
+
+
 def test_refusals_and_settlement_read_with_you_for_the_viewer():
     table = seated(3)
     table.start(1)

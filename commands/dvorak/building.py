@@ -16,7 +16,7 @@ from commands.dvorak.base import GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_list
 from commands.tables import current_room
 from commands.text import plural
-from games.dvorak.building import COPIES_PER_MOVE
+from games.dvorak.building import COPIES_PER_MOVE, PASTED_DECK
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import RuleViolation, Table
 from persistence.decks import TooManyDecks
@@ -261,7 +261,7 @@ class DeckBuild(GameCommand):
             raise CommandError("No cards were found in that deck (loadcard <name>/<type>/<text> ..., or JSON).")
         # A JSON deck's text was not cleaned with the line it came in (escapes in strings).
         counts = Counter(clean_text(card.name).strip() for card in parsed.cards)
-        await self._bring(ctx, "pasted", list(counts.items()))
+        await self._bring(ctx, PASTED_DECK, list(counts.items()))
 
 
 def _deck_name(args: str, usage: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from commands.dvorak.summary import PileSummary, TableSummary, summarise
 from commands.text import plural
+from games.dvorak.building import PASTED_DECK
 from games.dvorak.facedown import label_text
 from games.dvorak.rules import Event, Table
 from games.dvorak.settings import SETTINGS
@@ -531,11 +532,14 @@ def _endgame(r: _Reading) -> str:
 def _build(r: _Reading) -> str:
     data, you = r.data, r.you
     size = f" ({plural(data['size'], 'card')} in all)"
+    brought = data.get("brought")
+    # An imported deck is brought under the name "pasted" (commands.dvorak.building).
+    pasted = brought == PASTED_DECK
     if not you:
-        what = "brings a saved deck" if data.get("brought") else "changes their deck"
+        what = ("brings a pasted deck" if pasted else "brings a saved deck") if brought else "changes their deck"
         return f"{r.who} {what}{size}."
-    if data.get("brought"):
-        return f"You bring your deck {data['brought']}{size}."
+    if brought:
+        return f"You bring the deck you pasted{size}." if pasted else f"You bring your deck {brought}{size}."
     if data.get("cleared"):
         return "You empty your deck."
     card = card_name(r.card())

@@ -121,12 +121,13 @@ def _deal(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     ]
     if "card" in d:
         parts.append(f"Your card: {cards.english(d['card'])}.")
-    if first == v:
-        parts.append("It is your turn: keep or swap." + _timer(d))
     for holder in d["fools"]:
         parts.append(f"{_subject(holder, v, n)} {_verb(holder, v, 'knock and show', 'knocks and shows')} the Fool.")
     if d["resting"]:
         parts.append(f"Resting this deal: {_list(d['resting'], v, n)}.")
+    # What to do comes last.
+    if first == v:
+        parts.append("It is your turn: keep or swap." + _timer(d))
     return " ".join(parts)
 
 

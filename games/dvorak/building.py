@@ -38,6 +38,8 @@ from games.dvorak.state import (
 
 #: The most copies one build command adds or removes.
 COPIES_PER_MOVE = 100
+#: What a deck brought from a paste (``deckbuild import``) is called in its event.
+PASTED_DECK = "pasted"
 #: The most cards a deck may hold.
 DECK_MAX = 500
 
