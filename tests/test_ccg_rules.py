@@ -144,7 +144,8 @@ def test_set_cards_are_told_apart_by_name_and_copies_are_not_proposed_about():
         room.do(lambda t: t.load_card(ANN, "Ann", "Sneaky", "T", "loaded"))
 
 
-def test_a_player_who_leaves_a_ccg_game_takes_their_deck_with_them():
+def a_ccg_game_of_three() -> Room:
+    """Ann, Bo and Cy playing a CCG game, each with a deck of two Goblins and two Trolls."""
     room = Room()
     goblin, troll = room.make_set(["Goblin", "Troll"])
     room.do(lambda t: t.change_setting(ANN, "decksize", "4"))
@@ -153,6 +154,11 @@ def test_a_player_who_leaves_a_ccg_game_takes_their_deck_with_them():
         room.do(lambda t, p=player: t.build_add(p, goblin, 2))
         room.do(lambda t, p=player: t.build_add(p, troll, 2))
     room.do(lambda t: t.start(ANN))
+    return room
+
+
+def test_a_player_who_leaves_a_ccg_game_takes_their_deck_with_them():
+    room = a_ccg_game_of_three()
     room.do(lambda t: t.unseat(CY, CY))
     table = room.table
     assert len(table.built(CY)) == 4

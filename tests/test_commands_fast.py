@@ -21,8 +21,7 @@ from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
 from tests.players import flat
-from tests.test_ccg_rules import ANN, BO, CY
-from tests.test_ccg_rules import Room as CcgRoom
+from tests.test_ccg_rules import ANN, CY, a_ccg_game_of_three
 
 DECK = (
     "loadcard Rock/T/A rock.",
@@ -1054,14 +1053,7 @@ async def test_a_person_cannot_sit_under_the_name_of_a_computer_player_at_the_ta
 
 
 def test_a_player_leaving_a_ccg_game_is_told_their_copies_go_back_to_their_deck():
-    room = CcgRoom()
-    goblin, troll = room.make_set(["Goblin", "Troll"])
-    room.do(lambda t: t.change_setting(ANN, "decksize", "4"))
-    room.do(lambda t: t.change_setting(ANN, "handsize", "2"))
-    for player in (ANN, BO, CY):
-        room.do(lambda t, p=player: t.build_add(p, goblin, 2))
-        room.do(lambda t, p=player: t.build_add(p, troll, 2))
-    room.do(lambda t: t.start(ANN))
+    room = a_ccg_game_of_three()
     room.do(lambda t: t.unseat(CY, CY))
     told = {viewer: render_event(room.table, room.events[-1], viewer) for viewer in (CY, ANN)}
     assert "The copies of your deck go back to it; anything else you held goes to the discard pile." in told[CY]
