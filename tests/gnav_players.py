@@ -33,7 +33,7 @@ QUICK_DEALS_PROGRAM = [
 
 #: A turn of the reader's, or the match's end, as the reader is told it.
 #: (Lines are wrapped to the reader's width: any space may be a line break.)
-TURN = r"It is your turn:\s+keep\s+or\s+swap\."
+TURN = r"It\s+is\s+your\s+turn:\s+keep\s+or\s+swap\."
 MATCH_END = r"\bwins?\s+the\s+match!|The\s+match\s+is\s+a\s+draw"
 TURN_OR_END = re.compile(rf"(?P<turn>{TURN})|(?P<end>{MATCH_END})", re.MULTILINE)
 DEAL_LINE = re.compile(r"^Deal (\d+):\s+(\S+)\s+deals?;", re.MULTILINE)

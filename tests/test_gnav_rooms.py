@@ -36,7 +36,7 @@ from tests.gnav_players import (
     policy_leaks,
     stored_log,
 )
-from tests.players import flat
+from tests.players import flat, loosely
 from tests.server_process import ServerProcess
 from tests.test_hostile import LineClient, ServerThread
 from tests.test_hostile import arguments as hostile_arguments
@@ -334,7 +334,7 @@ async def test_a_person_who_lets_the_turn_time_run_out_keeps_their_card(server):
     await hana.ask("set botdelay=0")
     assert "You set turntime to 10." in await hana.ask("set turntime=10")
     await hana.ask("start")
-    await hana.until(r"It is your turn:\s+keep\s+or\s+swap\.\s+\(In\s+10\s+seconds\s+you\s+keep\s+your\s+card\.\)")
+    await hana.until(loosely("It is your turn: keep or swap. (In 10 seconds you keep your card.)").pattern)
     await hana.until(r"^Time is up: you keep your card\.$", timeout=15)
     room = await server.rooms.find("clock")
     timeouts = [logged.event for logged in await room.events() if logged.event.kind == "timeout"]

@@ -96,10 +96,10 @@ async def test_coming_back_on_your_turn_shows_your_card_once_and_the_seconds_lef
     await again.client.quiet(0.3)
     came_back = again.client.transcript[again.client.transcript.index("You are back at your seat") :]
     assert came_back.count("Your card:") == 1
-    seconds = re.search(r"It is your turn: keep or swap\. \(In (\d+) seconds you keep your card\.\)", came_back)
+    seconds = re.search(r"It is your turn: keep or swap\. \((\d+) seconds left before you keep your card", came_back)
     assert seconds is not None and 1 <= int(seconds.group(1)) <= 60
     looked = await again.ask("look")
-    assert looked.count("Your card:") == 1 and "seconds you keep your card" in looked
+    assert looked.count("Your card:") == 1 and "seconds left before you keep your card" in looked
 
 
 async def test_a_ys_board_tells_the_time_left_on_the_running_turn_timer_not_the_whole_turn_time(server):

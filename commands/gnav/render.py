@@ -323,7 +323,10 @@ def render_view(view: SeatView, room_name: str, seconds_left: int | None = None)
     if known and view.phase == PLAYING and view.turn != NOBODY:
         lines.extend(wrap_lines("Where you know the cards are now: " + ", ".join(known) + ".", WIDTH))
     if view.phase == PLAYING and view.turn == view.viewer:
-        lines.append("It is your turn: keep or swap." + _timer({"seconds": seconds_left}))
+        # Worded apart from the turn's own line ("(In 60 seconds ...)"): a client reading
+        # the news for the turn (bench/gnavroom.py) tells the two apart.
+        left = f" ({seconds_left} seconds left before you keep your card.)" if seconds_left else ""
+        lines.append("It is your turn: keep or swap." + left)
     elif view.phase == PLAYING and view.turn == NOBODY:
         lines.append("The deal is settled; the next one comes in a moment.")
     return "\n".join(lines)

@@ -112,7 +112,7 @@ ROOMS = [
     {"name": "Attic", "game": "dvorak", "archived": True},
 ]
 GMCP = 201
-GNAV_TURN = r"It is your turn:\s+keep\s+or\s+swap\."
+GNAV_TURN = r"It\s+is\s+your\s+turn:\s+keep\s+or\s+swap\."
 
 
 # -- the old release's code ---------------------------------------------------------------
