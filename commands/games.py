@@ -36,8 +36,10 @@ class GameCommands(Generic[G]):
 
     #: The command sets of a room of this game, in the order they are looked up in.
     command_sets: tuple[CommandSet, ...]
-    #: The line ``viewer`` reads for an event (from what the game lets them see of it).
-    render_event: Callable[[G, Event, int], str]
+    #: The line ``viewer`` reads for an event (from what the game lets them see of it);
+    #: the last argument is true when it is read later (``log``, "While you were away"),
+    #: when a turn's clock is long past and so left out.
+    render_event: Callable[[G, Event, int, bool], str]
     #: The table as ``look`` draws it: (room, table, viewer, seated people away, spectators).
     render_table: Callable[[GameRoom, G, int, set[int], list[str]], str]
     #: What a seated player holds, as they are reminded of it when they come back (None:
@@ -56,12 +58,13 @@ class GameCommands(Generic[G]):
     #: The rules of the game, for ``help <game>``.
     rules_help: str
 
-    def line_for(self, table: G, event: Event, viewer: int) -> str:
-        """The line ``viewer`` reads for ``event`` (:attr:`render_event`). An event its
-        renderer fails on is logged and read as a short note: the move was made and
-        stored, so the rest of what it says, and the room's log, must still be shown."""
+    def line_for(self, table: G, event: Event, viewer: int, past: bool = False) -> str:
+        """The line ``viewer`` reads for ``event`` (:attr:`render_event`), as it happens
+        or, ``past``, later. An event its renderer fails on is logged and read as a short
+        note: the move was made and stored, so the rest of what it says, and the room's
+        log, must still be shown."""
         try:
-            return self.render_event(table, event, viewer)
+            return self.render_event(table, event, viewer, past)
         except Exception:
             log.exception("could not render a %r event for #%d", event.kind, viewer)
             return f"({event.actor_name or 'Someone'}: a {event.kind} event that cannot be shown.)"

@@ -345,7 +345,7 @@ class Kick(Command):
         if not name:
             raise CommandError("Usage: kick <player>")
         if actor != room.table.state.host:
-            raise CommandError("Only the host can do that.")
+            raise CommandError(room.table.only_the_host())
         seat = await inspect(ctx, lambda table: find_seat(table, ctx, name))
         barred = False
         if seat is not None:
@@ -407,7 +407,7 @@ async def _decide(ctx: Context, room: GameRoom, account_id: int, rule: Spectator
 def _hosted_room(ctx: Context) -> GameRoom:
     room = current_room(ctx)
     if ctx.player.account_id != room.table.state.host:
-        raise CommandError("Only the host can do that.")
+        raise CommandError(room.table.only_the_host())
     return room
 
 
@@ -530,6 +530,7 @@ class Host(Command):
     usage = ("host <player>",)
 
     async def run(self, ctx: Context, args: str) -> None:
+        _hosted_room(ctx)  # refused before the name is looked up: a spectator is told who hosts
         actor, usage = ctx.player.account_id, self.usage_text()
         await perform(ctx, lambda table: table.set_host(actor, seated_player(table, ctx, args, usage).account_id))
 
@@ -559,7 +560,7 @@ class Log(Command):
         what = "event" if len(entries) == 1 else f"{len(entries)} events"
         lines = [f"The last {what} in room {room.name} (times in UTC):"]
         line_for = game_commands(room.game).line_for
-        lines += [f"[{e.created_at:%H:%M}] {line_for(room.table, e.event, viewer)}" for e in entries]
+        lines += [f"[{e.created_at:%H:%M}] {line_for(room.table, e.event, viewer, past=True)}" for e in entries]
         ctx.reply("\n".join(lines))
 
 
@@ -692,7 +693,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
         if missed.said > len(missed.talk):
             lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
         entries = [
-            (e.created_at, f"[{e.created_at:%H:%M}] {game.line_for(room.table, e.event, viewer)}")
+            (e.created_at, f"[{e.created_at:%H:%M}] {game.line_for(room.table, e.event, viewer, past=True)}")
             for e in missed.events
         ]
         entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in talk]

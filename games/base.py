@@ -176,6 +176,16 @@ class GameTable(ABC):
         seat = self.state.seat(account_id)
         return seat.name if seat else "someone"
 
+    def only_the_host(self) -> str:
+        """The refusal of a host's move to anyone else, naming the host when one is seated."""
+        seat = self.state.seat(self.state.host)
+        return f"Only the host ({seat.name}) can do that." if seat else "Only the host can do that."
+
+    def _host(self, actor: int) -> None:
+        """Refuse unless ``actor`` is the host."""
+        if actor != self.state.host:
+            raise RuleViolation(self.only_the_host())
+
     @abstractmethod
     def sit(self, account_id: int, name: str) -> None:
         """Seat the player ``account_id`` (called ``name``) at the table."""

@@ -89,10 +89,6 @@ class ComputerPlayerSeats(GameTable):
         """The game's seat for a new computer player."""
 
     @abstractmethod
-    def _host(self, actor: int) -> None:
-        """Refuse unless ``actor`` is the host."""
-
-    @abstractmethod
     def _room_for_one_more(self) -> None:
         """Refuse when the table is full."""
 

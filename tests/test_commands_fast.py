@@ -269,6 +269,20 @@ async def test_loadcard_tells_the_room_and_exportdeck_gives_the_deck_back(world)
     assert saw["Ann"] == ""
 
 
+async def test_host_moves_refused_to_others_name_the_host_before_anything_else(world):
+    await dvorak_table(world, *DECK)
+    # A spectator handing the room on, or kicking, is told who hosts, not that the
+    # name is unknown; so is a seated player.
+    assert (await world.call("Cy", "host Nobody"))["Cy"] == "Only the host (Ann) can do that."
+    assert (await world.call("Cy", "host Bo"))["Cy"] == "Only the host (Ann) can do that."
+    assert (await world.call("Bo", "kick Cy"))["Bo"] == "Only the host (Ann) can do that."
+    assert (await world.call("Bo", "mutespec Cy"))["Bo"] == "Only the host (Ann) can do that."
+    assert (await world.call("Ann", "host Nobody"))["Ann"].startswith("Nobody called")
+    saw = await world.call("Ann", "host Bo")
+    assert saw["Ann"] == "You make Bo the host.", saw
+    assert (await world.call("Ann", "start"))["Ann"] == "Only the host (Bo) can do that."
+
+
 async def test_only_the_host_sets_and_starts_and_settings_shows_the_changes(world):
     await dvorak_table(world, *DECK)
 
@@ -305,6 +319,14 @@ async def gnav_match(world: World, seed: int) -> dict[str, str]:
     await world.call("Ann", "set botdelay=0")
     (await world.room("Fjord")).table.rng = random.Random(seed)
     return await world.call("Ann", "start")
+
+
+async def test_a_gnav_turn_read_in_the_log_has_no_clock(world):
+    saw = await gnav_match(world, seed=1)
+    turn = "It is your turn: keep or swap. (In 60 seconds you keep your card.)"
+    assert turn in saw["Ann"].replace("\n", " ")
+    logged = (await world.call("Ann", "log"))["Ann"]
+    assert "It is your turn: keep or swap." in logged and "seconds" not in logged, logged
 
 
 async def test_an_event_its_renderer_fails_on_is_shown_as_a_note_and_the_rest_and_the_log_still_read(

@@ -284,7 +284,7 @@ async def test_host_powers_kick_and_handing_over(server):
     ann, bo, cy = await seat_players(server, ["Ann", "Bo", "Cy"], deck=6)
     assert "Only the host (Ann) can do that." in flat(await bo.ask("start"))
     assert "used at Gnav and Ys tables, not at this Dvorak table." in flat(await bo.ask("addbot easy"))
-    assert "Only the host can do that." in flat(await bo.ask("kick cy"))
+    assert "Only the host (Ann) can do that." in flat(await bo.ask("kick cy"))
     await ann.ask("kick cy")
     await cy.client.expect(r"You have been removed from room Table One by Ann\. You are in the lobby\.")
     assert "That command is used at a game table." in flat(await cy.ask("hand"))

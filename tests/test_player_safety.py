@@ -257,7 +257,7 @@ async def test_a_host_mutes_a_spectator_for_good_and_lets_them_talk_again(start_
     await ben.client.wait_for('Ann says, "still-heard"')  # muted, not deaf
     assert flat(await ann.ask("mutespec")) == "Muted here: Ben."
     # Hostile or mistaken: nobody else is muted, and nothing changes.
-    assert flat(await cy.ask("mutespec Ben")) == "Only the host can do that."
+    assert flat(await cy.ask("mutespec Ben")) == "Only the host (Ann) can do that."
     assert flat(await ann.ask("mutespec Ann")) == "You cannot mute yourself."
     assert "Cy is seated here: only spectators can be muted" in flat(await ann.ask("mutespec Cy"))
     assert flat(await ann.ask("mutespec Nobody")) == 'Nobody called "Nobody" is watching here.'
@@ -305,7 +305,7 @@ async def test_a_spectator_the_host_kicks_cannot_come_back_until_allowed(start_s
         flat(await ann.ask("allowspec Nobody")) == 'Nobody called "Nobody" is barred from here. (mutespec lists them.)'
     )
     assert "Usage: allowspec <player>" in flat(await ann.ask("allowspec"))
-    assert flat(await cy.ask("allowspec Ben")) == "Only the host can do that."
+    assert flat(await cy.ask("allowspec Ben")) == "Only the host (Ann) can do that."
     assert flat(await ann.ask("allowspec ben")) == "Ben may come back to room Den."
     assert "Watching: Mod, Ben." in flat(await ben.ask("watch Den"))
     await assert_sound(server)

@@ -74,6 +74,20 @@ async def test_start_asks_every_player_to_bid_and_tells_the_spectator_it_waits(w
     assert "Ysolde bids." in saw["Cy"]
 
 
+async def test_the_log_tells_past_turns_without_their_clock(world):
+    # Read later (log, "While you were away"), "In 90 seconds" is long past: the prompt
+    # is told without it; as it happens, with it.
+    saw = await ys_game(world)
+    assert "(In 90 seconds a move is made for you.)" in saw["Ann"].replace("\n", " ")
+    await world.call("Ann", "bid 7 6")
+    saw = await world.call("Bo", "bid 0 1")
+    assert "Waiting for Ann to place, 90 seconds." in saw["Cy"]
+    logged = {name: (await world.call(name, "log"))[name] for name in ("Ann", "Cy")}
+    assert "Bid two brokers from behind your screen: bid <a> <b>" in logged["Ann"]
+    assert "Waiting for Ann to place." in logged["Cy"]
+    assert not any("seconds" in text for text in logged.values()), logged
+
+
 async def test_bids_stay_hidden_until_all_have_bid_then_the_order_is_told(world):
     await ys_game(world)
     saw = await world.call("Ann", "bid 7 6")

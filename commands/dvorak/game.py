@@ -39,7 +39,8 @@ GAME_COMMANDS = GameCommands(
         SAVED_DECK_COMMANDS,
         BUILD_COMMANDS,
     ),
-    render_event=render_event,
+    # A Dvorak event's line has no clock in it: read later, it reads the same.
+    render_event=lambda table, event, viewer, past: render_event(table, event, viewer),
     render_table=render_table,
     own_hand=own_hand,
     send_views=send_table,

@@ -22,13 +22,16 @@ from server.rooms import GameRoom
 EMPTY_VIEWS: dict[str, Any] = {"Gnav.Table": {}}
 
 
-def event_line(table: GameTable, event: Event, viewer: int) -> str:
-    """The line ``viewer`` reads about ``event``: from what the policy shows them of it."""
+def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) -> str:
+    """The line ``viewer`` reads about ``event``: from what the policy shows them of it
+    (read ``past``, a turn's seconds are left out)."""
     names = {seat.account_id: seat.name for seat in table.state.seats}
     names.setdefault(event.actor, event.actor_name)
     if "player" in event.data and "name" in event.data:
         names.setdefault(event.data["player"], event.data["name"])
     shown = KIND.event_for(table.state, event, viewer)
+    if past and shown is not None:
+        shown = {key: value for key, value in shown.items() if key != "seconds"}
     return (render_event(shown, event.kind, viewer, names, event.actor) or "") if shown is not None else ""
 
 

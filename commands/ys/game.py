@@ -23,10 +23,11 @@ EMPTY_VIEWS: dict[str, Any] = {"Ys.View": {}}
 PROMPT_FIELDS = ("awaiting", "turn", "turn_part", "stage")
 
 
-def event_line(table: GameTable, event: Event, viewer: int) -> str:
+def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) -> str:
     """The line ``viewer`` reads about ``event`` (from what the policy shows them of it),
     and, if the event's changes leave the table waiting for someone, what for: what to
-    type for the one it waits for, whom it waits for for the others."""
+    type for the one it waits for, whom it waits for for the others (with the seconds
+    they have, unless it is read ``past``)."""
     names = names_of(table)
     names.setdefault(event.actor, event.actor_name)
     if "player" in event.data and "name" in event.data:
@@ -40,7 +41,7 @@ def event_line(table: GameTable, event: Event, viewer: int) -> str:
     bots = {seat.account_id for seat in table.state.seats if seat.bot}
     if after.get("turn_part") == "neutral" and "turn" not in after:
         after["turn"] = event.data.get("player", NOBODY)
-    asked = prompt(after, viewer, names, players, turn_seconds(table), bots)
+    asked = prompt(after, viewer, names, players, None if past else turn_seconds(table), bots)
     return f"{line}\n{asked}" if asked and line else line or asked
 
 

@@ -179,10 +179,6 @@ class TableCore(GameTable):
             waiting = ", ".join(f"#{p.subject}" for p in self.state.proposals.values())
             raise RuleViolation(f"Play waits for the vote on {waiting} (halt is on).{FORCE_HINT}")
 
-    def _host(self, actor: int) -> None:
-        if actor != self.state.host:
-            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
-
     def _turn_rules(self, forced: bool) -> bool:
         return bool(self.settings["turns"]) and not forced
 

@@ -1095,10 +1095,6 @@ class YsTable(ComputerPlayerSeats):
     def _bot_seat(self, bot_id: int, name: str, level: str) -> Seat:
         return Seat(bot_id, name, bot=level)
 
-    def _host(self, actor: int) -> None:
-        if actor != self.state.host:
-            raise RuleViolation(f"Only the host ({self.name_of(self.state.host)}) can do that.")
-
     def _room_for_one_more(self) -> None:
         if len(self.state.seats) >= t.MAX_PLAYERS:
             raise RuleViolation(f"This table is full: Ys seats at most {t.MAX_PLAYERS}.")
