@@ -344,8 +344,7 @@ class Kick(Command):
         name = args.strip()
         if not name:
             raise CommandError("Usage: kick <player>")
-        if actor != room.table.state.host:
-            raise CommandError(room.table.only_the_host())
+        _hosted_room(ctx)
         seat = await inspect(ctx, lambda table: find_seat(table, ctx, name))
         barred = False
         if seat is not None:
