@@ -24,7 +24,9 @@ async def _ann_to_move(server) -> tuple[ScriptedPlayer, object]:
 
 
 async def _until(condition, what: str) -> None:
-    for _ in range(200):
+    """Wait for ``condition``, up to 30 seconds: Ann's next turn may come only after a
+    settlement's pause, or two if she rests a deal (held the Fool) and it is skipped."""
+    for _ in range(600):
         if condition():
             return
         await asyncio.sleep(0.05)
