@@ -420,6 +420,23 @@ async def test_a_player_who_forfeited_a_gnav_match_no_longer_plays_there_until_i
     assert room.spectators() == ["Bo"]
 
 
+async def test_a_gnav_match_left_to_computer_players_alone_ends_and_the_room_can_be_deleted(world):
+    await world.log_in("Gus", "Cy")
+    await world.call("Gus", "newroom/gnav Zomb")
+    await world.calls("Gus", "addbot", "addbot", "start")
+    await world.call("Cy", "watch Zomb")
+    saw = await world.call("Gus", "leave now")
+    said = "Gus leaves the match and forfeits.\nThe match is abandoned: no person is left playing."
+    assert saw["Cy"] == f"{said}\nGus goes back to the lobby."
+    room = await world.room("Zomb")
+    assert room.table.state.phase == "over" and room.due_at is None
+    assert "abandoned. Nobody won: the last person playing left." in (await world.call("Cy", "results"))["Cy"]
+    board = (await world.call("Gus", "join Zomb"))["Gus"]
+    assert "The match is over. Nobody won: the last person playing left." in flat(board)
+    assert re.search(r"^  Gus \(you\) +host$", board, re.M) and "Your card" not in board, board
+    assert "You delete room Zomb" in (await world.call("Gus", "delroom Zomb=yes"))["Gus"]
+
+
 async def test_gnav_start_shows_each_seat_its_own_card_only(world):
     saw = await gnav_match(world, seed=7)
     card = re.search(r"Your card: (\w+)\.", saw["Ann"])

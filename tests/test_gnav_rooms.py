@@ -83,7 +83,7 @@ async def test_a_player_plays_a_whole_match_against_three_computer_players(serve
     who = flat(await hana.ask("WHO"))
     assert "Computer players: Olga (Fjord), Sven (Fjord), Astrid (Fjord)." in who
     look = flat(await hana.ask("look"))
-    assert f"The match is over: {result} The host starts a new one with: start" in look
+    assert f"The match is over. {result} The host starts a new one with: start" in look
     for marked in ("Olga (bot, easy)", "Sven (bot, normal)", "Astrid (bot, strong)"):
         assert marked in look
     assert await audit(server.database) == []

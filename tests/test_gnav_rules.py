@@ -449,6 +449,36 @@ def test_the_last_player_left_after_leavers_wins_and_leavers_seats_go():
     assert [seat.account_id for seat in table.state.seats] == [1]
 
 
+def test_the_match_is_abandoned_when_the_last_person_in_it_leaves_the_bots_alone():
+    # A match of computer players nobody plays in would wait for a person forever (the
+    # room pauses when its people are gone), with no host to delete the room.
+    table = seated(1)
+    table.add_bot(1, "normal")
+    table.add_bot(1, "easy")
+    table.start(1)
+    table.take_changes()
+    table.unseat(1, 1)
+    assert kinds(table)[-1] == "abandon"
+    state = table.state
+    assert state.phase == OVER and state.turn == NOBODY and state.host == NOBODY
+    assert state.result == "Nobody won: the last person playing left."
+    assert [seat.bot for seat in state.seats] == ["normal", "easy"]
+    table.sit(2, "Bo")  # the next person in hosts the table
+    assert table.state.host == 2
+
+
+def test_a_person_out_of_lives_keeps_the_bots_playing_until_they_leave_too():
+    table = seated(2)
+    table.add_bot(1, "normal")
+    table.add_bot(1, "normal")
+    table.start(1)
+    table.unseat(2, 2)
+    assert table.state.phase == PLAYING  # Ann still plays with the bots
+    table.state.apply(["seat", 1, {"out": True, "lives": 0}])
+    table.unseat(1, 1)
+    assert table.state.phase == OVER and table.state.result.startswith("Nobody won")
+
+
 # -- what the table does by itself -------------------------------------------------------
 
 

@@ -239,6 +239,10 @@ def _draw(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     return "The match is a draw: nobody is left."
 
 
+def _abandon(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    return "The match is abandoned: no person is left playing."
+
+
 def _skip(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     return f"Too few could play deal {d['deal']}: it is skipped. Back from resting: {_list(d['resting'], v, n)}."
 
@@ -267,6 +271,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
     "out": _out,
     "win": _win,
     "draw": _draw,
+    "abandon": _abandon,
     "skip": _skip,
 }
 
@@ -280,7 +285,7 @@ def render_view(view: SeatView, room_name: str, seconds_left: int | None = None)
     if view.phase == PLAYING:
         lines.append(f"Deal {view.deal}. Lives at the start: {view.lives_setting}.")
     elif view.phase == OVER:
-        lines.append(f"The match is over: {view.result} The host starts a new one with: start")
+        lines.append(f"The match is over. {view.result} The host starts a new one with: start")
     else:
         lines.append("Waiting for the host to start a match (start).")
     for player in view.players:

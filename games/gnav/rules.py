@@ -51,7 +51,8 @@ table plays it so:
   does not give anyone a turn again.
 - A player who leaves mid-match forfeits: they are out at once, their card is no longer
   compared, and their seat goes when the match ends. If it was their turn, play goes on.
-  Computer players cannot be removed mid-match (they play it to the end).
+  Computer players cannot be removed mid-match (they play it to the end), but when the
+  last person in it leaves, a match of computer players alone is abandoned: no winner.
 - The match is won by the last player with lives; if every player left reaches 0 in the
   same settlement, it is a draw.
 - At most 8 seats: 8 cards dealt leave 34 in the stock.
@@ -176,6 +177,8 @@ class GnavTable(ComputerPlayerSeats):
         self._pass_host(event, account_id)
         if len(self.state.alive()) < MIN_PLAYERS:
             self._end_match()
+        elif not any(not s.bot and not s.left for s in self.state.seats):
+            self._abandon()
         elif was_turn:
             self._continue_after(account_id)
         elif in_deal and self.state.turn != NOBODY and len(self.state.contestants()) < MIN_PLAYERS:
@@ -494,13 +497,24 @@ class GnavTable(ComputerPlayerSeats):
                 f"A draw: {', '.join(names)} lost their last lives together." if names else "A draw: nobody is left."
             )
             end = self._record("draw", NOBODY, players=players, names=names, result=result, outcome="draw", winners=[])
+        self._finish_match(end, result)
+
+    def _abandon(self) -> None:
+        """The last person in the match left it to the computer players: nobody would
+        see it played, and the room (pausing while its people are away) would wait for
+        one for ever, so the match ends without a winner."""
+        result = "Nobody won: the last person playing left."
+        end = self._record("abandon", NOBODY, result=result, outcome="abandoned", winners=[])
+        self._finish_match(end, result)
+
+    def _finish_match(self, end: Event, result: str) -> None:
         for name, value in (("phase", OVER), ("turn", NOBODY), ("result", result)):
             self._set(end, name, value)
-        for seat in state.seats:
+        for seat in self.state.seats:
             if seat.resting:
                 self._seat(end, seat.account_id, resting=False)
-        if any(seat.left for seat in state.seats):
-            self._change(end, ["seats", seat_dicts([seat for seat in state.seats if not seat.left])])
+        if any(seat.left for seat in self.state.seats):
+            self._change(end, ["seats", seat_dicts([seat for seat in self.state.seats if not seat.left])])
 
     # -- bookkeeping -----------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import NOBODY, PRIVATE, Event, visible_data
+from games.base import NOBODY, PLAYING, PRIVATE, Event, visible_data
 from games.gnav import cards
 from games.gnav.state import GnavState
 
@@ -102,7 +102,8 @@ class SeatView:
 
 def seat_view(state: GnavState, viewer: int) -> SeatView:
     """Everything ``viewer`` may know of the table, built from the state: the public
-    facts, the viewer's own card, and the deal's history read through the policy."""
+    facts, the viewer's own card (while a match is played), and the deal's history read
+    through the policy."""
     seat = state.seat(viewer)
     history = tuple(visible_data(entry, viewer) for entry in state.history)
     shown = tuple(
@@ -111,7 +112,7 @@ def seat_view(state: GnavState, viewer: int) -> SeatView:
         for holder, secret in entry.get(PRIVATE, ())
         if holder == viewer
     )
-    card = state.hands.get(viewer) if viewer in state.order else None
+    card = state.hands.get(viewer) if state.phase == PLAYING and viewer in state.order else None
     knowledge = _Knowledge(viewer)
     for entry in history:
         knowledge.read(entry)
