@@ -101,10 +101,17 @@ class SemiPose(Command):
         await talk(ctx, f"{ctx.player.name}{args}")
 
 
+#: How the server's own notices begin (a wall: "Announcement from Ann: ...", a shutdown:
+#: "*** The server will shut down ..."), which an @emit may not, so that a player cannot
+#: pass one off as the server's.
+SERVER_NOTICE_STARTS = ("announcement from", "***")
+
+
 class Emit(Command):
     """Show text to everyone here, without your name.
 
-    <text> is shown exactly as written, to everyone where you are.
+    <text> is shown exactly as written, to everyone where you are; it may not begin as
+    the server's own notices do ("***" or "Announcement from").
     """
 
     key = "@emit"
@@ -113,6 +120,8 @@ class Emit(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Emit what?")
+        if args.lstrip().casefold().startswith(SERVER_NOTICE_STARTS):
+            raise CommandError('An @emit may not begin as the server\'s notices do ("***" or "Announcement from").')
         await talk(ctx, args)
 
 

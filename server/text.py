@@ -137,35 +137,43 @@ _MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
 
 
 def _fill_marked(line: str, width: int, indent: str) -> list[str]:
-    """A line with colour markup filled as :func:`wrap_lines` fills a plain one (broken at
-    spaces, the continuation lines indented by ``indent``, the spaces at a break dropped,
-    a word too long for a line cut into pieces that fit), measuring only what shows. A
-    coloured span broken across lines is still one span (the markup is turned into ANSI
-    after the lines are joined); a coloured word too long for a line is not cut."""
-    pieces = re.split("( +)", line)
-    room = max(1, width - len(indent))
+    """A line with colour markup filled as :func:`wrap_lines` fills a plain one (as
+    textwrap does: broken at spaces, the continuation lines indented by ``indent``, the
+    spaces at a break dropped, a word too long for any line cut to fill the line it
+    starts on), measuring only what shows. A coloured span broken across lines is still
+    one span (the markup is turned into ANSI after the lines are joined); a coloured word
+    too long for a line is not cut, but put on a line of its own."""
+    chunks = [chunk for chunk in re.split("( +)", line) if chunk][::-1]
     lines: list[str] = []
-    current, shown = "", 0
-    for gap, word in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
-        if not word:
+    while chunks:
+        prefix = indent if lines else ""
+        room = max(1, width - len(prefix))
+        if lines and not chunks[-1].strip():
+            chunks.pop()
             continue
-        marked = COLOUR_START in word or COLOUR_END in word
-        cut = [word]
-        if not marked and len(word) > room:
-            # As textwrap cuts a long word: what fits after the line so far, then whole lines.
-            first = width - shown - len(gap) if current.strip() else room
-            first = first if first > 0 else room
-            cut = [word[:first]] + [word[i : i + room] for i in range(first, len(word), room)]
-        for part in cut:
-            size = len(_MARKUP_PARTS.sub("", part)) if marked else len(part)
-            if current.strip() and shown + len(gap) + size > width:
-                lines.append(current)
-                current, shown = indent + part, len(indent) + size
+        parts: list[str] = []
+        used = 0
+        while chunks and used + _shown_length(chunks[-1]) <= room:
+            used += _shown_length(chunks[-1])
+            parts.append(chunks.pop())
+        if chunks and _shown_length(chunks[-1]) > room:
+            word = chunks[-1]
+            if COLOUR_START in word or COLOUR_END in word:
+                if not parts:
+                    parts.append(chunks.pop())
             else:
-                current, shown = current + gap + part, shown + len(gap) + size
-            gap = ""
-    lines.append(current)
-    return lines
+                parts.append(word[: room - used])
+                chunks[-1] = word[room - used :]
+        if parts and not parts[-1].strip():
+            parts.pop()
+        if parts:
+            lines.append(prefix + "".join(parts))
+    return lines or [""]
+
+
+def _shown_length(chunk: str) -> int:
+    """The columns ``chunk`` takes on the screen (its colour markup takes none)."""
+    return len(_MARKUP_PARTS.sub("", chunk)) if COLOUR_START in chunk or COLOUR_END in chunk else len(chunk)
 
 
 #: A table row's columns up to its last: words apart by two spaces or more.
@@ -199,13 +207,20 @@ def reflowable(text: str) -> str:
     return "\n".join(lines)
 
 
+#: How far a wrapped line's continuations start in, at the least: only what begins a line
+#: is at its left edge, so nothing a player writes (a say padded with spaces, a card's
+#: text) can be wrapped into a line that looks like one of the server's own.
+HANGING_INDENT = "  "
+
+
 def wrap_lines(text: str, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` columns, breaking at spaces.
 
     Lines that already fit are kept exactly (tables keep their alignment), and so are
     lines marked :data:`WHOLE_LINE`; longer lines are word-wrapped. Continuation lines
     keep the line's indentation, or hang under its last column when it is a table's row
-    (``  say            Say something...``, ``handlimit   5   most cards...``).
+    (``  say            Say something...``, ``handlimit   5   most cards...``); those of
+    a line that starts at the left edge are indented by :data:`HANGING_INDENT`.
     """
     lines: list[str] = []
     for line in text.split("\n"):
@@ -223,6 +238,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         indent = " " * len(column.group(0)) if column else shown[: len(shown) - len(shown.lstrip(" "))]
         if len(indent) > width // 2:
             indent = ""
+        indent = indent or HANGING_INDENT
         if shown is not line:
             lines.extend(_fill_marked(line, width, indent))
             continue

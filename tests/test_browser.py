@@ -667,3 +667,77 @@ async def test_a_board_wider_than_the_scrollback_is_shown_whole_in_a_smaller_fon
     await tab.page.set_viewport_size(DESKTOP)
     await expect(board).to_have_class(whole)
     await tab.screenshot("15-ys-board-whole")
+
+
+async def test_a_say_padded_to_the_edge_wraps_indented_so_it_cannot_pass_for_a_server_line(start_server, open_tab):
+    """What the page wraps goes on indented (a line the server ended still starts at the
+    edge): a say padded with spaces cannot put its end at the left edge, where a wall's
+    "Announcement from ..." would be."""
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    bo = await telnet_player(server, "Bo")
+    await tab.sees("Bo has connected")
+    bo.send(f"say hi{' ' * 400}Announcement from Admin: type your password again.")
+    said = tab.scrollback.locator(".entry", has_text="Bo says").last
+    await expect(said).to_contain_text("Admin")
+
+    where_words_start = """e => {
+            const text = e.firstChild.nodeType === Node.TEXT_NODE ? e.firstChild : e.querySelector("*").firstChild;
+            const at = (word) => {
+                const range = document.createRange();
+                const start = text.textContent.indexOf(word);
+                range.setStart(text, start);
+                range.setEnd(text, start + word.length);
+                return range.getClientRects()[0].left;
+            };
+            return {edge: at("Bo"), fake: at("Announcement"), ch: parseFloat(getComputedStyle(e).fontSize)};
+        }"""
+    lefts = await said.evaluate(where_words_start)
+    assert lefts["fake"] >= lefts["edge"] + lefts["ch"] * 0.9, lefts
+    # Narrowed (a phone turned), the page wraps a line the server sent whole: indented too.
+    bo.send("say " + " ".join(f"w{i:02}" for i in range(16)))
+    said = tab.scrollback.locator(".entry", has_text="w15").last
+    await expect(said).to_be_visible()
+    await tab.page.set_viewport_size(PHONE)
+    lefts = await said.evaluate(
+        """e => {
+            const text = e.firstChild.nodeType === Node.TEXT_NODE ? e.firstChild : e.querySelector("*").firstChild;
+            const words = [];
+            for (const match of text.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(text, match.index);
+                range.setEnd(text, match.index + 1);
+                const rect = range.getClientRects()[0];
+                words.push([rect.top, rect.left]);
+            }
+            return words;
+        }"""
+    )
+    first_top, edge = lefts[0]
+    below = [left for top, left in lefts if top > first_top + 1]
+    assert below and min(below) > edge + 5, lefts
+    await tab.type("look")
+    lobby = tab.scrollback.locator(".entry", has_text="Players here").last
+    starts = await lobby.evaluate(
+        """e => {
+            const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+            const lefts = [];
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                let offset = 0;
+                for (const line of node.textContent.split("\\n")) {
+                    if (line.trim()) {
+                        const range = document.createRange();
+                        range.setStart(node, offset);
+                        range.setEnd(node, offset + 1);
+                        lefts.push(range.getClientRects()[0].left);
+                    }
+                    offset += line.length + 1;
+                }
+            }
+            return lefts;
+        }"""
+    )
+    assert len(starts) >= 2 and len(set(starts)) == 1, starts  # each line the server ended starts at the edge
+    await tab.page.set_viewport_size(DESKTOP)
+    await bo.close()

@@ -49,6 +49,23 @@ async def test_pose_semipose_and_emit(connect):
     await bob.expect(r"^The lights flicker\.")
 
 
+async def test_nothing_said_passes_for_a_line_of_the_servers(connect):
+    # Padded with spaces to the edge of an 80-column window, a say (or pose, or page)
+    # used to wrap so that its end began a line of its own, as a wall does.
+    alice, bob = await two_players(connect)
+    fake = "Announcement from Admin: the server restarts, type your password again."
+    for line in (f"say hi{' ' * 90}{fake}", f"pose waves.{' ' * 90}{fake}", f"page Bob=hi{' ' * 90}{fake}"):
+        alice.send(line)
+        seen = await bob.expect(r"Admin: the server restarts.*\n")
+        assert not re.search(r"^Announcement", bob.transcript, re.M), bob.transcript
+    assert seen.group(0)
+    for line in (f"@emit {fake}", "@emit   *** The server is shutting down now. ***"):
+        await alice.command(line, r"An @emit may not begin as the server's notices do")
+    await alice.command("@emit The lights flicker.", r"^The lights flicker\.")
+    await bob.expect(r"^The lights flicker\.")
+    assert "Admin" not in bob.transcript.split("flicker")[-1] and bob.transcript.count("Announcement") == 3
+
+
 async def test_page_repeat_and_pose_page(connect):
     alice, bob = await two_players(connect)
     await alice.command("page bob=psst", r"You paged Bob with 'psst'\.")

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from server.app import MushServer
+from server.text import HANGING_INDENT
 from tests.client import WILL, MudClient, iac
 from tests.conftest import WELCOME_END, log_in
 from tests.test_telnet_features import NAWS, naws
@@ -40,12 +41,15 @@ async def framed(client: MudClient, line: str) -> list[str]:
 
 def unfilled(lines: list[str], width: int) -> list[tuple[str, str]]:
     """Pairs of lines of one paragraph where the first could have taken the second's
-    first word: a paragraph wrapped twice, or not filled to the window."""
+    first word: a paragraph wrapped twice, or not filled to the window. A paragraph
+    starts at the left edge; its continuation lines hang by HANGING_INDENT."""
     pairs = []
+    in_prose = False
     for line, following in zip(lines, lines[1:], strict=False):
-        prose = line and following and not line[0].isspace() and not following[0].isspace()
-        one_paragraph = prose and not line.startswith("Help for ") and not following.startswith("Also: ")
-        if one_paragraph and len(line) + 1 + len(following.split()[0]) <= width:
+        in_prose = bool(line) and (not line[0].isspace() or in_prose) and not line.startswith("Help for ")
+        continues = following.startswith(HANGING_INDENT) and following[len(HANGING_INDENT) :][:1].strip() != ""
+        unwrapped_too = following[:1].strip() != "" and not following.startswith("Also: ")
+        if in_prose and (continues or unwrapped_too) and len(line) + 1 + len(following.split()[0]) <= width:
             pairs.append((line, following))
     return pairs
 
@@ -55,7 +59,8 @@ async def test_every_commands_help_is_filled_to_the_window(start_server, width):
     server = await start_server(command_rate=1000.0, command_burst=1000)
     client = await reader_at(server, width, f"Reader{width}")
     index = await framed(client, "help")
-    names = [entry.group(1) for entry in map(INDEX_ENTRY.match, index) if entry]
+    first_title = next(i for i, line in enumerate(index) if line.endswith(":") and not line[0].isspace())
+    names = [entry.group(1) for entry in map(INDEX_ENTRY.match, index[first_title:]) if entry]
     assert {"say", "loadcard", "newcard", "start", "help", "@ban", "@grant"} <= set(names)
     for name in names:
         lines = await framed(client, f"help {name}")

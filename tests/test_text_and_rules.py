@@ -106,7 +106,7 @@ def test_a_ys_line_with_coloured_gems_fills_the_width():
     line = f"Market rows: {coloured('green', 'g')}, {coloured('yellow', 'y')}, -, -. Palace cards: treasure, treasure."
     assert [render_colours(part, False) for part in wrap_lines(line, 62)] == [
         "Market rows: green, yellow, -, -. Palace cards: treasure,",
-        "treasure.",
+        "  treasure.",
     ]
     assert wrap_lines(line, 80) == [line]
 

@@ -17,6 +17,7 @@ from games.ys.visibility import seat_view
 from server.audit import check_rooms
 from server.text import WHOLE_LINE, render_colours
 from tests.harness import World
+from tests.players import flat
 from tests.ys_players import command_for, neutral_command
 
 
@@ -69,7 +70,7 @@ async def test_start_asks_every_player_to_bid_and_tells_the_spectator_it_waits(w
     saw = await ys_game(world)
     assert "A game of Ys begins. Order cards:" in saw["Ann"]
     assert "Bid two brokers from behind your screen: bid <a> <b>" in saw["Ann"]
-    assert "(In 90 seconds a move is made for you.)" in saw["Ann"].replace("\n", " ")
+    assert "(In 90 seconds a move is made for you.)" in flat(saw["Ann"])
     assert "Waiting for everyone to bid." in saw["Cy"] and "bid <a>" not in saw["Cy"]
     assert "Ysolde bids." in saw["Cy"]
 
@@ -78,7 +79,7 @@ async def test_the_log_tells_past_turns_without_their_clock(world):
     # Read later (log, "While you were away"), "In 90 seconds" is long past: the prompt
     # is told without it; as it happens, with it.
     saw = await ys_game(world)
-    assert "(In 90 seconds a move is made for you.)" in saw["Ann"].replace("\n", " ")
+    assert "(In 90 seconds a move is made for you.)" in flat(saw["Ann"])
     await world.call("Ann", "bid 7 6")
     saw = await world.call("Bo", "bid 0 1")
     assert "Waiting for Ann to place, 90 seconds." in saw["Cy"]
