@@ -347,6 +347,9 @@ class Kick(Command):
         _hosted_room(ctx)
         seat = await inspect(ctx, lambda table: find_seat(table, ctx, name))
         barred = False
+        if seat is not None and seat.account_id == actor:
+            # Leaving says first what it costs in a running game; a kick would not.
+            raise CommandError('To go, type "leave".')
         if seat is not None:
             await perform(ctx, lambda table: table.unseat(actor, seat.account_id))
             target_id = seat.account_id

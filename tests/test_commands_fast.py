@@ -420,6 +420,18 @@ async def test_a_player_who_forfeited_a_gnav_match_no_longer_plays_there_until_i
     assert room.spectators() == ["Bo"]
 
 
+async def test_a_host_kicking_themselves_is_told_to_leave_and_nothing_changes(world):
+    # It used to unseat them at once: a forfeit (Gnav), an abandoned game (Ys) or a
+    # Dvorak hand discarded, without the warning "leave" gives.
+    await gnav_match(world, seed=7)
+    room = await world.room("Fjord")
+    seq = room.seq
+    for line in ("kick Ann", "kick an"):
+        saw = await world.call("Ann", line)
+        assert saw["Ann"] == 'To go, type "leave".' and saw["Bo"] == "", line
+    assert room.seq == seq and room.table.state.phase == "playing"
+
+
 async def test_a_gnav_match_left_to_computer_players_alone_ends_and_the_room_can_be_deleted(world):
     await world.log_in("Gus", "Cy")
     await world.call("Gus", "newroom/gnav Zomb")
