@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from commands.base import CommandSet
 from games import KINDS
 from games.base import Event, GameTable, Seat
 
 if TYPE_CHECKING:
+    from persistence.database import Database
+    from persistence.rooms import LoggedEvent
     from server.hub import OnlinePlayer
     from server.rooms import GameRoom
 
@@ -57,6 +59,10 @@ class GameCommands(Generic[G]):
     leaving_costs: str
     #: The rules of the game, for ``help <game>``.
     rules_help: str
+    #: For reading a room's past events (``log``, "While you were away"): the table each
+    #: is read against, by the event's seq, where the table has changed since in ways
+    #: its lines show (Dvorak: a card's words, edited since). None: the table as it is.
+    tables_then: Callable[[Database, GameRoom], Awaitable[Callable[[int], G]]] | None = None
 
     def line_for(self, table: G, event: Event, viewer: int, past: bool = False) -> str:
         """The line ``viewer`` reads for ``event`` (:attr:`render_event`), as it happens
@@ -68,6 +74,13 @@ class GameCommands(Generic[G]):
         except Exception:
             log.exception("could not render a %r event for #%d", event.kind, viewer)
             return f"({event.actor_name or 'Someone'}: a {event.kind} event that cannot be shown.)"
+
+    async def past_lines(self, database: Database, room: GameRoom, events: list[LoggedEvent], viewer: int) -> list[str]:
+        """The lines ``viewer`` reads for ``events`` of the room's past, each as it was
+        when it happened (see :attr:`tables_then`)."""
+        then = await self.tables_then(database, room) if self.tables_then is not None else None
+        table = cast(G, room.table)
+        return [self.line_for(then(e.seq) if then else table, e.event, viewer, past=True) for e in events]
 
 
 @cache

@@ -561,8 +561,8 @@ class Log(Command):
         viewer = ctx.player.account_id
         what = "event" if len(entries) == 1 else f"{len(entries)} events"
         lines = [f"The last {what} in room {room.name} (times in UTC):"]
-        line_for = game_commands(room.game).line_for
-        lines += [f"[{e.created_at:%H:%M}] {line_for(room.table, e.event, viewer, past=True)}" for e in entries]
+        said = await game_commands(room.game).past_lines(ctx.rooms.store.database, room, entries, viewer)
+        lines += [f"[{e.created_at:%H:%M}] {line}" for e, line in zip(entries, said, strict=True)]
         ctx.reply("\n".join(lines))
 
 
@@ -694,10 +694,8 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
             lines.append(f"  ({missed.count - len(missed.events)} earlier events: see log)")
         if missed.said > len(missed.talk):
             lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
-        entries = [
-            (e.created_at, f"[{e.created_at:%H:%M}] {game.line_for(room.table, e.event, viewer, past=True)}")
-            for e in missed.events
-        ]
+        read = await game.past_lines(ctx.rooms.store.database, room, missed.events, viewer)
+        entries = [(e.created_at, f"[{e.created_at:%H:%M}] {r}") for e, r in zip(missed.events, read, strict=True)]
         entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in talk]
         lines += [text for _, text in sorted(entries, key=lambda entry: entry[0])]
         ctx.reply("\n".join(lines))

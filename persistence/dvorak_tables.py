@@ -43,6 +43,8 @@ class CardVersionRecord:
     text: str
     colour: str
     created_at: datetime
+    #: The seq of the event that made it (for a card from a saved deck: that brought it in).
+    seq: int
 
     def as_card(self, number: int) -> Card:
         """This version as a card, for showing it."""
@@ -74,7 +76,7 @@ async def card_versions(
     histories: dict[int, list[CardVersionRecord]] = {}
     for r in rows:
         histories.setdefault(r.number, []).append(
-            CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at)
+            CardVersionRecord(r.version, r.name, r.kind, r.text, r.colour, r.created_at, r.seq)
         )
     return histories
 

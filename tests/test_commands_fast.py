@@ -420,6 +420,29 @@ async def test_a_player_who_forfeited_a_gnav_match_no_longer_plays_there_until_i
     assert room.spectators() == ["Bo"]
 
 
+async def test_the_log_and_while_you_were_away_tell_a_card_by_the_words_it_had_then(world):
+    # An accepted edit used to rewrite the past: the log showed the card's new words in
+    # every event before it ("Ann plays #2 Boulder", "proposes changing #2 Boulder to:
+    # #2 Boulder"), as if the players had played a card nobody had written yet.
+    await dvorak_table(world, "loadcard Rock/T/A rock.", "loadcard Hat/T/A hat.")
+    await world.calls("Ann", "set handsize=0", "set turns=off", "set vote=any", "start")
+    await world.call("Bo", "LOGOUT")
+    await world.calls("Ann", "draw", "draw")
+    played, old_name = next(iter(cards_in((await world.call("Ann", "hand"))["Ann"]).items()))
+    await world.call("Ann", f"play {played}")
+    await world.call("Ann", f"editcard {played}/Boulder/T/A big rock.")
+    saw = await world.call("Ann", f"approve {played}")
+    assert f"It now reads: #{played} Boulder (Thing): A big rock." in flat(saw["Cy"])
+    missed = (await world.call("Bo", f"connect Bo {PASSWORD}"))["Bo"].split("While you were away:")[1]
+    logged = (await world.call("Cy", "log 5"))["Cy"]
+    for past in (missed, logged):
+        lines = flat(past.replace("\n[", "\n\n[")).split(" [")
+        assert any(f"Ann plays #{played} {old_name} (Thing): A {old_name.lower()}." in line for line in lines), past
+        proposed = f"proposes changing #{played} {old_name} (Thing) to: #{played} Boulder (Thing): A big rock."
+        assert any(proposed in line for line in lines), past
+        assert f"It now reads: #{played} Boulder (Thing): A big rock." in flat(past), past
+
+
 async def test_a_host_kicking_themselves_is_told_to_leave_and_nothing_changes(world):
     # It used to unseat them at once: a forfeit (Gnav), an abandoned game (Ys) or a
     # Dvorak hand discarded, without the warning "leave" gives.

@@ -3,6 +3,11 @@ events and table read; its GMCP packages."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+from typing import cast
+
 from commands.dvorak.building import BUILD_COMMANDS
 from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
 from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
@@ -12,6 +17,10 @@ from commands.dvorak.render import render_event, render_table
 from commands.dvorak.views import VIEW_COMMANDS, own_hand
 from commands.dvorak.votes import VOTE_COMMANDS
 from commands.games import GameCommands
+from games.dvorak.rules import Table
+from persistence.database import Database
+from persistence.dvorak_tables import card_versions
+from server.rooms import GameRoom
 
 RULES_HELP = """Dvorak: the card game whose cards are written by its players.
 
@@ -28,6 +37,36 @@ changed only by unanimous vote between games; each player builds a deck of copie
 cards (deckbuild add <card>=<copies>) and plays it from their own piles.
 
 Type "commands" for every command here, "help <command>" for one."""
+
+
+async def cards_as_they_were(database: Database, room: GameRoom) -> Callable[[int], Table]:
+    """The room's table as an event of a given seq is read later: every card edited
+    since with the words it had then (its versions, by the seq of the event that made
+    each), so the log does not show a card played before an edit with the new words."""
+    table = cast(Table, room.table)
+    if all(card.version == 1 for card in table.state.cards.values()):
+        return lambda seq: table
+    histories = await card_versions(database, room.id)
+    edited = {number: faces for number, faces in histories.items() if len(faces) > 1 and number in table.state.cards}
+
+    def table_at(seq: int) -> Table:
+        cards = table.state.cards
+        then = {}
+        for number, faces in edited.items():
+            face = next((face for face in reversed(faces) if face.seq <= seq), faces[0])
+            if face.version != cards[number].version:
+                then[number] = replace(
+                    cards[number], name=face.name, kind=face.kind, text=face.text, colour=face.colour
+                )
+                then[number].version = face.version
+        if not then:
+            return table
+        past = copy.copy(table)
+        past.state = replace(table.state, cards={**cards, **then})
+        return past
+
+    return table_at
+
 
 GAME_COMMANDS = GameCommands(
     command_sets=(
@@ -48,4 +87,5 @@ GAME_COMMANDS = GameCommands(
     first_steps='Add cards with loadcard, then type "start".',
     leaving_costs="your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)",
     rules_help=RULES_HELP,
+    tables_then=cards_as_they_were,
 )
