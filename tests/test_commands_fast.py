@@ -443,6 +443,16 @@ async def test_the_log_and_while_you_were_away_tell_a_card_by_the_words_it_had_t
         assert f"It now reads: #{played} Boulder (Thing): A big rock." in flat(past), past
 
 
+async def test_viewvote_of_a_bundle_made_by_another_still_counts_its_proposers_approval(world):
+    await dvorak_table(world)
+    await world.log_in("Di")
+    await world.call("Di", "join Table")
+    await world.calls("Ann", "newcard Moon/T/Glow.", "newcard Sun/T/Burn.")
+    await world.call("Bo", "bundle 1 2")
+    shown = flat((await world.call("Cy", "viewvote"))["Cy"])
+    assert "approve: Ann, Bo" in shown or "approve: Bo, Ann" in shown, shown
+
+
 async def test_a_host_kicking_themselves_is_told_to_leave_and_nothing_changes(world):
     # It used to unseat them at once: a forfeit (Gnav), an abandoned game (Ys) or a
     # Dvorak hand discarded, without the warning "leave" gives.

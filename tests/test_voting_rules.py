@@ -169,6 +169,43 @@ def test_bundling_what_is_already_one_bundle_again_is_refused_and_keeps_its_vote
     assert table.state.pending_for(d).bundle == table.state.pending_for(a).bundle
 
 
+def test_a_bundle_keeps_the_votes_cast_alike_on_all_it_lumps_together():
+    # Bundling used to wipe every vote but the bundler's: a proposer bundled by someone
+    # else no longer approved their own cards (viewvote: "approve: Cy", not Ann).
+    table = table_of(4)
+    a = table.propose_card(1, "A", "T", "")
+    b = table.propose_card(1, "B", "T", "")
+    c = table.propose_card(2, "C", "T", "")
+    table.vote(4, a, "approve")
+    table.vote(4, b, "approve")
+    table.bundle(3, [a, b])
+    kept = {1: "approve", 4: "approve", 3: "approve"}
+    assert table.state.pending_for(a).votes == table.state.pending_for(b).votes == kept
+    # Bo's card and Ann's two: nobody approved all three but the bundler; Di approved two.
+    table.bundle(3, [a, c])
+    assert table.state.pending_for(c).votes == {3: "approve"}
+    # Withdrawn from the bundle, Bo's card leaves Ann's two: she proposed all that is left.
+    table.withdraw(2, c)
+    assert table.state.pending_for(a).votes == table.state.pending_for(b).votes == {3: "approve", 1: "approve"}
+    table.vote(2, a, "approve")
+    assert table.state.pending_for(a) is not None  # Di has not approved the bundle
+    table.vote(4, b, "approve")
+    assert table.state.cards[a].zone == table.state.cards[b].zone == DRAW
+
+
+def test_undo_of_a_withdrawal_from_a_bundle_restores_its_votes():
+    table = table_of(3)
+    a = table.propose_card(1, "A", "T", "")
+    b = table.propose_card(1, "B", "T", "")
+    c = table.propose_card(2, "C", "T", "")
+    table.bundle(3, [a, b, c])
+    table.take_changes()
+    before = table.state.copy()
+    table.withdraw(2, c)
+    table.undo(table.take_changes())
+    assert table.state == before
+
+
 def test_withdraw_and_revote():
     table = table_of(2)
     number = table.propose_card(1, "Second thoughts", "T", "")

@@ -222,7 +222,9 @@ class Bundle(GameCommand):
     """Lump pending proposals into one vote.
 
     Approving or repealing any of them decides them all: for when sides block each other's
-    cards.
+    cards. The vote starts afresh, you approving: a vote cast the same way on each of them
+    (their proposer's, when one player proposed them all) still counts. A proposal
+    withdrawn from a bundle leaves the rest to be voted on together.
     """
 
     key = "bundle"

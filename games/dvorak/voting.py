@@ -191,7 +191,14 @@ class Voting(DeckBuilding):
         if actor not in (proposal.proposer, self.state.host):
             raise RuleViolation(f"Only {proposal.proposer_name}, who proposed it, or the host can withdraw it.")
         event = self._event("withdraw", actor, card=number)
+        left = [member for member in self.state.bundle_of(proposal) if member.id != proposal.id]
         self._close(event, proposal, "withdrawn")
+        proposers = {member.proposer for member in left}
+        if len(proposers) == 1 and next(iter(proposers)) not in left[0].votes:
+            # What is left of the bundle is one player's: proposing it counts as approving.
+            for member in left:
+                self._change(event, ["vote", member.id, left[0].proposer, APPROVE])
+            self._count(event, left[0])
 
     def revote(self, actor: int, number: int) -> None:
         """Put a rejected card or rule to the vote again."""
@@ -222,9 +229,19 @@ class Voting(DeckBuilding):
             first = self.state.proposals[members[0]].subject
             raise RuleViolation(f"{listed} are already one bundle: vote on it with approve {first} or repeal {first}.")
         event = self._event("bundle", actor, cards=[self.state.proposals[i].subject for i in members])
+        # One vote on them all, afresh: but a vote cast alike on each (their proposer's,
+        # if one player proposed them all) holds for the bundle, as does the bundler's.
+        lead, *others = (self.state.proposals[i] for i in members)
+        votes = {
+            account: choice
+            for account, choice in lead.votes.items()
+            if all(p.votes.get(account) == choice for p in others)
+        }
+        votes[actor] = APPROVE
         self._change(event, ["bundle", members, members[0]])
         for proposal_id in members:
-            self._change(event, ["vote", proposal_id, actor, APPROVE])
+            for account, choice in votes.items():
+                self._change(event, ["vote", proposal_id, account, choice])
         self._open_vote(event, members)
         self._count(event, self.state.proposals[members[0]])
 
