@@ -453,6 +453,31 @@ async def test_viewvote_of_a_bundle_made_by_another_still_counts_its_proposers_a
     assert "approve: Ann, Bo" in shown or "approve: Bo, Ann" in shown, shown
 
 
+async def test_the_table_is_told_who_hosts_it_when_the_host_leaves(world):
+    # Dvorak and Ys handed the table over in silence (Gnav said so).
+    await dvorak_game(world)
+    saw = await world.call("Ann", "leave now")
+    assert "Ann leaves the table." in flat(saw["Cy"]) and "Bo is now the host." in flat(saw["Cy"])
+    assert "You are now the host." in flat(saw["Bo"])
+    assert "Host: Bo" in (await world.call("Cy", "look"))["Cy"]
+    await world.log_in("Di", "Ed")
+    await world.call("Di", "newroom/ys Isle")
+    await world.calls("Ed", "join Isle")
+    saw = await world.call("Di", "leave")
+    assert saw["Ed"] == "Di leaves the table.\nYou are now the host.\nDi goes back to the lobby."
+
+
+async def test_a_finished_game_with_no_host_says_who_starts_the_next(world):
+    await world.log_in("Gus")
+    await world.call("Gus", "newroom/ys Isle")
+    await world.calls("Gus", "addbot", "start")
+    await world.call("Gus", "leave now")
+    await world.log_in("Hal")
+    board = flat((await world.call("Hal", "watch Isle"))["Hal"])
+    assert "The next person to take a seat hosts the table and starts another with: start" in board, board
+    assert "The host starts" not in board
+
+
 async def test_a_host_kicking_themselves_is_told_to_leave_and_nothing_changes(world):
     # It used to unseat them at once: a forfeit (Gnav), an abandoned game (Ys) or a
     # Dvorak hand discarded, without the warning "leave" gives.
@@ -725,9 +750,9 @@ async def three_player_game(world: World) -> None:
 async def test_when_the_player_whose_turn_it_is_leaves_or_resigns_the_next_player_is_told_it_is_their_turn(world):
     await three_player_game(world)
     saw = await world.call("Ann", "leave now")
-    assert "pile. It is now your turn: draw a card to begin." in flat(saw["Bo"]), saw["Bo"]
-    assert "pile. It is now Bo's turn." in flat(saw["Dee"]), saw["Dee"]
-    assert "pile. It is now Bo's turn." in flat(saw["Cy"]), saw["Cy"]
+    assert "pile. You are now the host. It is now your turn: draw a card to begin." in flat(saw["Bo"]), saw["Bo"]
+    assert "pile. Bo is now the host. It is now Bo's turn." in flat(saw["Dee"]), saw["Dee"]
+    assert "pile. Bo is now the host. It is now Bo's turn." in flat(saw["Cy"]), saw["Cy"]
 
     saw = await world.call("Bo", "eliminate me")
     assert "Only Dee remains" not in saw["Dee"] and "Bo forfeits: Dee wins!" in saw["Dee"], saw["Dee"]

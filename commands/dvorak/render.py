@@ -151,6 +151,9 @@ def _leave_or_kick(r: _Reading) -> str:
             "ends it with win or endgame)."
         )
     text += _deck_handed_over(table, data, viewer)
+    if "heir" in data:
+        heir = data["heir"]
+        text += " You are now the host." if heir == viewer else f" {table.name_of(heir)} is now the host."
     return text + _turn_passes(table, data.get("next"), viewer)
 
 

@@ -285,7 +285,10 @@ def render_view(view: SeatView, room_name: str, seconds_left: int | None = None)
     if view.phase == PLAYING:
         lines.append(f"Deal {view.deal}. Lives at the start: {view.lives_setting}.")
     elif view.phase == OVER:
-        lines.append(f"The match is over. {view.result} The host starts a new one with: start")
+        who = "The host starts"
+        if view.host == NOBODY:
+            who = "The next person to take a seat hosts the table and starts"
+        lines.extend(wrap_lines(f"The match is over. {view.result} {who} a new one with: start", WIDTH))
     else:
         lines.append("Waiting for the host to start a match (start).")
     for player in view.players:

@@ -746,7 +746,10 @@ def render_board(view: dict[str, Any], room_name: str, names: Names, seconds: in
         lines.extend(wrap_lines(f"Round {view['round']} of {t.ROUNDS}, {stage}. Turn order: {order}.", WIDTH))
     elif view["phase"] == OVER:
         # The result is a sentence of its own ("Cy won Ys with 99 points.", "The game was abandoned: ...").
-        lines.extend(wrap_lines(f"Game over. {view['result']} The host starts another with: start", WIDTH))
+        who = "The host starts"
+        if view["host"] == NOBODY:
+            who = "The next person to take a seat hosts the table and starts"
+        lines.extend(wrap_lines(f"Game over. {view['result']} {who} another with: start", WIDTH))
     else:
         lines.append("Waiting for the host to start a game (start).")
         seated = ", ".join(name for player, name in names.items() if player != t.NEUTRAL)

@@ -111,7 +111,10 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             self._change(event, ["left-game", [*self.state.left_game, account_id]])
         self._hand_over_deck(event, account_id)
         if self.state.host == account_id:
-            self._set(event, "host", remaining[0].account_id if remaining else NO_OWNER)
+            heir = remaining[0].account_id if remaining else NO_OWNER
+            self._set(event, "host", heir)
+            if remaining:
+                event.data["heir"] = heir
         if self.state.phase == PLAYING:
             how = "resigned" if actor == account_id else "kicked"
             self._after_player_gone(event, was_current, following, sides_before, seat.name, how)

@@ -1089,6 +1089,8 @@ class YsTable(ComputerPlayerSeats):
         following = everyone[at + 1 :] + everyone[: max(at, 0)]
         heir = next((s for s in following if not s.bot and s.account_id != leaver), None)
         self._set(event, "host", heir.account_id if heir else NOBODY)
+        if heir is not None:
+            self._record("host", heir.account_id, player=heir.account_id, name=heir.name)
 
     # -- checks ----------------------------------------------------------------------
 
