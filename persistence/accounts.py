@@ -57,6 +57,27 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+#: Digits a reader takes for letters: one for a small l, zero for o.
+_DIGITS_READ_AS_LETTERS = str.maketrans({"1": "l", "0": "o"})
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` reads as on a screen, for telling names apart by eye: case-folded,
+    the digits taken for letters made those letters (A1ice, B0b), rn made m and vv w,
+    and the punctuation and spaces a name may have left out (Alice., A.lice, Al ice)."""
+    skeleton = name.casefold().translate(_DIGITS_READ_AS_LETTERS)
+    for mark in " _'.-":
+        skeleton = skeleton.replace(mark, "")
+    return skeleton.replace("rn", "m").replace("vv", "w")
+
+
+def name_readings(name: str) -> set[str]:
+    """The skeletons ``name`` may be read as: as written, with a capital I taken for a
+    small l (AIice), and with a small l taken for a capital I (lan for Ian). A new
+    player's name may not be read as another's."""
+    return {name_skeleton(name), name_skeleton(name.replace("I", "l")), name_skeleton(name.replace("l", "I"))}
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -73,6 +94,23 @@ class AccountStore:
             row = (await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))).first()
         return _record(row) if row is not None else None
 
+    async def lookalike(self, name: str) -> str | None:
+        """The name of a player (not deleted) whose name ``name`` may be read as (see
+        :func:`name_readings`) without being it in another letter case, or None."""
+        async with self._database.snapshot() as connection:
+            row = (
+                await connection.execute(
+                    select(_accounts.c.name)
+                    .where(
+                        _accounts.c.name_skeleton.in_(sorted(name_readings(name))),
+                        _accounts.c.name_key != name_key(name),
+                        _accounts.c.deleted_at.is_(None),
+                    )
+                    .limit(1)
+                )
+            ).first()
+        return row.name if row is not None else None
+
     async def create(self, name: str, password_hash: str, address: str | None = None) -> AccountRecord:
         """Store a new account, made from ``address``; raises :class:`NameTaken` if the
         name is in use."""
@@ -84,6 +122,7 @@ class AccountStore:
                     .values(
                         name=name,
                         name_key=name_key(name),
+                        name_skeleton=name_skeleton(name),
                         password_hash=password_hash,
                         is_admin=False,
                         created_at=created,

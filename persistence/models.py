@@ -65,6 +65,9 @@ class Account(Base):
     name: Mapped[str] = mapped_column(String(32))
     #: ``name`` case-folded: names are unique regardless of case.
     name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    #: What the name looks like (see :func:`persistence.accounts.name_skeleton`): a new
+    #: player's may not be another's. None: made by a node of 0.2.0 during an upgrade.
+    name_skeleton: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     #: argon2id hash in PHC string form; the password itself is never stored.
     password_hash: Mapped[str] = mapped_column(String(255))
     #: Kept equal to ``role == "admin"`` for nodes of release 0.1, which read only this

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import argon2
 
-from persistence.accounts import AccountRecord, AccountStore, NameTaken
+from persistence.accounts import AccountRecord, AccountStore, NameTaken, name_readings, name_skeleton
 from server.limits import OneAtATime
 from server.metrics import UNWATCHED, Metrics
 
@@ -64,6 +64,10 @@ _RESERVED_NAMES = frozenset(
 )
 
 
+#: The reserved names as they look: "Adrnin" and "AdmIn" are "admin".
+_RESERVED_SKELETONS = frozenset(name_skeleton(name) for name in _RESERVED_NAMES)
+
+
 class AccountError(Exception):
     """A request about an account was refused; the message says why, for the player."""
 
@@ -82,7 +86,7 @@ def check_name(name: str) -> str | None:
     """Why ``name`` is not a valid player name, or None if it is."""
     if not NAME_MIN <= len(name) <= NAME_MAX or not _NAME_PATTERN.fullmatch(name) or name.endswith(" "):
         return NAME_RULE
-    if name.casefold() in _RESERVED_NAMES:
+    if name_readings(name) & _RESERVED_SKELETONS:
         return f"'{name}' is reserved; choose another name."
     return None
 
@@ -235,6 +239,9 @@ class AccountService:
             await self._refuse_if_made_enough(address)
             if await self.store.find(name) is not None:
                 raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
+            like = await self.store.lookalike(name)
+            if like is not None:
+                raise AccountError(f"The name '{name}' looks too much like {like}'s. Choose another.")
             password_hash = await self._in_thread(self._hasher.hash, password)
             try:
                 return await self.store.create(name, password_hash, address)

@@ -29,6 +29,19 @@ async def test_names_are_unique_whatever_their_case(connect):
     await second.command("WHO", r"1 player connected")
 
 
+async def test_a_name_that_looks_like_another_players_is_refused(connect):
+    # "AIice" (a capital I), "A1ice", "Alice." and "Al ice" used to be new players who
+    # could pass for Alice in every line the table reads.
+    first, second = await connect(), await connect()
+    await log_in(first, "Alice")
+    for lookalike in ("AIice", "A1ice", "Alice.", '"Al ice"', "AL-ICE"):
+        shown = lookalike.strip('"')
+        await second.command(f"create {lookalike} otherpass", rf"The name '{shown}' looks too much like Alice's\.")
+    await second.command("create Adrnin otherpass", r"'Adrnin' is reserved")
+    await second.command("WHO", r"1 player connected")
+    await log_in(second, "Alina")  # a name of its own, if near
+
+
 async def test_quoted_name_with_spaces_is_accepted(connect):
     jo, friend = await connect(), await connect()
     await jo.command('create "Jo Smith" secret1', r"Welcome, Jo Smith!")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from commands.base import CommandSet, find_command
 from commands.social import SOCIAL_COMMANDS
 from commands.text import format_duration, format_online_time, parse_quoted_word
+from persistence.accounts import name_readings, name_skeleton
 from server import connection as connection_module
 from server.accounts import LoginThrottle, check_name
 from server.connection import rendered
@@ -151,8 +152,23 @@ def test_quoted_first_argument():
 def test_name_rules():
     for good in ("Al", "Jo Smith", "O'Brien", "Anne-Marie", "R2.D2"):
         assert check_name(good) is None, good
-    for bad in ("A", "1abc", "Jo  Smith", "Jo ", "x" * 21, "Zoë", "a;b", "me", "HERE"):
+    for bad in ("A", "1abc", "Jo  Smith", "Jo ", "x" * 21, "Zoë", "a;b", "me", "HERE", "AdmIn", "Adrnin", "Serv.er"):
         assert check_name(bad) is not None, bad
+
+
+def test_names_that_look_alike_are_read_alike_and_others_are_not():
+    for name, like in (
+        ("AIice", "Alice"),
+        ("A1ice", "Alice"),
+        ("AL-ICE", "Alice"),
+        ("Al ice", "alice"),
+        ("lan", "Ian"),
+    ):
+        assert name_skeleton(like) in name_readings(name), (name, like)
+    for name, like in (("B0", "Bo"), ("Rnary", "Mary"), ("Vvill", "Will")):
+        assert name_skeleton(like) in name_readings(name), (name, like)
+    for name, other in (("Ali", "All"), ("All", "Ali"), ("Ian", "Jan"), ("Bob", "Bo"), ("Lia", "Ila")):
+        assert name_skeleton(other) not in name_readings(name), (name, other)
 
 
 def test_throttle_refuses_after_the_limit_and_forgives_after_the_window():
