@@ -365,3 +365,15 @@ def test_a_five_player_board_with_long_names_and_card_names_fits_80_columns_and_
     legend = text[text.index("letters:") :]
     for letter, name in zip("ABCDE", names, strict=True):
         assert f"{letter} {name}" in legend  # never broken between a letter and its name
+
+
+async def test_the_players_gems_stay_in_columns_with_two_digit_counts(world):
+    await ys_game(world)
+    room = await world.room("Isle")
+    room.table.state.player(world.account_id("Ann"))["gems"]["green"] = 12
+    look = visible((await world.call("Cy", "look"))["Cy"])
+    header = next(i for i, line in enumerate(look) if line.lstrip().startswith("Who"))
+    rows = look[header : header + 1 + len(room.table.state.seats)]
+    assert "g12" in "\n".join(rows), rows
+    assert len({len(row.rstrip()) for row in rows[1:]}) == 1, rows
+    assert all(row[: rows[0].index("pts") + 3].endswith(" 0") for row in rows[1:]), rows  # points under "pts"

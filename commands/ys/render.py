@@ -709,14 +709,18 @@ def render_prices(view: dict[str, Any]) -> str:
     return f"Prices ({t.PRICE_LOW}-{t.PRICE_HIGH}): {track}"
 
 
-def _gem_counts(gems: dict[str, int]) -> str:
-    return " ".join(f"{coloured(GEM_LETTERS[g], GEM_COLOURS[g])}{gems.get(g, 0)}" for g in (*t.COLOURS, t.BLACK))
+def _gem_counts(gems: dict[str, int], width: int = 0) -> str:
+    """Each colour's letter and count (``b3 g12 ...``); in a table's column, each count
+    padded to ``width`` so that the colours stay under their letters."""
+    return " ".join(
+        f"{coloured(GEM_LETTERS[g], GEM_COLOURS[g])}{gems.get(g, 0):<{width}}" for g in (*t.COLOURS, t.BLACK)
+    )
 
 
 def render_players(view: dict[str, Any]) -> list[str]:
     """A row per player: letter, name, host/turn marks, screen, front, gems, points, cards."""
     marks = letters(view)
-    lines = ["  Who                   screen front      gems(b g y r k)   pts cards"]
+    lines = [f"  {'Who':<21} {'screen':>6} {'front':<10} {'gems':<19} {'pts':>4} cards"]
     for p in view["players"]:
         name = p["name"] + (f" ({p['bot']})" if p["bot"] else "") + (" (you)" if p["id"] == view["viewer"] else "")
         if p["id"] == view["host"]:
@@ -729,7 +733,7 @@ def render_players(view: dict[str, Any]) -> list[str]:
             front = "-"
         letter = coloured(marks[p["id"]], _colour_of(view, p["id"]))
         lines.append(
-            f"{marker}{letter} {name[:20]:<20} {p['screen']:>6} {front[:10]:<10} {_gem_counts(p['gems'])} "
+            f"{marker}{letter} {name[:20]:<20} {p['screen']:>6} {front[:10]:<10} {_gem_counts(p['gems'], 2)} "
             f"{p['points']:>4} {p['cards']:>3}"
         )
     return lines
