@@ -14,6 +14,7 @@ from commands.ys.render import render_event
 from games.base import NOBODY, OVER, PLAYING, RuleViolation
 from games.ys import KIND, rules, scoring
 from games.ys import tables as t
+from games.ys.bots import strongest_nudge
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
 from server.text import render_colours
@@ -417,6 +418,29 @@ def test_a_price_moved_past_the_end_of_its_track_reads_as_not_moving():
         "Ann chooses blue up, but it is at the top of the track already (6).",
         "Ann moves green up: it is at 4.",
     ]
+
+
+def test_a_nudge_left_to_the_turn_timer_moves_a_price():
+    # The default nudge raised the strongest colour even at the top of the track, where
+    # it moves nothing.
+    assert strongest_nudge({"blue": 6, "green": 5, "yellow": 3, "red": 3}) == ["green", "up"]
+    assert strongest_nudge({"blue": 6, "green": 6, "yellow": 6, "red": 6}) == ["red", "down"]
+    assert strongest_nudge({"blue": 2, "green": 5, "yellow": 3, "red": 3}) == ["green", "up"]
+    table = started(4)
+    table.state.apply(["set", "order", [1, 2, 3, 4]])
+    position(
+        table,
+        [(1, 5, market(0, "red")), (2, 3, market(0, "blue")), (2, 2, market(1, "blue"))],
+        {1: [0, 0, 0], 2: [1, 1, 1], 3: [5, 5, 5], 4: [0, 0, 0]},
+        market=["green", "white", "red", None],
+        quadrant_gems=[[], [], [], []],
+        corners=[None] * 4,
+    )
+    table.choose(2, "yellow")
+    assert table.state.awaiting[0] == {"player": 2, "ask": "nudge"}
+    table.state.apply(["set", "prices", {"blue": 6, "red": 4, "green": 2, "yellow": 1}])
+    table.timeout(table.state.step)
+    assert table.state.prices == {"blue": 6, "red": 5, "green": 2, "yellow": 1}
 
 
 def test_the_neutral_investor_raises_the_colour_it_holds_most_of():

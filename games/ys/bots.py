@@ -69,14 +69,13 @@ def decide(level: str, view: View, rng: random.Random) -> Move:
 def easy(view: View, rng: random.Random) -> Move:
     you = _you(view)
     prompt = _prompt(view)
-    strongest = scoring.colour_ranking(view["prices"])[0]
     if prompt is not None:
         ask = prompt["ask"]
         if ask == "take":
             ranked = sorted(prompt["options"], key=lambda gem: _price_strength(view, gem))
             return _choose(ranked[: prompt["count"]])
         if ask == "nudge":
-            return _choose([strongest, "up"])
+            return _choose(strongest_nudge(view["prices"]))
         return _choose(_fallback_answer(view, prompt))
     stage = view["stage"]
     if stage == "bid":
@@ -127,6 +126,15 @@ def _normal_bid(view: View, worth: _Worth) -> list[int]:
         middle = len(playable) // 2
         return [playable[middle], playable[middle - 1]]
     return playable[:2]
+
+
+def strongest_nudge(prices: dict[str, int]) -> list[str]:
+    """The nudge made without thinking (easy, and a person's turn timer): the strongest
+    colour up, or the strongest not already at the top of the track (a nudge that moves
+    nothing is a turn lost); if every colour is at the top, the weakest down."""
+    ranking = scoring.colour_ranking(prices)
+    rising = [colour for colour in ranking if prices[colour] < t.PRICE_HIGH]
+    return [rising[0], "up"] if rising else [ranking[-1], "down"]
 
 
 def _normal_answer(view: View, prompt: dict[str, Any], worth: _Worth) -> list[str]:

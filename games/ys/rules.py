@@ -504,7 +504,8 @@ class YsTable(ComputerPlayerSeats):
 
     def _default_move(self, actor: int) -> None:
         """A legal move for ``actor`` where the table waits for them: brokers and spaces
-        at random, the strongest colour for a gem, a nudge up of the strongest colour."""
+        at random, the strongest colour for a gem, a nudge up of the strongest colour that
+        can go up."""
         state = self.state
         rng = self.rng
         if state.awaiting:
@@ -514,7 +515,7 @@ class YsTable(ComputerPlayerSeats):
                 ranked = sorted(prompt["options"], key=self._gem_strength)
                 answer = ranked[: prompt["count"]]
             elif ask == "nudge":
-                answer = [scoring.colour_ranking(state.prices)[0], "up"]
+                answer = bots.strongest_nudge(state.prices)
             elif ask in ANSWERS:
                 answer = ANSWERS[ask][1](self, prompt)
             else:
