@@ -361,7 +361,8 @@ class EndTurn(GameCommand):
 class Skip(GameCommand):
     """Pass the turn of a player who is away.
 
-    Anyone may skip a player who is disconnected; the host may skip anyone.
+    Anyone may skip a player who has been disconnected long enough for votes to go on
+    without them (the table says "away too long"); the host may skip anyone, at once.
     """
 
     key = "skip"

@@ -582,7 +582,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._begin_turn(event, following)
 
     def skip(self, actor: int, target: int, target_present: bool) -> None:
-        """Pass the turn of a player who is away (the host may pass anyone's)."""
+        """Pass the turn of a player who is away, counted as such (the host may pass
+        anyone's)."""
         self._playing()
         self._seated(actor)
         if not self.settings["turns"]:
@@ -593,6 +594,13 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             raise RuleViolation("To pass your own turn, use endturn.")
         if target_present and actor != self.state.host:
             raise RuleViolation(f"{self.name_of(target)} is here: only the host can skip a present player's turn.")
+        seat = self.state.seat(target)
+        if actor != self.state.host and seat is not None and not seat.absent:
+            # A dropped connection is often back in a moment: not a turn lost to anyone.
+            raise RuleViolation(
+                f"{self.name_of(target)} has only just dropped out: anyone may skip their turn once they have "
+                "been away long enough for votes to go on without them; the host may now."
+            )
         following = self._next_player(target)
         event = self._event("skip", actor, player=target, name=self.name_of(target), next=following)
         self._begin_turn(event, following)
