@@ -64,10 +64,6 @@ _RESERVED_NAMES = frozenset(
 )
 
 
-#: The reserved names as they look: "Adrnin" and "AdmIn" are "admin".
-_RESERVED_SKELETONS = frozenset(name_skeleton(name) for name in _RESERVED_NAMES)
-
-
 class AccountError(Exception):
     """A request about an account was refused; the message says why, for the player."""
 
@@ -86,7 +82,7 @@ def check_name(name: str) -> str | None:
     """Why ``name`` is not a valid player name, or None if it is."""
     if not NAME_MIN <= len(name) <= NAME_MAX or not _NAME_PATTERN.fullmatch(name) or name.endswith(" "):
         return NAME_RULE
-    if name_readings(name) & _RESERVED_SKELETONS:
+    if name_readings(name) & {name_skeleton(reserved) for reserved in _RESERVED_NAMES}:
         return f"'{name}' is reserved; choose another name."
     return None
 
