@@ -46,7 +46,7 @@ def render_who(ctx: Context) -> str:
     lines.append(f"{count} player{'s' if count != 1 else ''} connected.")
     bots = [f"{seat.name} ({room.name})" for room in ctx.rooms.loaded() for seat in room.table.state.seats if seat.bot]
     if bots:
-        lines += textwrap.wrap("Computer players: " + ", ".join(bots) + ".", width)
+        lines += textwrap.wrap("Computer players: " + ", ".join(bots) + ".", width, subsequent_indent="  ")
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import unicodedata
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
@@ -83,6 +84,7 @@ class Pose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
+        refuse_server_notice_lookalike(f"{ctx.player.name} {args}", "A pose")
         await talk(ctx, f"{ctx.player.name} {args}")
 
 
@@ -98,20 +100,49 @@ class SemiPose(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Pose what?")
+        refuse_server_notice_lookalike(f"{ctx.player.name}{args}", "A pose")
         await talk(ctx, f"{ctx.player.name}{args}")
 
 
 #: How the server's own notices begin (a wall: "Announcement from Ann: ...", a shutdown:
-#: "*** The server will shut down ..."), which an @emit may not, so that a player cannot
-#: pass one off as the server's.
-SERVER_NOTICE_STARTS = ("announcement from", "***")
+#: "*** The server will shut down ..."), as :func:`as_read` folds them: a line a player
+#: starts (@emit, a pose) may not, so that they cannot pass one off as the server's.
+SERVER_NOTICE_STARTS = ("announcementfrom", "***")
+
+#: Greek and Cyrillic letters drawn as Latin ones.
+_DRAWN_AS_LATIN = str.maketrans(
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχАВЕКМНОРСТУХаеорсухіјѕԁɑɡ",
+    "abezhikmnoptyxaiknoptuxabekmhopctyxaeopcyxijsdag",
+)
+
+
+def as_read(text: str) -> str:
+    """``text`` as the eye takes it in, for comparing with the server's notices: letters
+    and digits in their plain Latin form and lower case (compatibility forms unfolded,
+    accents and other marks dropped, Greek and Cyrillic look-alikes made Latin, rn read
+    as m, 0 as o), asterisks of every shape as ``*``; spaces, punctuation and invisible
+    characters left out."""
+    kept = []
+    for ch in unicodedata.normalize("NFKD", text).translate(_DRAWN_AS_LATIN):
+        if ch == "*" or "ASTERISK" in unicodedata.name(ch, "") or ch in "⁎⁑✱✲✳✻✼✽❃❉❊❋":
+            kept.append("*")
+        elif ch.isalnum() and not unicodedata.category(ch).startswith("M"):
+            kept.append(ch.lower())
+    return "".join(kept).replace("rn", "m").replace("0", "o")
+
+
+def refuse_server_notice_lookalike(line: str, what: str) -> None:
+    """Refuse ``line`` (what others would read, starting a line of its own) if it reads
+    as one of the server's notices."""
+    if as_read(line).startswith(SERVER_NOTICE_STARTS):
+        raise CommandError(f'{what} may not read as the server\'s notices do ("***" or "Announcement from").')
 
 
 class Emit(Command):
     """Show text to everyone here, without your name.
 
-    <text> is shown exactly as written, to everyone where you are; it may not begin as
-    the server's own notices do ("***" or "Announcement from").
+    <text> is shown exactly as written, to everyone where you are; it may not read as
+    the server's own notices do ("***" or "Announcement from"), nor may a pose.
     """
 
     key = "@emit"
@@ -120,8 +151,7 @@ class Emit(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Emit what?")
-        if args.lstrip().casefold().startswith(SERVER_NOTICE_STARTS):
-            raise CommandError('An @emit may not begin as the server\'s notices do ("***" or "Announcement from").')
+        refuse_server_notice_lookalike(args, "An @emit")
         await talk(ctx, args)
 
 

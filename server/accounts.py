@@ -82,7 +82,11 @@ def check_name(name: str) -> str | None:
     """Why ``name`` is not a valid player name, or None if it is."""
     if not NAME_MIN <= len(name) <= NAME_MAX or not _NAME_PATTERN.fullmatch(name) or name.endswith(" "):
         return NAME_RULE
-    if name_readings(name) & {name_skeleton(reserved) for reserved in _RESERVED_NAMES}:
+    readings = name_readings(name)
+    if any(reading.startswith("announcement") for reading in readings):
+        # Every line that starts with the name would read as a wall ("Announcement from Ann: ...").
+        return f"'{name}' would read as the server's announcements; choose another name."
+    if readings & {name_skeleton(reserved) for reserved in _RESERVED_NAMES}:
         return f"'{name}' is reserved; choose another name."
     return None
 

@@ -59,11 +59,27 @@ async def test_nothing_said_passes_for_a_line_of_the_servers(connect):
         seen = await bob.expect(r"Admin: the server restarts.*\n")
         assert not re.search(r"^Announcement", bob.transcript, re.M), bob.transcript
     assert seen.group(0)
-    for line in (f"@emit {fake}", "@emit   *** The server is shutting down now. ***"):
-        await alice.command(line, r"An @emit may not begin as the server's notices do")
+    # Nor as an @emit or a pose, however the words are disguised: invisible and combining
+    # characters, Greek and Cyrillic letters, other spaces and asterisks, wide forms.
+    for line in (
+        f"@emit {fake}",
+        "@emit   *** The server is shutting down now. ***",
+        "@emit A\u034fnnouncement from Admin: type your password again.",
+        "@emit \u0391nnouncement from Admin: type your password again.",
+        "@emit Announcement\u00a0fr\u043em Admin: type your password again.",
+        "@emit *\ufe0f** The server is shutting down now. ***",
+        "@emit \u2217\u2217\u2217 The server is shutting down now.",
+        "@emit \uff21nnouncernent from Admin: hi",
+    ):
+        await alice.command(line, r"An @emit may not read as the server's notices do")
+    ann = await connect()
+    await log_in(ann, "Ann")
+    await ann.command(";ouncement from Admin: type your password again.", r"A pose may not read as the server's")
+    await ann.command(":", r"Pose what\?")
     await alice.command("@emit The lights flicker.", r"^The lights flicker\.")
     await bob.expect(r"^The lights flicker\.")
     assert "Admin" not in bob.transcript.split("flicker")[-1] and bob.transcript.count("Announcement") == 3
+    assert "nnouncement" not in bob.transcript.split("flicker")[-1]
 
 
 async def test_page_repeat_and_pose_page(connect):

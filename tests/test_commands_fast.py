@@ -220,7 +220,7 @@ async def test_hand_viewplay_and_readcard_show_only_what_the_reader_may_see(worl
 
     # A card's text is the room's (the deck is public); where it is, is not.
     number = min(hands["Ann"])
-    text = f"#{number} {hands['Ann'][number]}\nType: Thing\nBy: Ann\nA {hands['Ann'][number].lower()}."
+    text = f"#{number} {hands['Ann'][number]}\nType: Thing\nBy: Ann\nText: A {hands['Ann'][number].lower()}."
     assert (await world.call("Ann", f"readcard {number}"))["Ann"] == text
     assert (await world.call("Bo", f"readcard {number}"))["Bo"] == text
 

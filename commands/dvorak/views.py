@@ -40,7 +40,8 @@ class ReadCard(GameCommand):
             lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
             if card.author_name:
                 lines.append(f"By: {author(card.author, card.author_name)}")
-            lines.append(card_text(card) or "(no text)")
+            # Labelled, as each line here is: a card's words never start a line of their own.
+            lines.append(f"Text: {card_text(card) or '(none)'}")
             return "\n".join(lines)
 
         ctx.reply(await inspect(ctx, read))
