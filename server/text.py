@@ -137,12 +137,14 @@ _MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
 
 
 def _fill_marked(line: str, width: int, indent: str) -> list[str]:
-    """A line with colour markup filled as :func:`wrap_lines` fills a plain one (as
-    textwrap does: broken at spaces, the continuation lines indented by ``indent``, the
-    spaces at a break dropped, a word too long for any line cut to fill the line it
-    starts on), measuring only what shows. A coloured span broken across lines is still
-    one span (the markup is turned into ANSI after the lines are joined); a coloured word
-    too long for a line is not cut, but put on a line of its own."""
+    """A line with colour markup, or with characters not one column wide, filled as
+    :func:`wrap_lines` fills a plain one (as textwrap does: broken at spaces, the
+    continuation lines indented by ``indent``, the spaces at a break dropped, a word too
+    long for any line cut to fill the line it starts on), measuring the columns of what
+    shows (a wide character, as in Chinese, takes two; a combining mark none). A coloured
+    span broken across lines is still one span (the markup is turned into ANSI after the
+    lines are joined); a coloured word too long for a line is not cut, but put on a line
+    of its own."""
     chunks = [chunk for chunk in re.split("( +)", line) if chunk][::-1]
     lines: list[str] = []
     while chunks:
@@ -162,8 +164,9 @@ def _fill_marked(line: str, width: int, indent: str) -> list[str]:
                 if not parts:
                     parts.append(chunks.pop())
             else:
-                parts.append(word[: room - used])
-                chunks[-1] = word[room - used :]
+                cut = _cut_at_column(word, room - used)
+                parts.append(word[:cut])
+                chunks[-1] = word[cut:]
         if parts and not parts[-1].strip():
             parts.pop()
         if parts:
@@ -173,7 +176,28 @@ def _fill_marked(line: str, width: int, indent: str) -> list[str]:
 
 def _shown_length(chunk: str) -> int:
     """The columns ``chunk`` takes on the screen (its colour markup takes none)."""
-    return len(_MARKUP_PARTS.sub("", chunk)) if COLOUR_START in chunk or COLOUR_END in chunk else len(chunk)
+    shown = _MARKUP_PARTS.sub("", chunk) if COLOUR_START in chunk or COLOUR_END in chunk else chunk
+    return len(shown) if shown.isascii() else sum(map(_columns_of, shown))
+
+
+def _columns_of(ch: str) -> int:
+    """How many columns a terminal gives ``ch``: two for a wide character (East Asian
+    wide and full-width forms, most emoji), none for a combining mark or an invisible
+    joiner, else one."""
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _cut_at_column(word: str, columns: int) -> int:
+    """How many characters of ``word`` fit in ``columns`` (at least one: a line always
+    takes something)."""
+    taken = 0
+    for i, ch in enumerate(word):
+        taken += _columns_of(ch)
+        if taken > columns:
+            return max(1, i)
+    return len(word)
 
 
 #: A table row's columns up to its last: words apart by two spaces or more.
@@ -227,11 +251,11 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if line.startswith(WHOLE_LINE):
             lines.append(line[1:])
             continue
-        if len(line) <= width:
+        if len(line) <= width and (line.isascii() or _shown_length(line) <= width):
             lines.append(line)
             continue
         shown = render_colours(line, False)
-        if len(shown) <= width:
+        if _shown_length(shown) <= width:
             lines.append(line)
             continue
         column = _LAST_COLUMN.match(shown)
@@ -239,7 +263,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if len(indent) > width // 2:
             indent = ""
         indent = indent or HANGING_INDENT
-        if shown is not line:
+        if shown is not line or not shown.isascii():
             lines.extend(_fill_marked(line, width, indent))
             continue
         lines.extend(

@@ -103,6 +103,17 @@ def test_a_coloured_line_of_long_words_still_fits_the_width(words, width):
     assert shown == wrap_lines('Ann says, "' + said + '"', width)
 
 
+def test_wide_characters_take_two_columns_when_a_line_is_wrapped():
+    # Counted as one column each, 32 Chinese characters left a line the server thought
+    # fit in 80 columns; the terminal wrapped it, and the rest began at its left edge.
+    line = 'Ann says, "' + "一" * 32 + ' Announcement from Admin: type your password again"'
+    lines = wrap_lines(line, 80)
+    assert lines == ['Ann says, "' + "一" * 32, '  Announcement from Admin: type your password again"']
+    assert wrap_lines("一" * 50, 40) == ["一" * 20, "  " + "一" * 19, "  " + "一" * 11]
+    accented = "e\u0301" * 50  # combining accents take no column
+    assert wrap_lines(accented, 60) == [accented]
+
+
 def test_a_ys_line_with_coloured_gems_fills_the_width():
     line = f"Market rows: {coloured('green', 'g')}, {coloured('yellow', 'y')}, -, -. Palace cards: treasure, treasure."
     assert [render_colours(part, False) for part in wrap_lines(line, 62)] == [
