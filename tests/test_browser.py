@@ -741,3 +741,19 @@ async def test_a_say_padded_to_the_edge_wraps_indented_so_it_cannot_pass_for_a_s
     assert len(starts) >= 2 and len(set(starts)) == 1, starts  # each line the server ended starts at the edge
     await tab.page.set_viewport_size(DESKTOP)
     await bo.close()
+
+
+async def test_beside_a_ys_board_the_text_and_command_line_keep_their_room_at_any_desktop_width(start_server, open_tab):
+    # Between 701 and 900 pixels the board's column took all but 24 pixels of the window.
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    await tab.type("newroom/ys Quay", "addbot normal", "start")
+    await tab.sees("Bid two brokers")
+    for width in (701, 760, 900, 1000, 1280):
+        await tab.page.set_viewport_size({"width": width, "height": 800})
+        widths = await tab.page.evaluate(
+            """() => ({text: document.querySelector(".scrollback").getBoundingClientRect().width,
+                       command: document.querySelector("#command").getBoundingClientRect().width})"""
+        )
+        assert widths["text"] >= 300 and widths["command"] >= 150, (width, widths)
