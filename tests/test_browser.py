@@ -757,3 +757,19 @@ async def test_beside_a_ys_board_the_text_and_command_line_keep_their_room_at_an
                        command: document.querySelector("#command").getBoundingClientRect().width})"""
         )
         assert widths["text"] >= 300 and widths["command"] >= 150, (width, widths)
+
+
+async def test_a_cards_line_breaks_read_as_breaks_in_the_panels(start_server, open_tab):
+    # The hand, votes and rules panels showed "%r" where the text pane breaks the line.
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.log_in("Ann")
+    bo = await dvorak_table(tab, server, deck=["loadcard Sign/T/First line. %r%r Second line."] * 6)
+    await tab.page.locator("#dvorak-start").click()
+    hand = tab.page.locator("#dvorak-hand li.card .card-text")
+    await expect(hand).to_have_count(3)
+    for index in range(3):
+        await expect(hand.nth(index)).to_have_text("First line.\n\nSecond line.")
+    await bo.command("newcard Note/A/One. %rTwo.", r"Vote with")
+    await expect(tab.page.locator("#dvorak-votes .card-text")).to_have_text("One.\nTwo.")
+    await bo.close()

@@ -78,6 +78,14 @@ function colourClasses(code) {
   return classes.join(" ");
 }
 
+/** A card's words as the text pane shows them: its %r marks are line breaks. */
+function cardText(card) {
+  const lines = String(card.text || "")
+    .split("%r")
+    .map((line) => line.trim());
+  return el("p", { class: "card-text", text: lines.join("\n") });
+}
+
 /** ``#12 Kevlar Vest`` as nodes, the name in its colour. */
 function cardLabel(card) {
   return [
@@ -654,7 +662,7 @@ function dvorakTable(table, me) {
           el(
             "ul",
             {},
-            rules.map((card) => el("li", {}, cardLabel(card), el("p", { class: "card-text", text: card.text || "" }))),
+            rules.map((card) => el("li", {}, cardLabel(card), cardText(card))),
           ),
         )
       : null,
@@ -695,7 +703,7 @@ function dvorakHand(hand, table, selected) {
           cardLabel(card),
           el("span", { class: "card-type", text: ` ${card.type}` }),
         ),
-        card.text ? el("p", { class: "card-text", text: card.text }) : null,
+        card.text ? cardText(card) : null,
       );
       if (open) item.append(cardActions(card, things));
       return item;
@@ -797,7 +805,7 @@ function dvorakVotes(votes, me) {
                 el("span", { class: "vote-kind", text: `${card.kind}: ` }),
                 cardLabel(card),
                 el("span", { class: "card-type", text: ` ${card.type}` }),
-                card.text ? el("p", { class: "card-text", text: card.text }) : null,
+                card.text ? cardText(card) : null,
               ),
             ),
           ),
