@@ -297,8 +297,9 @@ class Watch(Command):
 class Leave(Command):
     """Go back to the lobby.
 
-    A seat is given up; in a game that is running, that means your hand and Things go to the
-    discard pile, so there you must type "leave now" (not once you are out of the game:
+    A seat is given up. In a game that is running that costs something (Dvorak: your hand
+    and Things go to the discard pile; Gnav: you forfeit the match; Ys: the game ends for
+    everyone), so there you must type "leave now" (not once you are out of the game:
     resigned or eliminated).
     """
 

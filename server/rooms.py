@@ -623,13 +623,15 @@ class GameRoom(Place):
 
     async def went_away(self, account_id: int) -> None:
         """Record that a seated player's last connection went, to tell them later what
-        they missed."""
-        self.away_since.setdefault(account_id, time.monotonic())
+        they missed. The away clock starts now: a player back between two of the
+        absentee checks is gone again from this drop, not from the one before."""
+        self.away_since[account_id] = time.monotonic()
         await self._store.mark_away(self.id, account_id)
 
     async def came_back(self, account_id: int, last: int, last_said: int) -> Missed:
         """Record that a seated player is back: what they missed (the ``last`` few
         events and ``last_said`` lines said; nothing if they were not noted as away)."""
+        self.away_since.pop(account_id, None)
         return await self._store.clear_away(self.id, account_id, last, last_said)
 
     def someone_away(self) -> bool:

@@ -478,6 +478,22 @@ async def test_a_finished_game_with_no_host_says_who_starts_the_next(world):
     assert "The host starts" not in board
 
 
+async def test_a_player_back_between_two_absentee_checks_is_away_from_their_latest_drop(world):
+    # Their first drop's time was kept: dropping again soon after counted as away since
+    # the first, and a non-host could skip them seconds after a blip.
+    await dvorak_game(world)
+    room = await world.room("Table")
+    bo = world.account_id("Bo")
+    await world.call("Bo", "LOGOUT")
+    room.away_since[bo] -= 1000  # the first drop, long ago
+    await world.call("Bo", f"connect Bo {PASSWORD}")
+    await world.call("Bo", "LOGOUT")
+    await world.rooms.mark_absentees(500)
+    await world.settle()
+    assert "away too long" not in flat(world.take_output()["Ann"])
+    assert not room.table.state.seat(bo).absent
+
+
 async def test_a_host_kicking_themselves_is_told_to_leave_and_nothing_changes(world):
     # It used to unseat them at once: a forfeit (Gnav), an abandoned game (Ys) or a
     # Dvorak hand discarded, without the warning "leave" gives.
