@@ -57,25 +57,33 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-#: Digits a reader takes for letters: one for a small l, zero for o.
-_DIGITS_READ_AS_LETTERS = str.maketrans({"1": "l", "0": "o"})
+#: Glyphs drawn alike in most fonts, before letter case is folded (so a capital I is not
+#: taken for the small i it folds to): a capital I, a small l, the digit one and a bar are
+#: one upright stroke; the digit zero is an o.
+_ALIKE_GLYPHS = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o"})
 
 
 def name_skeleton(name: str) -> str:
-    """What ``name`` reads as on a screen, for telling names apart by eye: case-folded,
-    the digits taken for letters made those letters (A1ice, B0b), rn made m and vv w,
-    and the punctuation and spaces a name may have left out (Alice., A.lice, Al ice)."""
-    skeleton = name.casefold().translate(_DIGITS_READ_AS_LETTERS)
+    """What ``name`` looks like on a screen, for telling names apart by eye: every upright
+    stroke (I, l, 1) one letter, zero an o, then case-folded, rn made m and vv w, and the
+    punctuation and spaces a name may have left out (Alice., A.lice, Al ice)."""
+    skeleton = name.translate(_ALIKE_GLYPHS).casefold()
     for mark in " _'.-":
         skeleton = skeleton.replace(mark, "")
     return skeleton.replace("rn", "m").replace("vv", "w")
 
 
 def name_readings(name: str) -> set[str]:
-    """The skeletons ``name`` may be read as: as written, with a capital I taken for a
-    small l (AIice), and with a small l taken for a capital I (lan for Ian). A new
-    player's name may not be read as another's."""
-    return {name_skeleton(name), name_skeleton(name.replace("I", "l")), name_skeleton(name.replace("l", "I"))}
+    """The skeletons ``name`` may be read as: as drawn, with a digit one read as an i
+    (Adm1n), and, since names are the same whatever their case, with a capital I read
+    as the small i it is in capitals (AL-ICE) and a small l as such a capital I (ALlCE).
+    A new player's name may not be read as another's."""
+    return {
+        name_skeleton(name),
+        name_skeleton(name.replace("1", "i")),
+        name_skeleton(name.casefold()),
+        name_skeleton(name.replace("l", "I").casefold()),
+    }
 
 
 def _now() -> datetime:
@@ -106,6 +114,8 @@ class AccountStore:
                         _accounts.c.name_key != name_key(name),
                         _accounts.c.deleted_at.is_(None),
                     )
+                    # The name it looks most like first: the one drawn the same.
+                    .order_by(_accounts.c.name_skeleton != name_skeleton(name), _accounts.c.id)
                     .limit(1)
                 )
             ).first()

@@ -38,6 +38,8 @@ async def test_a_name_that_looks_like_another_players_is_refused(connect):
         shown = lookalike.strip('"')
         await second.command(f"create {lookalike} otherpass", rf"The name '{shown}' looks too much like Alice's\.")
     await second.command("create Adrnin otherpass", r"'Adrnin' is reserved")
+    await second.command("create Adm1n otherpass", r"'Adm1n' is reserved")
+    await second.command("create Al1ce otherpass", r"The name 'Al1ce' looks too much like Alice's\.")
     await second.command('create "Announcement from" otherpass', r"would read as the server's announcements")
     await second.command("WHO", r"1 player connected")
     await log_in(second, "Alina")  # a name of its own, if near

@@ -184,13 +184,30 @@ def test_a_bundle_keeps_the_votes_cast_alike_on_all_it_lumps_together():
     # Bo's card and Ann's two: nobody approved all three but the bundler; Di approved two.
     table.bundle(3, [a, c])
     assert table.state.pending_for(c).votes == {3: "approve"}
-    # Withdrawn from the bundle, Bo's card leaves Ann's two: she proposed all that is left.
+    # Withdrawn from the bundle, Bo's card leaves Ann's two to a new vote (what Cy
+    # approved was the bundle with it); she proposed all that is left.
     table.withdraw(2, c)
-    assert table.state.pending_for(a).votes == table.state.pending_for(b).votes == {3: "approve", 1: "approve"}
-    table.vote(2, a, "approve")
-    assert table.state.pending_for(a) is not None  # Di has not approved the bundle
+    assert table.state.pending_for(a).votes == table.state.pending_for(b).votes == {1: "approve"}
+    for voter in (2, 3):
+        table.vote(voter, a, "approve")
+    assert table.state.pending_for(a) is not None  # Di has not approved them
     table.vote(4, b, "approve")
     assert table.state.cards[a].zone == table.state.cards[b].zone == DRAW
+
+
+def test_a_proposal_withdrawn_from_a_bundle_leaves_the_rest_to_a_new_vote():
+    # The bundler's approval, given to a bundle with their own card in it, decided the
+    # others' cards the moment their own was withdrawn.
+    table = table_of(3)
+    a = table.propose_card(2, "A", "T", "")
+    b = table.propose_card(2, "B", "T", "")
+    table.vote(1, a, "approve")
+    table.vote(1, b, "approve")
+    c = table.propose_card(3, "C", "T", "")
+    table.bundle(3, [a, b, c])
+    table.withdraw(1, c)
+    assert table.state.pending_for(a).votes == {2: "approve"}
+    assert table.state.cards[a].zone == table.state.cards[b].zone == PENDING
 
 
 def test_undo_of_a_withdrawal_from_a_bundle_restores_its_votes():

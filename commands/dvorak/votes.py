@@ -224,7 +224,7 @@ class Bundle(GameCommand):
     Approving or repealing any of them decides them all: for when sides block each other's
     cards. The vote starts afresh, you approving: a vote cast the same way on each of them
     (their proposer's, when one player proposed them all) still counts. A proposal
-    withdrawn from a bundle leaves the rest to be voted on together.
+    withdrawn from a bundle leaves the rest to a new vote, together.
     """
 
     key = "bundle"

@@ -193,12 +193,16 @@ class Voting(DeckBuilding):
         event = self._event("withdraw", actor, card=number)
         left = [member for member in self.state.bundle_of(proposal) if member.id != proposal.id]
         self._close(event, proposal, "withdrawn")
-        proposers = {member.proposer for member in left}
-        if len(proposers) == 1 and next(iter(proposers)) not in left[0].votes:
-            # What is left of the bundle is one player's: proposing it counts as approving.
-            for member in left:
-                self._change(event, ["vote", member.id, left[0].proposer, APPROVE])
-            self._count(event, left[0])
+        if left:
+            # What was approved was the whole bundle: what is left of it is a new vote
+            # (if it is one player's proposals, proposing them counts as approving).
+            ids = [member.id for member in left]
+            self._change(event, ["bundle", ids, left[0].bundle])
+            if len({member.proposer for member in left}) == 1:
+                for proposal_id in ids:
+                    self._change(event, ["vote", proposal_id, left[0].proposer, APPROVE])
+            self._open_vote(event, ids)
+            self._count(event, self.state.proposals[ids[0]])
 
     def revote(self, actor: int, number: int) -> None:
         """Put a rejected card or rule to the vote again."""
