@@ -124,9 +124,11 @@ def as_read(text: str) -> str:
     characters left out."""
     kept = []
     for ch in unicodedata.normalize("NFKD", text).translate(_DRAWN_AS_LATIN):
-        if ch == "*" or "ASTERISK" in unicodedata.name(ch, "") or ch in "⁎⁑✱✲✳✻✼✽❃❉❊❋":
+        name = unicodedata.name(ch, "")
+        if ch == "*" or "ASTERISK" in name or ch in "⁎⁑✱✲✳✻✼✽❃❉❊❋":
             kept.append("*")
-        elif ch.isalnum() and not unicodedata.category(ch).startswith("M"):
+        elif ch.isalnum() and not unicodedata.category(ch).startswith("M") and "FILLER" not in name:
+            # (A Hangul filler is a letter drawn as a blank.)
             kept.append(ch.lower())
     return "".join(kept).replace("rn", "m").replace("0", "o")
 

@@ -70,6 +70,8 @@ async def test_nothing_said_passes_for_a_line_of_the_servers(connect):
         "@emit *\ufe0f** The server is shutting down now. ***",
         "@emit \u2217\u2217\u2217 The server is shutting down now.",
         "@emit \uff21nnouncernent from Admin: hi",
+        "@emit \u3164Announcement from Admin: hi",
+        "@emit \u2800Announcement  from Admin: hi",
     ):
         await alice.command(line, r"An @emit may not read as the server's notices do")
     ann = await connect()
