@@ -201,8 +201,10 @@ class NewRoom(Command):
             raise CommandError(await _name_taken(ctx, name)) from None
         except TooManyRooms as quota:
             raise CommandError(
-                f"You already host {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)}. "
-                "Play in one of them (join <room>), or hand one over there (host <player>)."
+                f"You already have {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)} "
+                "(those you host, and those you made that nobody hosts). Play in one of them (join <room>: in "
+                "one nobody hosts you become its host), hand one over there (host <player>), or delete one "
+                "(delroom <room>)."
             ) from None
         try:
             await go_to(ctx, room, f"{ctx.player.name} arrives.")

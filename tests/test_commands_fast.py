@@ -17,6 +17,7 @@ from commands.dvorak.gmcp import votes_json
 from commands.dvorak.render import RENDERERS, render_event
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
+from games.gnav.cards import FOOL
 from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
@@ -517,7 +518,10 @@ async def test_a_gnav_match_left_to_computer_players_alone_ends_and_the_room_can
     room = await world.room("Zomb")
     assert room.table.state.phase == "over" and room.due_at is None
     assert "abandoned. Nobody won: the last person playing left." in (await world.call("Cy", "results"))["Cy"]
+    olga = room.table.state.seats[0].account_id
+    room.table.state.apply(["set", "revealed", [[olga, FOOL, "deal"]]])  # as if dealt in the last deal
     board = (await world.call("Gus", "join Zomb"))["Gus"]
+    assert "Shown this deal" not in board  # the match is over: its last deal is past
     assert "The match is over. Nobody won: the last person playing left." in flat(board)
     assert re.search(r"^  Gus \(you\) +host$", board, re.M) and "Your card" not in board, board
     assert "You delete room Zomb" in (await world.call("Gus", "delroom Zomb=yes"))["Gus"]

@@ -67,7 +67,8 @@ async def test_a_player_hosts_only_so_many_rooms_even_empty_ones_they_made(start
     await maker.ask("newroom First")
     await maker.ask("newroom Second")  # leaves First empty: it still counts
     refusal = flat(await maker.ask("newroom Third"))
-    assert "You already host 2 rooms, the most a player may: First, Second." in refusal
+    assert "You already have 2 rooms, the most a player may: First, Second (those you host" in refusal
+    assert "delete one (delroom <room>)" in refusal
     # Made at once from two connections: still no more.
     twin = await ScriptedPlayer.connect(server.port, "Maker", create=False)
     replies = await asyncio.gather(maker.ask("newroom Fourth"), twin.ask("newroom Fifth"))

@@ -325,7 +325,7 @@ def render_view(view: SeatView, room_name: str, seconds_left: int | None = None)
         f"{'the stock' if holder == NOBODY else _name(view, holder)}: {cards.english(card)} ({WHY[why]})"
         for holder, card, why in view.revealed
     ]
-    if shown:
+    if shown and view.phase == PLAYING:
         lines.extend(wrap_lines("Shown this deal: " + "; ".join(shown) + ".", WIDTH))
     known = [f"{_name(view, holder)} {cards.english(card)}" for holder, card in view.known if holder != view.viewer]
     if known and view.phase == PLAYING and view.turn != NOBODY:
