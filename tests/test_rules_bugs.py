@@ -198,7 +198,7 @@ async def test_a_saved_deck_loaded_into_its_own_room_keeps_numbers_and_histories
     await ann.ask("cleardeck")
     reply = flat(await ann.ask("loaddeck keeper"))
     assert reply.startswith("You load the saved deck Keeper (12 cards).") and "numbered from" not in reply
-    assert "#3 Card Two Mk II Type: Thing By: Ann Better." in flat(await ann.ask("read 3"))
+    assert "#3 Card Two Mk II Type: Thing By: Ann Text: Better." in flat(await ann.ask("read 3"))
     assert "#13 Short (rule)" in flat(await ann.ask("rules"))
     assert {number: await history_of(ann, number) for number in (1, 3, 13)} == before
     # Elsewhere a number taken by that room's own card is given a new one; the history comes along.
@@ -206,7 +206,7 @@ async def test_a_saved_deck_loaded_into_its_own_room_keeps_numbers_and_histories
     await bo.ask("loadcard Local/T/Here first.")
     reply = flat(await bo.ask("loaddeck keeper"))
     assert "One card's number was taken here: it is #14 now." in reply
-    assert "#14 Card 0 Type: Thing By: Ann Plain 0." in flat(await bo.ask("read 14"))
+    assert "#14 Card 0 Type: Thing By: Ann Text: Plain 0." in flat(await bo.ask("read 14"))
     assert await history_of(bo, 14) == [line.replace("#1 ", "#14 ") for line in before[1]]
     assert await history_of(bo, 3) == before[3]
     assert await history_of(bo, 1) != before[1]
