@@ -452,6 +452,10 @@ async def test_viewvote_of_a_bundle_made_by_another_still_counts_its_proposers_a
     await world.call("Bo", "bundle 1 2")
     shown = flat((await world.call("Cy", "viewvote"))["Cy"])
     assert "approve: Ann, Bo" in shown or "approve: Bo, Ann" in shown, shown
+    # A bundle of two players' proposals names both proposers.
+    await world.call("Bo", "newcard Star/T/Shine.")
+    await world.call("Di", "bundle 1 3")
+    assert "proposed by Ann, Bo;" in flat((await world.call("Cy", "viewvote"))["Cy"])
 
 
 async def test_the_table_is_told_who_hosts_it_when_the_host_leaves(world):

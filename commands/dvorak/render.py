@@ -778,7 +778,10 @@ def render_proposal(
     if len(group) > 1:
         lines.insert(0, "  bundle of " + ", ".join(f"#{p.subject}" for p in group) + ":")
     if detailed:
-        proposer = author(group[0].proposer, group[0].proposer_name)
+        proposers: dict[int, str] = {}
+        for proposal in group:
+            proposers.setdefault(proposal.proposer, author(proposal.proposer, proposal.proposer_name))
+        proposer = ", ".join(proposers.values())
         lines.append(
             f"    proposed by {proposer}; approve: {', '.join(approve) or '-'}; "
             f"repeal: {', '.join(reject) or '-'}; yet to vote: {', '.join(waiting) or '-'}"
