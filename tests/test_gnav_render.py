@@ -9,6 +9,7 @@ from commands.gnav.render import RENDERERS, help_text, render_event, render_view
 from games.base import PLAYING
 from games.gnav import KIND, cards
 from games.gnav.visibility import seat_view
+from server.text import wrap_lines
 from tests.gnav_helpers import seated, stack
 
 
@@ -160,4 +161,7 @@ def test_help_names_cards_in_both_languages_and_quotes_every_reading():
     text = help_text()
     assert "Cuckoo (Gjøk)" in text and "Fool (Narr)" in text
     assert "Readings" in text and "A Horse or House that is passed is shown to everyone" in text
-    assert all(len(line) <= 80 for line in text.splitlines())
+    # A paragraph a line, filled to the reader's window when sent (a phone's too), not
+    # broken at 80 columns beforehand.
+    assert "a Fool dealt is shown to all." in text
+    assert all(len(line) <= 40 for line in wrap_lines(text, 40))

@@ -12,7 +12,6 @@ rendered can show a card the viewer may not see. Pure text, no sessions.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -352,19 +351,18 @@ def _name(view: SeatView, account_id: int) -> str:
 
 
 def readings() -> str:
-    """The readings of the rules, as written in :mod:`games.gnav.rules`, each a bullet
-    wrapped to 80 columns."""
+    """The readings of the rules, as written in :mod:`games.gnav.rules`: the lead-in,
+    then each reading a bullet, each on a line of its own (wrapped to the reader's
+    window when sent, the bullet's lines hanging under its words)."""
     doc = (rules.__doc__ or "").split("Readings\n--------\n", 1)[1].strip()
     paragraphs = [" ".join(part.split()) for part in doc.split("\n- ")]
-    lines = textwrap.wrap(paragraphs[0], WIDTH)
-    for item in paragraphs[1:]:
-        lines.extend(textwrap.wrap(item, WIDTH, initial_indent="- ", subsequent_indent="  "))
-    return "\n".join(lines)
+    return "\n".join([paragraphs[0], *(f"- {item}" for item in paragraphs[1:])])
 
 
 def help_text() -> str:
     """The rules of Gnav for ``help``, with each card's English and Norwegian names and
-    every reading this table plays by."""
+    every reading this table plays by: a paragraph a line, filled to the reader's window
+    when sent."""
     ranks = ", ".join(
         rank.english if rank.english == rank.norwegian else f"{rank.english} ({rank.norwegian})" for rank in cards.RANKS
     )
@@ -372,21 +370,20 @@ def help_text() -> str:
         [
             "Gnav (Kille): one hidden card each; keep it or swap it; avoid the lowest.",
             "",
-            *wrap_lines(f"42 cards, two of each rank, lowest first: {ranks}. The top five are the matadors.", WIDTH),
+            f"42 cards, two of each rank, lowest first: {ranks}. The top five are the matadors.",
             "",
-            "Everyone starts with the same lives (setting lives, 3 unless the host sets it).",
-            "Each deal, everyone alive and not resting gets one hidden card; a Fool dealt",
-            "is shown to all. Play starts left of the dealer; the dealer acts last.",
-            "On your turn: keep, or swap (ask) with the next player on your left.",
-            "Numbers, 0, Pot, Owl and Fool must accept. Matadors answer instead:",
+            "Everyone starts with the same lives (setting lives, 3 unless the host sets it). Each deal, everyone"
+            " alive and not resting gets one hidden card; a Fool dealt is shown to all. Play starts left of the"
+            " dealer; the dealer acts last.",
+            "On your turn: keep, or swap (ask) with the next player on your left. Numbers, 0, Pot, Owl and Fool"
+            " must accept. Matadors answer instead:",
             "  Cuckoo: shown; the deal ends at once.",
             "  Dragoon: refuses; you lose a life; play goes on left of it.",
             "  Cat: refuses; you lose a life; every swap of the deal is undone.",
             "  Horse, House: you pass them and ask the next player.",
-            "The dealer swaps with the top of the stock instead.",
-            "Then all cards are shown: the holders of the lowest card lose a life.",
-            "One Fool: its holder and the lowest of the others lose a life; two Fools:",
-            "only their holders. The last player with lives wins.",
+            "The dealer swaps with the top of the stock instead. Then all cards are shown: the holders of the lowest"
+            " card lose a life. One Fool: its holder and the lowest of the others lose a life; two Fools: only their"
+            " holders. The last player with lives wins.",
             "",
             f"At most {rules.MAX_SEATS} seats; computer players (addbot easy|normal|strong) fill any.",
             "",

@@ -18,7 +18,6 @@ player) in a colour of their own, so the board reads with colour and without it.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -833,22 +832,21 @@ def render_screen(view: dict[str, Any]) -> str:
 
 
 def readings() -> str:
-    """The choices written in :mod:`games.ys.tables`, each a bullet within 80 columns."""
+    """The choices written in :mod:`games.ys.tables`, each a bullet on a line of its own
+    (wrapped to the reader's window when sent, the bullet's lines hanging under its words)."""
     doc = (t.__doc__ or "").split("Choices\n-------\n", 1)[1].strip()
     items = [" ".join(part.split()) for part in doc.split("\n- ")]
-    lines: list[str] = []
-    for item in items:
-        lines.extend(textwrap.wrap(item.removeprefix("- "), WIDTH, initial_indent="- ", subsequent_indent="  "))
-    return "\n".join(lines)
+    return "\n".join(f"- {item.removeprefix('- ')}" for item in items)
 
 
 def help_text() -> str:
-    """The rules of Ys for ``help ys``, with every choice this table plays by."""
+    """The rules of Ys for ``help ys``, with every choice this table plays by: a
+    paragraph a line, filled to the reader's window when sent."""
     return "\n".join(
         [
             "Ys: hidden brokers bid for gems in a city and its market.",
             "",
-            *textwrap.wrap(
+            (
                 "4 rounds. Each round: bid two brokers for the turn order (bid <a> <b>); then in"
                 " turn order place a pair, one face up and one face down (place <value> <space>"
                 " <value> <space>), until each has one broker left (2 players: after each pair"
@@ -857,11 +855,10 @@ def help_text() -> str:
                 " its action card), each quadrant's gems to its top three, each market row's gem"
                 " to its top broker; the price track moves by the market's colour columns, and the"
                 " top market investor moves one price (choose <colour> up|down). Each broker on the"
-                " market scores 1 point. At the end gems score by their colour's price.",
-                WIDTH,
+                " market scores 1 point. At the end gems score by their colour's price."
             ),
             "",
-            *textwrap.wrap(SPACE_GRAMMAR, WIDTH),
+            SPACE_GRAMMAR,
             "",
             "Choices",
             readings(),
