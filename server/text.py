@@ -164,7 +164,9 @@ def _fill_marked(line: str, width: int, indent: str) -> list[str]:
                 if not parts:
                     parts.append(chunks.pop())
             else:
-                cut = _cut_at_column(word, room - used)
+                # Nothing of it may fit after the line so far (textwrap then adds an empty
+                # piece); on a line of its own, a character wider than the line still goes.
+                cut = _cut_at_column(word, room - used) or (0 if parts else 1)
                 parts.append(word[:cut])
                 chunks[-1] = word[cut:]
         if parts and not parts[-1].strip():
@@ -190,13 +192,12 @@ def _columns_of(ch: str) -> int:
 
 
 def _cut_at_column(word: str, columns: int) -> int:
-    """How many characters of ``word`` fit in ``columns`` (at least one: a line always
-    takes something)."""
+    """How many characters of ``word`` fit in ``columns``."""
     taken = 0
     for i, ch in enumerate(word):
         taken += _columns_of(ch)
         if taken > columns:
-            return max(1, i)
+            return i
     return len(word)
 
 
@@ -260,9 +261,9 @@ def wrap_lines(text: str, width: int) -> list[str]:
             continue
         column = _LAST_COLUMN.match(shown)
         indent = " " * len(column.group(0)) if column else shown[: len(shown) - len(shown.lstrip(" "))]
+        indent = indent or HANGING_INDENT
         if len(indent) > width // 2:
             indent = ""
-        indent = indent or HANGING_INDENT
         if shown is not line or not shown.isascii():
             lines.extend(_fill_marked(line, width, indent))
             continue

@@ -110,6 +110,11 @@ def test_wide_characters_take_two_columns_when_a_line_is_wrapped():
     lines = wrap_lines(line, 80)
     assert lines == ['Ann says, "' + "一" * 32, '  Announcement from Admin: type your password again"']
     assert wrap_lines("一" * 50, 40) == ["一" * 20, "  " + "一" * 19, "  " + "一" * 11]
+    # A long word that starts where the line so far leaves no room goes on to the next.
+    assert wrap_lines("Ann aaaa " + "é" * 9, 9) == ["Ann aaaa", "  ééééééé", "  éé"]
+    marked = coloured("Ann", "hg") + " aaaa " + "b" * 9
+    assert [render_colours(part, False) for part in wrap_lines(marked, 9)] == ["Ann aaaa", "  bbbbbbb", "  bb"]
+    assert wrap_lines("一" * 3, 1) == ["一", "一", "一"]  # wider than the line: still one a line
     accented = "e\u0301" * 50  # combining accents take no column
     assert wrap_lines(accented, 60) == [accented]
 
