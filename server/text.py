@@ -136,7 +136,7 @@ def _in_joining_script(ch: str) -> bool:
 _MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
 
 
-def _fill_marked(line: str, width: int, indent: str) -> list[str]:
+def _fill_measured(line: str, width: int, indent: str) -> list[str]:
     """A line with colour markup, or with characters not one column wide, filled as
     :func:`wrap_lines` fills a plain one (as textwrap does: broken at spaces, the
     continuation lines indented by ``indent``, the spaces at a break dropped, a word too
@@ -265,7 +265,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if len(indent) > width // 2:
             indent = ""
         if shown is not line or not shown.isascii():
-            lines.extend(_fill_marked(line, width, indent))
+            lines.extend(_fill_measured(line, width, indent))
             continue
         lines.extend(
             textwrap.wrap(

@@ -56,9 +56,13 @@ async def cards_as_they_were(database: Database, room: GameRoom) -> Callable[[in
             face = next((face for face in reversed(faces) if face.seq <= seq), faces[0])
             if face.version != cards[number].version:
                 then[number] = replace(
-                    cards[number], name=face.name, kind=face.kind, text=face.text, colour=face.colour
+                    cards[number],
+                    name=face.name,
+                    kind=face.kind,
+                    text=face.text,
+                    colour=face.colour,
+                    version=face.version,
                 )
-                then[number].version = face.version
         if not then:
             return table
         past = copy.copy(table)
