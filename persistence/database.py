@@ -108,6 +108,12 @@ WAL_SIZE_LIMIT = 64 * 1024 * 1024
 CHECKPOINT_TAIL = 256
 CHECKPOINT_ROUNDS = 4
 WAL_RESTART_PAGES = 1000
+#: How many batches of moves (see :mod:`persistence.group_commit`) are written at once on
+#: PostgreSQL, each on a connection of its own (SQLite has one writer). A batch there is
+#: four round trips, each waiting for a turn of the busy event loop: with one writer, a
+#: move waited for the batch before its own too. Two halved the p99 at 3,000 moves a
+#: second; three made smaller batches that cost the loop more (docs/benchmarks.md).
+POSTGRESQL_WRITERS = 2
 
 
 class Database:
@@ -167,6 +173,11 @@ class Database:
         #: raised; a :class:`DatabaseFull` too), once per failed transaction: the server
         #: counts them (see :mod:`server.metrics`).
         self.on_unavailable: Callable[[DatabaseUnavailable], None] | None = None
+
+    @property
+    def writers(self) -> int:
+        """How many write transactions are worth running at once (group commit's batches)."""
+        return 1 if self.backend == "sqlite" else POSTGRESQL_WRITERS
 
     def _configure_sqlite(self, engine: Engine, busy_ms: int | None = None) -> None:
         busy_ms = int(self.timeout * 1000) if busy_ms is None else busy_ms

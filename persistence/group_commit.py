@@ -5,13 +5,20 @@ a move before it is stored), but callers do not wait for each other: the writer 
 everything queued while the previous transaction was being written and writes it all in
 one, so a busy server makes one disk flush (and a handful of statements) for dozens of
 moves instead of one each, while a quiet one writes each move at once.
+
+Where the database takes several writers at once (PostgreSQL), up to ``writers``
+batches are written together: work that queues while every writer is busy starts
+another, so a move waits for the round trips of its own batch, not those of the batch
+before it as well. A room's moves are stored one batch after another anyway (it waits
+for its store), and the rooms a batch claims are locked in the order of their ids, as
+every node of a cluster locks them: batches written at once never deadlock.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from persistence.database import Database, DatabaseUnavailable, Writing
 
@@ -30,11 +37,15 @@ MAX_BATCH = 500
 class GroupCommit(Generic[Item, Outcome]):
     """A queue of work and the task that writes it, batch after batch."""
 
-    def __init__(self, database: Database, write: BatchWriter[Item, Outcome]) -> None:
+    def __init__(self, database: Database, write: BatchWriter[Item, Outcome], writers: int = 1) -> None:
         self._database = database
         self._write = write
         self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        #: The most batches written at once.
+        self._most_writers = writers
+        self._writers: set[asyncio.Task[None]] = set()
+        #: How many of the writers are writing a batch (the others are about to take one).
+        self._writing = 0
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def store(self, item: Item) -> Outcome:
@@ -47,14 +58,26 @@ class GroupCommit(Generic[Item, Outcome]):
             loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[Outcome] = loop.create_future()
         self._queue.append((item, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_queued())
+        # A writer about to take a batch takes this too; otherwise one more, if allowed.
+        if self._writing == len(self._writers) < self._most_writers:
+            writer = asyncio.create_task(self._write_queued())
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
         return await future
 
     async def _write_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            await self._write_batch(batch)
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                self._writing += 1
+                try:
+                    await self._write_batch(batch)
+                finally:
+                    self._writing -= 1
+        finally:
+            # At once, not by the task's done callback: a waiter that this writer has just
+            # answered runs before that, and what it stores next needs a writer.
+            self._writers.discard(cast("asyncio.Task[None]", asyncio.current_task()))
 
     async def _write_batch(self, batch: list[tuple[Item, asyncio.Future[Outcome]]]) -> None:
         """Write ``batch`` in one transaction and tell each waiter its outcome. If it

@@ -233,7 +233,7 @@ class RoomStore:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch)
+        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch, database.writers)
 
     async def store(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see

@@ -259,6 +259,94 @@ async def test_an_item_the_database_refuses_fails_alone_not_the_batch_it_was_wri
     assert batches == [["Ann", "Bo\ud800", "Cy"], ["Ann"], ["Bo\ud800"], ["Cy"]]
 
 
+async def test_group_commit_writes_up_to_its_writers_batches_at_once_and_queues_the_rest():
+    """Work that queues while every writer is busy waits for the first writer to be free,
+    then goes in one batch; while a writer is free, it starts another batch at once."""
+
+    class HeldDatabase:
+        """Holds each write transaction open until the test lets it finish."""
+
+        def __init__(self) -> None:
+            self.open = 0
+            self.most_open = 0
+            self.finish = asyncio.Event()
+
+        async def run_write(self, work):
+            self.open += 1
+            self.most_open = max(self.most_open, self.open)
+            await self.finish.wait()
+            self.open -= 1
+            return work(None)
+
+    async def batches_written(writers: int) -> tuple[list[list[str]], int]:
+        held = HeldDatabase()
+        batches: list[list[str]] = []
+
+        def write(_writing, items: list[str]) -> list[str]:
+            batches.append(list(items))
+            return [item.upper() for item in items]
+
+        commit: GroupCommit[str, str] = GroupCommit(held, write, writers)  # type: ignore[arg-type]
+        stores = []
+        for item in ("a", "b", "c", "d"):
+            stores.append(asyncio.create_task(commit.store(item)))
+            for _ in range(3):
+                await asyncio.sleep(0)  # each is being written, if a writer was free, before the next comes
+        held.finish.set()
+        assert await asyncio.gather(*stores) == ["A", "B", "C", "D"]
+        return sorted(batches), held.most_open
+
+    assert await batches_written(1) == ([["a"], ["b", "c", "d"]], 1)
+    assert await batches_written(2) == ([["a"], ["b"], ["c", "d"]], 2)
+    assert await batches_written(3) == ([["a"], ["b"], ["c"], ["d"]], 3)
+
+
+async def test_group_commit_stores_what_comes_right_after_its_writer_finished():
+    """The writer that has just written the last batch is done before its waiters run
+    again: what one of them stores next starts a new writer, and is stored."""
+
+    class QuickDatabase:
+        async def run_write(self, work):
+            return work(None)
+
+    def write(_writing, items: list[str]) -> list[str]:
+        return [item.upper() for item in items]
+
+    for writers in (1, 2):
+        commit: GroupCommit[str, str] = GroupCommit(QuickDatabase(), write, writers)  # type: ignore[arg-type]
+        assert await commit.store("a") == "A"
+        async with asyncio.timeout(1):
+            assert await commit.store("b") == "B"
+
+
+async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_log(database):
+    """Thirty rooms moving at once, their moves stored in batches (several written at once
+    on PostgreSQL, see Database.writers): every room's log holds its own moves, in order,
+    and its head chains them."""
+    assert database.writers == (1 if database.backend == "sqlite" else 2)
+    ann = (await AccountStore(database).create("Ann", "$argon2id$fake")).id
+    store = RoomStore(database)
+    rooms = [await store.create(f"Den{i}", "dvorak", None) for i in range(30)]
+
+    async def play(room_id: int) -> LogHead:
+        stored = await store.load(room_id)
+        table, head = Table(stored.state), stored.head
+        table.sit(ann, "Ann")
+        head = await store.store(room_id, head, table.state, table.take_changes())
+        for i in range(4):
+            table.load_card(ann, "Ann", f"Card {room_id}-{i}", "Thing", "Text")
+            head = await store.store(room_id, head, table.state, table.take_changes())
+        return head
+
+    heads = await asyncio.gather(*(play(room_id) for room_id in rooms))
+    for room_id, head in zip(rooms, heads, strict=True):
+        events = [logged.event for logged in await store.events(room_id)]
+        assert [event.kind for event in events] == ["join"] + ["load"] * 4
+        assert [event.deltas[0][1]["name"] for event in events[1:]] == [f"Card {room_id}-{i}" for i in range(4)]
+        assert head == LogHead(5, chain("", events)) == (await store.load(room_id)).head
+        assert await store.row_problems(room_id) == []
+
+
 async def test_a_batch_s_statements_store_every_kind_of_value_for_any_number_of_rows(database):
     """The multi-row statements a batch of moves runs (persistence.bulk, on SQLite and
     PostgreSQL each in its own form): JSON given as objects and as text already (with a
