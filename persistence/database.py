@@ -111,8 +111,9 @@ WAL_RESTART_PAGES = 1000
 #: How many batches of moves (see :mod:`persistence.group_commit`) are written at once on
 #: PostgreSQL, each on a connection of its own (SQLite has one writer). A batch there is
 #: four round trips, each waiting for a turn of the busy event loop: with one writer, a
-#: move waited for the batch before its own too. Two halved the p99 at 3,000 moves a
-#: second; three made smaller batches that cost the loop more (docs/benchmarks.md).
+#: move waited for the batch before its own too. Two cut the p99 at 3,000 moves a second
+#: (22-41 ms in three runs of four, against 72-156 ms); three made smaller batches that
+#: cost the loop more; below saturation two cost some CPU a move (docs/benchmarks.md).
 POSTGRESQL_WRITERS = 2
 
 

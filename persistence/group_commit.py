@@ -35,7 +35,8 @@ MAX_BATCH = 500
 
 
 class GroupCommit(Generic[Item, Outcome]):
-    """A queue of work and the task that writes it, batch after batch."""
+    """A queue of work and the tasks that write it, batch after batch (up to ``writers``
+    batches at once)."""
 
     def __init__(self, database: Database, write: BatchWriter[Item, Outcome], writers: int = 1) -> None:
         self._database = database
