@@ -63,6 +63,8 @@ class GroupCommit(Generic[Item, Outcome]):
         if self._writing == len(self._writers) < self._most_writers:
             writer = asyncio.create_task(self._write_queued())
             self._writers.add(writer)
+            # A writer leaves the set itself when done (see _write_queued); this is for one
+            # cancelled before it ever ran.
             writer.add_done_callback(self._writers.discard)
         return await future
 
