@@ -88,6 +88,19 @@ class Changes:
     seats_changed: bool = False
 
 
+def merged_changes(each: list[Changes]) -> Changes:
+    """Several moves' changes, made one after the other on one table, as one move's."""
+    if len(each) == 1:
+        return each[0]
+    return Changes(
+        [event for changes in each for event in changes.events],
+        [delta for changes in each for delta in changes.undo],
+        set().union(*(changes.touched for changes in each)),
+        set().union(*(changes.created for changes in each)),
+        any(changes.seats_changed for changes in each),
+    )
+
+
 @dataclass
 class Seat:
     """A player at a table, in turn order: what the room engine reads of a seat, and what

@@ -12,6 +12,9 @@ another, so a move waits for the round trips of its own batch, not those of the 
 before it as well. A room's moves are stored one batch after another anyway (it waits
 for its store), and the rooms a batch claims are locked in the order of their ids, as
 every node of a cluster locks them: batches written at once never deadlock.
+
+Until a writer takes an item, the item may still change (:meth:`GroupCommit.waiting`): a
+room adds the moves made while its move waits to that move, to be stored with it.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class GroupCommit(Generic[Item, Outcome]):
         self._database = database
         self._write = write
         self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
+        #: The ids of the items queued and not taken by a writer yet.
+        self._untaken: set[int] = set()
         #: The most batches written at once.
         self._most_writers = writers
         self._writers: set[asyncio.Task[None]] = set()
@@ -59,6 +64,7 @@ class GroupCommit(Generic[Item, Outcome]):
             loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[Outcome] = loop.create_future()
         self._queue.append((item, future))
+        self._untaken.add(id(item))
         # A writer about to take a batch takes this too; otherwise one more, if allowed.
         if self._writing == len(self._writers) < self._most_writers:
             writer = asyncio.create_task(self._write_queued())
@@ -68,10 +74,19 @@ class GroupCommit(Generic[Item, Outcome]):
             writer.add_done_callback(self._writers.discard)
         return await future
 
+    def waiting(self, item: Item) -> bool:
+        """Whether ``item`` is queued and no writer has taken it yet: until one does, it
+        may still be changed, and is written as it is then."""
+        return id(item) in self._untaken
+
     async def _write_queued(self) -> None:
         try:
             while self._queue:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                if self._queue:
+                    self._untaken.difference_update(id(item) for item, _ in batch)
+                else:
+                    self._untaken.clear()
                 self._writing += 1
                 try:
                     await self._write_batch(batch)

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games import kind_of
-from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat
+from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat, merged_changes
 from persistence.bulk import Bulk, RowWriter, SqliteRowWriter
 from persistence.database import Database, Writing
 from persistence.dvorak_tables import DvorakTables
@@ -239,7 +239,23 @@ class RoomStore:
         """Store one move together with the other rooms' moves of the moment (see
         :mod:`persistence.group_commit`); the room's new head. Raises :class:`StaleRoom`
         (storing nothing) if the stored head is not ``expected``."""
-        return await self._grouped.store(Move(room_id, expected, state, changes))
+        return await self.store_move(Move(room_id, expected, state, changes))
+
+    async def store_move(self, move: Move) -> LogHead:
+        """Store ``move`` (see :meth:`store`); its room's new head."""
+        return await self._grouped.store(move)
+
+    def waiting(self, move: Move) -> bool:
+        """Whether ``move`` waits to be stored and no writer has taken it yet: moves made
+        after it may still be added to it (:meth:`add_to`)."""
+        return self._grouped.waiting(move)
+
+    def add_to(self, move: Move, changes: Changes) -> None:
+        """Add ``changes``, made on the table right after ``move``'s, to ``move``, which
+        must still be :meth:`waiting`: both are stored as one move, in one commit."""
+        if not self._grouped.waiting(move):
+            raise ValueError("a writer has taken this move: nothing can be added to it")
+        move.changes = merged_changes([move.changes, changes])
 
     @property
     def database(self) -> Database:

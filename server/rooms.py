@@ -5,6 +5,8 @@ room), checked by the rules, stored in one transaction, and only then announced.
 storing fails the move is undone in memory too, so the room always matches what the
 database holds; if another node changed the room first, the move is
 tried again after them: its moves are shown here first, from the database, in order.
+A move that comes while the room's last move waits for the database's writer is made
+at once and stored in the same transaction, and announced after it.
 The other nodes hear of each stored move (see :mod:`server.cluster`) and make it on
 their copy of the room, or read it from the database if they missed one.
 
@@ -32,12 +34,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
-from games.base import Changes, Due, Event, GameTable, RuleViolation
+from games.base import Changes, Due, Event, GameTable, RuleViolation, merged_changes
 from persistence.rooms import (
     GameRecord,
     LoggedEvent,
     LogHead,
     Missed,
+    Move,
     RoomStore,
     RoomSummary,
     SpectatorRule,
@@ -88,9 +91,12 @@ def check_room_name(name: str) -> str | None:
 
 class _Queued:
     """A move waiting for its room (see :meth:`GameRoom.perform`): the mover's context
-    (it is made and told in it), and once ``done``, what it returned or raised."""
+    (it is made and told in it), and once ``done``, what it returned or raised. A move
+    that joined the room's waiting store (see :meth:`GameRoom._join`) also has what it
+    changed, and ``settled``: True once it is stored and told, False if that store failed
+    and it waits to be made again."""
 
-    __slots__ = ("context", "done", "error", "move", "result")
+    __slots__ = ("changes", "context", "done", "error", "move", "result", "settled")
 
     def __init__(self, move: Callable[[GameTable], object], context: contextvars.Context) -> None:
         self.move = move
@@ -98,22 +104,22 @@ class _Queued:
         self.done = False
         self.result: object = None
         self.error: BaseException | None = None
+        self.changes: Changes | None = None
+        self.settled: asyncio.Future[bool] | None = None
 
     def reset(self) -> None:
-        self.done, self.result, self.error = False, None, None
+        self.done, self.result, self.error, self.changes, self.settled = False, None, None, None, None
 
 
-def _merged(each: list[Changes]) -> Changes:
-    """Several moves' changes, made one after the other, as one move's."""
-    if len(each) == 1:
-        return each[0]
-    return Changes(
-        [event for changes in each for event in changes.events],
-        [delta for changes in each for delta in changes.undo],
-        set().union(*(changes.touched for changes in each)),
-        set().union(*(changes.created for changes in each)),
-        any(changes.seats_changed for changes in each),
-    )
+class _Storing:
+    """A room's move being stored, and the moves made on top of it before a writer took
+    it, which are stored with it (see :meth:`GameRoom._join`)."""
+
+    __slots__ = ("joined", "move")
+
+    def __init__(self, move: Move) -> None:
+        self.move = move
+        self.joined: list[_Queued] = []
 
 
 class GameRoom(Place):
@@ -149,6 +155,11 @@ class GameRoom(Place):
         self._lock = asyncio.Lock()
         #: Moves waiting to be made (see :meth:`perform`), in the order they came.
         self._queued: list[_Queued] = []
+        #: The move being stored, while later moves may join it (see :meth:`_join`).
+        self._storing: _Storing | None = None
+        #: The moves that joined the last store, and the seq before the first of their
+        #: events: stored, to be told after the move they joined (see :meth:`_tell_joined`).
+        self._joined_stored: tuple[int, list[_Queued]] = (0, [])
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
         #: Since when (``time.monotonic()``) each seated player not here has been seen away.
@@ -203,20 +214,33 @@ class GameRoom(Place):
         moved first, its moves are shown here and ``move`` is tried again after them,
         this time with the room's row locked so that no node can overtake it again.
 
-        The moves that queued up while the room was storing one are made together, in
-        the order they came, and stored in one go (see :meth:`_perform_queued`): four
-        votes on one card wait for two commits, not four. Each is still told to no one
-        before it is stored.
+        A move that comes while the room's last move waits to be stored, before the
+        database's writer has taken it, is made at once and stored with it, in the same
+        commit (see :meth:`_join`). The moves that queue up while the room is being
+        written are made together, in the order they came, and stored in one go (see
+        :meth:`_perform_queued`): four votes on one card wait for one or two commits, not
+        four. Each is still told to no one before it is stored.
         """
         if not (self._lock.locked() or self._queued):
             # Nothing to wait for: taking a free lock does not yield.
             async with self._lock:
-                result, seq_before, events = await self._perform_locked(move, None)
-                if events:
-                    self._tell(seq_before, events)
+                result, seq_before, events = await self._perform_locked(move, None, joinable=True)
+                try:
+                    if events:
+                        self._tell(seq_before, events)
+                finally:
+                    self._tell_joined()
                 return result
         entry = _Queued(move, contextvars.copy_context())
-        self._queued.append(entry)
+        if self._join(entry):
+            assert entry.settled is not None
+            if await entry.settled:
+                if entry.error is not None:
+                    raise entry.error
+                return cast(T, entry.result)
+            # The store it joined failed: it was queued again, first, to be made again.
+        else:
+            self._queued.append(entry)
         try:
             async with self._lock:
                 if not entry.done:
@@ -278,10 +302,10 @@ class GameRoom(Place):
                 return
         if not made:
             return
-        merged = _merged([changes for _, changes in made])
+        merged = merged_changes([changes for _, changes in made])
         seq_before = self.seq
         try:
-            await self._store_made(merged)
+            await self._store_made(merged, joinable=True)
         except StaleRoom:
             self.table.undo(merged)
             await self._one_by_one(group[first:])
@@ -297,9 +321,12 @@ class GameRoom(Place):
             await self._one_by_one(group[first + 1 :])
             return
         seq = seq_before
-        for entry, changes in made:
-            entry.context.run(self._tell, seq, changes.events)
-            seq += len(changes.events)
+        try:
+            for entry, changes in made:
+                entry.context.run(self._tell, seq, changes.events)
+                seq += len(changes.events)
+        finally:
+            self._tell_joined()
         for entry in group[first:]:
             entry.done = True
 
@@ -333,10 +360,12 @@ class GameRoom(Place):
             entry.done = True
 
     async def _perform_locked(
-        self, move: Callable[[GameTable], T], context: contextvars.Context | None
+        self, move: Callable[[GameTable], T], context: contextvars.Context | None, joinable: bool = False
     ) -> tuple[T, int, list[Event]]:
         """One move, holding the lock: what it returns, and the events stored (with the
-        seq before them) for the caller to tell."""
+        seq before them) for the caller to tell. If ``joinable`` (no move that came
+        earlier waits), later moves may join its store; the caller then tells them after
+        it (:meth:`_tell_joined`)."""
         if self._suspect:
             await self._catch_up(self._store.events)
         try:
@@ -349,7 +378,7 @@ class GameRoom(Place):
             return result, self.seq, []
         seq_before = self.seq
         try:
-            await self._store_made(changes)
+            await self._store_made(changes, joinable)
         except StaleRoom:
             self.table.undo(changes)
             return await self._perform_claimed(move, context)
@@ -358,17 +387,79 @@ class GameRoom(Place):
             raise
         return result, seq_before, changes.events
 
-    async def _store_made(self, changes: Changes) -> None:
+    async def _store_made(self, changes: Changes, joinable: bool = False) -> None:
         """Store ``changes``, made on this copy, with the node's other moves (group
         commit); the room's head moves on and the commit's time is counted. Raises
-        :class:`StaleRoom` if the stored room is not the one this copy was made from."""
+        :class:`StaleRoom` if the stored room is not the one this copy was made from.
+
+        If ``joinable``, moves that come until a writer takes it are made on top of it
+        and stored with it (:meth:`_join`), to be told after it (:meth:`_tell_joined`);
+        if the store fails, they are undone first and queued to be made again."""
         started = time.perf_counter()
+        storing = _Storing(Move(self.id, self.head, self.table.state, changes))
+        self._storing = storing if joinable else None
         try:
-            self.head = await self._store.store(self.id, self.head, self.table.state, changes)
-        except StaleRoom:
-            log.info("room %s changed on another node (or here, unstored); catching up", self.name)
+            head = await self._store.store_move(storing.move)
+        except BaseException as error:
+            self._storing = None
+            self._give_back(storing.joined)
+            if isinstance(error, StaleRoom):
+                log.info("room %s changed on another node (or here, unstored); catching up", self.name)
             raise
+        self._storing = None
+        self.head = head
+        joined_events = sum(len(entry.changes.events) for entry in storing.joined if entry.changes is not None)
+        self._joined_stored = (head.seq - joined_events, storing.joined)
         self._metrics.commit_seconds.observe(time.perf_counter() - started)
+
+    def _join(self, entry: _Queued) -> bool:
+        """Make ``entry``'s move at once, on top of the room's move waiting to be stored,
+        if no writer has taken that yet and no move that came earlier waits: it is then
+        stored in the same commit. Whether it did. What the move returns (or raises) is
+        given once the store succeeds: it was decided on a table not yet stored."""
+        storing = self._storing
+        if storing is None or self._queued or self._suspect or not self._store.waiting(storing.move):
+            return False
+        try:
+            entry.result, entry.changes = entry.context.run(self._make, entry.move)
+        except Exception as error:  # a rule broken (or a bug): the mover's reply, once stored
+            entry.error = error
+        if entry.changes is not None:
+            self._store.add_to(storing.move, entry.changes)
+        entry.settled = asyncio.get_running_loop().create_future()
+        storing.joined.append(entry)
+        return True
+
+    def _give_back(self, joined: list[_Queued]) -> None:
+        """The store that ``joined`` were made on top of failed: undo them, the last
+        first, and queue them again, first, in the order they came, to be made again as
+        if each had come alone (those whose mover is gone are dropped: never made)."""
+        for entry in reversed(joined):
+            if entry.changes is not None:
+                self.table.undo(entry.changes)
+        waiting = [(entry, entry.settled) for entry in joined if entry.settled is not None and not entry.settled.done()]
+        for entry, _ in waiting:
+            entry.reset()
+        self._queued[:0] = [entry for entry, _ in waiting]
+        for _, settled in waiting:
+            settled.set_result(False)
+
+    def _tell_joined(self) -> None:
+        """Tell the moves stored with the last store (:meth:`_join`), after it, each in its
+        mover's context, and let their movers go on (each even if telling one failed)."""
+        seq, joined = self._joined_stored
+        self._joined_stored = (0, [])
+        for entry in joined:
+            try:
+                if entry.changes is not None:
+                    entry.context.run(self._tell, seq, entry.changes.events)
+                    seq += len(entry.changes.events)
+            except Exception:
+                log.exception("could not tell a move in room %s", self.name)
+            finally:
+                entry.done = True
+                if entry.settled is not None and not entry.settled.done():
+                    entry.settled.set_result(True)
 
     async def _perform_claimed(
         self, move: Callable[[GameTable], T], context: contextvars.Context | None

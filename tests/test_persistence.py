@@ -319,6 +319,33 @@ async def test_group_commit_stores_what_comes_right_after_its_writer_finished():
             assert await commit.store("b") == "B"
 
 
+async def test_group_commit_items_wait_until_a_writer_takes_them_and_are_written_as_they_are_then():
+    """An item may still be changed while it waits (a room adds the moves made meanwhile
+    to its waiting move): it waits until a writer takes it, and is written as it is then."""
+    release = asyncio.Event()
+
+    class HeldDatabase:
+        async def run_write(self, work):
+            await release.wait()
+            return work(None)
+
+    def write(_writing, items: list[list[str]]) -> list[str]:
+        return ["+".join(item) for item in items]
+
+    commit: GroupCommit[list[str], str] = GroupCommit(HeldDatabase(), write, 1)  # type: ignore[arg-type]
+    first, second = ["a"], ["b"]
+    stores = [asyncio.create_task(commit.store(first))]
+    await asyncio.sleep(0)  # the writer takes the first
+    stores.append(asyncio.create_task(commit.store(second)))
+    await asyncio.sleep(0)
+    assert not commit.waiting(first) and commit.waiting(second) and not commit.waiting(["b"])
+    second.append("c")
+    release.set()
+    await asyncio.sleep(0)
+    assert not commit.waiting(second)
+    assert await asyncio.gather(*stores) == ["a", "b+c"]
+
+
 async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_log(database):
     """Thirty rooms moving at once, their moves stored in batches (several written at once
     on PostgreSQL, see Database.writers): every room's log holds its own moves, in order,

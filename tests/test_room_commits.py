@@ -1,0 +1,160 @@
+"""A room's moves and its commits, over real connections: a move that comes while the
+room's last move waits for the database's writer is made at once and stored with it, in
+the same commit; if that commit fails, it is made again as if it had come alone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from persistence.database import DatabaseUnavailable
+from persistence.rooms import chain
+from server.app import MushServer
+from server.rooms import GameRoom
+from tests.players import ScriptedPlayer, flat
+
+DRAWN = re.compile(r"You draw #\d+")
+
+
+class WriteGate:
+    """The server's database writes, held at a gate until it opens, and counted; the
+    writes numbered in ``failing`` fail as if the database had gone away."""
+
+    def __init__(self, server: MushServer, monkeypatch: Any, failing: tuple[int, ...] = ()) -> None:
+        self.writes = 0
+        self.opened = asyncio.Event()
+        real = server.database.run_write
+
+        async def run_write(work: Callable[..., Any]) -> Any:
+            self.writes += 1
+            number = self.writes
+            await self.opened.wait()
+            if number in failing:
+                raise DatabaseUnavailable("unplugged for the test")
+            return await real(work)
+
+        monkeypatch.setattr(server.database, "run_write", run_write)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never happened")
+
+
+async def four_at_a_table(server: MushServer) -> list[ScriptedPlayer]:
+    """Ann, Ben, Cy and Di at a started game in room Den, turns off (anyone may draw)."""
+    players = [await ScriptedPlayer.connect(server.port, name) for name in ("Ann", "Ben", "Cy", "Di")]
+    ann = players[0]
+    await ann.ask("newroom Den")
+    await ann.ask("set turns=off")
+    for i in range(30):
+        await ann.ask(f"loadcard Card{i:02d}/{'A' if i % 2 else 'T'}/Text of card {i:02d}.")
+    for player in players[1:]:
+        await player.ask("join Den")
+    await ann.ask("start")
+    for player in players:
+        await player.client.quiet(0.2)
+    return players
+
+
+Ask = Callable[[], Awaitable[str]]
+
+
+async def while_the_writers_are_busy(
+    server: MushServer, monkeypatch: Any, room: GameRoom, first: Ask, later: list[Ask], fail_it: bool = False
+) -> tuple[WriteGate, list[str]]:
+    """Hold every writer of the database at a gate with other rooms' moves; ask
+    ``first``, whose store then waits in the queue, then ``later`` once it does; open
+    the gate (failing ``first``'s write, if ``fail_it``). The gate, and every reply."""
+    writers = server.database.writers
+    builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
+    for number, builder in enumerate(builders):
+        await builder.ask(f"newroom Side {number}")
+    gate = WriteGate(server, monkeypatch, (writers + 1,) if fail_it else ())
+    blockers = []
+    for number, builder in enumerate(builders, start=1):
+        blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
+        await until(lambda number=number: gate.writes == number)  # one writer each
+    waiting = asyncio.ensure_future(first())
+    await until(lambda: room._storing is not None)
+    joining = [asyncio.ensure_future(each()) for each in later]
+    await until(lambda: room._storing is not None and len(room._storing.joined) == len(later))
+    gate.opened.set()
+    assert all("Wall" in flat(reply) for reply in await asyncio.gather(*blockers))
+    return gate, [flat(reply) for reply in await asyncio.gather(waiting, *joining)]
+
+
+async def assert_stored_as_kept(server: MushServer, room: GameRoom) -> list[str]:
+    """The room in the database is the room in memory: the same head, its digest the
+    chain of every stored event, its rows sound; the kinds and actors of the events."""
+    store = server.rooms.store
+    stored = await store.load(room.id)
+    assert stored is not None and stored.head == room.head
+    events = [logged.event for logged in await store.events(room.id)]
+    assert chain("", events) == room.head.digest
+    assert await store.row_problems(room.id) == []
+    return [f"{event.actor_name} {event.kind}" for event in events]
+
+
+async def test_moves_that_come_while_their_room_s_move_waits_are_stored_with_it_in_one_commit(server, monkeypatch):
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    gate, replies = await while_the_writers_are_busy(
+        server,
+        monkeypatch,
+        room,
+        lambda: ann.ask("draw"),
+        [lambda: ben.ask("draw"), lambda: cy.ask("play 999"), lambda: di.ask("draw")],
+    )
+    assert gate.writes == server.database.writers + 1, "the other rooms' moves, then all of Den's in one commit"
+    assert DRAWN.search(replies[0]) and DRAWN.search(replies[1]) and DRAWN.search(replies[3]), replies
+    assert "999" in replies[2] and "draw" not in replies[2], replies[2]
+    heard = flat(await cy.client.quiet(0.3))
+    assert heard.index("Ann draws") < heard.index("Ben draws") < heard.index("Di draws"), heard
+    after = await assert_stored_as_kept(server, room)
+    assert after == [*before, "Ann draw", "Ben draw", "Di draw"]
+    counts = (await ann.table())[1]
+    assert counts["Ann"] == counts["Ben"] == counts["Di"] == counts["Cy"] + 1
+
+
+async def test_moves_stored_with_a_move_whose_commit_fails_are_made_again_alone(server, monkeypatch):
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    hands = (await ann.table())[1]
+    gate, replies = await while_the_writers_are_busy(
+        server, monkeypatch, room, lambda: ann.ask("draw"), [lambda: ben.ask("draw"), lambda: di.ask("draw")], True
+    )
+    assert "The database is not answering, so nothing was changed." in replies[0], replies[0]
+    assert DRAWN.search(replies[1]) and DRAWN.search(replies[2]), replies
+    assert gate.writes == server.database.writers + 2, "Ben's and Di's draws were made again, stored together"
+    assert await assert_stored_as_kept(server, room) == [*before, "Ben draw", "Di draw"]
+    counts = (await cy.table())[1]
+    assert counts == {**hands, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
+
+
+async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, start_server, monkeypatch):
+    """Another server moved the room first (without telling this one): the waiting move
+    is refused as stale, so it is made again after catching up, and so are those made on
+    top of it; nothing is lost or made twice."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    elsewhere = await start_server()
+    fay = await ScriptedPlayer.connect(elsewhere.port, "Fay")
+    assert "Seats, in turn order" in await fay.ask("join Den")
+    _, replies = await while_the_writers_are_busy(
+        server, monkeypatch, room, lambda: ann.ask("draw"), [lambda: ben.ask("draw"), lambda: di.ask("draw")]
+    )
+    assert all(DRAWN.search(reply) for reply in replies), replies
+    stored = await assert_stored_as_kept(server, room)
+    assert stored[-4:] == ["Fay join", "Ann draw", "Ben draw", "Di draw"]
+    assert "Fay" in flat(await cy.client.quiet(0.3))
