@@ -41,9 +41,18 @@ class GroupCommit(Generic[Item, Outcome]):
     """A queue of work and the tasks that write it, batch after batch (up to ``writers``
     batches at once)."""
 
-    def __init__(self, database: Database, write: BatchWriter[Item, Outcome], writers: int = 1) -> None:
+    def __init__(
+        self,
+        database: Database,
+        write: BatchWriter[Item, Outcome],
+        writers: int = 1,
+        answered: Callable[[], None] | None = None,
+    ) -> None:
         self._database = database
         self._write = write
+        #: Called once a batch's waiters have been told its outcome, in the turn of the
+        #: event loop in which they go on, after them (to send what they wrote at once).
+        self._answered = answered
         self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
         #: The ids of the items queued and not taken by a writer yet.
         self._untaken: set[int] = set()
@@ -92,6 +101,9 @@ class GroupCommit(Generic[Item, Outcome]):
                     await self._write_batch(batch)
                 finally:
                     self._writing -= 1
+                if self._answered is not None and self._loop is not None:
+                    # After the waiters' own steps, which setting their futures scheduled.
+                    self._loop.call_soon(self._answered)
         finally:
             # At once, not by the task's done callback: a waiter that this writer has just
             # answered runs before that, and what it stores next needs a writer.

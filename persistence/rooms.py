@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -231,9 +231,11 @@ def _now() -> datetime:
 class RoomStore:
     """Game rooms in the database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, answered: Callable[[], None] | None = None) -> None:
+        """``answered`` is called once the moves of a stored batch have gone on (see
+        :class:`GroupCommit`)."""
         self._database = database
-        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch, database.writers)
+        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch, database.writers, answered)
 
     async def store(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see

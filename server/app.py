@@ -30,7 +30,7 @@ from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
 from server.cluster import Cluster
 from server.config import Settings, installed_version
-from server.connection import Connection, TelnetConnection
+from server.connection import Connection, TelnetConnection, flush_due
 from server.handoff import Arrival, Handoff
 from server.hub import Hub, OnlinePlayer
 from server.limits import CommandRate
@@ -83,7 +83,7 @@ class MushServer:
             metrics=self.metrics,
         )
         self.rooms = RoomRegistry(
-            RoomStore(self.database),
+            RoomStore(self.database, answered=flush_due),
             announce,
             self.hub,
             card_limit=settings.max_cards_per_room,

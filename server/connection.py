@@ -73,6 +73,20 @@ def rendered(text: str, width: int, colour: bool) -> str:
     return found
 
 
+#: The connections written to in this turn of the event loop, by number (see :func:`flush_due`).
+_written_now: TurnCache[int, Connection] = TurnCache()
+
+
+def flush_due() -> None:
+    """Send every connection what it has queued in this turn now, each in one write, rather
+    than once the turn is over. Called after a burst of output that the end of a group
+    commit made (the moves of a batch told, each mover answered): it saves those players
+    a turn of the event loop, which lasts 10-15 ms when the server is saturated."""
+    for connection in _written_now.values():
+        if connection._flush_due:
+            connection.flush()
+
+
 class LineSplitter:
     """Splits what a client sends into lines, holding at most ``max_length`` characters
     of an unfinished line.
@@ -246,6 +260,7 @@ class Connection(ABC):
         if self._flush_due:
             return
         self._flush_due = True
+        _written_now.keep(self.number, self)
         loop = self._loop
         if loop is None:
             # Looked up once: on Python 3.11 every asyncio.get_running_loop() asks the

@@ -29,5 +29,9 @@ class TurnCache(Generic[K, V]):
                 return
         self._kept[key] = value
 
+    def values(self) -> list[V]:
+        """What is kept, in the order it was kept."""
+        return list(self._kept.values())
+
     def __len__(self) -> int:
         return len(self._kept)

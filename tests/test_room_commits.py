@@ -1,6 +1,8 @@
 """A room's moves and its commits, over real connections: a move that comes while the
 room's last move waits for the database's writer is made at once and stored with it, in
-the same commit; if that commit fails, it is made again as if it had come alone."""
+the same commit; if that commit fails, it is made again as if it had come alone. What
+the moves of a batch make the server send goes out in the turn of the event loop in
+which the batch is answered."""
 
 from __future__ import annotations
 
@@ -10,9 +12,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from persistence.database import DatabaseUnavailable
+from persistence.group_commit import GroupCommit
 from persistence.rooms import chain
 from server.app import MushServer
+from server.config import Settings
+from server.connection import flush_due
 from server.rooms import GameRoom
+from tests.harness import KeptConnection
 from tests.players import ScriptedPlayer, flat
 
 DRAWN = re.compile(r"You draw #\d+")
@@ -158,3 +164,43 @@ async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, st
     stored = await assert_stored_as_kept(server, room)
     assert stored[-4:] == ["Fay join", "Ann draw", "Ben draw", "Di draw"]
     assert "Fay" in flat(await cy.client.quiet(0.3))
+
+
+async def test_a_batch_s_answer_comes_after_its_waiters_went_on_in_the_same_turn():
+    """The group commit's ``answered`` runs once the waiters of a batch have gone on (told
+    its outcome), before anything they scheduled for the next turn of the event loop."""
+    order: list[str] = []
+    loop = asyncio.get_running_loop()
+
+    class QuickDatabase:
+        async def run_write(self, work):
+            return work(None)
+
+    def write(_writing, items: list[str]) -> list[str]:
+        return [item.upper() for item in items]
+
+    commit: GroupCommit[str, str] = GroupCommit(  # type: ignore[arg-type]
+        QuickDatabase(), write, 1, answered=lambda: order.append("answered")
+    )
+
+    async def waiter(item: str) -> None:
+        order.append(f"{await commit.store(item)} went on")
+        loop.call_soon(order.append, f"{item}'s next turn")
+
+    await asyncio.gather(waiter("a"), waiter("b"))
+    await asyncio.sleep(0)
+    assert order == ["A went on", "B went on", "answered", "a's next turn", "b's next turn"]
+
+
+async def test_flush_due_sends_what_this_turn_wrote_at_once_and_only_once():
+    settings = Settings()
+    ann, ben, cy = (KeptConnection(number, "127.0.0.1", settings) for number in (1, 2, 3))
+    ann.send("Ann draws a card.")
+    ben.send("Ann draws a card.")
+    ben.send("You may vote.")
+    assert ann.text == ben.text == [], "queued until the end of the turn"
+    flush_due()
+    assert ann.text == ["Ann draws a card."] and ben.text == ["Ann draws a card.", "You may vote."]
+    assert cy.text == []
+    await asyncio.sleep(0)  # the turn ends: each connection's own flush finds nothing left
+    assert ann.text == ["Ann draws a card."] and ben.text == ["Ann draws a card.", "You may vote."]
