@@ -437,11 +437,11 @@ class GameRoom(Place):
         for entry in reversed(joined):
             if entry.changes is not None:
                 self.table.undo(entry.changes)
-        waiting = [(entry, entry.settled) for entry in joined if entry.settled is not None and not entry.settled.done()]
-        for entry, _ in waiting:
+        again = [entry for entry in joined if entry.settled is not None and not entry.settled.done()]
+        self._queued[:0] = again
+        for entry in again:
+            settled = cast("asyncio.Future[bool]", entry.settled)
             entry.reset()
-        self._queued[:0] = [entry for entry, _ in waiting]
-        for _, settled in waiting:
             settled.set_result(False)
 
     def _tell_joined(self) -> None:

@@ -301,22 +301,45 @@ async def test_group_commit_writes_up_to_its_writers_batches_at_once_and_queues_
     assert await batches_written(3) == ([["a"], ["b"], ["c"], ["d"]], 3)
 
 
+class QuickDatabase:
+    """Writes each batch at once, without a database."""
+
+    async def run_write(self, work):
+        return work(None)
+
+
+def upper_case(_writing, items: list[str]) -> list[str]:
+    """A batch writer whose outcome for each item is the item in capitals."""
+    return [item.upper() for item in items]
+
+
 async def test_group_commit_stores_what_comes_right_after_its_writer_finished():
     """The writer that has just written the last batch is done before its waiters run
     again: what one of them stores next starts a new writer, and is stored."""
-
-    class QuickDatabase:
-        async def run_write(self, work):
-            return work(None)
-
-    def write(_writing, items: list[str]) -> list[str]:
-        return [item.upper() for item in items]
-
     for writers in (1, 2):
-        commit: GroupCommit[str, str] = GroupCommit(QuickDatabase(), write, writers)  # type: ignore[arg-type]
+        commit: GroupCommit[str, str] = GroupCommit(QuickDatabase(), upper_case, writers)  # type: ignore[arg-type]
         assert await commit.store("a") == "A"
         async with asyncio.timeout(1):
             assert await commit.store("b") == "B"
+
+
+async def test_a_batch_s_answer_comes_after_its_waiters_went_on_in_the_same_turn():
+    """The group commit's ``answered`` runs once the waiters of a batch have gone on (told
+    its outcome), before anything they scheduled for the next turn of the event loop."""
+    order: list[str] = []
+    loop = asyncio.get_running_loop()
+
+    commit: GroupCommit[str, str] = GroupCommit(  # type: ignore[arg-type]
+        QuickDatabase(), upper_case, 1, answered=lambda: order.append("answered")
+    )
+
+    async def waiter(item: str) -> None:
+        order.append(f"{await commit.store(item)} went on")
+        loop.call_soon(order.append, f"{item}'s next turn")
+
+    await asyncio.gather(waiter("a"), waiter("b"))
+    await asyncio.sleep(0)
+    assert order == ["A went on", "B went on", "answered", "a's next turn", "b's next turn"]
 
 
 async def test_group_commit_items_wait_until_a_writer_takes_them_and_are_written_as_they_are_then():

@@ -2,7 +2,8 @@
 room's last move waits for the database's writer is made at once and stored with it, in
 the same commit; if that commit fails, it is made again as if it had come alone. What
 the moves of a batch make the server send goes out in the turn of the event loop in
-which the batch is answered."""
+which the batch is answered (see also the group commit's own tests in
+tests/test_persistence.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from persistence.database import DatabaseUnavailable
-from persistence.group_commit import GroupCommit
 from persistence.rooms import chain
 from server.app import MushServer
 from server.config import Settings
@@ -164,32 +164,6 @@ async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, st
     stored = await assert_stored_as_kept(server, room)
     assert stored[-4:] == ["Fay join", "Ann draw", "Ben draw", "Di draw"]
     assert "Fay" in flat(await cy.client.quiet(0.3))
-
-
-async def test_a_batch_s_answer_comes_after_its_waiters_went_on_in_the_same_turn():
-    """The group commit's ``answered`` runs once the waiters of a batch have gone on (told
-    its outcome), before anything they scheduled for the next turn of the event loop."""
-    order: list[str] = []
-    loop = asyncio.get_running_loop()
-
-    class QuickDatabase:
-        async def run_write(self, work):
-            return work(None)
-
-    def write(_writing, items: list[str]) -> list[str]:
-        return [item.upper() for item in items]
-
-    commit: GroupCommit[str, str] = GroupCommit(  # type: ignore[arg-type]
-        QuickDatabase(), write, 1, answered=lambda: order.append("answered")
-    )
-
-    async def waiter(item: str) -> None:
-        order.append(f"{await commit.store(item)} went on")
-        loop.call_soon(order.append, f"{item}'s next turn")
-
-    await asyncio.gather(waiter("a"), waiter("b"))
-    await asyncio.sleep(0)
-    assert order == ["A went on", "B went on", "answered", "a's next turn", "b's next turn"]
 
 
 async def test_flush_due_sends_what_this_turn_wrote_at_once_and_only_once():
