@@ -12,9 +12,12 @@ from tests.players import ScriptedPlayer, flat
 
 async def _ann_to_move(server) -> tuple[ScriptedPlayer, object]:
     """Ann alone with one computer player in a Gnav room, a match started, and Ann's
-    turn; the room."""
+    turn; the room. Each has nine lives: a deal costs a player two at most (a refused
+    ask and the lowest card), so the match outlasts the deals a test waits through. With
+    three, the computer player could be out by Ann's next turn, one deal in thirty."""
     ann = await ScriptedPlayer.connect(server.port, "Ann")
     await ann.ask("newroom/gnav Fjord")
+    assert "You set lives to 9." in await ann.ask("set lives=9")
     await ann.ask("addbot easy")
     await ann.ask("set botdelay=0")
     await ann.ask("start")
