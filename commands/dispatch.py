@@ -22,7 +22,7 @@ from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from games import DEFAULT_KIND
 from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, split_pasted_proposals
-from persistence.database import DatabaseFull, DatabaseUnavailable
+from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
 from server.hub import Hub, OnlinePlayer, RemotePlayer
@@ -109,12 +109,21 @@ DATABASE_FULL = (
 )
 
 
+MAYBE_STORED = (
+    "The database stopped answering as that was being stored, so it may or may not have been made. "
+    "Please look again in a moment."
+)
+
+
 def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
     """Log that the database failed a command (a full disk as an error: the operators
     must act), and say so to the player."""
     if isinstance(outage, DatabaseFull):
         log.error("the database is full (during %s): %s", during, outage)
         return DATABASE_FULL
+    if isinstance(outage, OutcomeUnknown):
+        log.warning("a commit's outcome is unknown (during %s): %s", during, outage)
+        return MAYBE_STORED
     log.warning("database unavailable during %s: %s", during, outage)
     return DATABASE_DOWN
 

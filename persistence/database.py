@@ -72,6 +72,11 @@ class DatabaseUnavailable(Exception):
     being written was not stored, or its fate is unknown and the caller must reload."""
 
 
+class OutcomeUnknown(DatabaseUnavailable):
+    """The database stopped answering as a write was being committed, and could not say
+    afterwards whether the commit was made: what was written may or may not be stored."""
+
+
 class DatabaseFull(DatabaseUnavailable):
     """The database answered, but has no room left to store anything (a full disk)."""
 
@@ -217,11 +222,14 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
         """A write transaction, committed when the block exits without an exception.
-        Raises :class:`DatabaseUnavailable` if the database does not answer."""
+        Raises :class:`DatabaseUnavailable` if the database does not answer, and
+        :class:`OutcomeUnknown` if it stopped answering as the commit was made."""
         async with self._write_turn if self._write_turn is not None else nullcontext():
             with self._observed(), _unavailable_as_such():
-                async with self.engine.begin() as connection:
+                async with self.engine.connect() as connection, connection.begin() as transaction:
                     yield connection
+                    with _answer_lost_as_such():
+                        await transaction.commit()
         self._checkpoint_soon()
 
     async def run_write(self, work: Callable[[Writing], T]) -> T:
@@ -506,6 +514,20 @@ def _unavailable_as_such() -> Iterator[None]:
         said = str(error).split("\n", 1)[0]
         full = any(sign in said for sign in _FULL) or getattr(getattr(error, "orig", None), "sqlstate", None) == "53100"
         raise (DatabaseFull if full else DatabaseUnavailable)(said) from error
+
+
+@contextmanager
+def _answer_lost_as_such() -> Iterator[None]:
+    """Around a commit: the connection lost, or no answer in time, is
+    :class:`OutcomeUnknown` (the server may have made the commit before its answer was
+    lost). Any other failure is the database's answer: nothing was committed."""
+    try:
+        yield
+    except (DBAPIError, OSError, TimeoutError) as error:
+        lost = not isinstance(error, DBAPIError) or error.connection_invalidated
+        if not lost:
+            raise
+        raise OutcomeUnknown(f"the commit's answer was lost: {str(error).split(chr(10), 1)[0]}") from error
 
 
 def _cannot_encode(error: BaseException) -> bool:

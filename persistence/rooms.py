@@ -626,6 +626,16 @@ class RoomStore:
             ).first()
             return LogHead(row.seq, row.digest) if row is not None else None
 
+    async def holds(self, room_id: int, before: LogHead, after: LogHead) -> bool:
+        """Whether the room's stored log went from ``before`` to ``after`` (whatever came
+        after that): so a node tells, once a commit's answer was lost, whether the commit
+        was made. Its events are then stored, and their chain from ``before`` is
+        ``after``'s digest; another node's events in their place are not."""
+        async with self._database.snapshot() as connection:
+            stored = await _read_events(connection, room_id, before.seq, None, through=after.seq)
+        passed = [logged.event for logged in stored]
+        return len(passed) == after.seq - before.seq and chain(before.digest, passed) == after.digest
+
     async def heads(self) -> dict[int, LogHead]:
         """Every room's id and how far its event log goes, with its digest."""
         async with self._database.snapshot() as connection:
@@ -646,9 +656,11 @@ async def _spectator_rules(connection: AsyncConnection, room_id: int) -> dict[in
 
 
 async def _read_events(
-    connection: AsyncConnection, room_id: int, after_seq: int, last: int | None
+    connection: AsyncConnection, room_id: int, after_seq: int, last: int | None, through: int | None = None
 ) -> list[LoggedEvent]:
     query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)
+    if through is not None:
+        query = query.where(_events.c.seq <= through)
     if last is not None:
         query = query.order_by(_events.c.seq.desc()).limit(last)
     else:

@@ -35,7 +35,9 @@ from typing import Any, TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Due, Event, GameTable, RuleViolation, merged_changes
+from persistence.database import DatabaseUnavailable, OutcomeUnknown
 from persistence.rooms import (
+    EMPTY_LOG,
     GameRecord,
     LoggedEvent,
     LogHead,
@@ -317,6 +319,10 @@ class GameRoom(Place):
             if not isinstance(error, Exception):
                 self._queued[:0] = group[first:]
                 raise
+            if isinstance(error, OutcomeUnknown):  # made again, they could be made twice
+                for entry in group[first:]:
+                    entry.error, entry.done = error, True
+                return
             group[first].error, group[first].done = error, True
             await self._one_by_one(group[first + 1 :])
             return
@@ -392,17 +398,25 @@ class GameRoom(Place):
         commit); the room's head moves on and the commit's time is counted. Raises
         :class:`StaleRoom` if the stored room is not the one this copy was made from.
 
+        If the database stops answering as the commit is made, the room's stored log
+        says whether it was made after all (:meth:`_made_after_all`): if so, the store
+        succeeded; if the database cannot say, :class:`OutcomeUnknown`.
+
         If ``joinable``, moves that come until a writer takes it are made on top of it
         and stored with it (:meth:`_join`), to be told after it (:meth:`_tell_joined`);
-        if the store fails, they are undone first and queued to be made again."""
+        if the store fails, they are undone first and queued to be made again (or given
+        the same :class:`OutcomeUnknown`: made again, they could be made twice)."""
         started = time.perf_counter()
         storing = _Storing(Move(self.id, self.head, self.table.state, changes))
         self._storing = storing if joinable else None
         try:
-            head = await self._store.store_move(storing.move)
+            try:
+                head = await self._store.store_move(storing.move)
+            except OutcomeUnknown as lost:
+                head = await self._made_after_all(storing.move.expected, storing.move.written, lost)
         except BaseException as error:
             self._storing = None
-            self._give_back(storing.joined)
+            self._give_back(storing.joined, error if isinstance(error, OutcomeUnknown) else None)
             if isinstance(error, StaleRoom):
                 log.info("room %s changed on another node (or here, unstored); catching up", self.name)
             raise
@@ -430,19 +444,41 @@ class GameRoom(Place):
         storing.joined.append(entry)
         return True
 
-    def _give_back(self, joined: list[_Queued]) -> None:
+    def _give_back(self, joined: list[_Queued], unknown: OutcomeUnknown | None = None) -> None:
         """The store that ``joined`` were made on top of failed: undo them, the last
         first, and queue them again, first, in the order they came, to be made again as
-        if each had come alone (those whose mover is gone are dropped: never made)."""
+        if each had come alone; or, if that store may have been made after all
+        (``unknown``), give each that error instead. (Those whose mover is gone are
+        dropped: never made.)"""
         for entry in reversed(joined):
             if entry.changes is not None:
                 self.table.undo(entry.changes)
-        again = [entry for entry in joined if entry.settled is not None and not entry.settled.done()]
-        self._queued[:0] = again
-        for entry in again:
+        waiting = [entry for entry in joined if entry.settled is not None and not entry.settled.done()]
+        if unknown is None:
+            self._queued[:0] = waiting
+        for entry in waiting:
             settled = cast("asyncio.Future[bool]", entry.settled)
             entry.reset()
-            settled.set_result(False)
+            if unknown is None:
+                settled.set_result(False)
+            else:
+                entry.error, entry.done = unknown, True
+                settled.set_result(True)
+
+    async def _made_after_all(self, before: LogHead, after: LogHead, lost: OutcomeUnknown) -> LogHead:
+        """A store taking the room from ``before`` to ``after`` lost its commit's answer
+        (``lost``): ``after`` if the room's stored log shows that the commit was made.
+        Raises :class:`DatabaseUnavailable` if it was not (or wrote nothing), and
+        ``lost`` again if the database cannot say."""
+        try:
+            made = after.seq > before.seq and await self._store.holds(self.id, before, after)
+        except Exception as checking:
+            log.warning("room %s: a commit's answer was lost (%s), and the check's too (%s)", self.name, lost, checking)
+            raise lost from checking
+        if not made:
+            raise DatabaseUnavailable(f"{lost}; it was not made") from lost
+        log.warning("room %s: a commit's answer was lost (%s), but it was made", self.name, lost)
+        return after
 
     def _tell_joined(self) -> None:
         """Tell the moves stored with the last store (:meth:`_join`), after it, each in its
@@ -467,22 +503,27 @@ class GameRoom(Place):
         """:meth:`perform`'s second try, holding the room's row: catch up (or, if this
         copy is not what the database holds, reload), move, store."""
         changes = None
+        head_before = head_after = EMPTY_LOG
         try:
-            async with self._store.claimed(self.id) as claim:
-                await self._catch_up(claim.events)
-                if self.head != claim.head:
-                    await self._reload()  # told of moves that were never stored, or not so
-                result, changes = context.run(self._make, move) if context is not None else self._make(move)
-                if changes is None:
-                    return result, self.seq, []
-                seq_before = self.seq
-                started = time.perf_counter()
-                head_after = await claim.store(self.head, self.table.state, changes)
-                self._metrics.commit_seconds.observe(time.perf_counter() - started)
+            try:
+                async with self._store.claimed(self.id) as claim:
+                    await self._catch_up(claim.events)
+                    if self.head != claim.head:
+                        await self._reload()  # told of moves that were never stored, or not so
+                    result, changes = context.run(self._make, move) if context is not None else self._make(move)
+                    if changes is None:
+                        return result, self.seq, []
+                    seq_before, head_before = self.seq, self.head
+                    started = time.perf_counter()
+                    head_after = await claim.store(self.head, self.table.state, changes)
+                    self._metrics.commit_seconds.observe(time.perf_counter() - started)
+            except OutcomeUnknown as lost:
+                await self._made_after_all(head_before, head_after, lost)
         except BaseException:
             if changes is not None:
                 self._undo_unstored(changes)
             raise
+        assert changes is not None  # stored (a move that changed nothing returned above)
         self.head = head_after
         return result, seq_before, changes.events
 

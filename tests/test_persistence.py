@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from games.base import ascii_json, json_text
 from games.dvorak.rules import Event, Table
 from persistence import database as database_module
 from persistence.accounts import AccountStore, NameTaken
 from persistence.bulk import Bulk, RowWriter
-from persistence.database import Database, DatabaseUnavailable, Writing, normalize_url
+from persistence.database import Database, DatabaseUnavailable, OutcomeUnknown, Writing, normalize_url
 from persistence.group_commit import GroupCommit
 from persistence.models import EventRow, Room
 from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
@@ -171,6 +172,39 @@ async def test_connections_postgresql_ended_are_replaced_before_anyone_uses_them
     async with database.transaction() as connection:
         await connection.execute(text("CREATE TABLE marks (n integer)"))
     await database.run_write(lambda writing: writing.connection.exec_driver_sql("INSERT INTO marks VALUES (1)"))
+
+
+async def test_a_connection_lost_as_postgresql_commits_leaves_the_outcome_unknown(database, backend):
+    """PostgreSQL's connection lost as a transaction commits: whether the commit was made
+    is not known (:class:`OutcomeUnknown`), where the connection lost before the commit
+    is a plain outage, after which nothing was stored."""
+    if backend != "postgresql":
+        pytest.skip("SQLite has no server to lose")
+    import asyncpg
+
+    async with database.transaction() as connection:
+        await connection.execute(text("CREATE TABLE marks (n integer)"))
+    admin = await asyncpg.connect(database.url.set(drivername="postgresql").render_as_string(hide_password=False))
+
+    async def end(connection: AsyncConnection) -> None:
+        pid = (await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        assert (await admin.fetchval("SELECT pg_terminate_backend($1)", pid)) is True
+        await asyncio.sleep(0.2)  # the event loop reads the end of the socket
+
+    try:
+        with pytest.raises(OutcomeUnknown):
+            async with database.transaction() as connection:
+                await connection.execute(text("INSERT INTO marks VALUES (1)"))
+                await end(connection)
+        with pytest.raises(DatabaseUnavailable) as outage:
+            async with database.transaction() as connection:
+                await end(connection)
+                await connection.execute(text("INSERT INTO marks VALUES (2)"))
+        assert not isinstance(outage.value, OutcomeUnknown)
+    finally:
+        await admin.close()
+    async with database.snapshot() as connection:
+        assert (await connection.execute(text("SELECT count(*) FROM marks"))).scalar_one() == 0
 
 
 def test_plain_urls_get_async_drivers():

@@ -8,11 +8,15 @@ tests/test_persistence.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from persistence.database import DatabaseUnavailable
+import pytest
+
+from commands.dispatch import MAYBE_STORED
+from persistence.database import DatabaseUnavailable, OutcomeUnknown
 from persistence.rooms import chain
 from server.app import MushServer
 from server.config import Settings
@@ -25,13 +29,32 @@ DRAWN = re.compile(r"You draw #\d+")
 
 
 class WriteGate:
-    """The server's database writes, held at a gate until it opens, and counted; the
-    writes numbered in ``failing`` fail as if the database had gone away."""
+    """The server's database writes, held at a gate until it opens, and counted. The
+    writes numbered in ``failing`` fail as if the database had gone away; those in
+    ``landing`` are committed, and those in ``unmade`` written and rolled back, and then
+    both fail as if the database had gone away as it committed (its answer lost)."""
 
-    def __init__(self, server: MushServer, monkeypatch: Any, failing: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        server: MushServer,
+        monkeypatch: Any,
+        failing: tuple[int, ...] = (),
+        landing: tuple[int, ...] = (),
+        unmade: tuple[int, ...] = (),
+    ) -> None:
         self.writes = 0
         self.opened = asyncio.Event()
         real = server.database.run_write
+
+        class RolledBack(Exception):
+            pass
+
+        def then_roll_back(work: Callable[..., Any]) -> Callable[..., Any]:
+            def written_and_rolled_back(writing: Any) -> Any:
+                work(writing)
+                raise RolledBack
+
+            return written_and_rolled_back
 
         async def run_write(work: Callable[..., Any]) -> Any:
             self.writes += 1
@@ -39,7 +62,14 @@ class WriteGate:
             await self.opened.wait()
             if number in failing:
                 raise DatabaseUnavailable("unplugged for the test")
-            return await real(work)
+            if number in unmade:
+                with contextlib.suppress(RolledBack):
+                    await real(then_roll_back(work))
+                raise OutcomeUnknown("unplugged for the test as it committed; nothing was")
+            outcome = await real(work)
+            if number in landing:
+                raise OutcomeUnknown("unplugged for the test as it committed; it was")
+            return outcome
 
         monkeypatch.setattr(server.database, "run_write", run_write)
 
@@ -72,16 +102,22 @@ Ask = Callable[[], Awaitable[str]]
 
 
 async def while_the_writers_are_busy(
-    server: MushServer, monkeypatch: Any, room: GameRoom, first: Ask, later: list[Ask], fail_it: bool = False
+    server: MushServer,
+    monkeypatch: Any,
+    room: GameRoom,
+    first: Ask,
+    later: list[Ask],
+    fail_it: str = "",
 ) -> tuple[WriteGate, list[str]]:
     """Hold every writer of the database at a gate with other rooms' moves; ask
     ``first``, whose store then waits in the queue, then ``later`` once it does; open
-    the gate (failing ``first``'s write, if ``fail_it``). The gate, and every reply."""
+    the gate, making ``first``'s write fail as :class:`WriteGate` does if ``fail_it``
+    names how (``failing``, ``landing`` or ``unmade``). The gate, and every reply."""
     writers = server.database.writers
     builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
     for number, builder in enumerate(builders):
         await builder.ask(f"newroom Side {number}")
-    gate = WriteGate(server, monkeypatch, (writers + 1,) if fail_it else ())
+    gate = WriteGate(server, monkeypatch, **({fail_it: (writers + 1,)} if fail_it else {}))
     blockers = []
     for number, builder in enumerate(builders, start=1):
         blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
@@ -130,14 +166,18 @@ async def test_moves_that_come_while_their_room_s_move_waits_are_stored_with_it_
     assert counts["Ann"] == counts["Ben"] == counts["Di"] == counts["Cy"] + 1
 
 
-async def test_moves_stored_with_a_move_whose_commit_fails_are_made_again_alone(server, monkeypatch):
+@pytest.mark.parametrize("how", ["failing", "unmade"], ids=["unplugged", "answer-lost-not-made"])
+async def test_moves_stored_with_a_move_whose_commit_fails_are_made_again_alone(server, monkeypatch, how):
+    """The waiting move's commit fails: the database did not answer, or it stopped
+    answering as it committed and the room's stored log shows the commit was not made.
+    Its mover is told nothing was changed; the moves joined to it are made again."""
     ann, ben, cy, di = await four_at_a_table(server)
     room = await server.rooms.find("Den")
     assert room is not None
     before = await assert_stored_as_kept(server, room)
     hands = (await ann.table())[1]
     gate, replies = await while_the_writers_are_busy(
-        server, monkeypatch, room, lambda: ann.ask("draw"), [lambda: ben.ask("draw"), lambda: di.ask("draw")], True
+        server, monkeypatch, room, lambda: ann.ask("draw"), [lambda: ben.ask("draw"), lambda: di.ask("draw")], how
     )
     assert "The database is not answering, so nothing was changed." in replies[0], replies[0]
     assert DRAWN.search(replies[1]) and DRAWN.search(replies[2]), replies
@@ -145,6 +185,123 @@ async def test_moves_stored_with_a_move_whose_commit_fails_are_made_again_alone(
     assert await assert_stored_as_kept(server, room) == [*before, "Ben draw", "Di draw"]
     counts = (await cy.table())[1]
     assert counts == {**hands, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
+
+
+async def test_a_commit_whose_answer_was_lost_is_found_made_and_its_joined_moves_made_once(server, monkeypatch):
+    """The database commits the waiting move and the moves joined to it, then fails
+    before it answers: the room's stored log shows the commit was made, so every mover is
+    told so, and nothing is made again."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    hands = (await cy.table())[1]
+    gate, replies = await while_the_writers_are_busy(
+        server,
+        monkeypatch,
+        room,
+        lambda: ann.ask("draw"),
+        [lambda: ben.ask("draw"), lambda: di.ask("draw")],
+        fail_it="landing",
+    )
+    assert all(DRAWN.search(reply) for reply in replies), replies
+    assert gate.writes == server.database.writers + 1, "nothing was written again"
+    assert await assert_stored_as_kept(server, room) == [*before, "Ann draw", "Ben draw", "Di draw"]
+    counts = (await cy.table())[1]
+    assert counts == {**hands, "Ann": hands["Ann"] + 1, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
+
+
+async def test_moves_stored_with_a_commit_whose_outcome_is_unknown_are_not_made_again(server, monkeypatch):
+    """The commit's answer is lost and the database cannot say whether it was made: each
+    mover is told that it may or may not have been, and none is made again (it could be
+    made twice). The next move catches up with what the database holds."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    hands = (await cy.table())[1]
+
+    async def cannot_say(*_: object) -> bool:
+        raise DatabaseUnavailable("still unplugged")
+
+    monkeypatch.setattr(server.rooms.store, "holds", cannot_say)
+    gate, replies = await while_the_writers_are_busy(
+        server,
+        monkeypatch,
+        room,
+        lambda: ann.ask("draw"),
+        [lambda: ben.ask("draw"), lambda: di.ask("draw")],
+        fail_it="landing",
+    )
+    assert all(MAYBE_STORED in reply for reply in replies), replies
+    assert gate.writes == server.database.writers + 1, "nothing was written again"
+    assert DRAWN.search(flat(await cy.ask("draw")))
+    assert await assert_stored_as_kept(server, room) == [*before, "Ann draw", "Ben draw", "Di draw", "Cy draw"]
+    counts = (await cy.table())[1]
+    assert counts == {name: count + 1 for name, count in hands.items()}
+
+
+@pytest.mark.parametrize("database_can_say", [True, False], ids=["found-made", "unknown"])
+async def test_moves_grouped_in_a_commit_whose_answer_was_lost_are_made_once(server, monkeypatch, database_can_say):
+    """Moves that queued while their room's move was being written are stored together
+    after it; that commit is made, and its answer lost. Either the room's stored log
+    shows it was made, and they are all told so; or the database cannot say, and they
+    are told it may or may not have been. None is made again."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    hands = (await ann.table())[1]
+    if not database_can_say:
+
+        async def cannot_say(*_: object) -> bool:
+            raise DatabaseUnavailable("still unplugged")
+
+        monkeypatch.setattr(server.rooms.store, "holds", cannot_say)
+    gate = WriteGate(server, monkeypatch, landing=(2,))
+    owner = asyncio.ensure_future(ann.ask("draw"))
+    await until(lambda: gate.writes == 1)  # taken by a writer: later moves queue
+    queued = [asyncio.ensure_future(player.ask("draw")) for player in (ben, cy, di)]
+    await until(lambda: len(room._queued) == 3)
+    gate.opened.set()
+    replies = [flat(reply) for reply in await asyncio.gather(owner, *queued)]
+    assert DRAWN.search(replies[0]), replies[0]
+    if database_can_say:
+        assert all(DRAWN.search(reply) for reply in replies[1:]), replies
+    else:
+        assert all(MAYBE_STORED in reply for reply in replies[1:]), replies
+        assert DRAWN.search(flat(await ann.ask("draw"))), "the next move catches up, then is made"
+    assert gate.writes == (2 if database_can_say else 3), "the three queued behind Ann's draw are not written again"
+    stored = await assert_stored_as_kept(server, room)
+    drawn = ["Ann draw", "Ben draw", "Cy draw", "Di draw"] + ([] if database_can_say else ["Ann draw"])
+    assert stored == [*before, *drawn]
+    hands_after = (await ann.table())[1]
+    assert hands_after == {name: count + 1 + (name == "Ann" and not database_can_say) for name, count in hands.items()}
+
+
+async def test_a_move_on_a_claimed_room_whose_answer_was_lost_is_found_made(server, start_server, monkeypatch):
+    """A move refused as stale is made again holding the room's row; that commit is
+    made, and its answer lost: the mover is told the move was made, and it is stored
+    once."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    elsewhere = await start_server()
+    fay = await ScriptedPlayer.connect(elsewhere.port, "Fay")
+    assert "Seats, in turn order" in await fay.ask("join Den")
+    store = server.rooms.store
+    real = store.claimed
+
+    @contextlib.asynccontextmanager
+    async def claimed(room_id: int) -> AsyncIterator[Any]:
+        async with real(room_id) as claim:
+            yield claim
+        raise OutcomeUnknown("unplugged for the test as it committed; it was")
+
+    monkeypatch.setattr(store, "claimed", claimed)
+    assert DRAWN.search(flat(await ann.ask("draw")))
+    stored = await assert_stored_as_kept(server, room)
+    assert stored[-2:] == ["Fay join", "Ann draw"] and stored.count("Ann draw") == 1
 
 
 async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, start_server, monkeypatch):
