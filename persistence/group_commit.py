@@ -65,7 +65,9 @@ class GroupCommit(Generic[Item, Outcome]):
 
     async def store(self, item: Item) -> Outcome:
         """Store ``item`` with whatever else is waiting; its outcome. Raises what the
-        writer said for it, or :class:`DatabaseUnavailable` if the batch failed."""
+        writer said for it, or :class:`DatabaseUnavailable` if the batch failed. Cancelled
+        before a writer takes it, it is never written (once taken, it is written all the
+        same)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             # Looked up once per loop: on Python 3.11 asyncio.get_running_loop() is a
@@ -81,7 +83,13 @@ class GroupCommit(Generic[Item, Outcome]):
             # A writer leaves the set itself when done (see _write_queued); this is for one
             # cancelled before it ever ran.
             writer.add_done_callback(self._writers.discard)
-        return await future
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if id(item) in self._untaken:
+                self._untaken.discard(id(item))
+                self._queue = [queued for queued in self._queue if queued[0] is not item]
+            raise
 
     def waiting(self, item: Item) -> bool:
         """Whether ``item`` is queued and no writer has taken it yet: until one does, it

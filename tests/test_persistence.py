@@ -403,6 +403,38 @@ async def test_group_commit_items_wait_until_a_writer_takes_them_and_are_written
     assert await asyncio.gather(*stores) == ["a", "b+c"]
 
 
+async def test_an_item_whose_waiter_is_cancelled_before_a_writer_takes_it_is_never_written():
+    """A waiter cancelled while its item is queued takes the item out: nothing of it is
+    written (its room undoes it and makes what joined it again). Once a writer has taken
+    an item, cancelling its waiter does not stop it being written."""
+    release = asyncio.Event()
+    written: list[str] = []
+
+    class HeldDatabase:
+        async def run_write(self, work):
+            await release.wait()
+            return work(None)
+
+    def write(_writing, items: list[str]) -> list[str]:
+        written.extend(items)
+        return [item.upper() for item in items]
+
+    commit: GroupCommit[str, str] = GroupCommit(HeldDatabase(), write, 1)  # type: ignore[arg-type]
+    taken = asyncio.create_task(commit.store("a"))
+    await asyncio.sleep(0)  # the writer takes it
+    queued = [asyncio.create_task(commit.store(item)) for item in ("b", "c", "d")]
+    await asyncio.sleep(0)
+    assert commit.waiting("c")
+    queued[1].cancel()
+    taken.cancel()
+    await asyncio.sleep(0)
+    assert not commit.waiting("c")
+    release.set()
+    assert await asyncio.gather(queued[0], queued[2]) == ["B", "D"]
+    assert written == ["a", "b", "d"]
+    assert taken.cancelled() and queued[1].cancelled()
+
+
 async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_log(database):
     """Thirty rooms moving at once, their moves stored in batches (several written at once
     on PostgreSQL, see Database.writers): every room's log holds its own moves, in order,

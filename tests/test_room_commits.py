@@ -304,6 +304,40 @@ async def test_a_move_on_a_claimed_room_whose_answer_was_lost_is_found_made(serv
     assert stored[-2:] == ["Fay join", "Ann draw"] and stored.count("Ann draw") == 1
 
 
+async def test_moves_joined_to_a_move_cancelled_before_it_was_taken_are_made_once(server, monkeypatch):
+    """The task of the waiting move (a computer player's, say, when its room closes) is
+    cancelled before a writer takes it: that move is never stored, and the moves joined
+    to it are made again, each once."""
+    ann, ben, cy, di = await four_at_a_table(server)
+    room = await server.rooms.find("Den")
+    assert room is not None
+    before = await assert_stored_as_kept(server, room)
+    hands = (await cy.table())[1]
+    ann_id = next(seat.account_id for seat in room.table.state.seats if seat.name == "Ann")
+    writers = server.database.writers
+    builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
+    for number, builder in enumerate(builders):
+        await builder.ask(f"newroom Side {number}")
+    gate = WriteGate(server, monkeypatch)
+    blockers = []
+    for number, builder in enumerate(builders, start=1):
+        blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
+        await until(lambda number=number: gate.writes == number)
+    owner = asyncio.ensure_future(room.perform(lambda table: table.draw(ann_id)))
+    await until(lambda: room._storing is not None)
+    joining = [asyncio.ensure_future(player.ask("draw")) for player in (ben, di)]
+    await until(lambda: room._storing is not None and len(room._storing.joined) == 2)
+    owner.cancel()
+    gate.opened.set()
+    await asyncio.gather(*blockers)
+    replies = [flat(reply) for reply in await asyncio.gather(*joining)]
+    assert owner.cancelled()
+    assert all(DRAWN.search(reply) for reply in replies), replies
+    assert await assert_stored_as_kept(server, room) == [*before, "Ben draw", "Di draw"]
+    counts = (await cy.table())[1]
+    assert counts == {**hands, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
+
+
 async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, start_server, monkeypatch):
     """Another server moved the room first (without telling this one): the waiting move
     is refused as stale, so it is made again after catching up, and so are those made on
