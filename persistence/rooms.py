@@ -237,14 +237,10 @@ class RoomStore:
         self._database = database
         self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch, database.writers, answered)
 
-    async def store(self, room_id: int, expected: LogHead, state: Any, changes: Changes) -> LogHead:
+    async def store(self, move: Move) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see
-        :mod:`persistence.group_commit`); the room's new head. Raises :class:`StaleRoom`
-        (storing nothing) if the stored head is not ``expected``."""
-        return await self.store_move(Move(room_id, expected, state, changes))
-
-    async def store_move(self, move: Move) -> LogHead:
-        """Store ``move`` (see :meth:`store`); its room's new head."""
+        :mod:`persistence.group_commit`); its room's new head. Raises :class:`StaleRoom`
+        (storing nothing) if the stored head is not the one the move expected."""
         return await self._grouped.store(move)
 
     def waiting(self, move: Move) -> bool:

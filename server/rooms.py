@@ -411,16 +411,16 @@ class GameRoom(Place):
         self._storing = storing if joinable else None
         try:
             try:
-                head = await self._store.store_move(storing.move)
+                head = await self._store.store(storing.move)
             except OutcomeUnknown as lost:
                 head = await self._made_after_all(storing.move.expected, storing.move.written, lost)
         except BaseException as error:
-            self._storing = None
             self._give_back(storing.joined, error if isinstance(error, OutcomeUnknown) else None)
             if isinstance(error, StaleRoom):
                 log.info("room %s changed on another node (or here, unstored); catching up", self.name)
             raise
-        self._storing = None
+        finally:
+            self._storing = None
         self.head = head
         joined_events = sum(len(entry.changes.events) for entry in storing.joined if entry.changes is not None)
         self._joined_stored = (head.seq - joined_events, storing.joined)

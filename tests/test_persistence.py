@@ -23,7 +23,7 @@ from persistence.bulk import Bulk, RowWriter
 from persistence.database import Database, DatabaseUnavailable, OutcomeUnknown, Writing, normalize_url
 from persistence.group_commit import GroupCommit
 from persistence.models import EventRow, Room
-from persistence.rooms import EMPTY_LOG, LogHead, RoomStore, StaleRoom, chain
+from persistence.rooms import EMPTY_LOG, LogHead, Move, RoomStore, StaleRoom, chain
 
 
 @pytest.fixture
@@ -241,7 +241,7 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
     async def move(make) -> None:
         nonlocal head
         make(table)
-        head = await store.store(room_id, head, table.state, table.take_changes())
+        head = await store.store(Move(room_id, head, table.state, table.take_changes()))
 
     await move(lambda t: t.sit(ann, "Ann"))
     await move(lambda t: t.sit(ben, "Ben"))
@@ -266,7 +266,7 @@ async def test_a_room_s_digest_chains_its_logged_events_and_guards_its_row(datab
     forged.draw(ann, forced=True)
     changes = forged.take_changes()
     with pytest.raises(StaleRoom):
-        await store.store(room_id, forged_head, forged.state, changes)
+        await store.store(Move(room_id, forged_head, forged.state, changes))
     with pytest.raises(StaleRoom):
         await store.commit(room_id, forged_head, forged.state, changes)
     async with store.claimed(room_id) as claim:
@@ -448,10 +448,10 @@ async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_l
         stored = await store.load(room_id)
         table, head = Table(stored.state), stored.head
         table.sit(ann, "Ann")
-        head = await store.store(room_id, head, table.state, table.take_changes())
+        head = await store.store(Move(room_id, head, table.state, table.take_changes()))
         for i in range(4):
             table.load_card(ann, "Ann", f"Card {room_id}-{i}", "Thing", "Text")
-            head = await store.store(room_id, head, table.state, table.take_changes())
+            head = await store.store(Move(room_id, head, table.state, table.take_changes()))
         return head
 
     heads = await asyncio.gather(*(play(room_id) for room_id in rooms))

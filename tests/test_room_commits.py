@@ -82,8 +82,9 @@ async def until(condition: Callable[[], bool]) -> None:
     raise AssertionError("never happened")
 
 
-async def four_at_a_table(server: MushServer) -> list[ScriptedPlayer]:
-    """Ann, Ben, Cy and Di at a started game in room Den, turns off (anyone may draw)."""
+async def four_at_a_table(server: MushServer) -> tuple[list[ScriptedPlayer], GameRoom]:
+    """Ann, Ben, Cy and Di at a started game in room Den, turns off (anyone may draw);
+    and the room."""
     players = [await ScriptedPlayer.connect(server.port, name) for name in ("Ann", "Ben", "Cy", "Di")]
     ann = players[0]
     await ann.ask("newroom Den")
@@ -95,7 +96,9 @@ async def four_at_a_table(server: MushServer) -> list[ScriptedPlayer]:
     await ann.ask("start")
     for player in players:
         await player.client.quiet(0.2)
-    return players
+    room = await server.rooms.find("Den")
+    assert room is not None
+    return players, room
 
 
 Ask = Callable[[], Awaitable[str]]
@@ -105,19 +108,22 @@ async def while_the_writers_are_busy(
     server: MushServer,
     monkeypatch: Any,
     room: GameRoom,
-    first: Ask,
+    first: Callable[[], Awaitable[Any]],
     later: list[Ask],
     fail_it: str = "",
 ) -> tuple[WriteGate, list[str]]:
     """Hold every writer of the database at a gate with other rooms' moves; ask
     ``first``, whose store then waits in the queue, then ``later`` once it does; open
     the gate, making ``first``'s write fail as :class:`WriteGate` does if ``fail_it``
-    names how (``failing``, ``landing`` or ``unmade``). The gate, and every reply."""
+    names how (``failing``, ``landing`` or ``unmade``), or cancelling ``first``'s task
+    before it opens (``cancelled``). The gate, and every reply ("" for a cancelled
+    ``first``)."""
     writers = server.database.writers
     builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
     for number, builder in enumerate(builders):
         await builder.ask(f"newroom Side {number}")
-    gate = WriteGate(server, monkeypatch, **({fail_it: (writers + 1,)} if fail_it else {}))
+    failing = fail_it if fail_it != "cancelled" else ""
+    gate = WriteGate(server, monkeypatch, **({failing: (writers + 1,)} if failing else {}))
     blockers = []
     for number, builder in enumerate(builders, start=1):
         blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
@@ -126,9 +132,12 @@ async def while_the_writers_are_busy(
     await until(lambda: room._storing is not None)
     joining = [asyncio.ensure_future(each()) for each in later]
     await until(lambda: room._storing is not None and len(room._storing.joined) == len(later))
+    if fail_it == "cancelled":
+        waiting.cancel()
     gate.opened.set()
     assert all("Wall" in flat(reply) for reply in await asyncio.gather(*blockers))
-    return gate, [flat(reply) for reply in await asyncio.gather(waiting, *joining)]
+    replies = [flat(reply) for reply in await asyncio.gather(*joining)]
+    return gate, ["" if waiting.cancelled() else flat(await waiting), *replies]
 
 
 async def assert_stored_as_kept(server: MushServer, room: GameRoom) -> list[str]:
@@ -144,9 +153,7 @@ async def assert_stored_as_kept(server: MushServer, room: GameRoom) -> list[str]
 
 
 async def test_moves_that_come_while_their_room_s_move_waits_are_stored_with_it_in_one_commit(server, monkeypatch):
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     before = await assert_stored_as_kept(server, room)
     gate, replies = await while_the_writers_are_busy(
         server,
@@ -171,9 +178,7 @@ async def test_moves_stored_with_a_move_whose_commit_fails_are_made_again_alone(
     """The waiting move's commit fails: the database did not answer, or it stopped
     answering as it committed and the room's stored log shows the commit was not made.
     Its mover is told nothing was changed; the moves joined to it are made again."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     before = await assert_stored_as_kept(server, room)
     hands = (await ann.table())[1]
     gate, replies = await while_the_writers_are_busy(
@@ -202,9 +207,7 @@ async def test_moves_joined_to_a_commit_whose_answer_was_lost_are_made_once(serv
     answering before it says so. Either the room's stored log shows the commit was made,
     and every mover is told so; or the database cannot say, each mover is told it may or
     may not have been, and the room's next move catches up. Nothing is made again."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     before = await assert_stored_as_kept(server, room)
     hands = (await cy.table())[1]
     if not database_can_say:
@@ -236,9 +239,7 @@ async def test_moves_grouped_in_a_commit_whose_answer_was_lost_are_made_once(ser
     after it; that commit is made, and its answer lost. Either the room's stored log
     shows it was made, and they are all told so; or the database cannot say, and they
     are told it may or may not have been. None is made again."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     before = await assert_stored_as_kept(server, room)
     hands = (await ann.table())[1]
     if not database_can_say:
@@ -268,9 +269,7 @@ async def test_a_move_on_a_claimed_room_whose_answer_was_lost_is_found_made(serv
     """A move refused as stale is made again holding the room's row; that commit is
     made, and its answer lost: the mover is told the move was made, and it is stored
     once."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     elsewhere = await start_server()
     fay = await ScriptedPlayer.connect(elsewhere.port, "Fay")
     assert "Seats, in turn order" in await fay.ask("join Den")
@@ -293,31 +292,20 @@ async def test_moves_joined_to_a_move_cancelled_before_it_was_taken_are_made_onc
     """The task of the waiting move (a computer player's, say, when its room closes) is
     cancelled before a writer takes it: that move is never stored, and the moves joined
     to it are made again, each once."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     before = await assert_stored_as_kept(server, room)
     hands = (await cy.table())[1]
     ann_id = next(seat.account_id for seat in room.table.state.seats if seat.name == "Ann")
-    writers = server.database.writers
-    builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
-    for number, builder in enumerate(builders):
-        await builder.ask(f"newroom Side {number}")
-    gate = WriteGate(server, monkeypatch)
-    blockers = []
-    for number, builder in enumerate(builders, start=1):
-        blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
-        await until(lambda number=number: gate.writes == number)
-    owner = asyncio.ensure_future(room.perform(lambda table: table.draw(ann_id)))
-    await until(lambda: room._storing is not None)
-    joining = [asyncio.ensure_future(player.ask("draw")) for player in (ben, di)]
-    await until(lambda: room._storing is not None and len(room._storing.joined) == 2)
-    owner.cancel()
-    gate.opened.set()
-    await asyncio.gather(*blockers)
-    replies = [flat(reply) for reply in await asyncio.gather(*joining)]
-    assert owner.cancelled()
-    assert all(DRAWN.search(reply) for reply in replies), replies
+    _, replies = await while_the_writers_are_busy(
+        server,
+        monkeypatch,
+        room,
+        lambda: room.perform(lambda table: table.draw(ann_id)),
+        [lambda: ben.ask("draw"), lambda: di.ask("draw")],
+        "cancelled",
+    )
+    assert replies[0] == "", "Ann's move was cancelled"
+    assert all(DRAWN.search(reply) for reply in replies[1:]), replies
     assert await assert_stored_as_kept(server, room) == [*before, "Ben draw", "Di draw"]
     counts = (await cy.table())[1]
     assert counts == {**hands, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
@@ -327,9 +315,7 @@ async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, st
     """Another server moved the room first (without telling this one): the waiting move
     is refused as stale, so it is made again after catching up, and so are those made on
     top of it; nothing is lost or made twice."""
-    ann, ben, cy, di = await four_at_a_table(server)
-    room = await server.rooms.find("Den")
-    assert room is not None
+    (ann, ben, cy, di), room = await four_at_a_table(server)
     elsewhere = await start_server()
     fay = await ScriptedPlayer.connect(elsewhere.port, "Fay")
     assert "Seats, in turn order" in await fay.ask("join Den")
