@@ -15,11 +15,17 @@ every node of a cluster locks them: batches written at once never deadlock.
 
 Until a writer takes an item, the item may still change (:meth:`GroupCommit.waiting`): a
 room adds the moves made while its move waits to that move, to be stored with it.
+
+A waiter cancelled before a writer takes its item takes it out of the queue: it is never
+written. Once taken, it is written all the same, and the cancelled waiter waits for that
+to be over (whatever the writer reads of it stays as it was until then) and is told how
+it went, before the cancellation goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Generic, TypeVar, cast
 
@@ -47,12 +53,18 @@ class GroupCommit(Generic[Item, Outcome]):
         write: BatchWriter[Item, Outcome],
         writers: int = 1,
         answered: Callable[[], None] | None = None,
+        cancelled_outcome: Callable[[Item, Outcome | BaseException], None] | None = None,
     ) -> None:
         self._database = database
         self._write = write
         #: Called once a batch's waiters have been told its outcome, in the turn of the
         #: event loop in which they go on, after them (to send what they wrote at once).
         self._answered = answered
+        #: Told the outcome (or the error) of an item whose waiter was cancelled once a
+        #: writer had taken it, before the cancellation goes on.
+        self._cancelled_outcome = cancelled_outcome
+        #: The outcomes of such items, by id, from the writer to the cancelled waiter.
+        self._late: dict[int, asyncio.Future[Outcome]] = {}
         self._queue: list[tuple[Item, asyncio.Future[Outcome]]] = []
         #: The ids of the items queued and not taken by a writer yet.
         self._untaken: set[int] = set()
@@ -66,8 +78,8 @@ class GroupCommit(Generic[Item, Outcome]):
     async def store(self, item: Item) -> Outcome:
         """Store ``item`` with whatever else is waiting; its outcome. Raises what the
         writer said for it, or :class:`DatabaseUnavailable` if the batch failed. Cancelled
-        before a writer takes it, it is never written (once taken, it is written all the
-        same)."""
+        before a writer takes it, it is never written; once taken, it is written all the
+        same, and the cancellation waits for that (see the module's help)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             # Looked up once per loop: on Python 3.11 asyncio.get_running_loop() is a
@@ -89,7 +101,32 @@ class GroupCommit(Generic[Item, Outcome]):
             if id(item) in self._untaken:
                 self._untaken.discard(id(item))
                 self._queue = [queued for queued in self._queue if queued[0] is not item]
+            else:
+                outcome = await self._outcome_once_written(item)
+                if self._cancelled_outcome is not None:
+                    self._cancelled_outcome(item, outcome)
             raise
+
+    async def _outcome_once_written(self, item: Item) -> Outcome | BaseException:
+        """The outcome of ``item``, taken by a writer, once it is written, however often
+        the waiter is cancelled meanwhile: a writer's batch ends in the database's time."""
+        late = self._late.setdefault(id(item), asyncio.get_running_loop().create_future())
+        try:
+            while not late.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait((late,))  # which does not cancel it
+        finally:
+            del self._late[id(item)]
+        error = late.exception()
+        return error if error is not None else late.result()
+
+    def _tell_late(self, item: Item, outcome: Outcome | BaseException) -> None:
+        """Hand the outcome of ``item`` to its waiter, cancelled once the item was taken."""
+        late = self._late.setdefault(id(item), asyncio.get_running_loop().create_future())
+        if isinstance(outcome, BaseException):
+            late.set_exception(outcome)
+        else:
+            late.set_result(outcome)
 
     def waiting(self, item: Item) -> bool:
         """Whether ``item`` is queued and no writer has taken it yet: until one does, it
@@ -130,28 +167,28 @@ class GroupCommit(Generic[Item, Outcome]):
         try:
             outcomes = await self._database.run_write(write_batch)
         except DatabaseUnavailable as error:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(error)
+            for item, future in batch:
+                self._tell(item, future, error)
             return
         except Exception as error:
             if len(batch) > 1:
                 for one in batch:
                     await self._write_batch([one])
                 return
-            _, future = batch[0]
-            if not future.done():
-                future.set_exception(error)
+            self._tell(*batch[0], error)
             return
         except BaseException:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(DatabaseUnavailable("the write was interrupted"))
+            for item, future in batch:
+                self._tell(item, future, DatabaseUnavailable("the write was interrupted"))
             raise
-        for (_, future), outcome in zip(batch, outcomes, strict=True):
-            if future.done():
-                continue
-            if isinstance(outcome, Exception):
-                future.set_exception(outcome)
-            else:
-                future.set_result(outcome)
+        for (item, future), outcome in zip(batch, outcomes, strict=True):
+            self._tell(item, future, outcome)
+
+    def _tell(self, item: Item, future: asyncio.Future[Outcome], outcome: Outcome | BaseException) -> None:
+        """Tell the waiter of ``item`` its outcome (or the error), cancelled or not."""
+        if future.done():  # its waiter was cancelled once the item was taken
+            self._tell_late(item, outcome)
+        elif isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)

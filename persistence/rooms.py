@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from games import kind_of
 from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat, merged_changes
 from persistence.bulk import Bulk, RowWriter, SqliteRowWriter
-from persistence.database import Database, Writing
+from persistence.database import Database, OutcomeUnknown, Writing
 from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, EventRow, GameResult, Room, RoomSpectator, RoomTalk
@@ -235,12 +235,17 @@ class RoomStore:
         """``answered`` is called once the moves of a stored batch have gone on (see
         :class:`GroupCommit`)."""
         self._database = database
-        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(database, _write_batch, database.writers, answered)
+        self._grouped: GroupCommit[Move, LogHead] = GroupCommit(
+            database, _write_batch, database.writers, answered, _cancelled_outcome
+        )
 
     async def store(self, move: Move) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see
         :mod:`persistence.group_commit`); its room's new head. Raises :class:`StaleRoom`
-        (storing nothing) if the stored head is not the one the move expected."""
+        (storing nothing) if the stored head is not the one the move expected. If the
+        caller is cancelled once a writer has taken the move, the move is written all the
+        same, the cancellation waits for that, and :attr:`Move.written_anyway` says how it
+        went."""
         return await self._grouped.store(move)
 
     def waiting(self, move: Move) -> bool:
@@ -721,6 +726,13 @@ class Move:
     changes: Changes
     #: The room's head once the move is written (set by :func:`write_moves`).
     written: LogHead = EMPTY_LOG
+    #: Whether it was written (or may have been) though the caller storing it was
+    #: cancelled, once a writer had taken it (see :meth:`RoomStore.store`).
+    written_anyway: bool = False
+
+
+def _cancelled_outcome(move: Move, outcome: LogHead | BaseException) -> None:
+    move.written_anyway = isinstance(outcome, LogHead | OutcomeUnknown)
 
 
 #: The room row's columns a move writes.

@@ -113,6 +113,11 @@ class _Queued:
         self.done, self.result, self.error, self.changes, self.settled = False, None, None, None, None
 
 
+class _WrittenThoughCancelled(asyncio.CancelledError):
+    """The task was cancelled once a writer had taken its move's store, which the writer
+    wrote all the same (or may have): the moves stored with it are not to be made again."""
+
+
 class _Storing:
     """A room's move being stored, and the moves made on top of it before a writer took
     it, which are stored with it (see :meth:`GameRoom._join`)."""
@@ -316,6 +321,11 @@ class GameRoom(Place):
             self._undo_unstored(merged)
             for entry in group[first:]:
                 entry.reset()
+            if isinstance(error, _WrittenThoughCancelled):
+                lost = OutcomeUnknown("the moves were cancelled as they were written")
+                for entry in group[first:]:
+                    entry.error, entry.done = lost, True
+                raise
             if not isinstance(error, Exception):
                 self._queued[:0] = group[first:]
                 raise
@@ -405,7 +415,10 @@ class GameRoom(Place):
         If ``joinable``, moves that come until a writer takes it are made on top of it
         and stored with it (:meth:`_join`), to be told after it (:meth:`_tell_joined`);
         if the store fails, they are undone first and queued to be made again (or given
-        the same :class:`OutcomeUnknown`: made again, they could be made twice)."""
+        the same :class:`OutcomeUnknown`: made again, they could be made twice). So are
+        they if this task is cancelled once a writer has taken the store, which the writer
+        writes all the same (:class:`_WrittenThoughCancelled`); the room's next move
+        catches up."""
         started = time.perf_counter()
         storing = _Storing(Move(self.id, self.head, self.table.state, changes))
         self._storing = storing if joinable else None
@@ -415,6 +428,10 @@ class GameRoom(Place):
             except OutcomeUnknown as lost:
                 head = await self._made_after_all(storing.move.expected, storing.move.written, lost)
         except BaseException as error:
+            if storing.move.written_anyway:
+                unknown = OutcomeUnknown("the move they were stored with was cancelled as it was written")
+                self._give_back(storing.joined, unknown)
+                raise _WrittenThoughCancelled from error
             self._give_back(storing.joined, error if isinstance(error, OutcomeUnknown) else None)
             if isinstance(error, StaleRoom):
                 log.info("room %s changed on another node (or here, unstored); catching up", self.name)

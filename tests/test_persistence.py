@@ -435,6 +435,43 @@ async def test_an_item_whose_waiter_is_cancelled_before_a_writer_takes_it_is_nev
     assert taken.cancelled() and queued[1].cancelled()
 
 
+async def test_a_waiter_cancelled_once_its_item_was_taken_waits_for_the_write_and_is_told_how_it_went():
+    """Cancelling the waiter of an item a writer has taken does not end it at once: it
+    waits (cancelled again or not) until the write is over, so nothing the writer reads
+    of the item changes meanwhile, and is told the outcome, or the error, before the
+    cancellation goes on."""
+    release = asyncio.Event()
+    told: list[tuple[str, object]] = []
+
+    class HeldDatabase:
+        async def run_write(self, work):
+            await release.wait()
+            return work(None)
+
+    def write(_writing, items: list[str]) -> list[str | Exception]:
+        return [ValueError(item) if item.startswith("bad") else item.upper() for item in items]
+
+    commit: GroupCommit[str, str] = GroupCommit(  # type: ignore[arg-type]
+        HeldDatabase(), write, 1, cancelled_outcome=lambda item, outcome: told.append((item, outcome))
+    )
+    waiters = [asyncio.create_task(commit.store(item)) for item in ("a", "bad b")]
+    await asyncio.sleep(0)  # the writer takes both
+    for waiter in waiters:
+        waiter.cancel()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    waiters[0].cancel()
+    await asyncio.sleep(0)
+    assert not any(waiter.done() for waiter in waiters), "they wait for the write"
+    release.set()
+    for waiter in waiters:
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+    assert [(item, str(outcome)) for item, outcome in told] == [("a", "A"), ("bad b", "bad b")]
+    assert isinstance(told[1][1], ValueError)
+    assert commit._late == {}, "nothing is kept once told"
+
+
 async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_log(database):
     """Thirty rooms moving at once, their moves stored in batches (several written at once
     on PostgreSQL, see Database.writers): every room's log holds its own moves, in order,

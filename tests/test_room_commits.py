@@ -32,7 +32,9 @@ class WriteGate:
     """The server's database writes, held at a gate until it opens, and counted. The
     writes numbered in ``failing`` fail as if the database had gone away; those in
     ``landing`` are committed, and those in ``unmade`` written and rolled back, and then
-    both fail as if the database had gone away as it committed (its answer lost)."""
+    both fail as if the database had gone away as it committed (its answer lost). A
+    write numbered in ``on_taken`` first calls what it gives, once the gate is open: the
+    writer has then taken its batch."""
 
     def __init__(
         self,
@@ -44,6 +46,7 @@ class WriteGate:
     ) -> None:
         self.writes = 0
         self.opened = asyncio.Event()
+        self.on_taken: dict[int, Callable[[], None]] = {}
         real = server.database.run_write
 
         class RolledBack(Exception):
@@ -60,6 +63,8 @@ class WriteGate:
             self.writes += 1
             number = self.writes
             await self.opened.wait()
+            if number in self.on_taken:
+                self.on_taken[number]()
             if number in failing:
                 raise DatabaseUnavailable("unplugged for the test")
             if number in unmade:
@@ -116,19 +121,21 @@ async def while_the_writers_are_busy(
     ``first``, whose store then waits in the queue, then ``later`` once it does; open
     the gate, making ``first``'s write fail as :class:`WriteGate` does if ``fail_it``
     names how (``failing``, ``landing`` or ``unmade``), or cancelling ``first``'s task
-    before it opens (``cancelled``). The gate, and every reply ("" for a cancelled
-    ``first``)."""
+    before it opens (``cancelled``) or once a writer has taken its write
+    (``cancelled-taken``). The gate, and every reply ("" for a cancelled ``first``)."""
     writers = server.database.writers
     builders = [await ScriptedPlayer.connect(server.port, name) for name in ("Eve", "Gus")[:writers]]
     for number, builder in enumerate(builders):
         await builder.ask(f"newroom Side {number}")
-    failing = fail_it if fail_it != "cancelled" else ""
+    failing = fail_it if not fail_it.startswith("cancelled") else ""
     gate = WriteGate(server, monkeypatch, **({failing: (writers + 1,)} if failing else {}))
     blockers = []
     for number, builder in enumerate(builders, start=1):
         blockers.append(asyncio.ensure_future(builder.ask("loadcard Wall/T/It stands.")))
         await until(lambda number=number: gate.writes == number)  # one writer each
     waiting = asyncio.ensure_future(first())
+    if fail_it == "cancelled-taken":
+        gate.on_taken[writers + 1] = waiting.cancel
     await until(lambda: room._storing is not None)
     joining = [asyncio.ensure_future(each()) for each in later]
     await until(lambda: room._storing is not None and len(room._storing.joined) == len(later))
@@ -309,6 +316,60 @@ async def test_moves_joined_to_a_move_cancelled_before_it_was_taken_are_made_onc
     assert await assert_stored_as_kept(server, room) == [*before, "Ben draw", "Di draw"]
     counts = (await cy.table())[1]
     assert counts == {**hands, "Ben": hands["Ben"] + 1, "Di": hands["Di"] + 1}
+
+
+async def test_moves_joined_to_a_move_cancelled_once_it_was_taken_are_never_made_twice(server, monkeypatch):
+    """The waiting move's task is cancelled once a writer has taken it: the writer
+    stores it all the same, with the moves joined to it, so those are not made again;
+    their movers are told it may or may not have been made, and the room's next move
+    catches up on all of it."""
+    (ann, ben, cy, di), room = await four_at_a_table(server)
+    before = await assert_stored_as_kept(server, room)
+    hands = (await cy.table())[1]
+    ann_id = next(seat.account_id for seat in room.table.state.seats if seat.name == "Ann")
+    _, replies = await while_the_writers_are_busy(
+        server,
+        monkeypatch,
+        room,
+        lambda: room.perform(lambda table: table.draw(ann_id)),
+        [lambda: ben.ask("draw"), lambda: di.ask("draw")],
+        "cancelled-taken",
+    )
+    assert replies[0] == "", "Ann's move was cancelled"
+    assert replies[1:] == [MAYBE_STORED, MAYBE_STORED], replies
+    assert DRAWN.search(flat(await cy.ask("draw")))
+    assert await assert_stored_as_kept(server, room) == [*before, "Ann draw", "Ben draw", "Di draw", "Cy draw"]
+    counts = (await cy.table())[1]
+    assert counts == {name: count + 1 for name, count in hands.items()}
+
+
+async def test_moves_grouped_with_a_move_cancelled_once_it_was_taken_are_never_made_twice(server, monkeypatch):
+    """Moves queued while their room's move was being written are stored together
+    after it, by the task of the first; that task is cancelled once a writer has taken
+    their store. The writer stores them all the same, so none is made again: their
+    movers are told it may or may not have been made, and the next move catches up."""
+    (ann, ben, cy, di), room = await four_at_a_table(server)
+    before = await assert_stored_as_kept(server, room)
+    hands = (await ann.table())[1]
+    ben_id = next(seat.account_id for seat in room.table.state.seats if seat.name == "Ben")
+    gate = WriteGate(server, monkeypatch)
+    owner = asyncio.ensure_future(ann.ask("draw"))
+    await until(lambda: gate.writes == 1)  # taken by a writer: later moves queue
+    first = asyncio.ensure_future(room.perform(lambda table: table.draw(ben_id)))
+    queued = [asyncio.ensure_future(player.ask("draw")) for player in (cy, di)]
+    await until(lambda: len(room._queued) == 3)
+    gate.on_taken[2] = first.cancel
+    gate.opened.set()
+    replies = [flat(reply) for reply in await asyncio.gather(owner, *queued)]
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert DRAWN.search(replies[0]), replies[0]
+    assert replies[1:] == [MAYBE_STORED, MAYBE_STORED], replies
+    assert DRAWN.search(flat(await ann.ask("draw"))), "the next move catches up, then is made"
+    stored = await assert_stored_as_kept(server, room)
+    assert stored == [*before, "Ann draw", "Ben draw", "Cy draw", "Di draw", "Ann draw"]
+    hands_after = (await ann.table())[1]
+    assert hands_after == {name: count + 1 + (name == "Ann") for name, count in hands.items()}
 
 
 async def test_moves_stored_with_a_stale_move_are_made_again_after_it(server, start_server, monkeypatch):
