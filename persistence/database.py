@@ -511,7 +511,7 @@ def _unavailable_as_such() -> Iterator[None]:
     except (DBAPIError, SQLAlchemyTimeoutError, OSError, TimeoutError, sqlite3.OperationalError) as error:
         if _cannot_encode(error):
             raise  # a value no driver can send (asyncpg says so as a driver error)
-        said = str(error).split("\n", 1)[0]
+        said = _first_line(error)
         full = any(sign in said for sign in _FULL) or getattr(getattr(error, "orig", None), "sqlstate", None) == "53100"
         raise (DatabaseFull if full else DatabaseUnavailable)(said) from error
 
@@ -527,7 +527,16 @@ def _answer_lost_as_such() -> Iterator[None]:
         lost = not isinstance(error, DBAPIError) or error.connection_invalidated
         if not lost:
             raise
-        raise OutcomeUnknown(f"the commit's answer was lost: {str(error).split(chr(10), 1)[0]}") from error
+        raise OutcomeUnknown(f"the commit's answer was lost: {_first_line(error)}") from error
+
+
+def _first_line(error: BaseException) -> str:
+    """What ``error`` says, in a line for the log and the exception it becomes: a driver's
+    timeout says nothing of itself."""
+    said = str(error).split("\n", 1)[0]
+    if said:
+        return said
+    return "no answer in time" if isinstance(error, TimeoutError) else type(error).__name__
 
 
 def _cannot_encode(error: BaseException) -> bool:

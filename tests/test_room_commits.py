@@ -14,8 +14,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
-from commands.dispatch import MAYBE_STORED
+from commands.dispatch import DATABASE_DOWN, MAYBE_STORED
 from persistence.database import DatabaseUnavailable, OutcomeUnknown
 from persistence.rooms import chain
 from server.app import MushServer
@@ -293,6 +294,42 @@ async def test_a_move_on_a_claimed_room_whose_answer_was_lost_is_found_made(serv
     assert DRAWN.search(flat(await ann.ask("draw")))
     stored = await assert_stored_as_kept(server, room)
     assert stored[-2:] == ["Fay join", "Ann draw"] and stored.count("Ann draw") == 1
+
+
+async def test_a_commit_that_outlasts_the_database_timeout_is_found_unmade_and_the_move_can_be_made(
+    backend, start_server, caplog
+):
+    """PostgreSQL takes longer to commit a move than the server's database timeout (a
+    deferred trigger sleeps in the commit): the driver gives up and cancels it, the room
+    finds in its stored log that the commit was not made, and the mover is told nothing
+    was changed. Once commits are quick again, the same move is made, once."""
+    if backend != "postgresql":
+        pytest.skip("SQLite commits in this process: no answer can be waited for in vain")
+    server = await start_server(database_timeout=1.0)
+    (ann, _ben, cy, _di), room = await four_at_a_table(server)
+    before = await assert_stored_as_kept(server, room)
+    hands = (await cy.table())[1]
+    async with server.database.transaction() as connection:
+        await connection.execute(
+            text(
+                "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$"
+            )
+        )
+        await connection.execute(
+            text(
+                "CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON events "
+                "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()"
+            )
+        )
+    assert flat(await ann.ask("draw")) == DATABASE_DOWN
+    assert "commit's answer was lost: no answer in time; it was not made" in caplog.text
+    assert await assert_stored_as_kept(server, room) == before
+    async with server.database.transaction() as connection:
+        await connection.execute(text("DROP TRIGGER slow_commit ON events"))
+    assert DRAWN.search(flat(await ann.ask("draw")))
+    assert await assert_stored_as_kept(server, room) == [*before, "Ann draw"]
+    assert (await cy.table())[1] == {**hands, "Ann": hands["Ann"] + 1}
 
 
 async def test_moves_joined_to_a_move_cancelled_before_it_was_taken_are_made_once(server, monkeypatch):
