@@ -12,7 +12,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -232,20 +232,28 @@ class Database:
                         await transaction.commit()
         self._checkpoint_soon()
 
-    async def run_write(self, work: Callable[[Writing], T]) -> T:
+    async def run_write(self, work: Callable[[Writing], T], then: Callable[[T], None] | None = None) -> T:
         """Run ``work`` in a write transaction and commit; its result. The work is plain
         synchronous SQLAlchemy: with SQLite it runs right here on the writer connection,
-        with PostgreSQL on an async connection. Raises :class:`DatabaseUnavailable`."""
+        with PostgreSQL on an async connection. Raises :class:`DatabaseUnavailable`.
+
+        ``then``, if given, is called with the result on the event loop as soon as the
+        commit is made: with SQLite in the turn of the loop that learns it from the
+        commit thread, one turn before the caller goes on (what ``then`` wakes runs in
+        the caller's turn, not the one after it)."""
         if self._sqlite_writer is None:
             async with self.transaction() as connection:
-                return await connection.run_sync(_work_then_left_statements, work)
+                result = await connection.run_sync(_work_then_left_statements, work)
+            if then is not None:
+                then(result)
+            return result
         assert self._write_turn is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         async with self._write_turn:
             while True:
                 try:
-                    return await self._sqlite_write(work)
+                    return await self._sqlite_write(work, then)
                 except DatabaseUnavailable as outage:
                     if "locked" not in str(outage) or loop.time() >= deadline:
                         # Tries that found the lock taken and were made again are no
@@ -254,10 +262,10 @@ class Database:
                         raise
                 await asyncio.sleep(0.005)
 
-    async def _sqlite_write(self, work: Callable[[Writing], T]) -> T:
+    async def _sqlite_write(self, work: Callable[[Writing], T], then: Callable[[T], None] | None) -> T:
         """The work here; the statements it left for the commit (:attr:`Writing.with_commit`)
         and the commit, which waits for the disk, in the commit thread: SQLite lets go
-        of the GIL meanwhile, so players are served."""
+        of the GIL meanwhile, so players are served. ``then`` as :meth:`run_write` says."""
         assert self._sqlite_writer is not None
         with _unavailable_as_such(), self._sqlite_writer.connect() as connection:
             transaction = connection.begin()
@@ -272,7 +280,15 @@ class Database:
                         raw.execute(statement, values)
                     transaction.commit()
 
-                await asyncio.get_running_loop().run_in_executor(self._commit_thread, finish)
+                loop = asyncio.get_running_loop()
+                committing = self._commit_thread.submit(finish)
+                if then is not None:
+                    # Registered before the caller's own wake-up, so it runs first, in the
+                    # same turn of the loop.
+                    committing.add_done_callback(
+                        lambda done: loop.is_closed() or loop.call_soon_threadsafe(_then_if_made, done, then, result)
+                    )
+                await asyncio.wrap_future(committing, loop=loop)
             except BaseException:
                 if transaction.is_active:
                     transaction.rollback()
@@ -450,6 +466,12 @@ def _log_checkpoint_failure(checkpoint: asyncio.Future[None]) -> None:
     """A checkpoint that failed is tried again after the next write; it is only logged."""
     if not checkpoint.cancelled() and checkpoint.exception() is not None:
         log.warning("copying the WAL back into the database file failed: %s", checkpoint.exception())
+
+
+def _then_if_made(done: Future[None], then: Callable[[T], None], result: T) -> None:
+    """``then(result)`` if the commit ``done`` was made (on the event loop)."""
+    if not done.cancelled() and done.exception() is None:
+        then(result)
 
 
 def _work_then_left_statements(connection: Connection, work: Callable[[Writing], T]) -> T:

@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar, cast
 
 from persistence.database import Database, DatabaseUnavailable, Writing
+
+log = logging.getLogger(__name__)
 
 Item = TypeVar("Item")
 Outcome = TypeVar("Outcome")
@@ -146,9 +149,6 @@ class GroupCommit(Generic[Item, Outcome]):
                     await self._write_batch(batch)
                 finally:
                     self._writing -= 1
-                if self._answered is not None and self._loop is not None:
-                    # After the waiters' own steps, which setting their futures scheduled.
-                    self._loop.call_soon(self._answered)
         finally:
             # At once, not by the task's done callback: a waiter that this writer has just
             # answered runs before that, and what it stores next needs a writer.
@@ -160,29 +160,40 @@ class GroupCommit(Generic[Item, Outcome]):
         database refuses, say), nothing of it was written, and each item is written again
         alone: one writer's bad item fails only its own writer."""
         items = [item for item, _ in batch]
+        told = False
 
         def write_batch(writing: Writing) -> list[Outcome | Exception]:
             return self._write(writing, items)
 
+        def tell_all(outcomes: Sequence[Outcome | BaseException]) -> None:
+            # As soon as the commit is made (see Database.run_write): the waiters go on in
+            # the turn of the event loop in which this writer does.
+            nonlocal told
+            told = True
+            for (item, future), outcome in zip(batch, outcomes, strict=True):
+                self._tell(item, future, outcome)
+            if self._answered is not None and self._loop is not None:
+                # After the waiters' own steps, which setting their futures scheduled.
+                self._loop.call_soon(self._answered)
+
         try:
-            outcomes = await self._database.run_write(write_batch)
+            await self._database.run_write(write_batch, tell_all)
         except DatabaseUnavailable as error:
-            for item, future in batch:
-                self._tell(item, future, error)
-            return
+            if not told:
+                tell_all([error] * len(batch))
         except Exception as error:
+            if told:  # after the commit, whose outcomes were told: a bug, not theirs
+                log.exception("a batch was committed and told, and then failed")
+                return
             if len(batch) > 1:
                 for one in batch:
                     await self._write_batch([one])
                 return
-            self._tell(*batch[0], error)
-            return
+            tell_all([error])
         except BaseException:
-            for item, future in batch:
-                self._tell(item, future, DatabaseUnavailable("the write was interrupted"))
+            if not told:
+                tell_all([DatabaseUnavailable("the write was interrupted")] * len(batch))
             raise
-        for (item, future), outcome in zip(batch, outcomes, strict=True):
-            self._tell(item, future, outcome)
 
     def _tell(self, item: Item, future: asyncio.Future[Outcome], outcome: Outcome | BaseException) -> None:
         """Tell the waiter of ``item`` its outcome (or the error), cancelled or not."""

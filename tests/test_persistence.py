@@ -305,12 +305,12 @@ async def test_group_commit_writes_up_to_its_writers_batches_at_once_and_queues_
             self.most_open = 0
             self.finish = asyncio.Event()
 
-        async def run_write(self, work):
+        async def run_write(self, work, then=None):
             self.open += 1
             self.most_open = max(self.most_open, self.open)
             await self.finish.wait()
             self.open -= 1
-            return work(None)
+            return committed(work, then)
 
     async def batches_written(writers: int) -> tuple[list[list[str]], int]:
         held = HeldDatabase()
@@ -335,11 +335,20 @@ async def test_group_commit_writes_up_to_its_writers_batches_at_once_and_queues_
     assert await batches_written(3) == ([["a"], ["b"], ["c"], ["d"]], 3)
 
 
+def committed(work, then):
+    """What a test's stand-in for :meth:`Database.run_write` does once it lets a write
+    through: the work's result, told to ``then`` (if given) as a commit's would be."""
+    result = work(None)
+    if then is not None:
+        then(result)
+    return result
+
+
 class QuickDatabase:
     """Writes each batch at once, without a database."""
 
-    async def run_write(self, work):
-        return work(None)
+    async def run_write(self, work, then=None):
+        return committed(work, then)
 
 
 def upper_case(_writing, items: list[str]) -> list[str]:
@@ -355,6 +364,43 @@ async def test_group_commit_stores_what_comes_right_after_its_writer_finished():
         assert await commit.store("a") == "A"
         async with asyncio.timeout(1):
             assert await commit.store("b") == "B"
+
+
+async def test_a_write_s_then_is_told_as_soon_as_the_commit_is_made(database, backend):
+    """``run_write``'s ``then`` gets the work's result once the commit is made, and never
+    for a write that fails. With SQLite it is called in the turn of the event loop that
+    learns of the commit from the commit thread, before the caller goes on: a task it
+    wakes goes on in the caller's turn (the group commit's waiters, told so, answer a
+    turn sooner)."""
+    async with database.transaction() as connection:
+        await connection.execute(text("CREATE TABLE marks (n integer)"))
+    order: list[str] = []
+    told: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def woken() -> None:
+        order.append(f"woken with {await told}")
+
+    def work(writing: Writing) -> int:
+        writing.connection.exec_driver_sql("INSERT INTO marks VALUES (1)")
+        return 1
+
+    waiting = asyncio.create_task(woken())
+    assert await database.run_write(work, told.set_result) == 1
+    order.append("the caller went on")
+    await waiting
+    first = ["woken with 1", "the caller went on"] if backend == "sqlite" else ["the caller went on", "woken with 1"]
+    assert order == first
+
+    def failing(writing: Writing) -> None:
+        writing.connection.exec_driver_sql("INSERT INTO marks VALUES (2)")
+        raise ValueError("refused")
+
+    never: list[object] = []
+    with pytest.raises(ValueError):
+        await database.run_write(failing, never.append)
+    assert never == []
+    async with database.snapshot() as connection:
+        assert (await connection.execute(text("SELECT count(*) FROM marks"))).scalar_one() == 1
 
 
 async def test_a_batch_s_answer_comes_after_its_waiters_went_on_in_the_same_turn():
@@ -382,9 +428,9 @@ async def test_group_commit_items_wait_until_a_writer_takes_them_and_are_written
     release = asyncio.Event()
 
     class HeldDatabase:
-        async def run_write(self, work):
+        async def run_write(self, work, then=None):
             await release.wait()
-            return work(None)
+            return committed(work, then)
 
     def write(_writing, items: list[list[str]]) -> list[str]:
         return ["+".join(item) for item in items]
@@ -411,9 +457,9 @@ async def test_an_item_whose_waiter_is_cancelled_before_a_writer_takes_it_is_nev
     written: list[str] = []
 
     class HeldDatabase:
-        async def run_write(self, work):
+        async def run_write(self, work, then=None):
             await release.wait()
-            return work(None)
+            return committed(work, then)
 
     def write(_writing, items: list[str]) -> list[str]:
         written.extend(items)
@@ -444,9 +490,9 @@ async def test_a_waiter_cancelled_once_its_item_was_taken_waits_for_the_write_an
     told: list[tuple[str, object]] = []
 
     class HeldDatabase:
-        async def run_write(self, work):
+        async def run_write(self, work, then=None):
             await release.wait()
-            return work(None)
+            return committed(work, then)
 
     def write(_writing, items: list[str]) -> list[str | Exception]:
         return [ValueError(item) if item.startswith("bad") else item.upper() for item in items]
