@@ -282,13 +282,15 @@ class Database:
 
                 loop = asyncio.get_running_loop()
                 committing = self._commit_thread.submit(finish)
+                committed = asyncio.wrap_future(committing, loop=loop)
                 if then is not None:
-                    # Registered before the caller's own wake-up, so it runs first, in the
-                    # same turn of the loop.
+                    # In the turn that wakes the caller, after it: the caller goes on first
+                    # (a writer, to its next batch, which the commit thread can then write
+                    # while the tasks ``then`` wakes go on).
                     committing.add_done_callback(
                         lambda done: loop.is_closed() or loop.call_soon_threadsafe(_then_if_made, done, then, result)
                     )
-                await asyncio.wrap_future(committing, loop=loop)
+                await committed
             except BaseException:
                 if transaction.is_active:
                     transaction.rollback()
