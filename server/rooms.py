@@ -115,7 +115,9 @@ class _Queued:
 
 class _WrittenThoughCancelled(asyncio.CancelledError):
     """The task was cancelled once a writer had taken its move's store, which the writer
-    wrote all the same (or may have): the moves stored with it are not to be made again."""
+    wrote all the same (or may have): the moves stored with it are not to be made again.
+    (Python 3.11's ``asyncio.timeout`` takes only a plain CancelledError for its own, so
+    no room move may run under one.)"""
 
 
 class _Storing:
