@@ -167,8 +167,11 @@ class GroupCommit(Generic[Item, Outcome]):
 
         def tell_all(outcomes: Sequence[Outcome | BaseException]) -> None:
             # As soon as the commit is made (see Database.run_write): the waiters go on in
-            # the turn of the event loop in which this writer does.
+            # the turn of the event loop in which this writer does. Once only: a writer
+            # cancelled while the commit thread commits has told them it was interrupted.
             nonlocal told
+            if told:
+                return
             told = True
             for (item, future), outcome in zip(batch, outcomes, strict=True):
                 self._tell(item, future, outcome)

@@ -528,6 +528,23 @@ async def test_a_waiter_cancelled_once_its_item_was_taken_waits_for_the_write_an
     assert commit._late == {}, "nothing is kept once told"
 
 
+async def test_a_batch_is_told_its_outcome_once_even_if_the_commit_s_news_comes_after_its_failure():
+    """A writer interrupted while the commit thread commits tells the batch it was
+    interrupted; the commit's own news, coming after, is then ignored: each waiter is
+    told once, and nothing is kept for a waiter that does not exist."""
+
+    class InterruptedDatabase:
+        async def run_write(self, work, then=None):
+            asyncio.get_running_loop().call_soon(then, work(None))
+            raise DatabaseUnavailable("the write was interrupted")
+
+    commit: GroupCommit[str, str] = GroupCommit(InterruptedDatabase(), upper_case, 1)  # type: ignore[arg-type]
+    outcomes = await asyncio.gather(commit.store("a"), commit.store("b"), return_exceptions=True)
+    assert [str(outcome) for outcome in outcomes] == ["the write was interrupted"] * 2
+    await asyncio.sleep(0)  # the commit's news
+    assert commit._late == {}
+
+
 async def test_moves_of_many_rooms_stored_at_once_each_extend_their_own_room_s_log(database):
     """Thirty rooms moving at once, their moves stored in batches (several written at once
     on PostgreSQL, see Database.writers): every room's log holds its own moves, in order,
