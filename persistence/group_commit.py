@@ -182,8 +182,7 @@ class GroupCommit(Generic[Item, Outcome]):
         try:
             await self._database.run_write(write_batch, tell_all)
         except DatabaseUnavailable as error:
-            if not told:
-                tell_all([error] * len(batch))
+            tell_all([error] * len(batch))
         except Exception as error:
             if told:  # after the commit, whose outcomes were told: a bug, not theirs
                 log.exception("a batch was committed and told, and then failed")
@@ -194,8 +193,7 @@ class GroupCommit(Generic[Item, Outcome]):
                 return
             tell_all([error])
         except BaseException:
-            if not told:
-                tell_all([DatabaseUnavailable("the write was interrupted")] * len(batch))
+            tell_all([DatabaseUnavailable("the write was interrupted")] * len(batch))
             raise
 
     def _tell(self, item: Item, future: asyncio.Future[Outcome], outcome: Outcome | BaseException) -> None:
