@@ -8,8 +8,9 @@ another player's terminal.
 from __future__ import annotations
 
 import re
-import textwrap
 import unicodedata
+
+import regex
 
 #: ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), the
 #: string commands DCS/SOS/PM/APC (ESC P/X/^/_ ... ST), and two-byte ESC sequences.
@@ -72,7 +73,10 @@ def clean_text(text: str) -> str:
     paragraph separators (which some clients show as line breaks: fake server lines) and
     invisible formatting characters (zero-width spaces, word joiners, byte order marks)
     are dropped. Printable Unicode (accents, every script, emoji) is kept as sent, with
-    the joiners that emoji and some scripts need (see :func:`_needed_joiner`).
+    the joiners that emoji and some scripts need (see :data:`_INVISIBLE`).
+
+    Every step is one regular expression or string method, run in C: a line costs the
+    same few calls whatever it holds, so that no script or character is slower to clean.
     """
     if text.isprintable():
         return text
@@ -81,54 +85,42 @@ def clean_text(text: str) -> str:
     text = _CONTROL_CHARACTER.sub("", text)
     if text.isprintable():
         return text
-    kept = []
-    for i, ch in enumerate(text):
-        category = unicodedata.category(ch)
-        if category == "Cs":
-            # Half of a UTF-16 pair, alone (JSON can carry one): no character, and text no
-            # database or client can encode. Shown as invalid input is: U+FFFD.
-            kept.append(REPLACEMENT_CHARACTER)
-        elif category not in _INVISIBLE or _needed_joiner(text, i):
-            kept.append(ch)
-    return "".join(kept)
+    # Half of a UTF-16 pair, alone (JSON can carry one): no character, and text no
+    # database or client can encode. Shown as invalid input is: U+FFFD.
+    text = _LONE_SURROGATE.sub(REPLACEMENT_CHARACTER, text)
+    return _INVISIBLE.sub(r"\1", text)
 
 
 #: What a character that cannot be read becomes (as invalid UTF-8 from telnet does).
 REPLACEMENT_CHARACTER = "\ufffd"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-#: Unicode categories of characters with no glyph of their own: format characters, and
-#: the line and paragraph separators.
-_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
-ZWNJ, ZWJ = "\u200c", "\u200d"
-#: Scripts that write with the zero-width non-joiner: Arabic (and Persian), the Indic ones.
-_JOINING_SCRIPTS = ((0x0600, 0x08FF), (0x0900, 0x0DFF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
-
-
-def _needed_joiner(text: str, i: int) -> bool:
-    """Whether the invisible character at ``text[i]`` is part of how something is
-    written: a zero-width joiner inside an emoji sequence (👨‍👩‍👧) or after an Indic
-    letter, a non-joiner between two letters of a script that uses it, or a tag of an
-    emoji flag (🏴 + tags)."""
-    ch = text[i]
-    before = text[i - 1] if i > 0 else ""
-    after = text[i + 1] if i + 1 < len(text) else ""
-    if ch == ZWJ:
-        return bool(before and after) and ((_emoji_part(before) and _emoji_part(after)) or _in_joining_script(before))
-    if ch == ZWNJ:
-        return before.isalpha() and after.isalpha() and _in_joining_script(before) and _in_joining_script(after)
-    if 0xE0020 <= ord(ch) <= 0xE007F:
-        return before == "\U0001f3f4" or 0xE0020 <= ord(before or "\0") <= 0xE007F
-    return False
-
-
-def _emoji_part(ch: str) -> bool:
-    """Whether ``ch`` can be a part of an emoji sequence: a pictograph, a skin tone, the
-    emoji variation selector."""
-    return ord(ch) >= 0x2600 and (unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f")
-
-
-def _in_joining_script(ch: str) -> bool:
-    return any(low <= ord(ch) <= high for low, high in _JOINING_SCRIPTS)
+#: Scripts that write with the zero-width joiner and non-joiner: Arabic (and Persian), the
+#: Indic ones.
+_JOINING_SCRIPTS = r"\u0600-\u08ff\u0900-\u0dff\ufb50-\ufdff\ufe70-\ufeff"
+#: What can be part of an emoji sequence: a pictograph, a skin tone, the emoji variation selector.
+_EMOJI_PART = r"[[[\p{So}\p{Sk}]--[\x00-\u25ff]]\ufe0f]"
+#: The emoji flag's tags.
+_TAG = r"[\U000e0020-\U000e007f]"
+#: Characters with no glyph of their own (format characters, the line and paragraph
+#: separators), matched to be dropped, a run at a time; but those that are part of how
+#: something is written are matched one by one as group 1, and so kept: a zero-width joiner
+#: inside an emoji sequence (👨‍👩‍👧) or after an Arabic or Indic letter, a non-joiner
+#: between two letters of a script that uses it, the tags of an emoji flag (🏴 + tags).
+#: Each alternative starts with the character itself, so that the look around it is done
+#: only where one stands.
+_INVISIBLE = regex.compile(
+    rf"""
+    (
+        \u200d (?<={_EMOJI_PART}\u200d) (?={_EMOJI_PART})
+      | \u200d (?<=[[{_JOINING_SCRIPTS}]--\p{{Cf}}]\u200d) (?=.)
+      | \u200c (?<=[[{_JOINING_SCRIPTS}]&&\p{{L}}]\u200c) (?=[[{_JOINING_SCRIPTS}]&&\p{{L}}])
+      | {_TAG} (?<=[\U0001f3f4\U000e0020-\U000e007f]{_TAG})
+    )
+    | [\p{{Cf}}\p{{Zl}}\p{{Zp}}]+
+    """,
+    regex.VERBOSE | regex.VERSION1 | regex.DOTALL,
+)
 
 
 #: The pieces of colour markup, each taking no room on the screen: a span's start (with its
@@ -136,39 +128,58 @@ def _in_joining_script(ch: str) -> bool:
 _MARKUP_PARTS = re.compile("\x01[^\x02]*\x02|\x03")
 
 
-def _fill_measured(line: str, width: int, indent: str) -> list[str]:
-    """A line with colour markup, or with characters not one column wide, filled as
-    :func:`wrap_lines` fills a plain one (as textwrap does: broken at spaces, the
-    continuation lines indented by ``indent``, the spaces at a break dropped, a word too
-    long for any line cut to fill the line it starts on), measuring the columns of what
-    shows (a wide character, as in Chinese, takes two; a combining mark none). A coloured
-    span broken across lines is still one span (the markup is turned into ANSI after the
-    lines are joined); a coloured word too long for a line is not cut, but put on a line
-    of its own."""
-    chunks = [chunk for chunk in re.split("( +)", line) if chunk][::-1]
+#: Where a line is broken: runs of spaces, kept as chunks of their own (as textwrap's).
+_SPACE_RUN = re.compile("( +)")
+
+
+def _fill(line: str, width: int, indent: str) -> list[str]:
+    """``line`` filled to ``width`` columns as :func:`textwrap.wrap` fills it (broken at
+    spaces, the continuation lines indented by ``indent``, the spaces at a break dropped,
+    a word too long for any line cut to fill the line it starts on), in time linear in its
+    length whatever the width, measuring the columns of what shows (a wide character, as
+    in Chinese, takes two; a combining mark none; colour markup none). A coloured span
+    broken across lines is still one span (the markup is turned into ANSI after the lines
+    are joined); a coloured word too long for a line is not cut, but put on a line of its
+    own.
+
+    Each chunk (a word, or a run of spaces) is measured once; a long word is cut where it
+    stands, by an offset, never by measuring what is left of it again for each line."""
+    chunks = [chunk for chunk in _SPACE_RUN.split(line) if chunk]
+    #: The columns of each chunk, or of what is left of it once a piece was cut off.
+    columns = [_shown_length(chunk) for chunk in chunks]
+    if sum(columns) <= width:
+        return [line]
     lines: list[str] = []
-    while chunks:
+    index = offset = 0  # what is still to place: chunks[index][offset:], then the chunks after it
+    while index < len(chunks):
         prefix = indent if lines else ""
         room = max(1, width - len(prefix))
-        if lines and not chunks[-1].strip():
-            chunks.pop()
+        if lines and offset == 0 and chunks[index][0] == " ":
+            index += 1  # the spaces at a break
             continue
         parts: list[str] = []
         used = 0
-        while chunks and used + _shown_length(chunks[-1]) <= room:
-            used += _shown_length(chunks[-1])
-            parts.append(chunks.pop())
-        if chunks and _shown_length(chunks[-1]) > room:
-            word = chunks[-1]
+        while index < len(chunks) and used + columns[index] <= room:
+            parts.append(chunks[index][offset:] if offset else chunks[index])
+            used += columns[index]
+            index, offset = index + 1, 0
+        if index < len(chunks) and columns[index] > room:
+            word = chunks[index]
             if COLOUR_START in word or COLOUR_END in word:
                 if not parts:
-                    parts.append(chunks.pop())
+                    parts.append(word[offset:] if offset else word)
+                    index, offset = index + 1, 0
             else:
                 # Nothing of it may fit after the line so far (textwrap then adds an empty
                 # piece); on a line of its own, a character wider than the line still goes.
-                cut = _cut_at_column(word, room - used) or (0 if parts else 1)
-                parts.append(word[:cut])
-                chunks[-1] = word[cut:]
+                cut, taken = _fitting(word, offset, room - used)
+                if not cut and not parts:
+                    cut, taken = 1, _columns_of(word[offset])
+                parts.append(word[offset : offset + cut])
+                columns[index] -= taken
+                offset += cut
+                if offset >= len(word):
+                    index, offset = index + 1, 0
         if parts and not parts[-1].strip():
             parts.pop()
         if parts:
@@ -191,14 +202,19 @@ def _columns_of(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
-def _cut_at_column(word: str, columns: int) -> int:
-    """How many characters of ``word`` fit in ``columns``."""
+def _fitting(word: str, start: int, columns: int) -> tuple[int, int]:
+    """How many characters of ``word`` from ``start`` on fit in ``columns``, and the
+    columns they take (looking at no more of it than that)."""
+    if word.isascii():
+        fit = max(0, min(columns, len(word) - start))
+        return fit, fit
     taken = 0
-    for i, ch in enumerate(word):
-        taken += _columns_of(ch)
-        if taken > columns:
-            return i
-    return len(word)
+    for i in range(start, len(word)):
+        width = _columns_of(word[i])
+        if taken + width > columns:
+            return i - start, taken
+        taken += width
+    return len(word) - start, taken
 
 
 #: A table row's columns up to its last: words apart by two spaces or more.
@@ -256,26 +272,11 @@ def wrap_lines(text: str, width: int) -> list[str]:
             lines.append(line)
             continue
         shown = render_colours(line, False)
-        if _shown_length(shown) <= width:
-            lines.append(line)
-            continue
         column = _LAST_COLUMN.match(shown)
         indent = " " * len(column.group(0)) if column else shown[: len(shown) - len(shown.lstrip(" "))]
-        indent = indent or HANGING_INDENT
-        if len(indent) > width // 2:
-            indent = ""
-        if shown is not line or not shown.isascii():
-            lines.extend(_fill_measured(line, width, indent))
-            continue
-        lines.extend(
-            textwrap.wrap(
-                line,
-                width=width,
-                subsequent_indent=indent,
-                break_long_words=True,
-                break_on_hyphens=False,
-                drop_whitespace=True,
-            )
-            or [""]
-        )
+        if not indent or len(indent) > width // 2:
+            # Never none where there is room (every client has): what a player wrote may
+            # stand anywhere in a long line.
+            indent = HANGING_INDENT if len(HANGING_INDENT) <= width // 2 else ""
+        lines.extend(_fill(line, width, indent))
     return lines
