@@ -59,18 +59,24 @@ def name_key(name: str) -> str:
 
 #: Glyphs drawn alike in most fonts, before letter case is folded (so a capital I is not
 #: taken for the small i it folds to): a capital I, a small l, the digit one and a bar are
-#: one upright stroke; the digit zero is an o.
-_ALIKE_GLYPHS = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o"})
+#: one upright stroke; the digit zero is an o, five an s, six a b.
+_ALIKE_GLYPHS = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "6": "b"})
+#: Pairs of letters drawn as one letter, or as another pair, once case is folded: rn and
+#: m, vv and w, cl and d; an n beside an m is read as another m (Enma, Emma).
+_ALIKE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("nm", "mm"), ("mn", "mm"))
 
 
 def name_skeleton(name: str) -> str:
     """What ``name`` looks like on a screen, for telling names apart by eye: every upright
-    stroke (I, l, 1) one letter, zero an o, then case-folded, rn made m and vv w, and the
-    punctuation and spaces a name may have left out (Alice., A.lice, Al ice)."""
+    stroke (I, l, 1) one letter, zero an o, five an s, six a b, then case-folded, rn and
+    m one, and so vv and w, cl and d, nm and mm, and the punctuation and spaces a name may
+    have left out (Alice., A.lice, Al ice)."""
     skeleton = name.translate(_ALIKE_GLYPHS).casefold()
     for mark in " _'.-":
         skeleton = skeleton.replace(mark, "")
-    return skeleton.replace("rn", "m").replace("vv", "w")
+    for pair, alike in _ALIKE_PAIRS:
+        skeleton = skeleton.replace(pair, alike)
+    return skeleton
 
 
 def name_readings(name: str) -> set[str]:
