@@ -175,6 +175,10 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         fresh = await ctx.accounts.store.find(account.name)
         if fresh is None or fresh.id != account.id:
             raise CommandError("That player has been deleted, as its owner asked.")
+        if fresh.password_hash != account.password_hash:
+            # Changed while this login was checked: what was given is no longer the password,
+            # and this session must not be let in (nor given a token) under the new one.
+            raise CommandError("This player's password was changed just now. Log in with the new password.")
         account = fresh
         refusal = await login_refusal(ctx, account)
         if refusal is not None:

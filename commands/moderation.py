@@ -25,11 +25,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.text import format_duration, split_assignment
+from commands.text import echoed, format_duration, split_assignment
 from persistence.accounts import ROLES, AccountRecord
 from persistence.moderation import REASON_MAX, BanRecord, ModerationStore
 from persistence.staff_log import StaffLog
-from server.accounts import check_password
+from server.accounts import AccountError, check_password
 from server.connection import Connection
 from server.hub import Hub, OnlinePlayer, Someone
 from server.text import clean_text
@@ -153,10 +153,10 @@ async def find_account(ctx: Context, name: str, command: type[Command]) -> Accou
         matches = ctx.hub.match_online(name)
         if len(matches) > 1:
             names = ", ".join(sorted(p.name for p in matches))
-            raise CommandError(f'"{name}" could be any of: {names}. Use more of the name.')
+            raise CommandError(f'"{echoed(name)}" could be any of: {names}. Use more of the name.')
         account = await store.find(matches[0].name) if matches else None
     if account is None or account.deleted_at is not None:
-        raise CommandError(f'There is no player called "{name}".')
+        raise CommandError(f'There is no player called "{echoed(name)}".')
     return account
 
 
@@ -296,11 +296,19 @@ def _close(connections: list[Connection], text: str) -> None:
 
 
 def _boot(hub: Hub, message: dict[str, Any]) -> None:
-    """``{"account", "text"}``: close every connection of that account here, saying ``text``."""
+    """``{"account", "text"}``: close every connection of that account here, saying ``text``;
+    but the one ``"keep"`` names, ``[node, connection number]``, if any (whose player
+    changed their password: every other session ends)."""
     account, text = _account(message["account"]), _shown(message["text"])
+    keep = message.get("keep")
+    if keep is not None and not (
+        isinstance(keep, list) and len(keep) == 2 and isinstance(keep[0], str) and type(keep[1]) is int
+    ):
+        raise ValueError(f"{keep!r} is not a connection")
     player = hub.players.get(account)
     if player is not None:
-        _close(list(player.connections), text)
+        here = hub.peers.node
+        _close([c for c in player.connections if keep != [here, c.number]], text)
 
 
 def _boot_address(hub: Hub, message: dict[str, Any]) -> None:
@@ -474,7 +482,7 @@ class Unban(Command):
             account = await find_account(ctx, target, type(self))
             lifted = await store.lift(by, kind="account", target=account.name, account_id=account.id)
         if not lifted:
-            raise CommandError(f"There is no ban in force on {target}: see @bans.")
+            raise CommandError(f"There is no ban in force on {echoed(target)}: see @bans.")
         numbers = ", ".join(f"#{ban.id}" for ban in lifted)
         for ban in lifted:
             await audit(ctx, "unban", ban.target, f"ban #{ban.id}")
@@ -638,7 +646,11 @@ class NewPassword(Command):
         problem = check_password(password)
         if problem:
             raise CommandError(problem)
-        await ctx.accounts.store.set_password_hash(account.id, await ctx.accounts.hash_secret(password))
+        try:
+            password_hash = await ctx.accounts.hash_secret(password, ctx.connection.address, ctx.player.account_id)
+        except AccountError as error:
+            raise CommandError(str(error)) from None
+        await ctx.accounts.store.set_password_hash(account.id, password_hash)
         await audit(ctx, "newpassword", account.name)
         text = "*** The staff have set a new password for your player: log in again with it. ***"
         ctx.hub.announce({"kind": BOOT, "account": account.id, "text": text})

@@ -16,8 +16,9 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import bot_label, game_commands
 from commands.look import look_text
 from commands.safety import SPECTATOR_RULE
+from commands.social import refuse_if_muted
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
-from commands.text import truncate
+from commands.text import echoed, truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
 from persistence.database import DatabaseUnavailable
@@ -48,7 +49,9 @@ def _name_and_password(args: str, usage: str) -> tuple[str, str]:
 async def _room_named(ctx: Context, name: str) -> GameRoom:
     room = await ctx.rooms.find(name)
     if room is None:
-        raise CommandError(f'There is no room called "{name}". Type "rooms" for the list; "newroom {name}" makes it.')
+        raise CommandError(
+            f'There is no room called "{echoed(name)}". Type "rooms" for the list; "newroom {echoed(name)}" makes it.'
+        )
     return room
 
 
@@ -66,11 +69,21 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb
             f"Room {room.name} has a password: add it after an equals sign, e.g. {verb} {room.name}=<password>"
         )
     try:
-        correct = await ctx.accounts.check_secret(room.password_hash, password, ctx.connection.address)
+        correct = await ctx.accounts.check_secret(
+            room.password_hash, password, ctx.connection.address, ctx.player.account_id
+        )
     except AccountError as error:
         raise CommandError(str(error)) from None
     if not correct:
         raise CommandError(f"That is not the password of room {room.name}.")
+
+
+async def _hashed(ctx: Context, password: str) -> str:
+    """A room password's hash, within the player's budget of hashes."""
+    try:
+        return await ctx.accounts.hash_secret(password, ctx.connection.address, ctx.player.account_id)
+    except AccountError as error:
+        raise CommandError(str(error)) from None
 
 
 #: Names a room may not have: the lobby's.
@@ -187,6 +200,7 @@ class NewRoom(Command):
             if game not in KINDS:
                 raise CommandError(f'There is no game "{switch[:20]}". Games: {", ".join(KINDS)} (type "games").')
         name, password = _name_and_password(args, self.usage_text())
+        refuse_if_muted(ctx)
         problem = check_room_name(name)
         if problem:
             raise CommandError(problem)
@@ -194,9 +208,12 @@ class NewRoom(Command):
             # "Ann leaves for room The Lobby" would send everyone looking in the wrong place.
             raise CommandError(f'"{name}" is the lobby\'s name, where everyone meets: choose another name.')
         _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
-        password_hash = await ctx.accounts.hash_secret(password) if password else None
+        maker = ctx.player.account_id
         try:
-            room = await ctx.rooms.create(name, password_hash, maker=ctx.player.account_id, game=game)
+            # The name and the quota first: a password is hashed only for a room that can be made.
+            await ctx.rooms.refuse_new(name, maker)
+            password_hash = await _hashed(ctx, password) if password else None
+            room = await ctx.rooms.create(name, password_hash, maker=maker, game=game)
         except RoomNameTaken:
             raise CommandError(await _name_taken(ctx, name)) from None
         except TooManyRooms as quota:
@@ -359,7 +376,7 @@ class Kick(Command):
         else:
             matches = [p for p in room.everyone() if p.name.casefold().startswith(name.casefold())]
             if len(matches) != 1:
-                raise CommandError(f'Nobody called "{name}" is here.')
+                raise CommandError(f'Nobody called "{echoed(name)}" is here.')
             target_id = matches[0].account_id
             if target_id == actor:
                 raise CommandError('To go, type "leave".')
@@ -630,7 +647,7 @@ class DelRoom(Command):
         was_here = player.place is room
         notice = f"{player.name} deletes room {room.name}. You are in the lobby."
         if not await ctx.rooms.archive(room, notice, player.account_id):
-            raise CommandError(f'There is no room called "{name}".')
+            raise CommandError(f'There is no room called "{echoed(name)}".')
         if was_here:
             ctx.reply(f"You delete room {room.name}. You are in the lobby.")
             ctx.reply(await look_text(ctx))

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.text import plural, split_assignment, truncate
+from commands.text import echoed, plural, split_assignment, truncate
 from games.base import RuleViolation
 from persistence.accounts import AccountRecord
 from persistence.player_safety import TooManyIgnored
@@ -74,7 +74,7 @@ async def account_named(ctx: Context, name: str, usage: str) -> AccountRecord:
         if matches:
             account = await ctx.accounts.store.find(matches[0].name)
     if account is None:
-        raise CommandError(f'There is no player called "{truncate(name, 30)}".')
+        raise CommandError(f'There is no player called "{echoed(name)}".')
     return account
 
 
@@ -277,7 +277,7 @@ class DeletePlayer(Command):
 
     Give your password: your player is deleted when the server's cool-off is over (7
     days unless its operators chose otherwise; you are told when), unless you type
-    "@delete/cancel" before then. Meanwhile you play as usual, and are reminded each time
+    "@delete/cancel <password>" before then. Meanwhile you play as usual, and are reminded each time
     you log in. Then you are logged out and leave any table you sit at, your name is free
     for anyone to take, and whom you ignore and your saved CCG decks are gone. Cards you
     wrote stay in the rooms' decks, their author shown as "a former player". "@delete"
@@ -288,14 +288,17 @@ class DeletePlayer(Command):
     takes_switch = True
     private_arguments = True
     cost = 5
-    usage = ("@delete me=<password>", "@delete/cancel", "@delete")
+    usage = ("@delete me=<password>", "@delete/cancel <password>", "@delete")
 
     async def run(self, ctx: Context, args: str) -> None:
         safety, player = _safety(ctx), ctx.player
         if args.startswith("/"):
-            switch, _, rest = args[1:].partition(" ")
-            if switch.strip().lower() != "cancel" or rest.strip():
+            switch, _, password = args[1:].partition(" ")
+            if switch.strip().lower() != "cancel":
                 raise CommandError(f"Usage: {self.usage_text()}")
+            if not password.strip():
+                raise CommandError(f"Give your password, to be sure it is you: {self.usage[1]}")
+            await _refuse_unless_password(ctx, password.strip())
             if not await safety.deletions.cancel(player.account_id):
                 raise CommandError("Your player is not to be deleted: there is nothing to cancel.")
             log.info("%s (#%d) called off the deletion of their player", player.name, player.account_id)
@@ -305,7 +308,8 @@ class DeletePlayer(Command):
         if not target.strip() and not equals:
             account = await ctx.accounts.store.find(player.name)
             if account is not None and account.delete_after is not None:
-                ctx.reply(f"Your player is to be deleted at {_when(account.delete_after)}. To keep it: @delete/cancel")
+                when = _when(account.delete_after)
+                ctx.reply(f"Your player is to be deleted at {when}. To keep it: @delete/cancel <password>")
             else:
                 ctx.reply(f"Your player is not to be deleted. To delete it: {self.usage[0]}")
             return
@@ -318,30 +322,37 @@ class DeletePlayer(Command):
                 "Staff cannot delete their player: ask an administrator to revoke your role first "
                 "(so that the server always keeps someone who can run it)."
             )
-        try:
-            right = await ctx.accounts.check_password(player.account_id, player.name, password, ctx.connection.address)
-        except AccountError as error:
-            raise CommandError(str(error)) from None
-        if not right:
-            raise CommandError("That is not your password, so nothing is changed.")
+        await _refuse_unless_password(ctx, password)
         at = datetime.now(UTC) + safety.delete_cooloff
         already = await safety.deletions.schedule(player.account_id, at)
         if already is not None:
-            raise CommandError(f"Your player is already to be deleted at {_when(already)}. To keep it: @delete/cancel")
+            raise CommandError(
+                f"Your player is already to be deleted at {_when(already)}. To keep it: @delete/cancel <password>"
+            )
         log.info("%s (#%d) asked for their player to be deleted at %s", player.name, player.account_id, _when(at))
         ctx.reply(
             f"Your player will be deleted at {_when(at)}. Until then you can play as usual; "
-            "to keep it, type: @delete/cancel"
+            "to keep it, type: @delete/cancel <password>"
         )
+
+
+async def _refuse_unless_password(ctx: Context, password: str) -> None:
+    """Refuse unless ``password`` is the player's (a wrong one counts as a failed login)."""
+    player = ctx.player
+    try:
+        right = await ctx.accounts.check_password(player.account_id, player.name, password, ctx.connection.address)
+    except AccountError as error:
+        raise CommandError(str(error)) from None
+    if not right:
+        raise CommandError("That is not your password, so nothing is changed.")
 
 
 def deletion_reminder(account: AccountRecord) -> str | None:
     """What a player whose account is to be deleted is told when they log in."""
     if account.delete_after is None:
         return None
-    return (
-        f"Your player is to be deleted at {_when(account.delete_after)}, as you asked. To keep it, type: @delete/cancel"
-    )
+    when = _when(account.delete_after)
+    return f"Your player is to be deleted at {when}, as you asked. To keep it, type: @delete/cancel <password>"
 
 
 async def delete_account(hub: Hub, rooms: RoomRegistry, safety: PlayerSafety, account_id: int) -> bool:

@@ -7,7 +7,8 @@ import textwrap
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.games import game_commands
 from commands.login import player_gone, welcome_screen
-from commands.text import format_duration, format_online_time, truncate
+from commands.moderation import BOOT
+from commands.text import echoed, format_duration, format_online_time, truncate
 from games import KINDS
 from server.accounts import AccountError
 from server.sessions import credential_stamp
@@ -179,7 +180,7 @@ class Help(Command):
         if topic.lower() in KINDS:
             ctx.reply(game_commands(topic.lower()).rules_help)
             return
-        raise CommandError(f'There is no command "{topic}" here. Type "help" for the list.')
+        raise CommandError(f'There is no command "{echoed(topic)}" here. Type "help" for the list.')
 
 
 def render_help_index(command_sets: tuple[CommandSet, ...]) -> str:
@@ -248,11 +249,17 @@ class Password(Command):
             )
         except AccountError as error:
             raise CommandError(str(error)) from None
-        # Browser sessions made before no longer log in; the pages open now get a fresh one.
+        # Whoever else is logged in as this player, here or on another node, knew the old
+        # password: every other session ends, and only this one gets a session token that
+        # the new password keeps good (those made before it no longer log in).
+        connection = ctx.connection
+        text = "*** Your password was changed elsewhere: this connection is closed. ***"
+        ctx.hub.announce(
+            {"kind": BOOT, "account": player.account_id, "text": text, "keep": [ctx.hub.peers.node, connection.number]}
+        )
         player.credential = credential_stamp(new_hash)
-        for connection in player.connections:
-            connection.session_changed()
-        ctx.reply("Your password has been changed.")
+        connection.session_changed()
+        ctx.reply("Your password has been changed. Anyone else logged in as you is disconnected.")
 
 
 CONNECTION_COMMANDS = CommandSet(

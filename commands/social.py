@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import math
 import unicodedata
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
 from commands.safety import refuses_pages_from
-from commands.text import split_assignment, truncate
+from commands.text import echoed, split_assignment, truncate
 from persistence.database import DatabaseUnavailable
+from server.budgets import Budgets
 from server.rooms import GameRoom
 
 log = logging.getLogger(__name__)
@@ -35,13 +37,16 @@ def refuse_if_muted_here(ctx: Context) -> None:
         )
 
 
-async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
-    """Show ``text`` to everyone where the player is (``to_others``: but the player), but
-    those who ignore them; in a game room where a seated player is away, keep it to show
-    them when they are back. A player muted by staff, or by the room's host, is refused,
-    and nothing is shown."""
+async def talk(ctx: Context, text: str, to_others: bool = False, echo: str = "") -> None:
+    """Show ``text`` to everyone where the player is (``to_others``: but the player, who
+    is shown ``echo`` instead), but those who ignore them; in a game room where a seated
+    player is away, keep it to show them when they are back. A player muted by staff, or
+    by the room's host, or over their talk budget, is refused, and nothing is shown."""
     refuse_if_muted(ctx)
     refuse_if_muted_here(ctx)
+    refuse_if_talking_too_fast(ctx, text)
+    if echo:
+        ctx.reply(echo)
     place, speaker = ctx.player.place, ctx.player.speaker_id
     place.broadcast(text, exclude=ctx.player if to_others else None, speaker=speaker)
     if isinstance(place, GameRoom) and place.someone_away():
@@ -49,6 +54,18 @@ async def talk(ctx: Context, text: str, to_others: bool = False) -> None:
             await place.remember_talk(text, speaker)
         except DatabaseUnavailable as outage:
             log.warning("could not keep what was said in room %s: %s", place.name, outage)
+
+
+def refuse_if_talking_too_fast(ctx: Context, said: str) -> None:
+    """What a player says to others counts against their talk budget, and their
+    address's (bytes a second: see :class:`server.budgets.Budgets`), so that nobody can
+    say more than their listeners can read; past it, it is refused."""
+    wait = ctx.services.get(Budgets).speak(ctx.player.account_id, ctx.connection.address, len(said.encode()))
+    if wait:
+        raise CommandError(
+            f"You are saying more than others can read: nothing was sent. Wait {math.ceil(wait)} seconds, "
+            "then say less at a time."
+        )
 
 
 class Say(Command):
@@ -64,11 +81,7 @@ class Say(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Say what?")
-        refuse_if_muted(ctx)
-        player = ctx.player
-        refuse_if_muted_here(ctx)
-        ctx.reply(f'You say, "{args}"')
-        await talk(ctx, f'{player.name} says, "{args}"', to_others=True)
+        await talk(ctx, f'{ctx.player.name} says, "{args}"', to_others=True, echo=f'You say, "{args}"')
 
 
 class Pose(Command):
@@ -187,11 +200,11 @@ class Page(Command):
         matches = ctx.hub.match_online(target_name)
         if len(matches) > 1:
             names = ", ".join(sorted(p.name for p in matches))
-            raise CommandError(f'"{target_name}" could be any of: {names}. Use more of the name.')
+            raise CommandError(f'"{echoed(target_name)}" could be any of: {names}. Use more of the name.')
         if not matches:
             if await ctx.accounts.store.find(target_name) is not None:
-                raise CommandError(f"{target_name} is not connected.")
-            raise CommandError(f'There is no player called "{target_name}".')
+                raise CommandError(f"{echoed(target_name)} is not connected.")
+            raise CommandError(f'There is no player called "{echoed(target_name)}".')
         target = matches[0]
         if not message:
             raise CommandError(f"What do you want to page {target.name}?")
@@ -199,6 +212,7 @@ class Page(Command):
             refuse_if_muted(ctx, "page anyone but staff")
         if await refuses_pages_from(ctx, target):
             raise CommandError(f"{target.name} is not accepting pages from you.")
+        refuse_if_talking_too_fast(ctx, message)
         player.last_paged = target.name
         if message.startswith(":"):
             action = f"{player.name} {message[1:].lstrip()}"

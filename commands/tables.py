@@ -7,13 +7,15 @@ from __future__ import annotations
 import asyncio
 import math
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
-from commands.text import split_assignment
+from commands.text import echoed, split_assignment
 from games.base import GameTable, RuleViolation, Seat
 from games.computer_players import ComputerPlayerSeats
+from server.budgets import Budgets
 from server.rooms import GameRoom
 
 T = TypeVar("T")
@@ -35,6 +37,33 @@ async def perform(ctx: Context, move: Callable[[GameTable], T]) -> T:
         return await current_room(ctx).perform(move)
     except RuleViolation as violation:
         raise CommandError(str(violation)) from None
+
+
+@asynccontextmanager
+async def writing(ctx: Context, budget: str, amount: float) -> AsyncIterator[None]:
+    """What is written inside (``budget``: "writes", cards and proposals; "saved_bytes",
+    bytes of saved decks) counts against the player's budget of it an hour (see
+    :class:`server.budgets.Budgets`): refused past it, with when they may write again;
+    given back if what is inside fails."""
+    budgets, account = ctx.services.get(Budgets), ctx.player.account_id
+    allowance = budgets.writes if budget == "writes" else budgets.saved_bytes
+    wait = budgets.spend(budget, allowance, account, amount)
+    if wait:
+        what = "cards and proposals" if budget == "writes" else "saved decks"
+        raise CommandError(
+            f"You have written as many {what} as one player may in an hour, so nothing was changed. "
+            f"You may write more in {_minutes(wait)}."
+        )
+    try:
+        yield
+    except BaseException:
+        allowance.spend(account, -amount)
+        raise
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 async def inspect(ctx: Context, look: Callable[[GameTable], T]) -> T:
@@ -75,7 +104,7 @@ def find_seat(table: GameTable, ctx: Context, name: str) -> Seat | None:
         return exact[0]
     starts = [seat for seat in table.state.seats if seat.name.casefold().startswith(key)]
     if len(starts) > 1:
-        raise CommandError(f'"{name}" could be any of: {", ".join(s.name for s in starts)}.')
+        raise CommandError(f'"{echoed(name)}" could be any of: {", ".join(s.name for s in starts)}.')
     return starts[0] if starts else None
 
 

@@ -7,6 +7,10 @@ Cleaning what players send and laying out what they receive is the server core's
 
 from __future__ import annotations
 
+import re
+
+from commands.base import CommandError
+
 
 def format_duration(seconds: float) -> str:
     """Idle-style duration in the MUSH fashion: ``4s``, ``12m``, ``3h``, ``2d``."""
@@ -39,6 +43,55 @@ def truncate(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: max(0, width - 3)] + "..."
+
+
+#: The most of what a player typed that a reply quotes back to them ("There is no
+#: command ..."): enough to see what was meant, and no more, however long the line was.
+ECHO_MOST = 40
+
+
+def echoed(typed: str) -> str:
+    """What a player typed, as a reply quotes it: at most :data:`ECHO_MOST` characters."""
+    return truncate(typed, ECHO_MOST)
+
+
+#: The most characters one page of a long list shows (``viewall 2``, ...): what can be
+#: laid out at once without holding up anyone else, and read on a screen.
+PAGE_MOST = 16_000
+_PAGE_NUMBER = re.compile(r"(?:^|\s)([0-9]{1,6})$")
+
+
+def page_number(args: str) -> tuple[str, int]:
+    """The arguments before a trailing page number, and the page (1 when none is given)."""
+    found = _PAGE_NUMBER.search(args.strip())
+    if found is None:
+        return args.strip(), 1
+    return args.strip()[: found.start()].strip(), max(1, int(found.group(1)))
+
+
+def page_of(entries: list[str], page: int, command: str, empty: str = "  (none)") -> str:
+    """Page ``page`` (from 1) of a long list of ``entries`` (each one or more lines): as
+    many whole entries as fit in :data:`PAGE_MOST` characters (one at least), and, when
+    there are more pages, a last line saying which this is and that ``<command> <n>``
+    shows page n. A page past the last is refused."""
+    if not entries:
+        return empty
+    pages: list[tuple[int, int]] = []
+    start = size = 0
+    for index, entry in enumerate(entries):
+        if index > start and size + len(entry) > PAGE_MOST:
+            pages.append((start, index))
+            start, size = index, 0
+        size += len(entry) + 1
+    pages.append((start, len(entries)))
+    if page > len(pages):
+        raise CommandError(f"There {'is' if len(pages) == 1 else 'are'} only {plural(len(pages), 'page')} of it.")
+    first, last = pages[page - 1]
+    text = "\n".join(entries[first:last])
+    if len(pages) == 1:
+        return text
+    after = f" Next: {command} {page + 1}" if page < len(pages) else ""
+    return f"{text}\n(Page {page} of {len(pages)}: {first + 1}-{last} of {len(entries)}.{after})"
 
 
 def split_assignment(args: str) -> tuple[str, str] | None:

@@ -66,13 +66,16 @@ class DeckStore:
         self.max_decks = max_decks
         self.max_bytes = max_bytes
 
-    async def save(self, name: str, owner_id: int, card_count: int, data: dict[str, Any]) -> bool:
-        """Store ``data`` as deck ``name``; True if it replaced the owner's earlier save.
-        Raises :class:`DeckOwnedByOther` if the name is someone else's, and
-        :class:`TooManyDecks` or :class:`DecksTooBig` if it would put the owner over
-        their quota (a deck saved again counts once, at its new size)."""
+    async def save(
+        self, name: str, owner_id: int, card_count: int, data: dict[str, Any], size: int | None = None
+    ) -> bool:
+        """Store ``data`` (of :func:`deck_size` ``size``, when known already) as deck
+        ``name``; True if it replaced the owner's earlier save. Raises
+        :class:`DeckOwnedByOther` if the name is someone else's, and :class:`TooManyDecks`
+        or :class:`DecksTooBig` if it would put the owner over their quota (a deck saved
+        again counts once, at its new size)."""
         now = datetime.now(UTC)
-        size = deck_size(data)
+        size = deck_size(data) if size is None else size
         try:
             async with self._database.transaction() as connection:
                 owner = (

@@ -308,6 +308,19 @@ class RoomStore:
         except IntegrityError:
             raise RoomNameTaken(name) from None
 
+    async def refuse_new(self, name: str, maker: int, rooms_per_player: int | None) -> None:
+        """Raise :class:`RoomNameTaken` or :class:`TooManyRooms` as :meth:`create` would
+        now, writing nothing: so that nothing costly (hashing the room's password) is done
+        for a room that cannot be made. :meth:`create` checks again."""
+        async with self._database.snapshot() as connection:
+            taken = await connection.execute(select(_rooms.c.id).where(_rooms.c.name_key == room_key(name), _OPEN))
+            if taken.first() is not None:
+                raise RoomNameTaken(name)
+            if rooms_per_player is not None:
+                hosted = await _hosted_by(connection, maker, hold=False)
+                if len(hosted) >= rooms_per_player:
+                    raise TooManyRooms(hosted)
+
     async def find_id(self, name: str) -> int | None:
         async with self._database.snapshot() as connection:
             return (
@@ -849,10 +862,12 @@ def _logged_events(move: Move, now: datetime) -> list[dict[str, Any]]:
     return rows
 
 
-async def _hosted_by(connection: AsyncConnection, account_id: int) -> list[str]:
+async def _hosted_by(connection: AsyncConnection, account_id: int, hold: bool = True) -> list[str]:
     """The names of the rooms that count against ``account_id``'s quota, holding the
-    account's row so that one player's rooms are made one at a time."""
-    await connection.execute(select(_accounts.c.id).where(_accounts.c.id == account_id).with_for_update())
+    account's row (unless not to ``hold`` it: only to look) so that one player's rooms
+    are made one at a time."""
+    if hold:
+        await connection.execute(select(_accounts.c.id).where(_accounts.c.id == account_id).with_for_update())
     counted = _OPEN & or_(
         _rooms.c.host_account_id == account_id,
         and_(_rooms.c.created_by_account_id == account_id, _rooms.c.host_account_id == NOBODY),

@@ -10,18 +10,24 @@ other parameters are upgraded on the next successful login.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import math
 import re
 import secrets
 import time
+from collections import Counter as Tally
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import argon2
 
 from persistence.accounts import AccountRecord, AccountStore, NameTaken, name_readings, name_skeleton
+from server.budgets import Budgets
 from server.limits import OneAtATime
 from server.metrics import UNWATCHED, Metrics
 
@@ -99,19 +105,25 @@ def check_password(password: str) -> str | None:
 
 
 class LoginThrottle:
-    """Counts login attempts per address and refuses more once the limit is reached.
+    """Counts failed guesses at passwords per address and refuses more once the limit is
+    reached.
 
     At most ``limit`` failures are allowed from one address within ``window`` seconds;
-    after that, attempts from the address are refused until the oldest failure leaves
-    the window. An attempt counts as a failure from the moment it is made (before its
-    password is hashed), and is forgiven once it turns out right: so attempts made at
-    the same moment cannot all slip in before the first one fails.
+    after that, guesses from the address are refused until the oldest failure leaves the
+    window. Only failures count: a right password costs nothing. So that guesses made at
+    the same moment cannot all slip in before the first one fails, an address has at most
+    as many guesses being checked at once as it has failures left; the others wait their
+    turn (and go on once those are found right).
     """
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
         self._failures: dict[str, deque[float]] = {}
+        #: Guesses being checked now, by address.
+        self._checking: Tally[str] = Tally()
+        #: Set (and replaced) each time a guess of that address has been checked.
+        self._checked: dict[str, asyncio.Event] = {}
 
     def _recent(self, address: str, now: float) -> deque[float]:
         failures = self._failures.get(address)
@@ -124,38 +136,75 @@ class LoginThrottle:
         return failures
 
     def wait_time(self, address: str) -> float:
-        """Seconds before ``address`` may try again (0 if it may now)."""
+        """Seconds before ``address`` may guess again (0 if it may now)."""
         now = time.monotonic()
         failures = self._recent(address, now)
         if len(failures) < self.limit:
             return 0.0
         return failures[0] + self.window - now
 
-    def attempt(self, address: str) -> float:
-        """Count an attempt from ``address`` as a failure, unless it must wait: then the
-        seconds to wait, and nothing is counted."""
-        wait = self.wait_time(address)
-        if not wait:
-            self.record_failure(address)
-        return wait
-
     def record_failure(self, address: str) -> None:
-        """Count one failed attempt from ``address``."""
+        """Count one failed guess from ``address``."""
         now = time.monotonic()
         self._recent(address, now)
         self._failures.setdefault(address, deque()).append(now)
 
-    def forgive(self, address: str) -> None:
-        """An attempt counted by :meth:`attempt` turned out right: it is not a failure."""
-        failures = self._failures.get(address)
-        if failures:
-            failures.pop()
-            if not failures:
-                del self._failures[address]
+    @asynccontextmanager
+    async def guess(self, address: str) -> AsyncIterator[Guess]:
+        """One guess from ``address``, checked inside; it counts as a failure unless it is
+        marked :attr:`Guess.right`. Raises :class:`Throttled` while the address must wait;
+        waits while as many of its guesses are being checked as it has failures left."""
+        while True:
+            wait = self.wait_time(address)
+            if wait:
+                raise Throttled(wait)
+            if len(self._recent(address, time.monotonic())) + self._checking[address] < self.limit:
+                break
+            await self._checked.setdefault(address, asyncio.Event()).wait()
+        self._checking[address] += 1
+        guess = Guess()
+        try:
+            yield guess
+        finally:
+            self._checking[address] -= 1
+            if not self._checking[address]:
+                del self._checking[address]
+            if guess.wrong:
+                self.record_failure(address)
+            checked = self._checked.pop(address, None)
+            if checked is not None:
+                checked.set()
+
+
+@dataclass
+class Guess:
+    """A guess being checked (see :meth:`LoginThrottle.guess`)."""
+
+    #: Whether it was found wrong (only a wrong guess counts as a failure).
+    wrong: bool = False
+
+
+class Throttled(Exception):
+    """The address has failed too often: it must wait ``wait`` seconds."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"wait {wait:.1f} s")
+        self.wait = wait
+
+
+#: Password hashes that may wait for a hashing thread at once; past them, a request is
+#: refused at once (the server is busy), never queued without bound.
+MOST_WAITING_HASHES = 64
 
 
 class AccountService:
-    """Creating accounts, checking passwords, changing them."""
+    """Creating accounts, checking passwords, changing them.
+
+    Every password hash (a login, a new player, a room's password, ``@password``,
+    ``@delete``) goes through one pool of threads, in turn, at most
+    :data:`MOST_WAITING_HASHES` waiting, and within the hashing budgets of the address
+    that asks and, once logged in, of its player (see :class:`server.limits.Budgets`).
+    """
 
     def __init__(
         self,
@@ -166,6 +215,7 @@ class AccountService:
         memory_kib: int = 19 * 1024,
         accounts_per_address: int | None = None,
         metrics: Metrics = UNWATCHED,
+        budgets: Budgets | None = None,
     ) -> None:
         self.store = store
         self.throttle = throttle
@@ -173,12 +223,15 @@ class AccountService:
         self.metrics = metrics
         #: Players that may be made from one address in an hour (None: any number).
         self.accounts_per_address = accounts_per_address
+        #: How many password hashes an address and a player may ask for (None: any number).
+        self.budgets = budgets
         #: Each address makes its players one at a time (see :meth:`create`).
         self._making = OneAtATime()
         self._hasher = argon2.PasswordHasher(
             time_cost=time_cost, memory_cost=memory_kib, parallelism=1, type=argon2.Type.ID
         )
         self._threads = ThreadPoolExecutor(max_workers=hashing_threads, thread_name_prefix="argon2")
+        self._waiting_hashes = 0
         #: A hash of nothing anybody knows, checked when a name is not a player's, so
         #: that a wrong name takes as long to refuse as a wrong password.
         self._decoy_hash = self._hasher.hash(secrets.token_hex(16))
@@ -187,39 +240,66 @@ class AccountService:
         """Stop the hashing threads."""
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
-
-    async def _verify(self, password_hash: str, password: str) -> bool:
+    async def _hashing(self, function: Callable[..., T], *args: Any, address: str, account: int | None) -> T:
+        """Run ``function`` (a hash or a check) in a hashing thread, for ``address`` and,
+        logged in, ``account``: refused (:class:`AccountError`) past their budgets, or
+        when too many hashes wait already."""
+        if self.budgets is not None:
+            wait = self.budgets.password_check(address, account)
+            if wait:
+                self.metrics.over_budget("password_checks")
+                raise AccountError(
+                    f"Too many passwords have been checked for {'you' if account is not None else 'your address'} "
+                    f"just now. Try again in {math.ceil(wait)} seconds."
+                )
+        if self._waiting_hashes >= MOST_WAITING_HASHES:
+            self.metrics.over_budget("hashing_queue")
+            raise AccountError("The server is busy checking passwords. Try again in a moment.")
+        self._waiting_hashes += 1
         try:
-            return bool(await self._in_thread(self._hasher.verify, password_hash, password))
+            return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
+        finally:
+            self._waiting_hashes -= 1
+
+    async def _verify(self, password_hash: str, password: str, address: str, account: int | None = None) -> bool:
+        try:
+            return bool(
+                await self._hashing(self._hasher.verify, password_hash, password, address=address, account=account)
+            )
         except argon2.exceptions.VerificationError:
             return False
         except argon2.exceptions.InvalidHashError:
             return False
 
-    async def hash_secret(self, secret: str) -> str:
-        """An argon2id hash of ``secret`` (a room password, say), computed off the event loop."""
-        return await self._in_thread(self._hasher.hash, secret)
+    async def hash_secret(self, secret: str, address: str, account: int | None) -> str:
+        """An argon2id hash of ``secret`` (a room password, say), computed off the event
+        loop, for ``address`` and its player ``account`` (see :meth:`_hashing`)."""
+        return await self._hashing(self._hasher.hash, secret, address=address, account=account)
 
-    async def check_secret(self, secret_hash: str, secret: str, address: str) -> bool:
+    async def check_secret(self, secret_hash: str, secret: str, address: str, account: int) -> bool:
         """Whether ``secret`` matches ``secret_hash``; a wrong guess counts against ``address``
         exactly like a failed login, and guessing is refused while throttled."""
-        self._count_attempt(address)
-        if await self._verify(secret_hash, secret):
-            self.throttle.forgive(address)
-            return True
-        return False
+        async with self._guess(address) as guess:
+            guess.wrong = not await self._verify(secret_hash, secret, address, account)
+            return not guess.wrong
+
+    @asynccontextmanager
+    async def _guess(self, address: str) -> AsyncIterator[Guess]:
+        """A guess at a password from ``address`` (see :meth:`LoginThrottle.guess`),
+        refused with the reason while the address must wait."""
+        try:
+            async with self.throttle.guess(address) as guess:
+                yield guess
+        except Throttled as throttled:
+            throttle = self.throttle
+            raise AccountError(
+                f"Too many failed logins from your address ({throttle.limit} wrong passwords in "
+                f"{throttle.window:g} seconds, room passwords included). Try again in {int(throttled.wait) + 1} "
+                "seconds."
+            ) from None
 
     def _refuse_if_throttled(self, address: str) -> None:
-        self._refuse_to_wait(self.throttle.wait_time(address))
-
-    def _count_attempt(self, address: str) -> None:
-        """Count a guess at a password from ``address`` (as a failure until it is found
-        right), or refuse it while the address must wait."""
-        self._refuse_to_wait(self.throttle.attempt(address))
-
-    def _refuse_to_wait(self, wait: float) -> None:
+        wait = self.throttle.wait_time(address)
         if wait > 0:
             throttle = self.throttle
             raise AccountError(
@@ -242,7 +322,7 @@ class AccountService:
             like = await self.store.lookalike(name)
             if like is not None:
                 raise AccountError(f"The name '{name}' looks too much like {like}'s. Choose another.")
-            password_hash = await self._in_thread(self._hasher.hash, password)
+            password_hash = await self._hashing(self._hasher.hash, password, address=address, account=None)
             try:
                 return await self.store.create(name, password_hash, address)
             except NameTaken:
@@ -264,47 +344,50 @@ class AccountService:
         failure counted against ``address``). A name that is no player's is checked
         against a decoy hash, so that it takes as long to refuse as a wrong password."""
         try:
-            self._count_attempt(address)
+            async with self._guess(address) as guess:
+                account = await self.store.find(name)
+                if account is None:
+                    await self._verify(self._decoy_hash, password, address)
+                    guess.wrong = True
+                    self.metrics.login_failed("unknown_name")
+                    raise LoginFailed(known=False)
+                if not await self._verify(account.password_hash, password, address):
+                    guess.wrong = True
+                    self.metrics.login_failed("wrong_password")
+                    raise LoginFailed(known=True)
+        except LoginFailed:
+            raise
         except AccountError:
             self.metrics.login_failed("throttled")
             raise
-        account = await self.store.find(name)
-        if account is None:
-            await self._verify(self._decoy_hash, password)
-            self.metrics.login_failed("unknown_name")
-            raise LoginFailed(known=False)
-        if not await self._verify(account.password_hash, password):
-            self.metrics.login_failed("wrong_password")
-            raise LoginFailed(known=True)
-        self.throttle.forgive(address)
         new_hash = None
         if self._hasher.check_needs_rehash(account.password_hash):
-            new_hash = await self._in_thread(self._hasher.hash, password)
+            new_hash = await self._hashing(self._hasher.hash, password, address=address, account=account.id)
         await self.store.record_login(account.id, new_hash)
-        return account
+        return account if new_hash is None else dataclasses.replace(account, password_hash=new_hash)
 
     async def check_password(self, account_id: int, name: str, password: str, address: str) -> bool:
         """Whether ``password`` is the account's, for a command that asks for it again
-        (deleting the account). A wrong one counts against ``address`` like a failed
-        login, and guessing is refused while throttled (:class:`AccountError`)."""
-        self._count_attempt(address)
-        account = await self.store.find(name)
-        if account is None or account.id != account_id or not await self._verify(account.password_hash, password):
-            return False
-        self.throttle.forgive(address)
-        return True
+        (deleting the account, or calling that off). A wrong one counts against
+        ``address`` like a failed login, and guessing is refused while throttled
+        (:class:`AccountError`)."""
+        async with self._guess(address) as guess:
+            account = await self.store.find(name)
+            guess.wrong = (
+                account is None
+                or account.id != account_id
+                or not await self._verify(account.password_hash, password, address, account_id)
+            )
+            return not guess.wrong
 
     async def change_password(self, account_id: int, name: str, old: str, new: str, address: str) -> str:
         """Replace the password after checking the old one; :class:`AccountError` if
         refused. Returns the new hash."""
-        self._count_attempt(address)
-        account = await self.store.find(name)
-        if account is None or account.id != account_id or not await self._verify(account.password_hash, old):
-            raise AccountError("That is not your current password; it is unchanged.")
-        self.throttle.forgive(address)
         problem = check_password(new)
         if problem:
             raise AccountError(problem)
-        new_hash = await self._in_thread(self._hasher.hash, new)
+        if not await self.check_password(account_id, name, old, address):
+            raise AccountError("That is not your current password; it is unchanged.")
+        new_hash = await self._hashing(self._hasher.hash, new, address=address, account=account_id)
         await self.store.set_password_hash(account_id, new_hash)
         return new_hash

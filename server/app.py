@@ -28,6 +28,7 @@ from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
 from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
+from server.budgets import Budgets
 from server.cluster import Cluster
 from server.config import Settings, installed_version
 from server.connection import Connection, TelnetConnection, flush_due
@@ -74,6 +75,8 @@ class MushServer:
         self.database = Database(settings.resolved_database_url, settings.database_timeout)
         self.database.on_unavailable = lambda outage: self.metrics.database_failed(isinstance(outage, DatabaseFull))
         self.hub = Hub()
+        #: What one player or address may make this node do (talk, writes, password hashes).
+        self.budgets = Budgets(settings, self.metrics)
         self.accounts = AccountService(
             AccountStore(self.database),
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
@@ -81,6 +84,7 @@ class MushServer:
             memory_kib=settings.argon2_memory_kib,
             accounts_per_address=settings.accounts_per_address,
             metrics=self.metrics,
+            budgets=self.budgets,
         )
         self.rooms = RoomRegistry(
             RoomStore(self.database, answered=flush_due),
@@ -107,6 +111,7 @@ class MushServer:
                 StaffLog(self.database),
                 self.safety,
                 self.countdown,
+                self.budgets,
             ),
             metrics=self.metrics,
         )

@@ -132,6 +132,33 @@ class Settings:
         "DVORAK_OUTPUT_LIMIT",
         "bytes of output a client may leave unread before it is cut off (its seat is kept)",
     )
+    speech_rate: float = _setting(
+        4096.0,
+        "DVORAK_SPEECH_RATE",
+        "bytes a second one player's talk (say, pose, @emit, page) may send others on average, all their "
+        "connections together, eight seconds' worth at once; past it, what they say is refused until it allows more",
+    )
+    speech_rate_per_address: float = _setting(
+        16384.0,
+        "DVORAK_SPEECH_RATE_PER_ADDRESS",
+        "the same for everyone connected from one address together",
+    )
+    writes_per_hour: int = _setting(
+        300,
+        "DVORAK_WRITES_PER_HOUR",
+        "cards and proposals (newcard, newrule, editcard, loadcard, loadrule) one player may write in an hour",
+    )
+    saved_bytes_per_hour: int = _setting(
+        32 * 1024 * 1024,
+        "DVORAK_SAVED_BYTES_PER_HOUR",
+        "bytes of saved decks (savedeck, deckbuild save) one player may write in an hour",
+    )
+    password_checks_per_minute: float = _setting(
+        20.0,
+        "DVORAK_PASSWORD_CHECKS_PER_MINUTE",
+        "password hashes (logins, new players, room passwords, @password, @delete) one player or one address may "
+        "have the server compute in a minute, on average (five times as many at once, for an address)",
+    )
     max_cards_per_room: int = _setting(
         2000,
         "DVORAK_MAX_CARDS_PER_ROOM",
@@ -197,6 +224,24 @@ class Settings:
         "DVORAK_WEB_ORIGINS",
         "other origins (comma-separated, e.g. https://play.example.org) whose pages may open the WebSocket; "
         "the server's own is always allowed",
+    )
+    web_hosts: str = _setting(
+        "",
+        "DVORAK_WEB_HOSTS",
+        "the names (comma-separated, e.g. play.example.org) browsers reach the web port by, besides an address "
+        "and localhost; a WebSocket asked for by any other name (DNS rebinding) is refused. The names of "
+        "--web-origins count too",
+    )
+    web_header_timeout: float = _setting(
+        10.0,
+        "DVORAK_WEB_HEADER_TIMEOUT",
+        "seconds a connection to the web port has to send a request's headers before it is closed",
+    )
+    web_pending_per_address: int = _setting(
+        50,
+        "DVORAK_WEB_PENDING_PER_ADDRESS",
+        "connections to the web port one address may hold that are not (yet) a game's WebSocket: page and file "
+        "requests, and those still sending their headers",
     )
     metrics_port: int = _setting(
         0,

@@ -17,7 +17,15 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from server.telnet import gmcp_enabled, gmcp_message, read_text, set_local_echo
-from server.text import WHOLE_LINE, clean_text, render_colours, wrap_lines
+from server.text import (
+    COLOUR_END,
+    COLOUR_SEPARATOR,
+    COLOUR_START,
+    WHOLE_LINE,
+    clean_text,
+    render_colours,
+    wrap_lines,
+)
 from server.turn_cache import TurnCache
 
 if TYPE_CHECKING:
@@ -52,6 +60,29 @@ _READ_CHUNK = 16 * 1024
 _LINE_END = re.compile(r"\r[\n\x00]?|\n")
 
 
+#: The most characters of one text laid out for a client (wrapped to its width): what one
+#: command can make the server lay out at once, for each width it is shown at. Longer
+#: text is cut at the end of a line, and says so (lists that can be long are shown a
+#: page at a time instead: ``viewall 2``).
+MOST_LAID_OUT = 32 * 1024
+TOO_LONG_TO_SHOW = "(The rest is not shown: it is more than can be shown at once.)"
+
+
+def _at_most_laid_out(text: str) -> str:
+    """``text`` cut to :data:`MOST_LAID_OUT` characters, at the end of a line."""
+    if len(text) <= MOST_LAID_OUT:
+        return text
+    cut = text.rfind("\n", 0, MOST_LAID_OUT)
+    note = "\n" + TOO_LONG_TO_SHOW
+    if cut > 0:
+        return text[:cut] + note
+    # One line that long: cut inside it, its colour taken out (the cut may fall in a span).
+    return render_colours(text[:MOST_LAID_OUT], False).translate(_NO_MARKUP) + note
+
+
+_NO_MARKUP = dict.fromkeys(map(ord, (COLOUR_START, COLOUR_SEPARATOR, COLOUR_END)))
+
+
 #: Text rendered in this turn of the event loop: by the text (the same object, shown to
 #: everyone who sees it), width (0: unwrapped) and whether in colour.
 _rendered_texts: TurnCache[tuple[str, int, bool], str] = TurnCache()
@@ -60,14 +91,15 @@ _rendered_texts: TurnCache[tuple[str, int, bool], str] = TurnCache()
 def rendered(text: str, width: int, colour: bool) -> str:
     """``text`` as a client is sent it: wrapped to ``width`` columns (0: not wrapped, only
     its :data:`WHOLE_LINE` marks taken out), its lines joined by CR LF, its colour markup
-    made ANSI (``colour``) or taken out. A line said to a room of a hundred is rendered
-    once per width and colour, not once per listener: what is rendered is kept until the
-    end of the event loop's turn."""
+    made ANSI (``colour``) or taken out; wrapped, at most :data:`MOST_LAID_OUT` characters
+    of it (text sent unwrapped, a deck to copy, is only split into lines). A line said to
+    a room of a hundred is rendered once per width and colour, not once per listener: what
+    is rendered is kept until the end of the event loop's turn."""
     key = (text, width, colour)
     found = _rendered_texts.get(key)
     if found is not None:
         return found
-    lines = wrap_lines(text, width) if width else text.replace(WHOLE_LINE, "").split("\n")
+    lines = wrap_lines(_at_most_laid_out(text), width) if width else text.replace(WHOLE_LINE, "").split("\n")
     found = render_colours("\r\n".join(lines), colour)
     _rendered_texts.keep(key, found)
     return found

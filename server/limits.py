@@ -97,3 +97,62 @@ class OneAtATime:
                 del self._locks[key]
             else:
                 self._locks[key] = (lock, users - 1)
+
+
+class Allowance:
+    """What each of many spenders (players, addresses) may spend of one thing: ``burst``
+    at once, then ``rate`` a second on average, each spender's kept apart by its key. A
+    key is forgotten once its allowance has grown back whole, so that memory holds only
+    those who spent lately."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        #: Each recent spender's allowance left, and when it was worked out.
+        self._left: dict[object, tuple[float, float]] = {}
+        self._swept_at = 0.0
+
+    def left(self, key: object) -> float:
+        """What ``key`` may spend now."""
+        found = self._left.get(key)
+        if found is None:
+            return self.burst
+        left, when = found
+        return min(self.burst, left + (time.monotonic() - when) * self.rate)
+
+    def wait(self, key: object, amount: float) -> float:
+        """Seconds until ``key`` may spend ``amount`` (0: now; more than ``burst`` is never
+        spent: its wait is infinite)."""
+        if amount > self.burst:
+            return float("inf")
+        short = amount - self.left(key)
+        return max(0.0, short / self.rate) if self.rate > 0 else (float("inf") if short > 0 else 0.0)
+
+    def spend(self, key: object, amount: float) -> None:
+        """Spend ``amount`` of ``key``'s allowance (see :meth:`wait` first)."""
+        now = time.monotonic()
+        self._left[key] = (self.left(key) - amount, now)
+        if len(self._left) > _FORGET_AFTER and now - self._swept_at > 1.0:
+            self._forget_the_whole(now)
+
+    def _forget_the_whole(self, now: float) -> None:
+        self._swept_at = now
+        self._left = {
+            key: (left, when)
+            for key, (left, when) in self._left.items()
+            if left + (now - when) * self.rate < self.burst
+        }
+
+
+#: How many spenders an :class:`Allowance` keeps before it forgets those grown back whole.
+_FORGET_AFTER = 1024
+
+
+def spend_from_all(allowances: list[tuple[Allowance, object]], amount: float) -> float:
+    """Spend ``amount`` from each (allowance, key), if every one allows it now; else from
+    none of them. The seconds until all would allow it (0: spent)."""
+    wait = max((allowance.wait(key, amount) for allowance, key in allowances), default=0.0)
+    if wait == 0:
+        for allowance, key in allowances:
+            allowance.spend(key, amount)
+    return wait

@@ -86,6 +86,13 @@ class Metrics:
             registry=registry,
         )
         self.failed_logins = Counter("dvorak_failed_logins", "Logins refused, by reason", ["reason"], registry=registry)
+        self.refused_over_budget = Counter(
+            "dvorak_over_budget",
+            "Requests refused because a player or an address was over a budget, by budget (speech, writes, "
+            "saved_bytes, password_checks, hashing_queue, web_pending)",
+            ["budget"],
+            registry=registry,
+        )
         self.commands = Counter(
             "dvorak_commands",
             'Commands run, by command ("huh": a line that calls none)',
@@ -167,6 +174,10 @@ class Metrics:
             asked = loop.time() + LOOP_LAG_EVERY
             await asyncio.sleep(LOOP_LAG_EVERY)
             observe(max(0.0, loop.time() - asked))
+
+    def over_budget(self, budget: str) -> None:
+        """A request was refused: its player or address was over ``budget``."""
+        self.refused_over_budget.labels(budget).inc()
 
     def login_failed(self, reason: str) -> None:
         """Count a refused login (``reason``: one of :data:`LOGIN_FAILURES`)."""

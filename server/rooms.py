@@ -1010,6 +1010,10 @@ class RoomRegistry:
         room_id = await self.store.find_id(name)
         return await self.get(room_id) if room_id is not None else None
 
+    async def refuse_new(self, name: str, maker: int) -> None:
+        """Raise RoomNameTaken, or TooManyRooms, if :meth:`create` would now."""
+        await self.store.refuse_new(name, maker, self.rooms_per_player)
+
     async def create(self, name: str, password_hash: str | None, maker: int, game: str = DEFAULT_KIND) -> GameRoom:
         """Store a new room of ``game`` made by account ``maker`` and load it; raises
         RoomNameTaken, or TooManyRooms when the maker hosts as many as a player may."""

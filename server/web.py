@@ -26,6 +26,7 @@ import logging
 import socket
 import ssl
 import time
+from collections import Counter as Tally
 from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
@@ -33,14 +34,17 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMessage, WSMsgType, web
+from aiohttp.typedefs import Handler
+from aiohttp.web_protocol import RequestHandler
 
 from games.base import json_text
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
+from server.limits import TokenBucket
 from server.metrics import Health, Metrics, add_routes
 from server.sessions import MOST_TOKEN_LENGTH, TOKEN_LIFETIME, SessionTokens
-from server.telnet import in_networks, parse_networks
+from server.telnet import Network, in_networks, parse_networks
 from server.text import clean_text
 from server.turn_cache import TurnCache
 
@@ -89,9 +93,14 @@ class WebConnection(Connection):
         max_line_length: int,
         output_limit: int,
         tokens: SessionTokens,
+        input_rate: TokenBucket | None = None,
     ) -> None:
         super().__init__(number, address, max_line_length, output_limit)
         self.socket = socket
+        #: Bytes the page may send a second (as a telnet client may): past them, its next
+        #: message is not read until the rate allows (the socket then stops being read,
+        #: and the page's sending waits). None: no limit.
+        self.input_rate = input_rate
         #: The TCP connection under the socket, dropped at once when the page stops reading.
         self.transport = transport
         self.tokens = tokens
@@ -261,15 +270,17 @@ class WebConnection(Connection):
 
     async def lines(self) -> AsyncGenerator[str, None]:
         """Every line the page sends (see :meth:`Connection.lines`). Every message counts
-        against the limits: one that is not a line stands as an empty one."""
+        against the limits: one that is not a line stands as an empty one; and every byte
+        against the input rate, as a telnet client's does."""
         async for message in self.socket:
             if self.closing or message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 return
+            wait = self.input_rate.take(_size_of(message.data)) if self.input_rate is not None else 0.0
             if message.type == WSMsgType.BINARY:
                 self.send("That message is not one this server understands.")
-                yield ""
-                continue
-            self._unread.extend(self._lines_in(message.data))
+                self._unread.append("")
+            else:
+                self._unread.extend(self._lines_in(message.data))
             while self._unread:
                 line = self._unread.popleft()
                 if line is None:
@@ -277,6 +288,8 @@ class WebConnection(Connection):
                     yield ""
                 else:
                     yield line
+            if wait:
+                await asyncio.sleep(wait)
 
     def _lines_in(self, data: str) -> list[str | None]:
         """The lines one message from the page stands for, cleaned (None for one too long)."""
@@ -312,6 +325,7 @@ class WebConnection(Connection):
     def handoff_state(self) -> dict[str, Any]:
         """What the room's worker needs to serve this page's player (see :meth:`restore`)."""
         return {
+            "input_rate": self.input_rate.state() if self.input_rate is not None else None,
             "width": self._width,
             "batches": self.batches,
             "tokens": list(self._tokens),
@@ -323,6 +337,9 @@ class WebConnection(Connection):
         each field checked for type (it comes from a worker of this host)."""
         self.set_width(state.get("width"))
         self.batches = state.get("batches") is True
+        input_rate = state.get("input_rate")
+        if self.input_rate is not None and isinstance(input_rate, dict):
+            self.input_rate.restore(input_rate)
         tokens, age = state.get("tokens"), state.get("token_age")
         if isinstance(tokens, list):
             self._tokens = [token for token in tokens[-TOKENS_KEPT:] if isinstance(token, str)]
@@ -428,6 +445,11 @@ class WebConnection(Connection):
             if self.transport is not None:
                 self.transport.abort()
             self._sender.cancel()
+
+
+def _size_of(data: str | bytes) -> int:
+    """A message's size in bytes, as the page sent it (text in UTF-8)."""
+    return len(data) if isinstance(data, bytes) else len(data.encode(errors="replace"))
 
 
 #: Views encoded in this turn of the event loop, by package: the data (held, so that it
@@ -587,6 +609,94 @@ def _relay_frame(text: str) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
+class PendingConnections:
+    """The web port's connections that are not (yet) a game's WebSocket: page and file
+    requests, and those still sending their headers. At most ``per_address`` from one
+    address at once (one more is closed as it comes), and each is closed unless it sends
+    a request's headers within ``timeout`` seconds of connecting (or of its last answer),
+    so that connections that never finish their headers (slowloris) hold nothing for
+    long. A reverse proxy's connections (``proxies``) are not counted: whose each is, the
+    proxy says only in its headers."""
+
+    def __init__(self, timeout: float, per_address: int, proxies: tuple[Network, ...], metrics: Metrics | None) -> None:
+        self.timeout = timeout
+        self.per_address = per_address
+        self._proxies = proxies
+        self._metrics = metrics
+        #: Each connection counted: its address, and its timer while it owes its headers.
+        self._pending: dict[RequestHandler, tuple[str, asyncio.TimerHandle | None]] = {}
+        self._by_address: Tally[str] = Tally()
+
+    def watch(self, server: web.Server) -> None:
+        """Be told of every connection ``server`` (an AppRunner's, once set up) takes and
+        loses: aiohttp has no hook of its own for it, so its own two are wrapped."""
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            self._made(handler, transport)
+
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
+            lost(handler, exc)
+            self._forget(handler)
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def _made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "unknown"
+        if self._proxies and in_networks(address, self._proxies):
+            return
+        if self._by_address[address] >= self.per_address:
+            if self._metrics is not None:
+                self._metrics.over_budget("web_pending")
+            log.info("web connection from %s refused: %d not yet WebSockets already", address, self.per_address)
+            # Once aiohttp is done taking it in (closed inside this call, it would trip).
+            asyncio.get_running_loop().call_soon(handler.force_close)
+            return
+        self._by_address[address] += 1
+        self._pending[handler] = (address, self._timer(handler))
+
+    def _timer(self, handler: RequestHandler) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_later(self.timeout, self._too_slow, handler)
+
+    def _too_slow(self, handler: RequestHandler) -> None:
+        found = self._pending.get(handler)
+        if found is not None:
+            log.info("web connection from %s closed: no request's headers in %g s", found[0], self.timeout)
+            self._pending[handler] = (found[0], None)
+            handler.force_close()
+
+    def headers_came(self, request: web.BaseRequest) -> None:
+        """A request's headers came whole: the connection owes none until it is answered."""
+        found = self._pending.get(request.protocol)
+        if found is not None and found[1] is not None:
+            found[1].cancel()
+            self._pending[request.protocol] = (found[0], None)
+
+    def answered(self, request: web.BaseRequest) -> None:
+        """The request was answered: the connection owes the next one's headers in time."""
+        found = self._pending.get(request.protocol)
+        if found is not None and found[1] is None:
+            self._pending[request.protocol] = (found[0], self._timer(request.protocol))
+
+    def upgraded(self, request: web.BaseRequest) -> None:
+        """The request became a game's WebSocket, which the session's limits count."""
+        self._forget(request.protocol)
+
+    def _forget(self, handler: RequestHandler) -> None:
+        found = self._pending.pop(handler, None)
+        if found is None:
+            return
+        address, timer = found
+        if timer is not None:
+            timer.cancel()
+        self._by_address[address] -= 1
+        if not self._by_address[address]:
+            del self._by_address[address]
+
+
 class WebFront:
     """The web port: the page, its files and the players' WebSockets, and for operators
     ``/metrics`` and ``/healthz`` (given ``metrics`` and ``health``). Each socket is
@@ -612,13 +722,21 @@ class WebFront:
             origin.strip().rstrip("/").lower() for origin in settings.web_origins.split(",") if origin.strip()
         }
         self._proxies = parse_networks(settings.web_proxy_from)
+        #: The names browsers reach this server by (for the WebSocket's Host: see
+        #: :meth:`_host_allowed`): --web-hosts, and the hosts of --web-origins.
+        self._hosts = {host.strip().lower() for host in settings.web_hosts.split(",") if host.strip()} | {
+            urlsplit(origin).hostname or "" for origin in self._origins
+        }
+        self._pending = PendingConnections(
+            settings.web_header_timeout, settings.web_pending_per_address, self._proxies, metrics
+        )
         self._runner: web.AppRunner | None = None
         self._site: web.BaseSite | None = None
         #: Pages whose players are served by another worker, through this one.
         self._relaying: set[WebConnection] = set()
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MOST_MESSAGE_BYTES)
+        app = web.Application(client_max_size=MOST_MESSAGE_BYTES, middlewares=[self._headers_in_time])
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
         app.router.add_static("/static/", WEB_ROOT, show_index=False, follow_symlinks=False)
@@ -644,8 +762,17 @@ class WebFront:
         if self.secure:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(self.settings.tls_cert, self.settings.tls_key)
-        self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(
+            self.application(),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            # An idle kept-alive connection is closed as one that owes its headers is.
+            keepalive_timeout=self.settings.web_header_timeout,
+        )
         await self._runner.setup()
+        assert self._runner.server is not None
+        self._pending.watch(self._runner.server)
         if sock is not None:
             self._site = web.SockSite(self._runner, sock, ssl_context=context)
         else:
@@ -666,7 +793,19 @@ class WebFront:
     async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(WEB_ROOT / "index.html")
 
+    @web.middleware
+    async def _headers_in_time(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every request: its connection owes no headers while it is answered."""
+        self._pending.headers_came(request)
+        try:
+            return await handler(request)
+        finally:
+            self._pending.answered(request)
+
     async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if not self._host_allowed(request):
+            log.info("web socket from %s refused: host %r", request.remote, request.host)
+            raise web.HTTPForbidden(text="This server is not reached by that name.")
         if not self._origin_allowed(request):
             log.info("web socket from %s refused: origin %r", request.remote, request.headers.get("Origin"))
             raise web.HTTPForbidden(text="This page's origin may not connect here.")
@@ -674,6 +813,7 @@ class WebFront:
         # other players choose, which leaks it a byte at a time through the sizes (CRIME).
         socket = web.WebSocketResponse(max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT, compress=False)
         await socket.prepare(request)
+        self._pending.upgraded(request)
         settings = self.settings
         connection = WebConnection(
             self.hub.next_connection_number(),
@@ -683,6 +823,7 @@ class WebFront:
             settings.max_line_length,
             settings.output_limit,
             self.tokens,
+            TokenBucket(settings.input_rate, settings.input_burst),
         )
         # The page says in the request how wide its scrollback is, so the welcome fits,
         # and whether it reads messages sent together as one array (pages of release
@@ -733,9 +874,22 @@ class WebFront:
             settings.max_line_length,
             settings.output_limit,
             self.tokens,
+            TokenBucket(settings.input_rate, settings.input_burst),
         )
         connection.restore(handed["web"])
         return connection
+
+    def _host_allowed(self, request: web.Request) -> bool:
+        """Whether the page asking reached this server by one of its own names: an address,
+        localhost, or one of ``--web-hosts`` (or of ``--web-origins``' hosts). A page of
+        another site whose name was made to point here (DNS rebinding) names its own host,
+        and its own origin: the origin check alone would let it in."""
+        host = urlsplit("//" + request.host).hostname or ""
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            return host == "localhost" or host.endswith(".localhost") or host in self._hosts
+        return True
 
     def _origin_allowed(self, request: web.Request) -> bool:
         """Whether the page asking is this server's own (or one of ``--web-origins``): a

@@ -39,6 +39,7 @@ from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
 from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
+from server.budgets import Budgets
 from server.config import Settings
 from server.connection import Connection
 from server.hub import Hub
@@ -145,10 +146,12 @@ class World:
         self.settings = settings
         self.database = database
         self.hub = Hub()
+        self.budgets = Budgets(settings)
         self.accounts = AccountService(
             AccountStore(database),
             LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
             hashing_threads=1,
+            budgets=self.budgets,
             **CHEAP_HASHING,
         )
         self.rooms = RoomRegistry(
@@ -171,6 +174,7 @@ class World:
             StaffLog(database),
             self.safety,
             self.countdown,
+            self.budgets,
         )
         self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
         #: Each player's connection, by name.

@@ -665,7 +665,9 @@ async def test_password_changes_only_with_the_current_one_and_the_new_one_logs_i
     saw = await world.call("Ann", "@password wrong1=newpass1")
     assert saw["Ann"] == "That is not your current password; it is unchanged."
     assert (await world.call("Ann", "@password newpass1"))["Ann"] == "Usage: @password <old>=<new>"
-    assert (await world.call("Ann", f"@password {PASSWORD}=newpass1"))["Ann"] == "Your password has been changed."
+    assert (await world.call("Ann", f"@password {PASSWORD}=newpass1"))["Ann"] == (
+        "Your password has been changed. Anyone else logged in as you is disconnected."
+    )
 
     await world.call("Ann", "LOGOUT")
     assert world.connections["Ann"].player is None

@@ -291,10 +291,10 @@ async def test_a_lock_or_mute_made_while_the_password_is_checked_holds_when_the_
     verify = server.accounts._verify
     checking, go = asyncio.Event(), asyncio.Event()
 
-    async def slow_verify(password_hash: str, password: str) -> bool:
+    async def slow_verify(password_hash: str, password: str, *checked_for: object) -> bool:
         checking.set()
         await go.wait()
-        return await verify(password_hash, password)
+        return await verify(password_hash, password, *checked_for)
 
     monkeypatch.setattr(server.accounts, "_verify", slow_verify)
 

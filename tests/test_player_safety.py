@@ -322,19 +322,28 @@ async def test_delete_asks_for_the_password_and_can_be_called_off(start_server):
     assert flat(await ann.ask("@delete me")) == "Give your password, to be sure it is you: @delete me=<password>"
     assert flat(await ann.ask("@delete Mod=secret1")) == "You can delete only your own player: @delete me=<password>"
     assert flat(await ann.ask("@delete me=wrong")) == "That is not your password, so nothing is changed."
-    assert flat(await ann.ask("@delete/cancel")) == "Your player is not to be deleted: there is nothing to cancel."
+    assert (
+        flat(await ann.ask("@delete/cancel secret1")) == "Your player is not to be deleted: there is nothing to cancel."
+    )
     assert "Usage: @delete me=<password>" in flat(await ann.ask("@delete/frob"))
     assert "Staff cannot delete their player" in flat(await staff.ask("@delete me=secret1"))
     asked = flat(await ann.ask("@delete me=secret1"))
-    assert asked.startswith("Your player will be deleted at ") and asked.endswith("to keep it, type: @delete/cancel")
+    assert asked.startswith("Your player will be deleted at ")
+    assert asked.endswith("to keep it, type: @delete/cancel <password>")
     when = (datetime.now(UTC) + timedelta(days=7)).strftime("%Y-%m-%d")
     assert when in asked
     assert "Your player is already to be deleted at" in flat(await ann.ask("@delete Ann=secret1"))
     await log_out(ann)
     ann = await ScriptedPlayer.connect(server.port, "Ann", create=False)
     assert "Your player is to be deleted at" in flat(ann.client.transcript)
-    assert "To keep it, type: @delete/cancel" in flat(ann.client.transcript)
-    assert flat(await ann.ask("@delete/cancel")) == "Your player will not be deleted: it is yours to keep."
+    assert "To keep it, type: @delete/cancel <password>" in flat(ann.client.transcript)
+    # Calling it off asks for the password too: someone at a session left open cannot.
+    assert flat(await ann.ask("@delete/cancel")) == (
+        "Give your password, to be sure it is you: @delete/cancel <password>"
+    )
+    assert flat(await ann.ask("@delete/cancel wrong")) == "That is not your password, so nothing is changed."
+    assert "Your player is to be deleted at" in flat(await ann.ask("@delete"))
+    assert flat(await ann.ask("@delete/cancel secret1")) == "Your player will not be deleted: it is yours to keep."
     assert "Your player is not to be deleted." in flat(await ann.ask("@delete"))
     async with server.database.snapshot() as connection:
         row = (await connection.execute(select(Account.delete_after, Account.deleted_at))).first()

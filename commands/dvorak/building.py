@@ -15,7 +15,7 @@ from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_list
 from commands.tables import current_room
-from commands.text import plural
+from commands.text import echoed, plural
 from games.dvorak.building import COPIES_PER_MOVE, PASTED_DECK
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import RuleViolation, Table
@@ -199,7 +199,7 @@ class DeckBuild(GameCommand):
         name = _deck_name(args, "deckbuild load <name>")
         deck = await ctx.services.get(PlayerDeckStore).load(ctx.player.account_id, name)
         if deck is None:
-            raise CommandError(f'You have no saved deck called "{name}" (deckbuild decks lists yours).')
+            raise CommandError(f'You have no saved deck called "{echoed(name)}" (deckbuild decks lists yours).')
         room = current_room(ctx)
         await self._bring(ctx, deck.name, deck.cards)
         if deck.room_name.casefold() != room.name.casefold():
@@ -232,7 +232,7 @@ class DeckBuild(GameCommand):
     async def _delete(self, ctx: Context, args: str) -> None:
         name = _deck_name(args, "deckbuild delete <name>")
         if not await ctx.services.get(PlayerDeckStore).delete(ctx.player.account_id, name):
-            raise CommandError(f'You have no saved deck called "{name}".')
+            raise CommandError(f'You have no saved deck called "{echoed(name)}".')
         ctx.reply(f"You delete your saved deck {name}.")
 
     async def _export(self, ctx: Context, args: str) -> None:

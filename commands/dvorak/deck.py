@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform
-from commands.tables import current_room
-from commands.text import plural
+from commands.social import refuse_if_muted
+from commands.tables import current_room, writing
+from commands.text import echoed, plural
 from games.dvorak.deck import deck_contents, snapshot
 from games.dvorak.deckformat import (
     EXPORTERS,
@@ -20,7 +21,7 @@ from games.dvorak.deckformat import (
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
-from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks
+from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks, deck_size
 from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
@@ -82,11 +83,15 @@ class LoadCard(GameCommand):
             card = parse_card_definition(args)
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        refuse_if_muted(ctx)
         actor, author = ctx.player.account_id, ctx.player.name
-        await perform(
-            ctx,
-            lambda table: table.load_card(actor, author, card.name, card.kind, card.text, card.colour, forced=forced),
-        )
+        async with writing(ctx, "writes", 1):
+            await perform(
+                ctx,
+                lambda table: table.load_card(
+                    actor, author, card.name, card.kind, card.text, card.colour, forced=forced
+                ),
+            )
 
 
 class LoadRule(GameCommand):
@@ -104,8 +109,10 @@ class LoadRule(GameCommand):
             rule = parse_rule_definition(args)
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        refuse_if_muted(ctx)
         actor, author = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text, forced=forced))
+        async with writing(ctx, "writes", 1):
+            await perform(ctx, lambda table: table.load_rule(actor, author, rule.name, rule.text, forced=forced))
 
 
 class LogCards(GameCommand):
@@ -172,6 +179,7 @@ class SaveDeck(GameCommand):
         problem = check_room_name(name) if name else f"Usage: {self.usage[0]}"
         if problem:
             raise CommandError(problem.replace("room name", "deck name"))
+        refuse_if_muted(ctx)
         room = current_room(ctx)
         data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
         histories = await card_versions(ctx.rooms.store.database, room.id)
@@ -179,12 +187,13 @@ class SaveDeck(GameCommand):
             str(card["number"]): [version.as_saved() for version in histories.get(card["number"], [])]
             for card in data["cards"]
         }
+        saved = {**data, "room": room.name, "versions": versions}
+        size = deck_size(saved)
         try:
-            replaced = await ctx.services.get(DeckStore).save(
-                name, ctx.player.account_id, count, {**data, "room": room.name, "versions": versions}
-            )
+            async with writing(ctx, "saved_bytes", size):
+                replaced = await ctx.services.get(DeckStore).save(name, ctx.player.account_id, count, saved, size)
         except DeckOwnedByOther:
-            raise CommandError(f'The deck name "{name}" belongs to someone else. Choose another.') from None
+            raise CommandError(f'The deck name "{echoed(name)}" belongs to someone else. Choose another.') from None
         except TooManyDecks as quota:
             raise CommandError(
                 f"You have {quota.limit} saved decks, the most a player may keep. Save over one of them, "
@@ -222,7 +231,7 @@ class LoadDeck(GameCommand):
             raise CommandError(f"Usage: {self.usage[0]}")
         found = await ctx.services.get(DeckStore).load(name)
         if found is None:
-            raise CommandError(f'There is no saved deck called "{name}". Type "listdecks" for the list.')
+            raise CommandError(f'There is no saved deck called "{echoed(name)}". Type "listdecks" for the list.')
         saved_name, data = found
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=forced))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform
+from commands.social import refuse_if_muted
 from commands.tables import seated_player
 from commands.text import split_assignment
 from games.dvorak.rules import ENDINGS, Table
@@ -130,6 +131,8 @@ class Team(GameCommand):
         if assignment is None:
             raise CommandError("Usage: team <player>=<team name>")
         name, team = assignment
+        if team:
+            refuse_if_muted(ctx)
         actor = ctx.player.account_id
 
         def move(table: Table) -> None:

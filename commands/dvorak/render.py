@@ -51,7 +51,12 @@ def card_list(table: Table, numbers: list[int], empty: str = "  (none)") -> str:
     """One card per line, with full text, indented."""
     if not numbers:
         return empty
-    return "\n".join(f"  {card_full(table.state.cards[n])}" for n in numbers)
+    return "\n".join(card_entries(table, numbers))
+
+
+def card_entries(table: Table, numbers: list[int]) -> list[str]:
+    """The lines of :func:`card_list`, one a card (for a list shown a page at a time)."""
+    return [f"  {card_full(table.state.cards[n])}" for n in numbers]
 
 
 def _name(table: Table, account_id: int, viewer: int, possessive: bool = False, actor: int = NO_OWNER) -> str:

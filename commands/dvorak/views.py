@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, hidden_copy_refused, inspect, perform
-from commands.dvorak.render import card_full, card_list, card_name, card_text, face_down_line
+from commands.dvorak.render import card_entries, card_full, card_list, card_name, card_text, face_down_line
 from commands.tables import current_room, seated_player
-from commands.text import plural
+from commands.text import page_number, page_of, plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
 from server.safety import PlayerSafety
@@ -166,21 +166,27 @@ class ViewDraw(GameCommand):
     """List the draw pile, top card first.
 
     Its cards are hidden, so only seated players may look (a card must allow it) and the
-    whole table is told.
+    whole table is told. A long pile is shown a page at a time: "viewdraw 2" shows the
+    second page.
 
     With turns on, looking needs a card that allows it: type "force viewdraw". Having
     looked, you may reorder its top cards (reorder) until it changes.
     """
 
     key = "viewdraw"
+    usage = ("viewdraw", "viewdraw <page>")
     forceable = True
 
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         me = ctx.player.account_id
+        rest, page = page_number(args)
+        if rest:
+            raise CommandError(f"Usage: {self.usage_text()}")
 
         def look(table: Table) -> str:
             pile = table.view_draw(me, forced=forced)
-            return f"Draw pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
+            shown = page_of(card_entries(table, pile), page, "viewdraw")
+            return f"Draw pile ({plural(len(pile), 'card')}), top first:\n{shown}"
 
         ctx.reply(await perform(ctx, look))
 
@@ -188,20 +194,30 @@ class ViewDraw(GameCommand):
 class ViewAll(GameCommand):
     """Show everyone here every approved card.
 
-    It does not say where each one is.
+    It does not say where each one is. A long deck is shown a page at a time: "viewall 2"
+    shows the second page.
     """
 
     key = "viewall"
+    usage = ("viewall", "viewall <page>")
     cost = 5
 
     async def run(self, ctx: Context, args: str) -> None:
-        def look(table: Table) -> str:
-            deck = [card.number for card in table.deck_cards()]
-            return f"every card in the deck ({len(deck)}):\n" + card_list(table, deck)
+        rest, page = page_number(args)
+        if rest:
+            raise CommandError(f"Usage: {self.usage_text()}")
 
-        text = await inspect(ctx, look)
-        current_room(ctx).broadcast(f"{ctx.player.name} lists {text}", exclude=ctx.player)
-        ctx.reply(f"You list {text}")
+        def look(table: Table) -> tuple[int, str]:
+            deck = [card.number for card in table.deck_cards()]
+            return len(deck), page_of(card_entries(table, deck), page, "viewall")
+
+        count, cards = await inspect(ctx, look)
+        # The cards are one text, the same for everyone here: laid out once per width.
+        room = current_room(ctx)
+        room.broadcast(f"{ctx.player.name} lists every card in the deck ({count}):", exclude=ctx.player)
+        room.broadcast(cards, exclude=ctx.player)
+        ctx.reply(f"You list every card in the deck ({count}):")
+        ctx.reply(cards)
 
 
 VIEW_COMMANDS = CommandSet(

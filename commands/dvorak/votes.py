@@ -6,9 +6,10 @@ import re
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import CardMove, GameCommand, card_number, hidden_copy_refused, inspect, perform
-from commands.dvorak.render import card_full, card_label, card_list, render_proposal
-from commands.tables import current_room
-from commands.text import plural
+from commands.dvorak.render import card_entries, card_full, card_label, card_list, render_proposal
+from commands.social import refuse_if_muted
+from commands.tables import current_room, writing
+from commands.text import page_number, page_of, plural
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
@@ -36,8 +37,10 @@ class NewCard(GameCommand):
             card = parse_card_definition(args)
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        refuse_if_muted(ctx)
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.propose_card(actor, card.name, card.kind, card.text, card.colour))
+        async with writing(ctx, "writes", 1):
+            await perform(ctx, lambda table: table.propose_card(actor, card.name, card.kind, card.text, card.colour))
 
 
 class NewRule(GameCommand):
@@ -55,8 +58,10 @@ class NewRule(GameCommand):
             rule = parse_rule_definition(args)
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+        refuse_if_muted(ctx)
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.propose_rule(actor, rule.name, rule.text))
+        async with writing(ctx, "writes", 1):
+            await perform(ctx, lambda table: table.propose_rule(actor, rule.name, rule.text))
 
 
 class Approve(GameCommand):
@@ -95,13 +100,18 @@ class ViewVote(GameCommand):
     Shows who voted which way, and who has yet to vote. A voter who is disconnected is
     marked "(away)". Once away longer than the server's grace period (5 minutes unless the
     server says otherwise), they are not counted until they are back, and are listed as
-    "away, not counted".
+    "away, not counted". A long list is shown a page at a time: "viewvote 2" shows the
+    second page.
     """
 
     key = "viewvote"
+    usage = ("viewvote", "viewvote <page>")
 
     async def run(self, ctx: Context, args: str) -> None:
         room, author = current_room(ctx), ctx.services.get(PlayerSafety).author
+        rest, page = page_number(args)
+        if rest:
+            raise CommandError(f"Usage: {self.usage_text()}")
 
         def look(table: Table) -> str:
             if not table.state.proposals:
@@ -115,15 +125,15 @@ class ViewVote(GameCommand):
             counted = f"voters: {', '.join(voters) or 'nobody'}"
             if absent:
                 counted += f"; away, not counted: {', '.join(absent)}"
-            lines = [f"Waiting for a vote (policy: {policy}; {counted}):"]
+            entries = []
             shown: set[int] = set()
             for proposal in table.state.proposals.values():
                 if proposal.id in shown:
                     continue
                 group = table.state.bundle_of(proposal)
                 shown.update(p.id for p in group)
-                lines.append(render_proposal(table, group, detailed=True, author=author))
-            return "\n".join(lines)
+                entries.append(render_proposal(table, group, detailed=True, author=author))
+            return f"Waiting for a vote (policy: {policy}; {counted}):\n" + page_of(entries, page, "viewvote")
 
         ctx.reply(await inspect(ctx, look))
 
@@ -131,15 +141,23 @@ class ViewVote(GameCommand):
 class ViewRejected(GameCommand):
     """List the rejected cards and rules.
 
-    "revote <num>" puts one to the vote again.
+    "revote <num>" puts one to the vote again. A long list is shown a page at a time:
+    "viewrep 2" shows the second page.
     """
 
     key = "viewrep"
+    usage = ("viewrep", "viewrep <page>")
 
     async def run(self, ctx: Context, args: str) -> None:
+        rest, page = page_number(args)
+        if rest:
+            raise CommandError(f"Usage: {self.usage_text()}")
+
         def look(table: Table) -> str:
             rejected = list(table.state.pile(REJECTED))
-            return f"Rejected ({plural(len(rejected), 'card')}):\n" + card_list(table, rejected)
+            return f"Rejected ({plural(len(rejected), 'card')}):\n" + page_of(
+                card_entries(table, rejected), page, "viewrep"
+            )
 
         ctx.reply(await inspect(ctx, look))
 
@@ -182,7 +200,9 @@ class EditCard(GameCommand):
         except DefinitionError as error:
             raise CommandError(f"{error} Usage: {self.usage[0]}") from None
         actor = ctx.player.account_id
-        await perform(ctx, lambda table: table.propose_edit(actor, number, face.name, face.kind, face.text))
+        refuse_if_muted(ctx)
+        async with writing(ctx, "writes", 1):
+            await perform(ctx, lambda table: table.propose_edit(actor, number, face.name, face.kind, face.text))
 
 
 class RemoveCard(CardMove):
