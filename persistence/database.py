@@ -282,15 +282,20 @@ class Database:
 
                 loop = asyncio.get_running_loop()
                 committing = self._commit_thread.submit(finish)
-                committed = asyncio.wrap_future(committing, loop=loop)
-                if then is not None:
-                    # In the turn that wakes the caller, after it: the caller goes on first
-                    # (a writer, to its next batch, which the commit thread can then write
-                    # while the tasks ``then`` wakes go on).
-                    committing.add_done_callback(
-                        lambda done: loop.is_closed() or loop.call_soon_threadsafe(_then_if_made, done, then, result)
-                    )
-                await committed
+                committed: asyncio.Future[None] = loop.create_future()
+                # The caller is woken and ``then`` called in one callback on the loop, in
+                # that order: the caller goes on first (a writer, to its next batch, which
+                # the commit thread can then write while the tasks ``then`` wakes go on),
+                # and in the same turn as they do. (Two callbacks, each handed over by the
+                # commit thread, could fall in different turns.)
+                committing.add_done_callback(
+                    lambda done: loop.is_closed() or loop.call_soon_threadsafe(_settle, done, committed, then, result)
+                )
+                try:
+                    await committed
+                except asyncio.CancelledError:
+                    committing.cancel()  # not begun yet: then it never will be
+                    raise
             except BaseException:
                 if transaction.is_active:
                     transaction.rollback()
@@ -470,9 +475,18 @@ def _log_checkpoint_failure(checkpoint: asyncio.Future[None]) -> None:
         log.warning("copying the WAL back into the database file failed: %s", checkpoint.exception())
 
 
-def _then_if_made(done: Future[None], then: Callable[[T], None], result: T) -> None:
-    """``then(result)`` if the commit ``done`` was made (on the event loop)."""
-    if not done.cancelled() and done.exception() is None:
+def _settle(done: Future[None], committed: asyncio.Future[None], then: Callable[[T], None] | None, result: T) -> None:
+    """On the event loop, once the commit thread is ``done``: ``committed`` (which the
+    caller awaits) takes its outcome, unless the caller stopped waiting; then, if the
+    commit was made, ``then(result)``."""
+    if not committed.done():
+        if done.cancelled():
+            committed.cancel()
+        elif (error := done.exception()) is not None:
+            committed.set_exception(error)
+        else:
+            committed.set_result(None)
+    if then is not None and not done.cancelled() and done.exception() is None:
         then(result)
 
 
