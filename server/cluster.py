@@ -98,6 +98,9 @@ NEWS_PER_MESSAGE = 500
 #: A node not heard from for this many heartbeats is taken to be gone.
 SILENT_HEARTBEATS = 3
 RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0
+#: Seconds a stranger (a client with no password) is given to connect to the broker and
+#: be sent this node's own presence, which the broker keeps (see Cluster._check_privacy).
+PRIVACY_CHECK_SECONDS = 5.0
 TAKEN_OVER_NOTICE = "*** You have logged in from somewhere else; this connection is closed. ***"
 
 
@@ -185,6 +188,10 @@ class Cluster(Peers):
         self._runner: asyncio.Task[None] | None = None
         #: Set while connected to the broker (and subscribed).
         self.connected = asyncio.Event()
+        #: Whether a client without a password was found to read this world's messages
+        #: (see :meth:`_check_privacy`), once it has been looked at.
+        self.readable_by_anyone: bool | None = None
+        self._privacy_checked = False
 
     # -- running -----------------------------------------------------------------------
 
@@ -269,6 +276,9 @@ class Cluster(Peers):
                 log.info("connected to MQTT broker %s as node %s", self.broker, self.node)
                 self._send_presence(full=True)
                 self._spawn(self._reconcile())
+                if not self._privacy_checked:
+                    self._privacy_checked = True
+                    self._spawn(self._check_privacy())
                 async for message in client.messages:
                     self._receive(str(message.topic), message.payload, message.retain)
             finally:
@@ -279,6 +289,34 @@ class Cluster(Peers):
                 running = asyncio.current_task()  # this task: never None in a coroutine
                 if running is not None and not running.cancelling():
                     log.warning("lost the MQTT broker %s", self.broker)
+
+    async def _check_privacy(self) -> None:
+        """Once connected, warn if a client that gives no user name or password can read
+        this world's messages from the broker: they are signed, not encrypted, and carry
+        players' hands and the draw pile's order. The broker keeps them private (its
+        passwords and ACL: deploy/mosquitto.conf), and TLS (mqtts://) on the way; a
+        broker that lets anyone in says so in the log at every start."""
+        try:
+            async with aiomqtt.Client(
+                self.broker.host,
+                self.broker.port,
+                identifier=f"{self.prefix}-{self.node}-privacy-{random.getrandbits(32):08x}",
+                tls_context=ssl.create_default_context() if self.broker.tls else None,
+                timeout=PRIVACY_CHECK_SECONDS,
+            ) as stranger:
+                await stranger.subscribe(f"{self.prefix}/presence/+")
+                async with asyncio.timeout(PRIVACY_CHECK_SECONDS):
+                    async for _ in stranger.messages:
+                        break
+        except (aiomqtt.MqttError, TimeoutError):
+            self.readable_by_anyone = False
+            return
+        self.readable_by_anyone = True
+        log.warning(
+            "MQTT broker %s lets a client with no password read this world's messages, players' hands "
+            "included: give it passwords and an ACL (deploy/mosquitto.conf; docs/operators.md)",
+            self.broker,
+        )
 
     async def _heartbeats(self) -> None:
         """Every heartbeat: the full list of this node's players, forgetting nodes gone

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import getpass
 import json
+import logging
 import os
 import re
 import shutil
@@ -1184,3 +1185,25 @@ async def test_the_shipped_broker_configuration_lets_in_only_the_nodes(start_nod
             async for message in client.messages:
                 assert message.payload == b"inside"
                 break
+
+
+async def test_a_node_says_when_its_broker_lets_anyone_read_the_world_s_messages(
+    start_node, private_broker, broker_url, caplog
+):
+    """The second review: the cluster's news (the draw pile's order, which cards went to
+    which hand) is signed but not encrypted, and was readable by anyone who could
+    subscribe to the broker. The shipped configuration lets only the nodes in (the test
+    above); a node whose broker lets anyone read its world's messages says so."""
+    caplog.set_level(logging.WARNING, logger="server.cluster")
+    await private_broker.start()
+    guarded = await start_node("north", url=private_broker.url)
+    open_to_all = await start_node("south", url=broker_url)
+    for node, readable in ((guarded, False), (open_to_all, True)):
+        assert node.cluster is not None
+        for _ in range(200):
+            if node.cluster.readable_by_anyone is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert node.cluster.readable_by_anyone is readable
+    warned = [r.getMessage() for r in caplog.records if "lets a client with no password read" in r.getMessage()]
+    assert len(warned) == 1 and f":{private_broker.port}" not in warned[0]
