@@ -414,6 +414,16 @@ class RoomStore:
                 archived.append(room_id)
         return archived
 
+    async def prune_archived(self, before: datetime) -> list[str]:
+        """Delete for good every room deleted or archived before ``before``, with its log,
+        cards, proposals, votes, card versions, results and what was said there (their
+        rows go with the room's); the names of those deleted."""
+        async with self._database.transaction() as connection:
+            doomed = _rooms.c.archived_at < before
+            names = list((await connection.execute(select(_rooms.c.name).where(doomed))).scalars())
+            await connection.execute(delete(_rooms).where(doomed))
+        return names
+
     async def archived_among(self, room_ids: Iterable[int]) -> set[int]:
         """Those of ``room_ids`` that are deleted or archived, or not there at all."""
         wanted = set(room_ids)

@@ -1,7 +1,8 @@
 """The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema
 and ``downgrade`` undoes migrations (to roll back a release); ``deck import|export`` moves
 decks in and out of rooms; ``check`` and ``replay`` audit the stored rooms; ``backup``
-copies a SQLite database; ``admin`` grants rights; ``--version`` says which release this is."""
+copies a SQLite database; ``prune`` deletes rooms archived long ago, with their logs;
+``admin`` grants rights; ``--version`` says which release this is."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
@@ -121,6 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     backup.add_argument("file", help="where to write the copy")
     Settings.add_arguments(backup, only=DATABASE_FLAGS)
+    prune = commands.add_parser(
+        "prune",
+        help="delete for good the rooms archived long ago, with their event logs",
+        description="Delete for good every room deleted (delroom) or archived (unused for DVORAK_ROOM_ARCHIVE_SECONDS) "
+        "more than DAYS days ago: its event log, cards, proposals, votes, card versions, results and what was said "
+        "there. Open rooms are never touched. Safe while the server runs.",
+    )
+    prune.add_argument("--archived-days", type=float, required=True, metavar="DAYS", help="archived this long ago")
+    Settings.add_arguments(prune, only=DATABASE_FLAGS)
 
     admin = commands.add_parser(
         "admin",
@@ -415,6 +426,18 @@ async def audit(
     return "\n".join(lines), sound
 
 
+async def prune_archived(database: Database, days: float) -> str:
+    """Delete the rooms archived more than ``days`` days ago; what was deleted."""
+    if not days >= 0:
+        raise CommandLineError("--archived-days is a number of days, 0 or more.")
+    before = datetime.now(UTC) - timedelta(days=days)
+    names = await RoomStore(database).prune_archived(before)
+    if not names:
+        return f"No room was archived before {before:%Y-%m-%d %H:%M} UTC: nothing was deleted."
+    rooms = f"{len(names)} room{'s' if len(names) != 1 else ''}"
+    return f"Deleted {rooms} archived before {before:%Y-%m-%d %H:%M} UTC, with their logs: {', '.join(names)}."
+
+
 def backup_sqlite(settings: Settings, target: Path) -> str:
     url = normalize_url(settings.resolved_database_url)
     if url.get_backend_name() != "sqlite":
@@ -466,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if sound else 1
         elif arguments.command == "backup":
             print(backup_sqlite(settings, Path(arguments.file)))
+        elif arguments.command == "prune":
+            print(asyncio.run(with_database(settings, lambda db: prune_archived(db, arguments.archived_days))))
     except (OSError, CommandLineError, DefinitionError, MigrationError, sqlite3.Error) as error:
         log.error("%s", error)
         return 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from persistence.database import Database
 from persistence.models import Account, Room
@@ -18,6 +19,7 @@ from server.audit import check_rooms, replay_rooms
 from tests.client import MudClient
 from tests.conftest import WELCOME_END
 from tests.players import ScriptedPlayer, flat, seated_at
+from tests.server_process import run_cli
 
 GRACE = 0.4
 
@@ -203,3 +205,38 @@ async def test_a_database_made_before_archives_and_watching_carries_on(start_ser
     assert "Your hand (" in await bo.ask("hand")
     ann = await ScriptedPlayer.connect(again.port, "Ann", create=False)
     assert "You delete room Table One." in flat(await ann.ask("delroom table one=force"))
+
+
+async def test_prune_deletes_for_good_the_rooms_archived_long_ago_and_nothing_else(start_server, database_url):
+    """What an operator does with the event logs of rooms nobody can reach any more
+    (docs/operators.md, "How the database grows"): ``dvorak-mush prune``."""
+    server = await start_server()
+    ann, bo = await table_of(server, ["Ann", "Bo"], room="Old Table")
+    await ann.ask("start")
+    await ann.ask("draw")
+    assert "You delete room Old Table." in flat(await ann.ask("delroom Old Table=force"))
+    await ann.ask("newroom Kept")
+    await ann.ask("loadcard Keep/T/Kept.")
+    async with server.database.transaction() as connection:
+        await connection.execute(
+            text("UPDATE rooms SET archived_at = :when WHERE archived_at IS NOT NULL"),
+            {"when": datetime.now(UTC) - timedelta(days=40)},
+        )
+
+    def counts() -> str:
+        return "SELECT (SELECT count(*) FROM rooms), (SELECT count(*) FROM events), (SELECT count(*) FROM cards)"
+
+    async with server.database.snapshot() as connection:
+        rooms, events, cards = (await connection.execute(text(counts()))).one()
+    assert rooms == 2 and cards == 9
+    said = await run_cli(database_url, "prune", "--archived-days", "60")
+    assert said.startswith("No room was archived before")
+    said = await run_cli(database_url, "prune", "--archived-days", "30")
+    assert said.startswith("Deleted 1 room archived before") and "Old Table" in said
+    async with server.database.snapshot() as connection:
+        left = (await connection.execute(text(counts()))).one()
+        joined = "SELECT count(*) FROM events e JOIN rooms r ON r.id = e.room_id"
+        kept_events = (await connection.execute(text(joined))).scalar_one()
+    assert left[0] == 1 and left[2] == 1 and left[1] == kept_events < events
+    await assert_sound(server)
+    assert "Keep" in flat(await ann.ask("viewall"))
