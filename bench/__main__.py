@@ -10,7 +10,8 @@
 .venv/bin/python -m bench webidle [--backend ...] [--web-connections 2000]   (idle memory, web and telnet)
 .venv/bin/python -m bench gnavroom [--backend ...] [--rooms 200] [--seconds 20]   (Gnav rooms over telnet)
 .venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
-.venv/bin/python -m bench attacks [--backend ...] [--attack-seconds 10]   (not part of "all")
+.venv/bin/python -m bench attacks [<rev>] [--backend ...] [--attack-seconds 10] [--attacks second|<name>,...]
+    (not part of "all"; with <rev>, each attack against that revision's server, then this checkout's)
 .venv/bin/python -m bench chat --with-evennia [--with-ceiling] [--chat-rate 2000]   (ours, then Evennia and the
     bare telnetlib3 server at the same rate, and one line setting them side by side)
 .venv/bin/python -m bench evenniachat [--chat-rate 2000]   (Evennia alone, installed on first use; not part of "all")
@@ -30,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from bench import attacks, batch, gnav, machine, profiling, scenarios, ys
-from bench.compare import COMPARABLE, CompareError, run_compare
+from bench.compare import COMPARABLE, CompareError, run_compare, sides
 from bench.evennia import side_by_side
-from bench.processes import raise_open_file_limit
+from bench.processes import raise_open_file_limit, server_code
 
 SCENARIOS = ("game", "gnavroom", "ysroom", "chat", "idle", "webidle", "login", "coldstart", "ceiling", "crossnode")
 
@@ -61,6 +62,48 @@ def scenario_list(text: str) -> tuple[str, ...]:
     if unknown or not names:
         raise argparse.ArgumentTypeError(f"compare runs some of {', '.join(COMPARABLE)}, not {text!r}")
     return names
+
+
+def chosen_attacks(text: str) -> tuple[attacks.Attack, ...]:
+    """The attacks ``--attacks`` names (every one when empty)."""
+    if not text:
+        return attacks.ATTACKS
+    if text == "second":
+        return tuple(attack for attack in attacks.ATTACKS if str(attack.review_item).startswith("2."))
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = names - {attack.name for attack in attacks.ATTACKS}
+    if unknown:
+        raise SystemExit(f"no such attack: {', '.join(sorted(unknown))}")
+    return tuple(attack for attack in attacks.ATTACKS if attack.name in names)
+
+
+def run_attacks(arguments: argparse.Namespace, backends: tuple[str, ...]) -> int:
+    """One line per attack, each against a server of its own, printed as it ends; given a
+    revision, each attack against that revision's server and then this checkout's."""
+    chosen = chosen_attacks(arguments.attacks)
+
+    if not arguments.rev:
+        for backend in backends:
+            for attack in chosen:
+                result = run(attacks.run_attack(backend, attack, arguments.attack_seconds))
+                print(json.dumps({"scenario": "attacks", "backend": backend, **result}), flush=True)
+        return 0
+    try:
+        with sides(arguments.rev) as both:
+            for attack in chosen:
+                for side in both:
+                    with server_code(side.code):
+                        for backend in backends:
+                            try:
+                                result = run(attacks.run_attack(backend, attack, arguments.attack_seconds))
+                            except Exception as error:  # the old code may not have what it needs
+                                result = {"attack": attack.name, "error": f"{type(error).__name__}: {error}"[:300]}
+                            line = {"scenario": "attacks", "backend": backend, "code": side.label}
+                            print(json.dumps({**line, **result}), flush=True)
+    except CompareError as error:
+        print(f"python -m bench attacks: {error}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -129,6 +172,12 @@ def parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--cross-rate", type=float, default=200.0, help="crossnode: lines a second offered")
     parser.add_argument("--attack-seconds", type=float, default=10.0, help="attacks: length of each timed attack")
+    parser.add_argument(
+        "--attacks",
+        default="",
+        help='attacks: the attacks to run, by name, separated by commas, or "second" for those of the second '
+        "review (default: every one)",
+    )
     parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
     parser.add_argument("--batches", type=int, default=2000, help="batch: batches written and timed")
@@ -273,12 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{table}", flush=True)
         return 0
     if arguments.scenario == "attacks":
-        # One line per attack, each against a server of its own, printed as it ends.
-        for backend in backends:
-            for attack in attacks.ATTACKS:
-                result = run(attacks.run_attack(backend, attack, arguments.attack_seconds))
-                print(json.dumps({"scenario": "attacks", "backend": backend, **result}), flush=True)
-        return 0
+        return run_attacks(arguments, backends)
     if arguments.scenario == "evenniachat":
         result = run(scenarios.evennia_chat(100, arguments.chat_rate, arguments.seconds))
         print(json.dumps({"scenario": "evenniachat", **result}), flush=True)

@@ -19,6 +19,8 @@ connected, and how long it took to exit, and with what status, is reported.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import sqlite3
 import statistics
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import asyncpg
 
 from bench.loadgen import PREFIX, SUFFIX, WELCOME_END, BenchClient, Latencies
@@ -42,6 +45,8 @@ ATTACKER = "127.0.0.1"
 WATCHERS = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 #: The lobby player who counts what a pasted line makes the server show him.
 COUNTER = "127.0.0.5"
+#: A player elsewhere whose room the attacker goes after.
+ROOM_OWNER = "127.0.0.6"
 ASK_EVERY = 0.1
 #: How long the watchers are timed before the attack, and at least while it lasts.
 BASELINE_SECONDS = MIN_DURING_SECONDS = 2.0
@@ -555,13 +560,443 @@ async def login_timing(target: Target, tries: int = 30) -> dict[str, Any]:
     }
 
 
+# The attacks of the second review.
+
+CJK = "漢"
+#: IAC WILL NAWS, then the window's size: 20 columns, 24 rows.
+NAWS_20 = bytes([255, 251, 31, 255, 250, 31, 0, 20, 0, 24, 255, 240])
+
+
+class Page:
+    """A bare WebSocket to the web port, as a page of the server's own would open it,
+    from the attacker's address: it sends lines and counts what it is sent."""
+
+    def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.session = session
+        self.socket = socket
+        self.received = 0
+        self.texts: list[str] = []
+        self.closed_by_server = False
+        self._reading = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, address: str = ATTACKER) -> Page:
+        session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0), force_close=True))
+        origin = f"http://127.0.0.1:{port}"
+        try:
+            socket = await session.ws_connect(f"{origin}/ws?batch=1", origin=origin, max_msg_size=0)
+        except BaseException:
+            await session.close()
+            raise
+        return cls(session, socket)
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.received += len(message.data)
+                sent = json.loads(message.data)
+                self.texts += [part["text"] for part in (sent if isinstance(sent, list) else [sent]) if "text" in part]
+        self.closed_by_server = not self.socket.closed or self.socket.close_code is not None
+
+    async def send(self, line: str) -> None:
+        await self.socket.send_str(json.dumps({"line": line}))
+
+    async def said(self, text: str, timeout: float = 10.0) -> bool:
+        """Whether ``text`` comes in what the page is sent within ``timeout`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if any(text in part for part in self.texts):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    async def close(self) -> None:
+        await self.socket.close()
+        await self._reading
+        await self.session.close()
+
+
+async def help_at_20_columns(target: Target) -> dict[str, Any]:
+    """Review 2, item 1: a telnet connection and a page that never log in, 20 columns
+    wide, each send ``help`` and 8,100 CJK characters twice a second."""
+    telnet = await target.raw()
+    await telnet.expect(WELCOME_END)
+    telnet.write(NAWS_20)
+    page = await Page.open(target.server.web_port)
+    target.opened.append(page)
+    await page.said("create")
+    await page.socket.send_str(json.dumps({"cols": 20}))
+    await target.begin()
+    line = "help " + CJK * 8100
+    sent = 0
+    while time.perf_counter() - target.began < target.seconds:
+        telnet.write(f"{line}\r\n".encode())
+        await page.send(line)
+        sent += 2
+        await asyncio.sleep(0.5)
+    return {"lines_sent": sent, "echo_chars_seen": max((len(t) for t in page.texts), default=0)}
+
+
+async def long_cards_room(url: str) -> None:
+    """Before the server starts: a room of 150 cards of 2,000 CJK characters."""
+    await imported_room(url, "Long", [f"loadcard Long {i}/T/{CJK * 2000}" for i in range(150)])
+
+
+async def imported_room(url: str, room: str, lines: list[str]) -> None:
+    """Import a room's deck as an operator would (``dvorak-mush deck import``)."""
+    with tempfile.TemporaryDirectory(prefix="dvorak-bench-") as folder:
+        deck = Path(folder) / "deck.txt"
+        deck.write_text("".join(f"{line}\n" for line in lines))
+        code = current_code()
+        process = await asyncio.create_subprocess_exec(
+            *code.command("deck", "import", str(deck), "--room", room, "--database-url", url),
+            env={**os.environ, **code.env()},
+            cwd=code.tree,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, errors = await process.communicate()
+        if process.returncode:
+            raise RuntimeError(f"could not import room {room}: {errors.decode()}")
+
+
+async def viewall_at_20_columns(target: Target) -> dict[str, Any]:
+    """Review 2, item 2: a player 20 columns wide in a room of 150 cards of 2,000 CJK
+    characters types ``viewall`` as soon as each answer is in, for the attack's length."""
+    viewer = await target.raw()
+    viewer.write(NAWS_20)
+    await viewer.log_in("Viewer")
+    viewer.write(b"join long\r\n")
+    if await viewer.expect(b"Seats") is None:
+        raise RuntimeError(f"could not join the room: {bytes(viewer.received[-300:])!r}")
+    # Each reply's end, short enough never to be wrapped.
+    viewer.write(b"OUTPUTSUFFIX @@end@@\r\n")
+    await target.begin()
+    asked = 0
+    while time.perf_counter() - target.began < target.seconds and not viewer.hung_up_on:
+        before = viewer.received.count(b"@@end@@")
+        viewer.write(b"viewall\r\n")
+        asked += 1
+        while viewer.received.count(b"@@end@@") == before and not viewer.hung_up_on:
+            await asyncio.sleep(0.01)
+    return {"viewall_asked": asked, "bytes_received": len(viewer.received), "cut_off": viewer.hung_up_on}
+
+
+async def zero_width_joiners(target: Target, pages: int = 8) -> dict[str, Any]:
+    """Review 2, item 3: eight pages that never log in send lines of 8,190 zero-width
+    joiners as fast as the server reads them (the command rate allows 20 a second)."""
+    opened = [await Page.open(target.server.web_port) for _ in range(pages)]
+    target.opened.extend(opened)
+    await asyncio.gather(*(page.said("create") for page in opened))
+    await target.begin()
+    line = "\u200d" * 8190
+    sent = [0] * pages
+
+    async def send(number: int, page: Page) -> None:
+        while time.perf_counter() - target.began < target.seconds:
+            try:
+                await asyncio.wait_for(
+                    page.send(line), max(0.01, target.seconds - (time.perf_counter() - target.began))
+                )
+            except (TimeoutError, ConnectionError):
+                return
+            sent[number] += 1
+            await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(send(number, page) for number, page in enumerate(opened)))
+    return {"pages": pages, "lines_sent": sum(sent), "mib_sent": round(sum(sent) * len(line.encode()) / MIB, 1)}
+
+
+class SlowReader(asyncio.Protocol):
+    """A lobby player who reads at most ``rate`` bytes a second (pausing the socket)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.transport: asyncio.Transport | None = None
+        self.received = bytearray()
+        self.cut_off = False
+        self._began = time.perf_counter()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        self.received += data
+        ahead = len(self.received) / self.rate - (time.perf_counter() - self._began)
+        if ahead > 0 and self.transport is not None:
+            self.transport.pause_reading()
+            asyncio.get_running_loop().call_later(ahead, self.transport.resume_reading)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.cut_off = True
+
+
+async def long_says(target: Target, speakers: int = 10, listeners: int = 10) -> dict[str, Any]:
+    """Review 2, item 4: ten pages of one player say 8 KB lines in the lobby within the
+    command rate, while ten lobby players read 200 KB/s each."""
+    loop = asyncio.get_running_loop()
+    readers = []
+    for number in range(listeners):
+        _, reader = await loop.create_connection(
+            lambda: SlowReader(200_000), "127.0.0.1", target.port, local_addr=(f"127.0.1.{number + 1}", 0)
+        )
+        assert reader.transport is not None
+        reader.transport.write(f"create Ear{number} {PASSWORD}\r\n".encode())
+        readers.append(reader)
+    pages = [await Page.open(target.server.web_port) for _ in range(speakers)]
+    target.opened.extend(pages)
+    await pages[0].said("create")
+    await pages[0].send(f"create Loud {PASSWORD}")
+    await pages[0].said("Players here")
+    for page in pages[1:]:
+        await page.send(f"connect Loud {PASSWORD}")
+    await asyncio.gather(*(page.said("Players here") for page in pages))
+    await target.begin()
+    line = "say " + "x" * 8000
+    sent = 0
+
+    async def speak(page: Page) -> None:
+        nonlocal sent
+        while time.perf_counter() - target.began < target.seconds:
+            await page.send(line)
+            sent += 1
+            await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(speak(page) for page in pages))
+    cut_off = sum(reader.cut_off for reader in readers)
+    for reader in readers:
+        if reader.transport is not None:
+            reader.transport.abort()
+    return {
+        "says_sent": sent,
+        "says_refused": sum(t.count("You are saying more than others can read") for p in pages for t in p.texts),
+        "listeners_cut_off": cut_off,
+        "heard_per_listener_kib": round(statistics.fmean(len(r.received) for r in readers) / 1024, 1),
+    }
+
+
+async def password_change(target: Target) -> dict[str, Any]:
+    """Review 2, item 5: a thief logged in (telnet and a page) before the owner changes
+    the password: is the thief still in, and was the page given a token after it?"""
+    owner = await target.framed()
+    await owner.ask(f"create Owner {PASSWORD}")
+    thief = await target.raw()
+    await thief.expect(WELCOME_END)
+    thief.write(f"connect Owner {PASSWORD}\r\n".encode())
+    await thief.expect(b"Welcome back")
+    page = await Page.open(target.server.web_port)
+    target.opened.append(page)
+    await page.said("create")
+    await page.send(f"connect Owner {PASSWORD}")
+    await page.said("Welcome back")
+    await target.begin()
+    await owner.ask(f"@password {PASSWORD}=another-one")
+    await asyncio.sleep(1.0)
+    thief.write(b"WHO\r\n")
+    with contextlib.suppress(ConnectionError):
+        await page.send("WHO")
+    await asyncio.sleep(1.0)
+    return {
+        "telnet_thief_still_in": not thief.hung_up_on,
+        "page_thief_still_in": not page.socket.closed,
+    }
+
+
+async def fake_notice(target: Target) -> dict[str, Any]:
+    """Review 2, item 6: ``@emit x``, 78 spaces and a shutdown notice, seen by an
+    80-column player: does a line start as the server's notices do?"""
+    victim = await target.raw(COUNTER)
+    await victim.log_in("Victim")
+    emitter = await target.framed()
+    await emitter.ask(f"create Emitter {PASSWORD}")
+    await target.begin()
+    await emitter.ask("@emit x" + " " * 78 + "*** The server is shutting down. Type your password to stay. ***")
+    await asyncio.sleep(0.5)
+    lines = bytes(victim.received).split(b"\r\n")
+    return {"lines_starting_as_a_notice": sum(line.startswith(b"*** The server is shutting") for line in lines)}
+
+
+async def clear_and_load(target: Target) -> dict[str, Any]:
+    """Review 2, item 7: ``cleardeck`` and ten ``loadcard`` of 2 KB cards, over and over
+    as the server answers, for the attack's length: what the database grows by."""
+    loader = await target.framed()
+    await loader.ask(f"create Loader {PASSWORD}")
+    await loader.ask("newroom Growth")
+    await target.begin()
+    loaded = refused = 0
+    card = "w" * 2000
+    while time.perf_counter() - target.began < target.seconds:
+        await loader.ask("cleardeck")
+        for number in range(10):
+            reply = await loader.ask(f"loadcard Card {number}/T/{card}")
+            refused += "written as many" in reply
+            loaded += "written as many" not in reply
+    grown = await target.store.size() - target.db_before
+    return {"loadcards_answered": loaded, "refused": refused, "db_growth_mib": round(grown / MIB, 2)}
+
+
+async def hashed_room_passwords(target: Target, connections: int = 20) -> dict[str, Any]:
+    """Review 2, item 8: twenty connections of one player send ``newroom <a taken
+    name>=<password>`` as fast as the server answers, while another player logs in and
+    out from elsewhere: their login's time."""
+    owner = await Bystander.open_from(ROOM_OWNER, target.port)
+    target.opened.append(owner)
+    await owner.ask(f"create Owner {PASSWORD}")
+    await owner.ask("newroom Taken")
+    clients = [await target.framed() for _ in range(connections)]
+    await clients[0].ask(f"create Mallory {PASSWORD}")
+    for client in clients[1:]:
+        await client.ask(f"connect Mallory {PASSWORD}")
+    legit = await Bystander.open_from(COUNTER, target.port)
+    target.opened.append(legit)
+    await legit.ask(f"create Legit {PASSWORD}")
+    await legit.ask("LOGOUT")
+    await target.begin()
+    tries = [0] * connections
+    logins: list[float] = []
+
+    async def guess(number: int, client: BenchClient) -> None:
+        while time.perf_counter() - target.began < target.seconds:
+            await client.ask(f"newroom Taken=hunter{tries[number]}")
+            tries[number] += 1
+
+    async def log_in_and_out() -> None:
+        while time.perf_counter() - target.began < target.seconds:
+            began = time.perf_counter()
+            await legit.ask(f"connect Legit {PASSWORD}")
+            logins.append((time.perf_counter() - began) * 1000)
+            await legit.ask("LOGOUT")
+            await asyncio.sleep(0.2)
+
+    await asyncio.gather(*(guess(n, c) for n, c in enumerate(clients)), log_in_and_out())
+    return {
+        "newroom_tried": sum(tries),
+        "legit_logins": len(logins),
+        "legit_login_p50_ms": round(statistics.median(logins), 1) if logins else None,
+        "legit_login_max_ms": round(max(logins), 1) if logins else None,
+    }
+
+
+async def slowloris(target: Target, connections: int = 3000) -> dict[str, Any]:
+    """Review 2, item 9: 3,000 connections from one address to the web port that never
+    finish their headers: how many does the server hold, and for how long."""
+    web_port = target.server.web_port
+    opened: list[asyncio.StreamWriter] = []
+    await target.begin()
+    fds_before = len(os.listdir(f"/proc/{target.server.process.pid}/fd")) if target.server.process else 0
+    for _ in range(connections):
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", web_port)
+        except OSError:
+            break
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        opened.append(writer)
+    held_at_once = len(os.listdir(f"/proc/{target.server.process.pid}/fd")) - fds_before if target.server.process else 0
+    await asyncio.sleep(max(0.0, target.seconds - (time.perf_counter() - target.began)))
+    held_after = len(os.listdir(f"/proc/{target.server.process.pid}/fd")) - fds_before if target.server.process else 0
+    for writer in opened:
+        writer.transport.abort()
+    return {"connections_opened": len(opened), "server_fds_held_at_once": held_at_once, "held_at_end": held_after}
+
+
+async def muted_writes(target: Target) -> dict[str, Any]:
+    """Review 2, item 10: a muted host writes cards, rules, a room name, a saved deck's
+    name and a team name: how many reach others."""
+    host = await target.framed()
+    await host.ask(f"create Host {PASSWORD}")
+    await host.ask("newroom Quiet")
+    await host.ask("loadcard Kept/T/A card.")
+    staff = await target.framed()
+    await staff.ask(f"create Mod {PASSWORD}")
+    code = current_code()
+    url = target.server.env["DVORAK_DATABASE_URL"]
+    promoted = await asyncio.create_subprocess_exec(
+        *code.command("admin", "grant", "Mod", "--role", "moderator", "--database-url", url),
+        env={**os.environ, **code.env()},
+        cwd=code.tree,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    await promoted.wait()
+    await staff.ask("LOGOUT")
+    await staff.ask(f"connect Mod {PASSWORD}")
+    await staff.ask("@mute Host=1h spam")
+    await target.begin()
+    writes = (
+        "newcard Shout/T/Buy gold",
+        "newrule Shout/Buy gold",
+        "loadcard Shout/T/Buy gold",
+        "editcard 1/Shout/T/Buy gold",
+        "savedeck BuyGold",
+        "team Host=BuyGold",
+        "newroom BuyGoldHere",
+    )
+    refused = 0
+    for write in writes:
+        refused += "You are muted" in await host.ask(write)
+    return {"writes_tried": len(writes), "refused_as_muted": refused}
+
+
+async def rebinding(target: Target) -> dict[str, Any]:
+    """Review 2: a page of another site whose name points here (DNS rebinding): its
+    WebSocket names evil.example as both Host and Origin."""
+    await target.begin()
+    host = f"evil.example:{target.server.web_port}"
+    async with aiohttp.ClientSession() as session:
+        try:
+            socket = await session.ws_connect(
+                f"http://127.0.0.1:{target.server.web_port}/ws", headers={"Host": host, "Origin": f"http://{host}"}
+            )
+        except aiohttp.WSServerHandshakeError as refused:
+            return {"accepted": False, "status": refused.status}
+        await socket.close()
+        return {"accepted": True}
+
+
+LOOK_ALIKES = (("Adam", "Aclam"), ("Jason", "Ja5on"), ("Bob", "Bo6"), ("Dean", "Clean"), ("Emma", "Enma"))
+
+
+async def look_alike_names(target: Target) -> dict[str, Any]:
+    """Review 2: names drawn like other players' (Aclam beside Adam, Ja5on, Bo6, Clean,
+    Enma): how many are taken."""
+    client = await target.framed()
+    for name, _ in LOOK_ALIKES:
+        await client.ask(f"create {name} {PASSWORD}")
+        await client.ask("LOGOUT")
+    await target.begin()
+    taken = 0
+    other = await Bystander.open_from(COUNTER, target.port)
+    target.opened.append(other)
+    for _, alike in LOOK_ALIKES:
+        reply = await other.ask(f"create {alike} {PASSWORD}")
+        if "Welcome," in reply:
+            taken += 1
+            await other.ask("LOGOUT")
+    return {"names_tried": len(LOOK_ALIKES), "look_alikes_taken": taken}
+
+
+async def right_passwords_at_once(target: Target, logins: int = 19) -> dict[str, Any]:
+    """Review 2: nineteen right-password logins at the same moment from one address."""
+    owner = await target.framed()
+    await owner.ask(f"create Owner {PASSWORD}")
+    clients = await asyncio.gather(*(target.raw() for _ in range(logins)))
+    await asyncio.gather(*(client.expect(WELCOME_END) for client in clients))
+    await target.begin()
+    for client in clients:
+        client.write(f"connect Owner {PASSWORD}\r\n".encode())
+    welcome = b"Welcome back"
+    answers = await asyncio.gather(*(client.expect(welcome, TOO_MANY_FAILURES, timeout=30) for client in clients))
+    return {"logins": logins, "let_in": answers.count(welcome), "refused": answers.count(TOO_MANY_FAILURES)}
+
+
 @dataclass(frozen=True)
 class Attack:
     """One attack of the review, as :func:`run_attack` runs it."""
 
     name: str
-    #: The item of the security review it reruns.
-    review_item: int
+    #: The item of the security review it reruns: the first review's as a number, the
+    #: second's as "2.<item>" ("2.extra" for those the second listed after its items).
+    review_item: int | str
     run: Callable[[Target], Awaitable[dict[str, Any]]]
     #: Settings other than the defaults, as DVORAK_* variables.
     settings: dict[str, str] = field(default_factory=dict)
@@ -596,6 +1031,19 @@ ATTACKS = (
         # Guesses enough to time, and sent faster than the command rate lets them run.
         settings={"DVORAK_LOGIN_FAILURE_LIMIT": "1000", "DVORAK_COMMAND_RATE": "1000", "DVORAK_COMMAND_BURST": "1000"},
     ),
+    Attack("help-cjk-at-20-columns-before-login", "2.1", help_at_20_columns),
+    Attack("viewall-150-cjk-cards-at-20-columns", "2.2", viewall_at_20_columns, prepare=long_cards_room),
+    Attack("zero-width-joiner-lines-from-8-pages", "2.3", zero_width_joiners),
+    Attack("8KB-says-from-10-pages-of-one-player", "2.4", long_says),
+    Attack("password-change-with-a-thief-logged-in", "2.5", password_change),
+    Attack("emit-padded-to-a-fake-notice", "2.6", fake_notice),
+    Attack("cleardeck-and-loadcard-loop", "2.7", clear_and_load, settings={"DVORAK_COMMAND_BURST": "10000"}),
+    Attack("newroom-taken-name-with-password-x20", "2.8", hashed_room_passwords),
+    Attack("slowloris-3000-on-the-web-port", "2.9", slowloris, settings={"DVORAK_MAX_CONNECTIONS": "20000"}),
+    Attack("muted-player-writes", "2.10", muted_writes),
+    Attack("dns-rebinding-websocket", "2.extra", rebinding),
+    Attack("look-alike-names", "2.extra", look_alike_names),
+    Attack("19-right-passwords-at-once", "2.extra", right_passwords_at_once),
 )
 
 
