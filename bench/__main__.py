@@ -113,7 +113,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "batch", "all", "compare")
     )
-    parser.add_argument("rev", nargs="?", help="compare: the git revision to compare with (a tag, a branch, a commit)")
+    parser.add_argument(
+        "rev", nargs="?", help="compare, attacks: the git revision to compare with (a tag, a branch, a commit)"
+    )
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
     parser.add_argument(
@@ -275,8 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             options.error("compare needs the revision to compare with: python -m bench compare <rev>")
         if arguments.rounds < 1:
             options.error("--rounds must be at least 1")
-    elif arguments.rev is not None:
-        options.error(f"unexpected argument {arguments.rev!r} (only compare takes a revision)")
+    elif arguments.rev is not None and arguments.scenario != "attacks":
+        options.error(f"unexpected argument {arguments.rev!r} (only compare and attacks take a revision)")
     if arguments.workers < 1:
         options.error("--workers must be at least 1")
     if arguments.batches < 1:

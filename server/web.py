@@ -20,6 +20,7 @@ to the room's worker, which serves the player as if the page were its own
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -63,6 +64,10 @@ TOKENS_KEPT = 4
 HEARTBEAT = 30.0
 #: Seconds a closed connection's page has to take what was still queued for it.
 GOODBYE_WAIT = 10.0
+#: Seconds a page has to answer the server's closing of its socket (a browser does at once;
+#: a page that stopped reading its socket, or stopped being read for sending too fast, is
+#: not waited for longer).
+CLOSE_ANSWER_WAIT = 1.0
 #: Every response's security headers: only the page's own files run, nothing inline, and
 #: the only connection it may open is back to this server.
 SECURITY_HEADERS = {
@@ -110,6 +115,8 @@ class WebConnection(Connection):
         self._unsent = 0
         self._more = asyncio.Event()
         self._hanging_up = False
+        #: Set once the connection hangs up (what waits for the input rate stops waiting).
+        self._hung_up = asyncio.Event()
         #: Every token this connection was given (all retracted when the player ends the session).
         self._tokens: list[str] = []
         self._token_refresh: asyncio.TimerHandle | None = None
@@ -289,7 +296,10 @@ class WebConnection(Connection):
                 else:
                     yield line
             if wait:
-                await asyncio.sleep(wait)
+                # Not read again until the rate allows, or the connection hangs up.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await self._hung_up.wait()
 
     def _lines_in(self, data: str) -> list[str | None]:
         """The lines one message from the page stands for, cleaned (None for one too long)."""
@@ -416,6 +426,7 @@ class WebConnection(Connection):
 
     def _hang_up(self) -> None:
         self._hanging_up = True
+        self._hung_up.set()
         if self._token_refresh is not None:
             self._token_refresh.cancel()
         self._more.set()
@@ -811,7 +822,9 @@ class WebFront:
             raise web.HTTPForbidden(text="This page's origin may not connect here.")
         # No compression: a session token would share a compression stream with text
         # other players choose, which leaks it a byte at a time through the sizes (CRIME).
-        socket = web.WebSocketResponse(max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT, compress=False)
+        socket = web.WebSocketResponse(
+            max_msg_size=MOST_MESSAGE_BYTES, heartbeat=HEARTBEAT, compress=False, timeout=CLOSE_ANSWER_WAIT
+        )
         await socket.prepare(request)
         self._pending.upgraded(request)
         settings = self.settings

@@ -370,6 +370,11 @@ async def test_a_web_socket_is_read_at_the_input_rate(start_server):
     answered = len(re.findall("Player Name", await page.quiet(0.2)))
     # The burst (64 KiB) and two seconds of the rate: four at most of the twenty.
     assert 1 <= answered <= 4
+    # A page waiting for the rate, its socket no longer read, is let go when the server
+    # stops: it was waited for to the end of the shutdown's grace, twice.
+    began = time.monotonic()
+    await server.stop()
+    assert time.monotonic() - began < server.settings.shutdown_grace
     await page.close()
 
 
