@@ -61,6 +61,8 @@ def refuse_if_talking_too_fast(ctx: Context, said: str) -> None:
     address's (bytes a second: see :class:`server.budgets.Budgets`), so that nobody can
     say more than their listeners can read; past it, it is refused."""
     wait = ctx.services.get(Budgets).speak(ctx.player.account_id, ctx.connection.address, len(said.encode()))
+    if wait == math.inf:
+        raise CommandError("That is more than others can read at once: nothing was sent. Say it in parts.")
     if wait:
         raise CommandError(
             f"You are saying more than others can read: nothing was sent. Wait {math.ceil(wait)} seconds, "

@@ -50,6 +50,8 @@ async def writing(ctx: Context, budget: str, amount: float) -> AsyncIterator[Non
     wait = budgets.spend(budget, allowance, account, amount)
     if wait:
         what = "cards and proposals" if budget == "writes" else "saved decks"
+        if wait == math.inf:
+            raise CommandError(f"That is more {what} than one player may write in an hour, so nothing was changed.")
         raise CommandError(
             f"You have written as many {what} as one player may in an hour, so nothing was changed. "
             f"You may write more in {_minutes(wait)}."

@@ -247,11 +247,9 @@ class AccountService:
         if self.budgets is not None:
             wait = self.budgets.password_check(address, account)
             if wait:
-                self.metrics.over_budget("password_checks")
-                raise AccountError(
-                    f"Too many passwords have been checked for {'you' if account is not None else 'your address'} "
-                    f"just now. Try again in {math.ceil(wait)} seconds."
-                )
+                whom = "you" if account is not None else "your address"
+                later = f"in {math.ceil(wait)} seconds" if wait < math.inf else "later"
+                raise AccountError(f"Too many passwords have been checked for {whom} just now. Try again {later}.")
         if self._waiting_hashes >= MOST_WAITING_HASHES:
             self.metrics.over_budget("hashing_queue")
             raise AccountError("The server is busy checking passwords. Try again in a moment.")

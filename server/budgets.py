@@ -41,7 +41,8 @@ class Budgets:
         self.password_checks = Allowance(checks / 180, checks / 3)
 
     def speak(self, account: int, address: str, size: int) -> float:
-        """Spend ``size`` bytes of talk; the seconds to wait instead (0: spent)."""
+        """Spend ``size`` bytes of talk; the seconds to wait instead (0: spent; infinite:
+        more than may be said at once)."""
         wait = spend_from_all([(self.speech, account), (self.speech_per_address, address)], size)
         if not wait:
             self._over.discard(account)
@@ -54,7 +55,8 @@ class Budgets:
 
     def spend(self, budget: str, allowance: Allowance, account: int, amount: float) -> float:
         """Spend ``amount`` of ``account``'s ``allowance`` (one of this object's, named
-        ``budget`` for the count of refusals); the seconds to wait instead (0: spent)."""
+        ``budget`` for the count of refusals); the seconds to wait instead (0: spent;
+        infinite: more than the whole allowance)."""
         wait = spend_from_all([(allowance, account)], amount)
         if wait:
             self.metrics.over_budget(budget)
@@ -66,4 +68,7 @@ class Budgets:
         spenders: list[tuple[Allowance, object]] = [(self.password_checks_per_address, address)]
         if account is not None:
             spenders.append((self.password_checks, account))
-        return spend_from_all(spenders, 1)
+        wait = spend_from_all(spenders, 1)
+        if wait:
+            self.metrics.over_budget("password_checks")
+        return wait

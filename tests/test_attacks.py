@@ -683,3 +683,23 @@ async def test_a_name_drawn_like_another_player_s_is_refused(start_server, taken
     )
     await second.close()
     await first.close()
+
+
+async def test_what_is_more_than_a_whole_budget_is_refused_with_a_reason_not_an_error(start_server):
+    """A say longer than the talk budget's whole burst, a saved deck bigger than an hour's
+    bytes, a hash a player's budget never allows: each is refused, saying why (no wait
+    would make it fit, so none is named)."""
+    server = await start_server(speech_rate=100.0, saved_bytes_per_hour=100, password_checks_per_minute=2.0)
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    assert flat(await ann.ask("say " + "🃏" * 300)) == (
+        "That is more than others can read at once: nothing was sent. Say it in parts."
+    )
+    await ann.ask("newroom Small")
+    assert flat(await ann.ask("savedeck Whole")) == (
+        "That is more saved decks than one player may write in an hour, so nothing was changed."
+    )
+    await ann.ask("leave")
+    assert flat(await ann.ask("newroom Locked=hunter22")) == (
+        "Too many passwords have been checked for you just now. Try again later."
+    )
+    await ann.close()
