@@ -684,12 +684,13 @@ async def viewall_at_20_columns(target: Target) -> dict[str, Any]:
 
 async def zero_width_joiners(target: Target, pages: int = 8) -> dict[str, Any]:
     """Review 2, item 3: eight pages that never log in send lines of 8,190 zero-width
-    joiners as fast as the server reads them (the command rate allows 20 a second)."""
+    joiners as fast as the server reads them (the command rate allows 20 a second): each
+    starts with WHO, so that what the server ran is counted by its answers."""
     opened = [await Page.open(target.server.web_port) for _ in range(pages)]
     target.opened.extend(opened)
     await asyncio.gather(*(page.said("create") for page in opened))
     await target.begin()
-    line = "\u200d" * 8190
+    line = "WHO" + "\u200d" * 8187
     sent = [0] * pages
 
     async def send(number: int, page: Page) -> None:
@@ -704,7 +705,13 @@ async def zero_width_joiners(target: Target, pages: int = 8) -> dict[str, Any]:
             await asyncio.sleep(0.05)
 
     await asyncio.gather(*(send(number, page) for number, page in enumerate(opened)))
-    return {"pages": pages, "lines_sent": sum(sent), "mib_sent": round(sum(sent) * len(line.encode()) / MIB, 1)}
+    run = sum(text.count("Player Name") for page in opened for text in page.texts)
+    return {
+        "pages": pages,
+        "lines_written": sum(sent),
+        "lines_run": run,
+        "mib_run": round(run * len(line.encode()) / MIB, 1),
+    }
 
 
 class SlowReader(asyncio.Protocol):
@@ -1029,7 +1036,12 @@ ATTACKS = (
         8,
         login_timing,
         # Guesses enough to time, and sent faster than the command rate lets them run.
-        settings={"DVORAK_LOGIN_FAILURE_LIMIT": "1000", "DVORAK_COMMAND_RATE": "1000", "DVORAK_COMMAND_BURST": "1000"},
+        settings={
+            "DVORAK_LOGIN_FAILURE_LIMIT": "1000",
+            "DVORAK_PASSWORD_CHECKS_PER_MINUTE": "1000",
+            "DVORAK_COMMAND_RATE": "1000",
+            "DVORAK_COMMAND_BURST": "1000",
+        },
     ),
     Attack("help-cjk-at-20-columns-before-login", "2.1", help_at_20_columns),
     Attack("viewall-150-cjk-cards-at-20-columns", "2.2", viewall_at_20_columns, prepare=long_cards_room),
@@ -1041,9 +1053,9 @@ ATTACKS = (
         "cleardeck-and-loadcard-loop",
         "2.7",
         clear_and_load,
-        # Ten seconds of the loop as fast as the server answers stand for an hour of it
-        # at the default command rate (the review's: 1.3 MiB of pages in use per 30 s).
-        settings={"DVORAK_COMMAND_RATE": "1000", "DVORAK_COMMAND_BURST": "10000"},
+        # The budget an hour made small, to be reached within the attack's seconds (a
+        # release without it has no such setting).
+        settings={"DVORAK_WRITES_PER_HOUR": "60"},
     ),
     Attack("newroom-taken-name-with-password-x20", "2.8", hashed_room_passwords),
     Attack("slowloris-3000-on-the-web-port", "2.9", slowloris, settings={"DVORAK_MAX_CONNECTIONS": "20000"}),
