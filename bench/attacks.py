@@ -839,7 +839,13 @@ async def clear_and_load(target: Target) -> dict[str, Any]:
             refused += "written as many" in reply
             loaded += "written as many" not in reply
     grown = await target.store.size() - target.db_before
-    return {"loadcards_answered": loaded, "refused": refused, "db_growth_mib": round(grown / MIB, 2)}
+    rows = await target.store.value("SELECT count(*) FROM cards")
+    return {
+        "loadcards_answered": loaded,
+        "refused": refused,
+        "card_rows_kept": rows,
+        "db_growth_mib": round(grown / MIB, 2),
+    }
 
 
 async def hashed_room_passwords(target: Target, connections: int = 20) -> dict[str, Any]:
