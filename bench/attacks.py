@@ -442,20 +442,7 @@ BIG_ROOM_CARDS, BIG_CARD_TEXT = 2000, 1000
 async def big_room(url: str) -> None:
     """Before the server starts: import the big room, as an operator would."""
     text = ("The quick brown fox jumps over the lazy dog. " * 23)[:BIG_CARD_TEXT]
-    with tempfile.TemporaryDirectory(prefix="dvorak-bench-") as folder:
-        deck = Path(folder) / "big.txt"
-        deck.write_text("".join(f"loadcard Card {i}/T/{text}\n" for i in range(BIG_ROOM_CARDS)))
-        code = current_code()
-        process = await asyncio.create_subprocess_exec(
-            *code.command("deck", "import", str(deck), "--room", "Big", "--database-url", url),
-            env={**os.environ, **code.env()},
-            cwd=code.tree,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        _, errors = await process.communicate()
-        if process.returncode:
-            raise RuntimeError(f"could not import the big room: {errors.decode()}")
+    await imported_room(url, "Big", [f"loadcard Card {i}/T/{text}" for i in range(BIG_ROOM_CARDS)])
 
 
 async def savedeck_loop(target: Target) -> dict[str, Any]:

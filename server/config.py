@@ -151,13 +151,13 @@ class Settings:
     saved_bytes_per_hour: int = _setting(
         32 * 1024 * 1024,
         "DVORAK_SAVED_BYTES_PER_HOUR",
-        "bytes of saved decks (savedeck, deckbuild save) one player may write in an hour",
+        "bytes of saved decks (savedeck, saving over one's own included) one player may write in an hour",
     )
     password_checks_per_minute: float = _setting(
         20.0,
         "DVORAK_PASSWORD_CHECKS_PER_MINUTE",
-        "password hashes (logins, new players, room passwords, @password, @delete) one player or one address may "
-        "have the server compute in a minute, on average (five times as many at once, for an address)",
+        "password hashes (logins, new players, room passwords, @password, @delete) one address may have the "
+        "server compute in a minute, on average, as many at once; one logged-in player a third of that",
     )
     max_cards_per_room: int = _setting(
         2000,
