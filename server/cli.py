@@ -274,19 +274,26 @@ def run_worker(settings: Settings, listeners: Listeners, number: int) -> int:
 
 
 def run_server(settings: Settings, listeners: Listeners | None = None) -> None:
-    """Serve on the chosen event loop: uvloop (faster sockets) where it is installed."""
-    if settings.event_loop not in ("auto", "asyncio", "uvloop"):
+    """Serve on the chosen event loop (see :func:`loop_factory`)."""
+    with asyncio.Runner(loop_factory=loop_factory(settings.event_loop)) as runner:
+        runner.run(serve(settings, listeners))
+
+
+def loop_factory(choice: str = "auto") -> Callable[[], asyncio.AbstractEventLoop]:
+    """What makes the event loop ``DVORAK_EVENT_LOOP`` chooses: uvloop's (faster sockets)
+    for ``uvloop``, and for ``auto`` where it is installed; asyncio's own otherwise. The
+    test suite runs on the one ``auto`` gives (tests/conftest.py)."""
+    if choice not in ("auto", "asyncio", "uvloop"):
         raise CommandLineError("DVORAK_EVENT_LOOP is auto, asyncio or uvloop.")
-    if settings.event_loop != "asyncio":
+    if choice != "asyncio":
         try:
             import uvloop
         except ImportError:
-            if settings.event_loop == "uvloop":
+            if choice == "uvloop":
                 raise CommandLineError("uvloop is not installed.") from None
         else:
-            uvloop.run(serve(settings, listeners))
-            return
-    asyncio.run(serve(settings, listeners))
+            return uvloop.new_event_loop
+    return asyncio.new_event_loop
 
 
 #: How long a thread that wants the GIL waits for the event loop's thread to let go of it,

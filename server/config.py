@@ -238,7 +238,7 @@ class Settings:
         "seconds a connection to the web port has to send a request's headers before it is closed",
     )
     web_pending_per_address: int = _setting(
-        50,
+        64,
         "DVORAK_WEB_PENDING_PER_ADDRESS",
         "connections to the web port one address may hold that are not (yet) a game's WebSocket: page and file "
         "requests, and those still sending their headers",

@@ -175,6 +175,7 @@ class GameRoom(Place):
         self.away_since: dict[int, float] = {}
         #: The timer of the move the table wants made by itself next, and the task making it.
         self._due_timer: asyncio.TimerHandle | None = None
+        self._due_at = 0.0
         #: What the timer was set for: the log's seq, the reason and the seat.
         self._due_key: tuple[Any, str, int] | None = None
         self._acting: asyncio.Task[None] | None = None
@@ -601,13 +602,16 @@ class GameRoom(Place):
             return
         self._forget_due()
         self._due_key = key
-        self._due_timer = asyncio.get_running_loop().call_later(max(0.0, due.delay), self._act_now, due)
+        loop = asyncio.get_running_loop()
+        # Kept here: uvloop's call_later gives a Handle with no when() for a delay of 0.
+        self._due_at = loop.time() + max(0.0, due.delay)
+        self._due_timer = loop.call_at(self._due_at, self._act_now, due)
 
     @property
     def due_at(self) -> float | None:
         """When (the event loop's clock) this node makes the table's next move by itself,
         or None if it makes none now."""
-        return self._due_timer.when() if self._due_timer is not None else None
+        return self._due_at if self._due_timer is not None else None
 
     @property
     def moving_by_itself(self) -> bool:

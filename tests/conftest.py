@@ -61,6 +61,16 @@ POSTGRES_ADMIN_URL = os.environ.get("DVORAK_TEST_POSTGRES_URL", "postgresql://po
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict[str, Callable[[], Any]]:
+    """Every asynchronous test runs on the event loop the server runs on by default
+    (``DVORAK_EVENT_LOOP=auto``: uvloop where it is installed), so that what one loop does
+    and the other does not (a timer handle with no ``when()``) fails a test, not a
+    player's command."""
+    from server.cli import loop_factory
+
+    return {"the server's loop": loop_factory()}
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--backend",

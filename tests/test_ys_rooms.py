@@ -326,3 +326,20 @@ async def test_five_people_and_a_spectator_are_never_sent_a_secret_while_it_is_o
     assert await audit(server.database) == []
     for viewer in viewers:
         await viewer.close()
+
+
+async def test_the_board_is_read_while_computer_players_move_at_once(server):
+    """With ``botdelay=0`` the room's next move is timed at once, and on uvloop (as the
+    server runs) that timer had no ``when()``: ``board``, ``look`` and ``screen`` failed
+    with a server error about one time in two, and after one's own move."""
+    hana = await connect(server.port, "Hana")
+    await hana.ask("newroom/ys Quick")
+    await hana.ask("addbot")
+    await hana.ask("addbot")
+    await hana.ask("set botdelay=0")
+    replies = [await hana.ask("start")]
+    for _ in range(10):
+        for command in ("board", "look", "screen"):
+            replies.append(await hana.ask(command))
+    assert not [reply for reply in replies if "server error" in reply]
+    await hana.close()
