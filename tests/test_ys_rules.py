@@ -105,8 +105,11 @@ def test_setup_gives_brokers_cards_prices_and_lays_the_first_round(players):
         assert neutral["screen"] == [0, 0, 1, 1, 2, 2, 4, 4]
     assert state.prices == {colour: 3 for colour in t.COLOURS}
     quadrants = 3 if players == 2 else 4
-    # A corner beside a quadrant out of play turns up nothing.
-    assert [corner["up"] for corner in state.corners] == [t.BLUE_CARD] * quadrants + [None] * (4 - quadrants)
+    # Round 1 turns up a yellow-edged card in each corner beside a quadrant in play (the
+    # blue-edged one lies at the bottom, for round 4); a corner beside none turns up nothing.
+    assert all(corner["up"] in t.YELLOW_CARDS for corner in state.corners[:quadrants])
+    assert [corner["up"] for corner in state.corners[quadrants:]] == [None] * (4 - quadrants)
+    assert all(corner["stack"][0] == t.BLUE_CARD for corner in state.corners)
     assert [len(corner["stack"]) for corner in state.corners] == [3] * quadrants + [4] * (4 - quadrants)
     assert len(state.discard) == 8
     assert sum(card >= 0 for card in state.laid) == quadrants
@@ -384,8 +387,9 @@ def test_market_rows_prices_ties_and_the_top_investors_nudge():
         quadrant_gems=[[], [], [], []],
         corners=[None] * 4,
     )
-    # Row 0: 1 (5) beats 2 (3); row 1: 3 (1) loses to 2 (2), whose white gem is asked for.
-    assert gems(table, 1) == {"green": 1}
+    # Row 0: 1 (5) beats 2 (3) and takes its two gems (with 4 players the top row holds
+    # the big gem's two); row 1: 3 (1) loses to 2 (2), whose white gem is asked for.
+    assert gems(table, 1) == {"green": 2}
     assert table.state.awaiting[0] == {"player": 2, "ask": "white"}
     table.choose(2, "yellow")
     assert gems(table, 4) == {"red": 1}
@@ -646,3 +650,13 @@ def test_whole_games_replay_after_every_move_and_end_in_a_final_score(players, f
     totals = {line[0]: line[-1] for line in score.data["scores"]}
     assert winners == scoring.winners(totals, {p: sum(state.player(p)["gems"].values()) for p in totals})
     assert t.NEUTRAL not in totals
+
+
+@pytest.mark.parametrize(("players", "rows"), [(3, [1, 1, 0, 0]), (4, [2, 1, 1, 0]), (5, [1, 1, 1, 1])])
+def test_the_big_gem_counts_two_in_the_market_as_on_a_city_card(players, rows):
+    """Seed 001: the big gem counts 2; with 5 players its colour fills two rows, so with
+    4 its one row holds both gems (it held one). With 3 the market takes the small gems."""
+    filled = t.market_rows(0, players)
+    assert [t.market_row_gems(row, players) if gem else 0 for row, gem in enumerate(filled)] == rows
+    view = seat_view(started(players).state, 1)
+    assert view["market_gems"] == rows

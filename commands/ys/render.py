@@ -226,10 +226,19 @@ def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 def _round(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    rows = ", ".join(gem or "-" for gem in d["market"])
+    counts = d.get("market_gems") or [1] * len(d["market"])
+    rows = ", ".join(
+        (gem + (f" x{count}" if count > 1 else "")) if gem else "-"
+        for gem, count in zip(d["market"], counts, strict=False)
+    )
     # The palace cards of the quadrants in play (laid -1: a quadrant out of play).
     cards = ", ".join(card or "-" for card, laid in zip(d["cards"], d["laid"], strict=False) if laid >= 0)
     return f"Round {d['round']}: gem cards are laid. Market rows: {rows}. Palace cards: {cards}."
+
+
+def _row_gems(gem: str | None, count: int) -> str:
+    """A market row's gems, for a line: ``red``, ``red x2`` (the big gem's two), ``-``."""
+    return "-" if gem is None else gem + (f" x{count}" if count > 1 else "")
 
 
 def _bid(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -331,10 +340,8 @@ def _chose(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _row(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
     takes = _verb(player, v, "take", "takes")
-    return (
-        f"{_subject(player, v, n)} {takes} the {d['gem']} gem of market row {d['row'] + 1}"
-        f" ({_ranking(d['ranking'], v, n)})."
-    )
+    gems = f"the {d['gem']} gem" if d.get("count", 1) == 1 else f"the {d['count']} {d['gem']} gems"
+    return f"{_subject(player, v, n)} {takes} {gems} of market row {d['row'] + 1} ({_ranking(d['ranking'], v, n)})."
 
 
 def _prices(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -696,7 +703,8 @@ def market_lines(view: dict[str, Any]) -> list[str]:
             entry = next((e for e in view["placed"] if e["space"] == ["market", row, colour]), None)
             cells.append(_pad(_broker(view, entry, marks) if entry else ".", 8))
         lead = _lead(view, marks, lambda s, row=row: s[0] == "market" and s[1] == row)  # type: ignore[misc]
-        shown = coloured(gem, GEM_COLOURS[gem]) if gem else "(none)"
+        count = (view.get("market_gems") or [1] * t.MARKET_ROWS)[row]
+        shown = coloured(_row_gems(gem, count), GEM_COLOURS[gem]) if gem else "(none)"
         lines.append(f"row {row + 1}   " + "".join(cells) + _pad(shown, 8) + lead)
     lines.append(render_prices(view))
     return [line.rstrip() for line in lines]

@@ -238,7 +238,7 @@ class _Board:
             lying = sorted((worth.gem(g) for g in view["quadrant_gems"][q]), reverse=True)
             self.prize[("quadrant", q)] = sum(lying[:2]) + 0.3 * sum(lying[2:])
         for row, gem in enumerate(view["market"]):
-            self.prize[("row", row)] = worth.gem(gem)
+            self.prize[("row", row)] = worth.gem(gem) * max(1, view["market_gems"][row])
         mine = _mine(view)["gems"]
         others = [p["gems"] for p in view["players"] if p["id"] != self.me and not p["neutral"]]
         for colour in t.COLOURS:

@@ -257,8 +257,10 @@ class YsTable(ComputerPlayerSeats):
         yellow = t.yellow_deck()
         self.rng.shuffle(yellow)
         per_corner = t.YELLOW_PER_CORNER
+        # The blue-edged card at the bottom of each corner, 3 yellow-edged ones on it: the
+        # top card (the list's last) is turned up each round, the blue-edged one last.
         corners = [
-            {"up": None, "stack": [*yellow[i * per_corner : (i + 1) * per_corner], t.BLUE_CARD]}
+            {"up": None, "stack": [t.BLUE_CARD, *yellow[i * per_corner : (i + 1) * per_corner]]}
             for i in range(t.QUADRANTS)
         ]
         event = self._record("start", actor, players=ids, order=order, neutral=len(ids) == 2)
@@ -606,6 +608,7 @@ class YsTable(ComputerPlayerSeats):
             laid=laid,
             market_card=market_card,
             market=market,
+            market_gems=[t.market_row_gems(row, players) if gem else 0 for row, gem in enumerate(market)],
             cards=[corner["up"] for corner in corners],
         )
         for holdings in state.players:
@@ -847,11 +850,13 @@ class YsTable(ComputerPlayerSeats):
         if gem is None or not ranked:
             return
         winner = ranked[0][0]
-        event = self._record("row", winner, player=winner, row=row, gem=gem, ranking=[list(r) for r in ranked])
+        count = t.market_row_gems(row, self.player_count())
+        ranking = [list(r) for r in ranked]
+        event = self._record("row", winner, player=winner, row=row, gem=gem, count=count, ranking=ranking)
         market = list(self.state.market)
         market[row] = None
         self._set(event, "market", market)
-        self._receive(event, winner, [gem])
+        self._receive(event, winner, [gem] * count)
 
     def _move_prices(self) -> None:
         state = self.state

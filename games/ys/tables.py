@@ -16,11 +16,18 @@ Choices
   small gems (1 each); five cards show a white small gem (the 5 white gems). The list
   is :data:`GEM_CARDS`.
 - The market card fills rows from the top: the big gem's colour (two rows with 5
-  players), then each small gem; with 3 or 2 players only the two small gems. Each
-  filled row holds one gem; the rows left are empty.
-- Action cards: each corner gets its blue-edged card on top of 3 yellow ones face down;
-  round 1 turns up the blue-edged card, rounds 2-4 a yellow one each. A face-up card
-  nobody wins is discarded at the end of the round.
+  players), then each small gem; with 3 or 2 players only the two small gems; the rows
+  left are empty. The big gem counts 2 (the seed: "za větší drahokam se dodají 2
+  drahokamy této barvy, za menší jeden drahokam"): with 4 players its row holds both
+  gems, with 5 they go into its two rows, one each ("v 5 hráčích se drahokamy barvy
+  většího drahokamu dodají do 2 řádků trhu"); every other row holds one.
+- Action cards: each corner gets its blue-edged card, then 3 shuffled yellow-edged ones
+  on it, face down, and each round turns up the top card of each corner (the seed: "4
+  akční karty s modrým okrajem se rozmístí do jednotlivých rohů hracího plánu", then
+  "akční karty se žlutým okrajem se zamíchají a náhodně rozmístí rubem nahoru v počtu 3
+  do každého rohu"; "otočí se 4 svrchní akční karty"): rounds 1-3 a yellow-edged card,
+  round 4 the blue-edged one. A face-up card nobody wins is discarded at the end of the
+  round.
 - Immediate cards (the 4 blue-edged "treasure": one coloured gem of your choice; Prince: 4 points;
   King: 5 points) take effect as soon as they are won; the others are held, hidden, and
   played from the next round on (at most 2 a round each), in their timing window.
@@ -181,6 +188,12 @@ def card_gems(card: int, players: int) -> list[str]:
     or fewer players), 1 for each small one."""
     big, first, second = GEM_CARDS[card]
     return [big] * (2 if players > 3 else 1) + [first, second]
+
+
+def market_row_gems(row: int, players: int) -> int:
+    """How many gems market row ``row`` holds when filled (see :func:`market_rows`): the
+    big gem's two in its row with 4 players, else one."""
+    return 2 if players == 4 and row == 0 else 1
 
 
 def market_rows(card: int, players: int) -> list[str | None]:

@@ -55,7 +55,8 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
 
     ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
     order, settings, prices, laid, market_card, quadrant_gems, market, awaiting, queued,
-    effects``, as the state has them (all public: a Spy's looks name brokers, never their
+    effects``, as the state has them, and ``market_gems``, how many gems each market row
+    holds (0: none) (all public: a Spy's looks name brokers, never their
     numbers); ``discard``: the action cards discarded face up (played, or unwon at a
     round's end), not the ones left over at setup, which are put away unseen (knowing
     them would tell which lie face down in the corners); ``corners``: ``{"up", "left"}``
@@ -74,6 +75,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
     seat = state.seat(viewer)
     own = state.player(viewer)
     bidding = state.stage == "bid"
+    playing = sum(holdings["id"] != t.NEUTRAL for holdings in state.players)
     players = []
     for holdings in state.players:
         pid = holdings["id"]
@@ -143,6 +145,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "market_card": state.market_card,
         "quadrant_gems": copy.deepcopy(state.quadrant_gems),
         "market": list(state.market),
+        "market_gems": [t.market_row_gems(row, playing) if gem else 0 for row, gem in enumerate(state.market)],
         "discard": list(state.discard[SET_ASIDE:]),
         "awaiting": copy.deepcopy(state.awaiting),
         "queued": copy.deepcopy(state.queued),
