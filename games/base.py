@@ -169,6 +169,11 @@ class GameTable(ABC):
         #: The seats as they were before the first change since the last take_changes.
         self._seats_before: list[tuple[Any, ...]] | None = None
 
+    @property
+    def has_changes(self) -> bool:
+        """Whether a move has made events since the last :meth:`take_changes`."""
+        return bool(self._events)
+
     def take_changes(self) -> Changes:
         """Hand over (and forget) the events and touched rows since the last call."""
         seats_changed = self._seats_before is not None and self._seats_before != self._seat_rows()
@@ -226,6 +231,11 @@ class GameTable(ABC):
     def due(self) -> Due | None:
         """The move this table wants made by itself next, if any (none by default)."""
         return None
+
+    def settle(self) -> None:  # noqa: B027 - a hook most games leave empty
+        """Make what the rules say follows from any move, once it is made (Dvorak: out
+        of cards, out of the game). Called after every move that changed the table, as
+        part of it; by default nothing follows."""
 
     def mark_absent(self, account_id: int, absent: bool) -> None:  # noqa: B027 - a hook most games leave empty
         """Note that a seated player is away past the grace period (or back). Only games

@@ -552,6 +552,8 @@ class GameRoom(Place):
         changed nothing). A move that raises is undone."""
         try:
             result = move(self.table)
+            if self.table.has_changes:
+                self.table.settle()
         except BaseException:
             self.table.undo(self.table.take_changes())
             raise

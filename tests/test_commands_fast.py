@@ -425,7 +425,8 @@ async def test_the_log_and_while_you_were_away_tell_a_card_by_the_words_it_had_t
     # An accepted edit used to rewrite the past: the log showed the card's new words in
     # every event before it ("Ann plays #2 Boulder", "proposes changing #2 Boulder to:
     # #2 Boulder"), as if the players had played a card nobody had written yet.
-    await dvorak_table(world, "loadcard Rock/T/A rock.", "loadcard Hat/T/A hat.")
+    # Three cards: one is left to draw, so that nobody runs out of cards (and is out).
+    await dvorak_table(world, "loadcard Rock/T/A rock.", "loadcard Hat/T/A hat.", "loadcard Cup/T/A cup.")
     await world.calls("Ann", "set handsize=0", "set turns=off", "set vote=any", "start")
     await world.call("Bo", "LOGOUT")
     await world.calls("Ann", "draw", "draw")
@@ -935,7 +936,7 @@ async def test_every_dvorak_event_kind_is_told_to_the_actor_another_player_and_a
     run = Scripted(world)
     await run("Bo", "join Table")
     await world.call("Cy", "watch Table")
-    await run("Ann", *THINGS, "loadrule Gravity/Things fall.", "set handsize=2", "team Bo=Red")
+    await run("Ann", *THINGS, "loadrule Gravity/Things fall.", "set handsize=2", "set votetime=300", "team Bo=Red")
     # Votes: Ann's proposals are approved by Ann as she makes them; Bo decides each.
     await run("Ann", "newcard Star/T/Shine.")
     await run("Bo", "approve 8")

@@ -127,7 +127,13 @@ def test_empty_draw_pile_is_refilled_from_the_discard_pile_and_both_empty_refuse
     assert table.take_changes().events == []
     table.play(ALICE, first_of(table, ALICE, action=True))
     table.take_changes()
-    table.draw(ALICE)
+    # A turn whose draw could not be made counts as drawn (issue 45): the Action just
+    # played is not drawn back, and the turn may end.
+    with pytest.raises(RuleViolation, match="already drawn"):
+        table.draw(ALICE)
+    table.end_turn(ALICE)
+    table.take_changes()
+    table.draw(BOB)
     kinds = [event.kind for event in table.take_changes().events]
     assert kinds == ["refill", "draw"]
     assert_consistent(table)
@@ -553,3 +559,24 @@ def test_reordering_with_turns_on_needs_force_and_a_known_card_put_on_top_keeps_
     assert second == mine
     table.reorder_draw(ALICE, [second, first], forced=True)
     assert table.state.pile(DRAW)[-1] == mine
+
+
+def test_when_no_cards_are_left_those_without_any_are_out_and_nobody_left_is_a_draw():
+    """Seed 003: "When all the cards are played and there are none left, anyone without
+    cards is out of the game, occasionally resulting in a draw." What follows any move
+    (``settle``): with the draw and discard piles empty, each player holding no card is
+    out; the last side left wins; nobody left, the game is drawn."""
+    table = started(new_table(things=10, actions=0), first=ALICE)
+    assert table.state.pile(DRAW) == [] and table.state.pile(DISCARD) == []
+    table.settle()
+    assert table.take_changes().events == []  # everyone holds cards: nothing follows
+    # Every card into play at once (as a card might do), then what follows.
+    for player in (ALICE, BOB):
+        for number in list(table.hand(player)):
+            table.play(player, number, forced=True)
+    table.settle()
+    events = table.take_changes().events
+    assert events[-1].data["out_of_cards"] == ["Alice", "Bob"]
+    assert table.state.phase == OVER and events[-1].data["outcome"] == "draw"
+    assert "is a draw" in table.state.result
+    assert_consistent(table)

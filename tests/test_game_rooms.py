@@ -172,7 +172,8 @@ async def test_things_attached_to_a_thing_are_destroyed_with_it(server):
     host, vest = things[0], things[1]
     await ann.ask(f"play {host.number}")
     reply = await ann.ask(f"play {vest.number} on {host.number}")
-    assert f"on #{host.number} {host.name}" in flat(reply)
+    # Issue 45: the target came on a line of its own, under the card's text.
+    assert reply.startswith(f"You play #{vest.number} {vest.name} on #{host.number} {host.name}"), reply
     assert f"on #{host.number}" in flat(await bo.ask("viewplay"))
     reply = await bo.ask(f"destroy {host.number}")
     assert f"Played on it, #{vest.number} {vest.name} (Thing) also goes to the discard pile." in flat(reply)

@@ -254,3 +254,47 @@ async def test_a_late_joiner_is_told_when_there_are_not_cards_enough_for_a_hand(
     assert "Cy takes a seat at the table. There are not enough cards for a full hand: Cy is dealt 2 cards." in flat(
         ann.client.transcript
     )
+
+
+async def test_a_turn_whose_draw_is_impossible_counts_as_drawn(server):
+    """Issue 45: a player who joined mid-game was dealt the last cards, both piles empty.
+    ``play`` was allowed before drawing (nothing could be drawn), ``endturn`` then said
+    "Draw first", and ``draw`` shuffled the card just played back into the hand."""
+    ann, bo, cy = await room_of(server, ["Ann", "Bo", "Cy"], cards=15)
+    await ann.ask("start")
+    await ann.ask("eliminate cy")
+    di = await ScriptedPlayer.connect(server.port, "Di")
+    await di.ask("join Parlour")
+    assert "Draw pile: 0 cards. Discard pile: 0 cards." in flat(await ann.ask("look"))
+    current, _ = await ann.table()
+    mover = {"Ann": ann, "Bo": bo, "Di": di}[current]
+    held = await mover.hand()
+    assert "You play" in flat(await mover.ask(f"play {held[0].number}"))
+    assert "You have already drawn this turn" in flat(await mover.ask("draw"))
+    assert len(await mover.hand()) == len(held) - 1
+    assert "Draw first" not in flat(await mover.ask("endturn"))
+
+
+async def test_out_of_cards_out_of_the_game_and_the_last_one_left_wins(server):
+    """Seed 003: "When all the cards are played and there are none left, anyone without
+    cards is out of the game, occasionally resulting in a draw." Ten Things, five dealt
+    to each: the first to play their last card is out, and the other wins."""
+    ann, bo = await room_of(server, ["Ann", "Bo"], cards=10)
+    await ann.ask("start")
+    players = {"Ann": ann, "Bo": bo}
+    for _ in range(20):
+        current, counts = await ann.table()
+        if current is None:
+            break
+        mover = players[current]
+        held = await mover.hand()
+        reply = flat(await mover.ask(f"play {held[0].number}"))
+        if len(held) == 1:
+            assert "No cards are left to draw: you hold none, and are out of the game." in reply, reply
+            other = "Bo" if current == "Ann" else "Ann"
+            assert f"*** Only {other} remains: {other} wins! ***" in reply
+            break
+        await mover.ask("endturn")
+    else:
+        raise AssertionError("nobody ran out of cards")
+    assert "game over" in flat(await bo.ask("look")).lower() or "won" in flat(await bo.ask("results")).lower()

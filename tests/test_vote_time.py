@@ -1,7 +1,8 @@
-"""Halting votes and vote time: new rooms halt play for a vote and give it a time, after
-which whoever has not voted counts against; rooms made before keep what they had and
-replay soundly. The rules with a clock the tests move, a room of the previous code, and
-the whole of it over telnet."""
+"""Halting votes and vote time: new rooms halt play for a vote until everyone has
+answered, as the seeds play; a host may give votes a time, after which whoever has not
+voted counts against; rooms made before keep what they had and replay soundly. The
+rules with a clock the tests move, a room of the previous code, and the whole of it
+over telnet."""
 
 from __future__ import annotations
 
@@ -34,16 +35,19 @@ def new_room(players: int, policy: str = "unanimous", deck: int = 12) -> tuple[T
     for account in range(1, players + 1):
         table.sit(account, NAMES[account])
     table.change_setting(1, "vote", policy)
+    table.change_setting(1, "votetime", "300")
     for i in range(deck):
         table.load_card(1, "Ann", f"Card {i}", "T", "")
     table.take_changes()
     return table, clock
 
 
-def test_a_new_room_halts_for_votes_and_times_them_while_the_log_starts_from_the_old_defaults():
+def test_a_new_room_halts_for_votes_without_a_time_while_the_log_starts_from_the_old_defaults():
     state = KIND.new_room_state()
-    assert state.settings["halt"] is True and state.settings["votetime"] == 300
-    assert state.opened_with == {"halt": True, "votetime": 300}
+    # Seed 003: "When a card is created it is immediately shown to all players for their
+    # approval, halting play if necessary": the table waits, with no time limit.
+    assert state.settings["halt"] is True and state.settings["votetime"] == 0
+    assert state.opened_with == {"halt": True}
     assert KIND.new_state().settings == table_settings.log_start()
     assert KIND.new_state().settings["halt"] is False and KIND.new_state().settings["votetime"] == 0
     # Replay starts from what the room was opened with; a room of the previous code was
@@ -232,7 +236,7 @@ def test_vote_times_survive_the_snapshot():
     snapshot = KIND.snapshot(state)
     restored = KIND.restore(state.phase, state.host, state.settings, [], snapshot)
     assert restored.vote_opened == state.vote_opened == {1: START, 2: START + 12.5}
-    assert restored.opened_with == {"halt": True, "votetime": 300}
+    assert restored.opened_with == {"halt": True}
     assert KIND.restore(state.phase, state.host, state.settings, [], {**snapshot, "vote_opened": []}).vote_opened == {}
 
 
@@ -309,7 +313,7 @@ async def test_a_vote_halts_play_then_runs_out_of_time_for_everyone_to_see(serve
     await bo.ask("join Hall")
     await cy.ask("join Hall")
     settings = flat(await ann.ask("settings"))
-    assert "halt on " in settings and "votetime 300 " in settings
+    assert "halt on " in settings and "votetime 0 " in settings
     for i in range(20):
         await ann.ask(f"loadcard Card {i}/T/Plain.")
     room = await server.rooms.find("Hall")

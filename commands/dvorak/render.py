@@ -355,7 +355,9 @@ def _play(r: _Reading) -> str:
     data, verb, card, cards = r.data, r.verb, r.card, r.cards
     played = card()
     if data.get("onto"):
-        text = verb("play", "plays") + f" {card_full(played)}\n  on {card_label(cards[data['onto']])}"
+        text = verb("play", "plays") + f" {card_name(played)} on {card_label(cards[data['onto']])}"
+        words = card_text(played)
+        text += f": {words}" if words else "."
     else:
         text = verb("play", "plays") + f" {card_full(played)}"
     return text
@@ -642,8 +644,27 @@ def render_event(table: Table, event: Event, viewer: int) -> str:
     if data.get("decided"):
         text += attached_note
     text += _face_down_note(table, event.kind, data)
+    if data.get("out_of_cards"):
+        text += "\n" + _out_of_cards(table, event.kind, data, viewer)
     if data.get("result"):
         text += f"\n*** {data['result']} ***"
+    return text
+
+
+def _out_of_cards(table: Table, kind: str, data: dict[str, Any], viewer: int) -> str:
+    """Who went out holding no card once none were left to draw (seed 003), and, unless
+    the move's own sentence said so, whose turn it is now."""
+    names = [
+        ("you" if table.state.seat(viewer) and table.name_of(viewer) == name else name) for name in data["out_of_cards"]
+    ]
+    who = " and ".join(names)
+    alone = len(names) == 1 and names[0] != "you"
+    text = (
+        f"No cards are left to draw: {who} {'holds' if alone else 'hold'} none, and "
+        f"{'is' if alone else 'are'} out of the game."
+    )
+    if kind not in ("endturn", "skip", "eliminate") and "next" in data and not data.get("result"):
+        text += _turn_passes(table, data["next"], viewer)
     return text
 
 

@@ -189,9 +189,21 @@ class TableCore(GameTable):
                 f"turn.{FORCE_HINT}"
             )
 
-    def _drawn_first(self, actor: int, forced: bool) -> None:
-        if self._turn_rules(forced) and self.state.turn.drawn < self.settings["draws"] and self.can_draw(actor):
+    def _drawn_first(self, actor: int, forced: bool) -> bool:
+        """Refuse a step of a turn before its draw; True when the draw is not made yet but
+        cannot be (both piles are empty): the step then counts it as made
+        (:meth:`_draw_counted`), so that what the step puts on the discard pile is not
+        drawn back, nor the turn's end refused for want of a draw."""
+        turn = self.state.turn
+        if not self._turn_rules(forced) or turn.drawn >= self.settings["draws"]:
+            return False
+        if self.can_draw(actor):
             raise RuleViolation("Draw first: a turn begins by drawing (draw).")
+        return turn.player == actor
+
+    def _draw_counted(self, event: Event) -> None:
+        """The turn's draws count as made (see :meth:`_drawn_first`)."""
+        self._set_turn(event, drawn=self.settings["draws"])
 
     def _not_after_discarding(self, actor: int, doing: str, forced: bool) -> None:
         """Discarding down to the hand limit is the last step of a turn: nothing is drawn,

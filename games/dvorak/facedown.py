@@ -57,7 +57,7 @@ class FaceDownMoves(TableCore):
         self._seated(actor)
         self._in_hand(actor, number)
         self._own_turn(actor, "play cards", forced)
-        self._drawn_first(actor, forced)
+        no_draw = self._drawn_first(actor, forced)
         self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.things >= self.settings["plays"]:
@@ -66,6 +66,9 @@ class FaceDownMoves(TableCore):
             )
         label = self._free_label()
         event = self._event("facedown", actor, forced, card=number, label=label)
+        if no_draw:
+            self._draw_counted(event)
+            turn = self.state.turn
         self._move(event, number, PLAY, actor)
         self._change(event, ["facedown", number, label])
         if turn.player == actor:

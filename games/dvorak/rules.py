@@ -3,8 +3,37 @@ table through deltas grouped into events. No I/O: callers store and announce the
 
 With ``turns`` on, the basic turn rules apply (draw, then at most one Thing and one
 Action, discard down to the hand limit, endturn); cards override the basic rules, so
-most moves can be *forced*, which skips the turn rules but never the facts of the table
+most moves can be forced, which skips the turn rules but never the facts of the table
 (a card must be where the move says it is).
+
+Readings
+--------
+Where the seeds (000 in Slovak, 002 in Spanish, 003 in Russian) leave a point open, this
+table plays it so, reading the sentence quoted:
+
+- A new, edited or removed card is decided by every seated player, and play waits for
+  the vote, with no time limit: "hra sa zastaví, až kým sa nedohodnú a každý hráč musí
+  povedať, či ju schvaľuje" (000: play stops until they agree, every player saying
+  whether they approve). The host may change the policy (vote), let play go on (halt)
+  or give votes a time (votetime); the seeds allow rules about voting to change.
+- A seated player away past the grace period (5 minutes) stops counting in votes until
+  they are back. The seeds assume everyone sits at the table; without this, one dropped
+  connection would halt the table for ever.
+- The first player is drawn at random: "определите, кто ходит первым, с помощью
+  «камень-ножницы-бумага», подбрасывания монеты, броска кубика" (003: decide who goes
+  first by rock-paper-scissors, a coin, a die). Turns go in seat order, which is the
+  order of joining.
+- When both the draw pile and the discard pile are empty, the turn's draw counts as
+  made: "если и стопка сброса пуста, игроки продолжают игру, не беря карты" (003: if the
+  discard pile is empty too, the players go on without drawing).
+- Once no card is left to draw (both piles empty), a player still in the game who holds
+  no card is out, at once; the last side left wins, and if nobody is left the game is a
+  draw: "Когда все карты разыграны и ни одной не осталось, игроки, у которых не
+  осталось карт, выбывают из игры, что иногда приводит к ничьей" (003: when all cards
+  are played and none is left, players with no cards left are out, which sometimes
+  ends in a draw).
+- A player who joins a game in progress is dealt a hand and plays after the others; the
+  seeds say nothing of joining late.
 """
 
 from __future__ import annotations
@@ -356,7 +385,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             if card.is_action:
                 raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
         self._own_turn(actor, "play cards", forced)
-        self._drawn_first(actor, forced)
+        no_draw = self._drawn_first(actor, forced)
         self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if card.is_action:
@@ -365,6 +394,9 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         elif self._turn_rules(forced) and turn.things >= self.settings["plays"]:
             raise RuleViolation(f"You have already played a Thing this turn.{FORCE_HINT}")
         event = self._event("play", actor, forced, card=number, onto=onto)
+        if no_draw:
+            self._draw_counted(event)
+            turn = self.state.turn
         if card.is_action:
             self._move(event, number, *self._discard_key_for(card))
         else:
@@ -391,12 +423,15 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if not forced and not _ACTION_ON_A_THING.search(card.text.replace("%r", "\n")):
             raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
         self._own_turn(actor, "use a Thing's Action", forced)
-        self._drawn_first(actor, forced)
+        no_draw = self._drawn_first(actor, forced)
         self._not_after_discarding(actor, "use a Thing's Action", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
             raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
         event = self._event("use", actor, forced, card=number)
+        if no_draw:
+            self._draw_counted(event)
+            turn = self.state.turn
         if turn.player == actor:
             self._set_turn(event, actions=turn.actions + 1)
 
@@ -413,7 +448,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         else:
             card = self._in_hand(actor, number)
         self._own_turn(actor, "discard", forced)
-        self._drawn_first(actor, forced)
+        no_draw = self._drawn_first(actor, forced)
         limit = self.settings["handlimit"]
         if self._turn_rules(forced) and (limit == 0 or len(hand) <= limit):
             raise RuleViolation(
@@ -422,6 +457,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
                 + FORCE_HINT
             )
         event = self._event("discard", actor, forced, card=card.number, random=number is None)
+        if no_draw:
+            self._draw_counted(event)
         self._move(event, card.number, *self._discard_key_for(card))
         turn = self.state.turn
         if self._turn_rules(forced) and turn.player == actor:
@@ -666,6 +703,39 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             if was_current:
                 event.data["next"] = following
                 self._begin_turn(event, following)
+
+    def settle(self) -> None:
+        """Out of cards, out of the game (seed 003, see Readings): once a move leaves
+        the draw pile and the discard pile a player draws from both empty, each player
+        still in the game holding no card is out, as if eliminated (their Things go to
+        the discard pile); the last side left wins, and if nobody is left the game is
+        drawn."""
+        if self.state.phase != PLAYING:
+            return
+        out = [
+            seat
+            for seat in self.state.active_seats()
+            if not self.hand(seat.account_id)
+            and not self.state.pile(*self.draw_key(seat.account_id))
+            and not self.state.pile(*self.discard_key(seat.account_id))
+        ]
+        if not out:
+            return
+        event = self._events[-1]
+        event.data["out_of_cards"] = [seat.name for seat in out]
+        sides_before = len(self._sides())
+        current = self.state.turn.player
+        gone = {seat.account_id for seat in out}
+        for seat in out:
+            self._clear_player_cards(event, seat.account_id)
+        self._set_seats(event, [replace(s, out=True) if s.account_id in gone else s for s in self.state.seats])
+        if not self.state.active_seats():
+            names = " and ".join(seat.name for seat in out)
+            self._finish(event, f"No cards are left, and {names} hold none: the game is a draw.", "draw")
+            return
+        following = self._next_player(current) if current in gone else NO_OWNER
+        self._after_player_gone(event, current in gone, following, sides_before, out[0].name, "eliminated")
+        self.recount_votes(event)
 
     def eliminate(self, actor: int, target: int) -> None:
         """Take a player out of the game (the host, or a player resigning themselves)."""

@@ -95,8 +95,9 @@ SETTINGS: dict[str, SettingSpec] = {
         SettingSpec("maxcopies", 0, "CCG: the most copies of one card a deck may have (0: any number)", 0, 500),
         SettingSpec(
             "votetime",
-            300,
-            "seconds a vote stays open; then whoever has not voted counts against (0: no limit)",
+            0,
+            "seconds a vote stays open; then whoever has not voted counts against (0: no limit, as the seeds "
+            "play: the table waits until everyone has answered)",
             VOTETIME_LOW,
             86400,
             zero_allowed=True,
