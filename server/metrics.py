@@ -287,20 +287,23 @@ class Health:
         if self._probe is None or self._probe.done():
             self._probe = asyncio.ensure_future(self._ask())
         try:
-            answered = await asyncio.wait_for(asyncio.shield(self._probe), self.timeout)
+            return await asyncio.wait_for(asyncio.shield(self._probe), self.timeout)
         except TimeoutError:
             log.warning("health check: the database did not answer in %.1f s", self.timeout)
+            self._answer = (time.monotonic(), False)
+            return False
+
+    async def _ask(self) -> bool:
+        """Ping the database, and keep the answer: kept by the probe itself, so that a
+        check coming between its end and its waiters' waking finds it."""
+        try:
+            await self._ping()
+            answered = True
+        except Exception as error:
+            log.warning("health check: the database did not answer: %s", str(error).split("\n", 1)[0])
             answered = False
         self._answer = (time.monotonic(), answered)
         return answered
-
-    async def _ask(self) -> bool:
-        try:
-            await self._ping()
-        except Exception as error:
-            log.warning("health check: the database did not answer: %s", str(error).split("\n", 1)[0])
-            return False
-        return True
 
 
 def add_routes(app: web.Application, metrics: Metrics, health: Health) -> None:
