@@ -20,6 +20,7 @@ from commands.safety import SAFETY_COMMANDS, STAFF_SAFETY_COMMANDS, install
 from commands.server_admin import SERVER_ADMIN_COMMANDS, SERVER_STAFF_COMMANDS, listen_for_walls
 from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
+from commands.text import close_matches
 from games import DEFAULT_KIND
 from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, split_pasted_proposals
 from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
@@ -131,10 +132,10 @@ def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
 def _not_here(connection: Connection, line: str) -> str:
     """What to say about a line that calls no command usable here: how to log in, how to
     get to a table, or which games' tables use it, when it calls one usable there; else
-    ``Huh?``."""
+    ``Huh?``, with the command usable here that the first word was likely a typo of."""
     player = connection.player
     if player is None:
-        return NOT_LOGGED_IN if find_command(in_a_room(DEFAULT_KIND), line) is not None else HUH
+        return NOT_LOGGED_IN if find_command(in_a_room(DEFAULT_KIND), line) is not None else _huh(connection, line)
     if find_command(BEFORE_LOGIN_ONLY, line) is not None:
         return f"You are already logged in, as {player.name}. To be another player, type LOGOUT first."
     if isinstance(player.place, GameRoom):
@@ -145,9 +146,23 @@ def _not_here(connection: Connection, line: str) -> str:
             if game != here and find_command(commands.command_sets, line) is not None
         ]
         if not others:
-            return HUH
-        return OTHER_GAMES_COMMAND.format(others=" and ".join(others), game=here.capitalize())
-    return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else HUH
+            return _huh(connection, line)
+        return OTHER_GAMES_COMMAND.format(others=_listed(others), game=here.capitalize())
+    return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else _huh(connection, line)
+
+
+def _huh(connection: Connection, line: str) -> str:
+    """``Huh?``, and the command usable here the line's first word is closest to (a typo:
+    ``drwa`` for ``draw``), if one is close enough."""
+    word = line.split(" ", 1)[0].lower()
+    names = [name for command_set in command_sets_for(connection) for name in command_set.by_name]
+    close = close_matches(word, names, most=1)
+    return f'Huh? Did you mean "{close[0]}"? (Type "help" for help.)' if close else HUH
+
+
+def _listed(names: list[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -57,12 +57,16 @@ class GameCommands(Generic[G]):
     #: What giving up one's seat in a running game does, for the warning before it
     #: ("Leaving gives up your seat: <this>.").
     leaving_costs: str
-    #: The rules of the game, for ``help <game>``.
+    #: The rules of the game, for ``help <game>``: written as a docstring is (paragraphs
+    #: apart, indented lines kept whole), filled to the reader's window when sent.
     rules_help: str
     #: For reading a room's past events (``log``, "While you were away"): the table each
     #: is read against, by the event's seq, where the table has changed since in ways
     #: its lines show (Dvorak: a card's words, edited since). None: the table as it is.
     tables_then: Callable[[Database, GameRoom], Awaitable[Callable[[int], G]]] | None = None
+    #: More of the game's help, by topic (``help vote``, ``help alchemist``; also asked as
+    #: ``help <game> <topic>``), each written as :attr:`rules_help` is.
+    help_topics: Mapping[str, str] = field(default_factory=dict)
 
     def line_for(self, table: G, event: Event, viewer: int, past: bool = False) -> str:
         """The line ``viewer`` reads for ``event`` (:attr:`render_event`), as it happens

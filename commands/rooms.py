@@ -47,12 +47,22 @@ def _name_and_password(args: str, usage: str) -> tuple[str, str]:
 
 
 async def _room_named(ctx: Context, name: str) -> GameRoom:
+    """The room called ``name``, or the one room whose name starts with it (``join
+    Friday`` for "Friday Night", as ``page`` takes the start of a name)."""
     room = await ctx.rooms.find(name)
-    if room is None:
-        raise CommandError(
-            f'There is no room called "{echoed(name)}". Type "rooms" for the list; "newroom {echoed(name)}" makes it.'
-        )
-    return room
+    if room is not None:
+        return room
+    start = " ".join(name.casefold().split())
+    starting = [s.name for s, _ in await ctx.rooms.summaries() if s.name.casefold().startswith(start)]
+    if len(starting) == 1:
+        room = await ctx.rooms.find(starting[0])
+        if room is not None:
+            return room
+    if len(starting) > 1:
+        raise CommandError(f'"{echoed(name)}" could be any of: {", ".join(sorted(starting, key=str.casefold))}.')
+    raise CommandError(
+        f'There is no room called "{echoed(name)}". Type "rooms" for the list; "newroom {echoed(name)}" makes it.'
+    )
 
 
 def _refuse_if_barred(ctx: Context, room: GameRoom) -> None:
@@ -256,7 +266,8 @@ class Join(Command):
 
     A room with a password needs it. You may join a game in progress: you are dealt a hand
     and play after the others (not in a game you gave up your seat in: sit down again
-    when it is over).
+    when it is over). The start of a room's name is enough when only one room's name
+    starts so: "join friday" for Friday Night.
     """
 
     key = "join"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import textwrap
 
-from commands.base import Command, CommandError, CommandSet, Context
-from commands.games import game_commands
+from commands.base import Command, CommandError, CommandSet, Context, find_command
+from commands.games import all_game_commands
 from commands.login import player_gone, welcome_screen
 from commands.moderation import BOOT
-from commands.text import echoed, format_duration, format_online_time, truncate
+from commands.text import close_matches, echoed, format_duration, format_online_time, truncate
 from games import KINDS
 from server.accounts import AccountError
 from server.sessions import credential_stamp
-from server.text import coloured
+from server.text import coloured, reflowable
 
 #: How WHO marks staff, after their name.
 STAFF_MARKS = {"moderator": " [mod]", "admin": " [admin]"}
@@ -161,26 +161,60 @@ def colour_status(ctx: Context) -> str:
 class Help(Command):
     """Show the commands you can use now, or one's help.
 
-    "help <game>" (dvorak, gnav: see "games") tells a game's rules.
+    "help <game>" tells a game's rules, and "help <game> <topic>" (or "help <topic>")
+    more of them: a card, how voting goes. A command used at another game's tables is
+    explained too, saying where it is used.
     """
 
     key = "help"
-    usage = ("help", "help <command>", "help <game>")
+    usage = ("help", "help <command>", "help <game>", "help <game> <topic>")
+
+    @classmethod
+    def help_text(cls) -> str:
+        return super().help_text() + f"\n\nThe games: {', '.join(KINDS)}."
 
     async def run(self, ctx: Context, args: str) -> None:
-        topic = args.strip()
+        topic = " ".join(args.split()).lower()
         if not topic:
             ctx.reply(render_help_index(ctx.command_sets))
             return
-        for command_set in ctx.command_sets:
-            command = command_set.by_name.get(topic.lower()) or command_set.prefixes.get(topic)
-            if command is not None:
-                ctx.reply(f"Help for {command.key}:\n{command.help_text()}")
-                return
-        if topic.lower() in KINDS:
-            ctx.reply(game_commands(topic.lower()).rules_help)
-            return
-        raise CommandError(f'There is no command "{echoed(topic)}" here. Type "help" for the list.')
+        found = help_for(ctx.command_sets, topic)
+        if found is None:
+            close = close_matches(topic, help_topics(ctx.command_sets))
+            maybe = " Did you mean " + " or ".join(f'"{name}"' for name in close) + "?" if close else ""
+            raise CommandError(f'There is no help on "{echoed(args.strip())}" here.{maybe} Type "help" for the list.')
+        ctx.reply(found)
+
+
+def help_for(command_sets: tuple[CommandSet, ...], topic: str) -> str | None:
+    """The help on ``topic`` (lower case, single spaces): a command usable here, a game's
+    rules, a topic of a game's (``vote``, or ``ys alchemist``), a command used at another
+    game's tables; None if it is none of these."""
+    command = find_command(command_sets, topic)
+    if command is not None and not command[1]:
+        return f"Help for {command[0].key}:\n{command[0].help_text()}"
+    games = all_game_commands()
+    if topic in games:
+        return reflowable(games[topic].rules_help)
+    game, _, rest = topic.partition(" ")
+    if game in games and rest in games[game].help_topics:
+        return reflowable(games[game].help_topics[rest])
+    for commands in games.values():
+        if topic in commands.help_topics:
+            return reflowable(commands.help_topics[topic])
+    for name, commands in games.items():
+        elsewhere = find_command(commands.command_sets, topic)
+        if elsewhere is not None and not elsewhere[1]:
+            return f"Help for {elsewhere[0].key} (at {name.capitalize()} tables):\n{elsewhere[0].help_text()}"
+    return None
+
+
+def help_topics(command_sets: tuple[CommandSet, ...]) -> list[str]:
+    """Every topic ``help`` answers where these command sets are used."""
+    names = [name for command_set in command_sets for name in command_set.by_name]
+    for game, commands in all_game_commands().items():
+        names += [game, *commands.help_topics, *(n for s in commands.command_sets for n in s.by_name)]
+    return sorted(set(names))
 
 
 def render_help_index(command_sets: tuple[CommandSet, ...]) -> str:

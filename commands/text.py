@@ -7,6 +7,7 @@ Cleaning what players send and laying out what they receive is the server core's
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from commands.base import CommandError
@@ -59,6 +60,30 @@ def echoed(typed: str) -> str:
 #: laid out at once without holding up anyone else, and read on a screen.
 PAGE_MOST = 16_000
 _PAGE_NUMBER = re.compile(r"(?:^|\s)([0-9]{1,6})$")
+
+
+#: The longest word :func:`close_matches` looks at: no command or topic is longer, and a
+#: longer one (a paste, a flood) is no typo of one.
+LONGEST_TYPO = 40
+
+
+def close_matches(typed: str, known: list[str], most: int = 2) -> list[str]:
+    """The names in ``known`` that ``typed`` is likely a typo of (``drwa``: ``draw``),
+    the closest first; none for a word of two letters or fewer, or a very long one."""
+    if not 2 < len(typed) <= LONGEST_TYPO:
+        return []
+    return difflib.get_close_matches(typed, known, n=most, cutoff=0.75)
+
+
+def docstring_section(doc: str, heading: str) -> str:
+    """The section of ``doc`` (a module's docstring) under ``heading``, underlined with
+    dashes as reST does, for a player: its lead-in, if any, then each ``- `` bullet a
+    paragraph of its own, every paragraph's lines joined (filled to the reader's window
+    when sent). A game writes its readings of the rules once, in its rules' docstring,
+    and ``help <game>`` shows them from there."""
+    body = doc.split(f"{heading}\n{'-' * len(heading)}\n", 1)[1].strip()
+    lead, *bullets = [" ".join(part.split()) for part in ("\n" + body).split("\n- ")]
+    return "\n\n".join([*([lead] if lead else []), *(f"- {bullet}" for bullet in bullets)])
 
 
 def page_number(args: str) -> tuple[str, int]:

@@ -302,7 +302,7 @@ async def test_a_huge_help_topic_before_login_is_echoed_only_in_part(node):
 
     await bystander_answered(bystander, asyncio.ensure_future(attack()))
     for client in (telnet, web):
-        said = await client.expect(r'There is no command\s+"([^"]*)"\s*here')
+        said = await client.expect(r'There is no help on\s+"([^"]*)"\s*here')
         assert said.group(1).replace("\n", "").replace(" ", "") == CJK * 37 + "..."
     await asyncio.gather(telnet.close(), web.close(), bystander.close())
 

@@ -534,6 +534,13 @@ async def test_a_ys_board_is_drawn_and_bid_and_placed_on_by_clicking_and_shows_n
     await expect(board.locator(".ys-price-row")).to_have_count(4)
     for name in ("Ann", *bots):
         await expect(board.locator(".ys-player .seat-name", has_text=name)).to_have_count(1)
+    # Each palace's action card says, as a tooltip, when it is played and what it does
+    # (yellow-edged ones in rounds 1-3).
+    cards = board.locator(".ys-action-card")
+    await expect(cards).to_have_count(4)
+    for index in range(4):
+        title = await cards.nth(index).get_attribute("title") or ""
+        assert "(yellow-edged" in title and ("played " in title or "taken at once" in title), title
     await tab.screenshot("13-ys-board")
 
     # The bid: two brokers clicked, then Bid.

@@ -129,7 +129,7 @@ async def test_help_is_generated_from_the_commands(connect):
     await client.command("help", r"say +Say something to everyone where you are\.")
     await client.command("help page", r"Help for page:\n  page <name>=<message>\n")
     await client.command('help "', r"Help for say:")
-    await client.command("help nonsense", r'There is no command "nonsense" here\.')
+    await client.command("help nonsense", r'There is no help on "nonsense" here\.')
     match = await client.command("commands", r"(?s)Talk: .*say \(\"\).*Type \"help <command>\" for how to use one\.\n")
     assert len(match.group(0).splitlines()) <= 24
 

@@ -99,3 +99,43 @@ async def test_every_summary_in_the_index_is_one_whole_sentence_on_one_line(star
         assert len(entry) <= 80, entry
     await before_login.close()
     await client.close()
+
+
+#: Source markup that must never reach a player: reST roles and literals, Markdown
+#: emphasis, code and links.
+MARKUP = re.compile(
+    r"``|:(?:data|func|class|mod|meth|attr|obj):|`[^`\s][^`]*`|\]\(https?:|(?<![\w*])\*{1,2}[A-Za-z][^*\n]*\*{1,2}(?![\w*])"
+)
+
+
+def every_help_topic() -> list[str]:
+    """Every topic ``help`` answers to a logged-in administrator: each command of every
+    place (staff's too), each game's rules and topics, also asked as ``<game> <topic>``."""
+    from commands.dispatch import IN_THE_LOBBY, STAFF_COMMAND_SETS, in_a_room
+    from commands.games import all_game_commands
+    from commands.session import help_topics
+
+    sets = (*IN_THE_LOBBY, *(s for _, s in STAFF_COMMAND_SETS))
+    sets += tuple(s for game in all_game_commands() for s in in_a_room(game))
+    topics = help_topics(tuple(dict.fromkeys(sets)))
+    topics += [f"{game} {topic}" for game, commands in all_game_commands().items() for topic in commands.help_topics]
+    return topics
+
+
+async def test_every_help_topic_fits_80_columns_and_shows_no_source_markup(start_server):
+    """Issue 45: ``help ys`` showed ``:data:`GEM_CARDS``` and double backquotes, and
+    ``help dvorak`` at 80 columns left scraps (``and``, ``repeal``) on lines of their own;
+    ``help loadcard``'s example was 84 columns wide. Every topic, as sent at 80 columns."""
+    server = await start_server(command_rate=1000.0, command_burst=1000)
+    client = await reader_at(server, 80, "Reader")
+    topics = every_help_topic()
+    assert {"vote", "ys cards", "alchemist", "board", "dvorak", "ys", "gnav"} <= set(topics)
+    for topic in topics:
+        lines = await framed(client, f"help {topic}")
+        assert not lines[0].startswith("There is no help"), topic
+        wide = [line for line in lines if len(re.sub(r"\x1b\[[0-9;]*m", "", line)) > 80]
+        assert not wide, (topic, wide)
+        marked = [line for line in lines if MARKUP.search(line)]
+        assert not marked, (topic, marked)
+        assert not unfilled(lines, 80), (topic, unfilled(lines, 80))
+    await client.close()

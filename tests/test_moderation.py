@@ -98,8 +98,8 @@ async def test_staff_commands_exist_only_for_staff_of_their_role(start_server):
     assert "@ban" not in index and "Staff:" not in index and "@grant" not in index
     assert "Staff: @boot" in moderators and "@modlog" in moderators and "@grant" not in moderators
     assert "Staff: @boot" in admins and "Admin: @grant" in admins and "@newpassword" in admins
-    assert "There is no command" in await ann.ask("help @ban")
-    assert "There is no command" in await mod.ask("help @grant")
+    assert "There is no help on" in await ann.ask("help @ban")
+    assert "There is no help on" in await mod.ask("help @grant")
     assert "Stop a player speaking in public" in flat(await mod.ask("help @mute"))
     assert "@ban" not in await ann.ask("commands")
     assert "@revoke" in await adm.ask("commands")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from commands.ys.game import names_of
+from commands.ys.game import names_of, with_card_help
 from commands.ys.render import RENDERERS, SpaceError, prompt, read_values_and_spaces, render_board, render_event
 from games.ys import rules as ys_rules
 from games.ys import tables as t
@@ -295,7 +295,7 @@ async def test_the_gmcp_view_is_the_seat_view(world):
     views = [data for package, data in world.gmcp("Ann") if package == "Ys.View"]
     assert views and views[-1]["you"]["front"] == [6, 7]
     room = await world.room("Isle")
-    assert views[-1] == seat_view(room.table.state, world.account_id("Ann"))
+    assert views[-1] == with_card_help(seat_view(room.table.state, world.account_id("Ann")))
     spectator = [data for package, data in world.gmcp("Cy") if package == "Ys.View"][-1]
     assert spectator["you"] is None and all(p["front"] is None for p in spectator["players"])
     # The action cards left over at setup are put away unseen: naming them would tell
@@ -377,3 +377,17 @@ async def test_the_players_gems_stay_in_columns_with_two_digit_counts(world):
     assert "g12" in "\n".join(rows), rows
     assert len({len(row.rstrip()) for row in rows[1:]}) == 1, rows
     assert all(row[: rows[0].index("pts") + 3].endswith(" 0") for row in rows[1:]), rows  # points under "pts"
+
+
+def test_a_quadrant_won_alone_and_a_choice_of_gems_read_as_english():
+    """Issue 45: "Quadrant 4: Ysolde 5; they take its gems in that order" was said of one
+    player, and the choice of gems was hinted as ``choose <gem> ....``."""
+    names = {1: "Ann", 2: "Ysolde"}
+    alone = {"quadrant": 3, "ranking": [[2, 5]]}
+    assert render_event(alone, "quadrant", 1, names) == "Quadrant 4: Ysolde (5) takes its gems."
+    assert render_event(alone, "quadrant", 2, names) == "Quadrant 4: You (5) take its gems."
+    both = {"quadrant": 0, "ranking": [[2, 9], [1, 4]]}
+    assert render_event(both, "quadrant", 1, names).endswith("; they take its gems in that order.")
+    ask = {"awaiting": [{"player": 1, "ask": "take", "count": 2, "quadrant": 0, "options": ["red", "blue", "red"]}]}
+    said = prompt(ask, 1, names, [1, 2], None, set())
+    assert "(red blue red): choose <gem> <gem>" in said and "...." not in said

@@ -398,8 +398,13 @@ def test_market_rows_prices_ties_and_the_top_investors_nudge():
     assert table.state.awaiting[0] == {"player": 2, "ask": "nudge"}
     with pytest.raises(RuleViolation, match="up, or"):
         table.choose(2, "red sideways")
+    table.take_changes()
     table.choose(2, "blue up")
     assert table.state.prices["blue"] == 6
+    # Issue 45: the nudge was told twice ("You move a price.", then "You move blue up").
+    names = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}
+    lines = [render_event(KIND.event_for(table.state, e, 2), e.kind, 2, names) for e in table.take_changes().events]
+    assert [line for line in lines if line and ("price" in line or "move" in line)] == ["You move blue up: it is at 6."]
     assert table.state.round == 2 and table.state.stage == "bid"
 
 

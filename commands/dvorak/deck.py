@@ -66,7 +66,7 @@ class LoadCard(GameCommand):
 
     The Dvorax form puts a MUSH colour code first:
 
-      loadcard hw/Armageddon/Action/Destroy all Things; each player discards their hand.
+      loadcard hw/Armageddon/Action/Destroy all Things.
 
     A name that looks like a colour code (Gun, Ruby) followed by the type A or T is read in
     the first form:

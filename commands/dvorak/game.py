@@ -17,6 +17,8 @@ from commands.dvorak.render import render_event, render_table
 from commands.dvorak.views import VIEW_COMMANDS, own_hand
 from commands.dvorak.votes import VOTE_COMMANDS
 from commands.games import GameCommands
+from commands.text import docstring_section
+from games.dvorak import rules
 from games.dvorak.rules import Table
 from persistence.database import Database
 from persistence.dvorak_tables import card_versions
@@ -36,7 +38,30 @@ The CCG game (set ccg=on between games): the approved cards are the room's card 
 changed only by unanimous vote between games; each player builds a deck of copies of set
 cards (deckbuild add <card>=<copies>) and plays it from their own piles.
 
-Type "commands" for every command here, "help <command>" for one."""
+Type "commands" for every command here, "help <command>" for one, "help vote" for how
+the table votes.
+
+Readings:
+
+"""
+
+VOTE_HELP = """Voting: how the table decides what goes into the deck.
+
+A proposal (newcard, newrule, editcard, removecard) is shown to everyone seated and put
+to the vote at once; proposing counts as approving. Each seated player votes with approve
+<num> or repeal <num>, and may change their vote until it is decided. The policy (set
+vote=) says what decides it: unanimous (the seeds' rule, and the default: one repeal
+rejects it), majority, or any (one approval accepts it). Accepted, a card is shuffled
+into the draw pile; rejected, it is set aside (viewrep), and revote <num> puts it to the
+vote again. Several pending proposals can be lumped into one vote (bundle).
+
+While a vote is open, play halts (set halt=off lets it go on): as the seeds say, the game
+waits until everyone has answered. A seated player who has disconnected still counts,
+marked (away) in viewvote, for a grace period (5 minutes unless the server says
+otherwise); away longer, the vote goes on without them until they are back.
+
+A host may give votes a time (set votetime=<seconds>; 0, the default, is none): whoever
+has not voted when it runs out counts as voting against."""
 
 
 async def cards_as_they_were(database: Database, room: GameRoom) -> Callable[[int], Table]:
@@ -90,6 +115,7 @@ GAME_COMMANDS = GameCommands(
     empty_views=EMPTY_VIEWS,
     first_steps='Add cards with loadcard, then type "start".',
     leaving_costs="your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)",
-    rules_help=RULES_HELP,
+    rules_help=RULES_HELP + docstring_section(rules.__doc__ or "", "Readings"),
+    help_topics={"vote": VOTE_HELP},
     tables_then=cards_as_they_were,
 )

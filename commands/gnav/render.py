@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from commands.text import truncate
+from commands.text import docstring_section, truncate
 from games.base import NOBODY, OVER, PLAYING
 from games.gnav import cards, rules
 from games.gnav.visibility import SeatView
@@ -350,19 +350,10 @@ def _name(view: SeatView, account_id: int) -> str:
     return player.name if player else "someone"
 
 
-def readings() -> str:
-    """The readings of the rules, as written in :mod:`games.gnav.rules`: the lead-in,
-    then each reading a bullet, each on a line of its own (wrapped to the reader's
-    window when sent, the bullet's lines hanging under its words)."""
-    doc = (rules.__doc__ or "").split("Readings\n--------\n", 1)[1].strip()
-    paragraphs = [" ".join(part.split()) for part in doc.split("\n- ")]
-    return "\n".join([paragraphs[0], *(f"- {item}" for item in paragraphs[1:])])
-
-
 def help_text() -> str:
     """The rules of Gnav for ``help``, with each card's English and Norwegian names and
-    every reading this table plays by: a paragraph a line, filled to the reader's window
-    when sent."""
+    every reading this table plays by: written as a docstring is (paragraphs apart, the
+    matadors' answers indented, each whole), filled to the reader's window when sent."""
     ranks = ", ".join(
         rank.english if rank.english == rank.norwegian else f"{rank.english} ({rank.norwegian})" for rank in cards.RANKS
     )
@@ -375,19 +366,22 @@ def help_text() -> str:
             "Everyone starts with the same lives (setting lives, 3 unless the host sets it). Each deal, everyone"
             " alive and not resting gets one hidden card; a Fool dealt is shown to all. Play starts left of the"
             " dealer; the dealer acts last.",
+            "",
             "On your turn: keep, or swap (ask) with the next player on your left. Numbers, 0, Pot, Owl and Fool"
             " must accept. Matadors answer instead:",
-            "  Cuckoo: shown; the deal ends at once.",
-            "  Dragoon: refuses; you lose a life; play goes on left of it.",
-            "  Cat: refuses; you lose a life; every swap of the deal is undone.",
-            "  Horse, House: you pass them and ask the next player.",
+            "    Cuckoo: shown; the deal ends at once.",
+            "    Dragoon: refuses; you lose a life; play goes on left of it.",
+            "    Cat: refuses; you lose a life; every swap of the deal is undone.",
+            "    Horse, House: you pass them and ask the next player.",
+            "",
             "The dealer swaps with the top of the stock instead. Then all cards are shown: the holders of the lowest"
             " card lose a life. One Fool: its holder and the lowest of the others lose a life; two Fools: only their"
             " holders. The last player with lives wins.",
             "",
             f"At most {rules.MAX_SEATS} seats; computer players (addbot easy|normal|strong) fill any.",
             "",
-            "Readings",
-            readings(),
+            "Readings:",
+            "",
+            docstring_section(rules.__doc__ or "", "Readings"),
         ]
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 from commands.games import GameCommands
 from commands.ys.play import PLAY_COMMANDS, board_for, names_of, turn_seconds
-from commands.ys.render import help_text, prompt, render_event, render_screen
+from commands.ys.render import CARD_HELP, card_help, cards_help, help_text, prompt, render_event, render_screen
 from games.base import NOBODY, Event, GameTable
 from games.ys import KIND
 from games.ys import tables as t
@@ -65,9 +65,17 @@ def send_view(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     each their own seat's view (:func:`games.ys.visibility.seat_view`)."""
     for player in players if players is not None else list(room.occupants.values()):
         if any(connection.gmcp for connection in player.connections):
-            data = seat_view(room.table.state, player.account_id)
+            data = with_card_help(seat_view(room.table.state, player.account_id))
             for connection in player.connections:
                 connection.send_gmcp("Ys.View", data)
+
+
+def with_card_help(view: dict[str, Any]) -> dict[str, Any]:
+    """The view, with ``card_help``: for each action card it shows (face up in a corner,
+    or the viewer's own), what ``help <card>`` says of it (for the browser's tooltips)."""
+    shown = {corner["up"] for corner in view["corners"] if corner["up"]}
+    shown |= {card for card, _ in ((view.get("you") or {}).get("cards") or [])}
+    return {**view, "card_help": {card: card_help(card) for card in sorted(shown)}}
 
 
 GAME_COMMANDS = GameCommands(
@@ -80,4 +88,5 @@ GAME_COMMANDS = GameCommands(
     first_steps='Add computer players with addbot (easy or normal), then type "start". "help ys" has the rules.',
     leaving_costs="the game ends for everyone, abandoned",
     rules_help=help_text(),
+    help_topics={"cards": cards_help(), **{card: card_help(card) for card in CARD_HELP}},
 )

@@ -80,7 +80,9 @@ class Board(Command):
 
     A broker reads as its player's letter and value: A5 face up, B?' face down (its
     value hidden), A3' face down but yours. Once every broker of a space is known, =A9
-    shows who leads it.
+    shows who leads it (A, with 9). A market row's gem reads red x2 where the row holds
+    two. In the players' rows, * marks the host and > whose turn it is (or whose answer
+    the table waits for); "bid" in the front column means their bid is in, face down.
     """
 
     key = "board"

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from commands.text import docstring_section
 from games.base import NOBODY, OVER, PLAYING
 from games.ys import tables as t
 from server.text import WHOLE_LINE, coloured, render_colours, wrap_lines
@@ -302,7 +303,12 @@ def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 def _quadrant(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"Quadrant {d['quadrant'] + 1}: {_ranking(d['ranking'], v, n)}; they take its gems in that order."
+    ranking = d["ranking"]
+    if len(ranking) == 1:
+        player = ranking[0][0]
+        takes = _verb(player, v, "take", "takes")
+        return f"Quadrant {d['quadrant'] + 1}: {_subject(player, v, n)} ({ranking[0][1]}) {takes} its gems."
+    return f"Quadrant {d['quadrant'] + 1}: {_ranking(ranking, v, n)}; they take its gems in that order."
 
 
 def _take(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -331,7 +337,7 @@ def _asked(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _chose(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    if d["ask"] == "nudge":
+    if d["ask"] == "nudge":  # stored by 0.2 games, whose nudge was told twice
         return f"{_subject(player, v, n)} {_verb(player, v, 'move', 'moves')} a price."
     why = "for the white gem" if d["ask"] == "white" else "(treasure)"
     return f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} a {_gems(d.get('gems', []))} gem {why}."
@@ -515,7 +521,7 @@ def _ask_hint(prompt: dict[str, Any]) -> str:
     if ask == "take":
         return (
             f"choose {prompt['count']} of the gems on quadrant {prompt['quadrant'] + 1}"
-            f" ({' '.join(prompt['options'])}): choose <gem> ..."
+            f" ({' '.join(prompt['options'])}): choose " + " ".join(["<gem>"] * prompt["count"])
         )
     if ask == "nudge":
         return "move one colour's price as top market investor: choose <colour> up|down"
@@ -839,17 +845,72 @@ def render_screen(view: dict[str, Any]) -> str:
 # -- help -----------------------------------------------------------------------------------
 
 
-def readings() -> str:
-    """The choices written in :mod:`games.ys.tables`, each a bullet on a line of its own
-    (wrapped to the reader's window when sent, the bullet's lines hanging under its words)."""
-    doc = (t.__doc__ or "").split("Choices\n-------\n", 1)[1].strip()
-    items = [" ".join(part.split()) for part in doc.split("\n- ")]
-    return "\n".join(f"- {item.removeprefix('- ')}" for item in items)
+#: What each action card does, for players (``help <card>``, ``help ys cards``, the
+#: browser's tooltips); when it is played comes from its timing window.
+CARD_HELP: dict[str, str] = {
+    t.BLUE_CARD: "Choose a coloured gem, and take it.",
+    "prince": "4 points.",
+    "king": "5 points.",
+    "alchemist": "Give one of your coloured gems for one of another colour: choose <colour> <colour> "
+    "(choose red blue: a red gem for a blue one).",
+    "banker": "Move one colour's price up 1 and another's down 1: choose <up colour> <down colour>.",
+    "captain": "Swap the gem cards of two city quadrants, with their gems: choose <quadrant> <quadrant>.",
+    "bishop": "Every broker you place this round goes face down.",
+    "spy": "During placement, look at up to 3 of your opponents' face-down brokers, one at a time, whenever "
+    "you like: play spy <player> <space> shows the first placed there, play spy <player> favour one on the "
+    "King's favour space. Only you see the numbers.",
+    "herald": "Move one of your brokers to another space: choose <number> <space> <space>. From the city to "
+    "the market it scores 1 point; within the market, none. The market space must be free, its row holding "
+    "a gem.",
+    "conjurer": "This round, before placing a pair, you may place a broker from in front of your screen, "
+    "putting one from behind the screen there instead: play conjurer <front> <behind>, then place the "
+    "pair with <front> in it. Up to twice a pair.",
+    "intriguer": "You order every tie in the city that decides a prize, the neutral player's too: asked, "
+    "choose the tied players' names, best first.",
+    "jeweller": "Take 2 coloured gems: choose <colour> <colour>.",
+    "magician": "Swap the places of two of your brokers, one of them may be on the King's favour space: "
+    "choose <broker> <broker>. Each keeps its face; one from the favour space goes on the board face down.",
+    "merchant": "This round, each commercial ring's winner scores 5 points instead of 3.",
+    "mercenary": "One of your placed brokers counts 5 wherever it is counted this round: choose <number> <space>.",
+    "queen": "Lock one city space: no broker goes there, yours included, until resolution: choose <space>.",
+}
+#: When a card of each timing window is played, for its help.
+WHEN_PLAYED = {
+    t.IMMEDIATE: "taken at once, when won",
+    t.START_OF_PLACEMENT: "played at the start of placement",
+    t.AFTER_PAIR: "played after you place a pair",
+    t.START_OF_RESOLUTION: "played at the start of resolution",
+    t.END_OF_ROUND: "played at the end of the round",
+}
+
+
+def card_help(card: str) -> str:
+    """One action card: its name, edge and how many there are, when it is played, what it does."""
+    count = t.QUADRANTS if card == t.BLUE_CARD else t.YELLOW_COUNTS[card]
+    edge = "blue-edged" if card == t.BLUE_CARD else "yellow-edged"
+    when = WHEN_PLAYED[t.window_of(card)]
+    later = "" if t.window_of(card) == t.IMMEDIATE else " (from the round after you win it; at most 2 cards a round)"
+    return f"{card.capitalize()} ({edge}, {count} in the deck): {when}{later}. {CARD_HELP[card]}"
+
+
+def cards_help() -> str:
+    """Every action card, for ``help ys cards``: how they are won and played, then each."""
+    cards = [t.BLUE_CARD, *sorted(t.YELLOW_CARDS)]
+    return "\n\n".join(
+        [
+            "Ys action cards: 24, 4 blue-edged and 20 yellow-edged. Each corner of the city holds a stack; "
+            "each round its top card is turned up, the blue-edged one last (round 4), and the winner of the "
+            "quadrant's palace space takes it. A card taken at once counts when won; the others are held "
+            "behind your screen and played from the next round on (play <card>), at most 2 a round, each at "
+            'its time. "help <card>" tells one, e.g. help alchemist.',
+            *(card_help(card) for card in cards),
+        ]
+    )
 
 
 def help_text() -> str:
-    """The rules of Ys for ``help ys``, with every choice this table plays by: a
-    paragraph a line, filled to the reader's window when sent."""
+    """The rules of Ys for ``help ys``, with every choice this table plays by: written as
+    a docstring is (paragraphs apart), filled to the reader's window when sent."""
     return "\n".join(
         [
             "Ys: hidden brokers bid for gems in a city and its market.",
@@ -868,7 +929,8 @@ def help_text() -> str:
             "",
             SPACE_GRAMMAR,
             "",
-            "Choices",
-            readings(),
+            "Choices:",
+            "",
+            docstring_section(t.__doc__ or "", "Choices"),
         ]
     )

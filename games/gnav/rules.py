@@ -14,7 +14,7 @@ Readings
 Where the rules (the Czech page of Cardavia, the authority) leave a point open, this
 table plays it so:
 
-- *Lowest* is by the one order of the 21 ranks, Fool lowest and Cuckoo highest, the
+- Lowest is by the one order of the 21 ranks, Fool lowest and Cuckoo highest, the
   matadors being the top five (House < Horse < Cat < Dragoon < Cuckoo). Two cards of one
   rank tie.
 - One Fool in play: its holder loses a life, and so do all players tied for the lowest

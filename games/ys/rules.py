@@ -895,12 +895,15 @@ class YsTable(ComputerPlayerSeats):
         event = self._record("asked", winner, player=winner, ask="nudge")
         self._ask(event, {"player": winner, "ask": "nudge"})
 
-    def _price(self, player: int, colour: str, move: int) -> None:
+    def _price(self, player: int, colour: str, move: int) -> Event:
+        """Move one colour's price (a nudge): its event, which is the whole answer to a
+        nudge asked of a player (the price moved says who chose what)."""
         prices = dict(self.state.prices)
         was = prices[colour]
         prices[colour] = min(max(was + move, t.PRICE_LOW), t.PRICE_HIGH)
         event = self._record("nudge", player, player=player, colour=colour, move=move, prices=prices, was=was)
         self._set(event, "prices", prices)
+        return event
 
     def _end_round(self) -> None:
         state = self.state
@@ -990,9 +993,8 @@ class YsTable(ComputerPlayerSeats):
         elif ask == "nudge":
             if len(words) != 2 or words[0] not in t.COLOURS or words[1] not in ("up", "down"):
                 raise RuleViolation("Move one colour's price: <colour> up, or <colour> down.")
-            event = self._record("chose", actor, player=actor, ask=ask)
+            event = self._price(actor, words[0], 1 if words[1] == "up" else -1)
             self._set(event, "awaiting", self.state.awaiting[1:])
-            self._price(actor, words[0], 1 if words[1] == "up" else -1)
         elif ask in ANSWERS:
             event = ANSWERS[ask][0](self, actor, prompt, words)
         else:

@@ -13,8 +13,7 @@ Choices
   one (the rules: each player also gets these four), so neither knows the other's.
 - The price track runs 0..6 per colour; every price starts at 3; moves stop at the ends.
 - Gem cards: 24, each one big gem (2 gems in the city; 1 with 3 or 2 players) and two
-  small gems (1 each); five cards show a white small gem (the 5 white gems). The list
-  is :data:`GEM_CARDS`.
+  small gems (1 each); five cards show a white small gem (the 5 white gems).
 - The market card fills rows from the top: the big gem's colour (two rows with 5
   players), then each small gem; with 3 or 2 players only the two small gems; the rows
   left are empty. The big gem counts 2 (the seed: "za větší drahokam se dodají 2
@@ -32,8 +31,9 @@ Choices
   King: 5 points) take effect as soon as they are won; the others are held, hidden, and
   played from the next round on (at most 2 a round each), in their timing window.
 - Yellow-edged cards that need a choice ask their player when their window comes (the
-  table waits, as for a white gem); each may be answered ``pass``, giving the effect up.
-  The Spy and the Conjurer are used through placement with words (``play spy ...``).
+  table waits, as for a white gem); each may be answered "pass", giving the effect up.
+  The Spy and the Conjurer are used through placement with words ("play spy <player>
+  <space>", "play conjurer <front> <behind>").
 - Captain swaps the cards (and the gems on them) of two city quadrants, not the market's.
 - Bishop: both brokers of each of your pairs go face down (your own numbers are typed as
   ever). Queen: the locked city space takes nobody's broker, yours included, until

@@ -1088,6 +1088,13 @@ function ysSpaceCell(view, ctx, space, label, extra) {
   );
 }
 
+/** An action card's name, its help (when it is played, what it does) as its tooltip. */
+function ysCard(view, card) {
+  if (!card) return el("span", { class: "ys-prize", text: "no card" });
+  const help = (view.card_help || {})[card];
+  return el("span", help ? { class: "ys-prize ys-action-card", title: help, tabindex: "0" } : { class: "ys-prize" }, card);
+}
+
 function ysCity(view, ctx) {
   const quadrants = [];
   for (let q = 0; q < YS_QUADRANTS; q += 1) {
@@ -1104,7 +1111,7 @@ function ysCity(view, ctx) {
           : el("p", { class: "ys-card", text: "Not in play this game." }),
         el("p", { class: "ys-corner", text: `Corner: ${corner.left} action card${corner.left === 1 ? "" : "s"} face down` }),
         YS_RINGS.map((ring) =>
-          ysSpaceCell(view, ctx, ["city", q, ring], ring, el("span", { class: "ys-prize", text: ring === "palace" ? corner.up || "no card" : YS_RING_PRIZES[ring] })),
+          ysSpaceCell(view, ctx, ["city", q, ring], ring, ring === "palace" ? ysCard(view, corner.up) : el("span", { class: "ys-prize", text: YS_RING_PRIZES[ring] })),
         ),
       ),
     );
@@ -1451,7 +1458,8 @@ function ysScreen(view, ctx) {
             el(
               "li",
               {},
-              `${card} (won in round ${won}) `,
+              ysCard(view, card),
+              ` (won in round ${won}) `,
               playable.some((held) => held[0] === card && held[1] === won)
                 ? commandButton(`ys-play-${index}`, "Play", `play ${card}`, { "aria-label": `Play the ${card}` })
                 : null,
