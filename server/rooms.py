@@ -178,6 +178,8 @@ class GameRoom(Place):
         self._due_at = 0.0
         #: What the timer was set for: the log's seq, the reason and the seat.
         self._due_key: tuple[Any, str, int] | None = None
+        #: Whether this node made the table's own moves when its people were last here.
+        self._driving = False
         self._acting: asyncio.Task[None] | None = None
         #: What the host decided about people who are not seated here (muted: they may
         #: watch but not talk; barred: they may not come back), by account; as stored, and
@@ -580,12 +582,17 @@ class GameRoom(Place):
         self.reschedule()
 
     def _driven_here(self) -> bool:
-        """Whether this node makes the table's own moves: a seated person is here, and of
-        the nodes of the seated people here, this one is first by name."""
+        """Whether this node makes the table's own moves. While seated people are in the
+        room, the first by name of their nodes does. Once all have gone away, the node
+        that made them last goes on alone: a person away is timed as one of two people
+        would be (their timer runs out, the computer players play on). A room read
+        afresh with none of its people in it waits for one."""
         people = {seat.account_id for seat in self.table.state.seats if not seat.bot}
         nodes = {self._hub.peers.node for account_id in self.occupants if account_id in people}
         nodes |= {player.node for account_id, player in self.remote.items() if account_id in people}
-        return bool(nodes) and min(nodes) == self._hub.peers.node
+        if nodes:
+            self._driving = min(nodes) == self._hub.peers.node
+        return self._driving
 
     def reschedule(self) -> None:
         """Time the move the table wants made by itself now, if this node makes them, or
@@ -981,13 +988,19 @@ class RoomRegistry:
 
     def unload_idle(self, idle_seconds: float) -> list[GameRoom]:
         """Let go of the rooms nobody on this node is in and no command has found for
-        ``idle_seconds`` (nor is using now): the database holds them, and they are read
-        afresh when next used. Returns those let go."""
+        ``idle_seconds`` (nor is using now, nor will move by itself: a game going on
+        while its people are away): the database holds them, and they are read afresh
+        when next used. Returns those let go."""
         deadline = time.monotonic() - idle_seconds
         idle = [
             room
             for room in self._rooms.values()
-            if not room.occupants and room.used_at < deadline and not room.busy and room.id not in self._loading
+            if not room.occupants
+            and room.used_at < deadline
+            and not room.busy
+            and room.due_at is None
+            and not room.moving_by_itself
+            and room.id not in self._loading
         ]
         for room in idle:
             self._unload(room)

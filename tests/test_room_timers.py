@@ -61,17 +61,34 @@ async def test_a_turn_timer_keeps_its_time_while_spectators_come_and_go(server):
     assert room.seq > seq
 
 
-async def test_a_table_whose_people_have_all_gone_makes_no_move_until_one_is_back(server):
+async def test_the_only_person_at_a_table_gone_away_is_timed_as_one_of_two_would_be(server):
+    """Issue 45: the only person at a table who went away was waited for forever; with
+    two people the turn timer ran out for the one away. Now the timer runs for them, and
+    the table goes on (a short turn time here, the computer player moving at once)."""
     ann, room = await _ann_to_move(server)
-    await _hang_up(ann, room)
-    assert room.due_at is None
+    await ann.ask("set turntime=10")
+    await ann.ask("keep")
+    await _until(lambda: room.table.state.turn == ann_id(room) and room.due_at is not None, "never Ann's turn")
+    due_at = room.due_at
     seq = room.seq
-    await asyncio.sleep(0.3)
-    assert room.seq == seq
+    await _hang_up(ann, room)
+    assert room.due_at == due_at
+    await _until(lambda: room.seq > seq, "the table waited for Ann")
+    kept = [logged for logged in await room.events(after_seq=seq) if logged.event.kind == "timeout"]
+    assert kept, "no move was made for Ann when her time ran out"
+
+
+async def test_coming_back_does_not_give_a_turn_timer_its_whole_time_again(server):
+    """Issue 45: after a reconnect the countdown started again from the whole turn time
+    (and read 61 seconds of a 60-second limit)."""
+    ann, room = await _ann_to_move(server)
+    due_at = room.due_at
+    await asyncio.sleep(1.2)
+    await _hang_up(ann, room)
     again = await ScriptedPlayer.connect(server.port, "Ann", create=False)
-    assert room.due_at is not None
-    await again.ask("keep")
-    assert room.seq > seq
+    assert room.due_at == due_at
+    seconds = re.search(r"\((\d+) seconds left before you keep your card", flat(await again.ask("look")))
+    assert seconds is not None and int(seconds.group(1)) <= 59
 
 
 async def test_a_turn_time_changed_mid_turn_counts_from_the_next_turn(server):
