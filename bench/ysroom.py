@@ -121,6 +121,8 @@ def move_for(view: dict[str, Any], rng: random.Random) -> str | None:
             return f"choose {rng.choice(t.COLOURS)} {rng.choice(['up', 'down'])}"
         if ask["ask"] in ("gem", "white"):
             return f"choose {rng.choice(t.COLOURS)}"
+        if ask["ask"] == "order":
+            return f"order {rng.choice(ask['options'])}"
         return "choose pass"
     if view["stage"] == "bid":
         if next(p for p in view["players"] if p["id"] == me)["bid"]:

@@ -556,6 +556,10 @@ async def test_a_ys_board_is_drawn_and_bid_and_placed_on_by_clicking_and_shows_n
     await bid.click()
     await until(lambda: state.player(ann) is not None and state.player(ann)["front"] == values)
     await expect(screen).to_contain_text(f"In front of it: {values[0]} {values[1]}")
+    # A computer player bidding as low as Ann may leave her an order card to choose.
+    await until(lambda: state.stage == "place" or (bool(state.awaiting) and state.awaiting[0]["player"] == ann))
+    if state.stage != "place":
+        await tab.page.locator("[id^=ys-order-]").first.click()
 
     # A pair: a broker and a space face up, then face down, then Place.
     await until(lambda: state.stage == "place" and state.turn == ann)
@@ -607,9 +611,22 @@ async def test_with_two_players_the_page_offers_only_the_viewer_s_own_neutral_br
     ann = next(seat.account_id for seat in state.seats if seat.name == "Ann")
     await tab.page.locator("#ys-start").click()
     screen, board = tab.page.locator("#ys-screen"), tab.page.locator("#ys-board")
-    await screen.locator("#ys-broker-0").click()
-    await screen.locator("#ys-broker-1").click()
+    # Her two highest brokers (7 and 6): the computer player keeps its highest back, so
+    # Ann's bid is the highest.
+    brokers = len(state.player(ann)["screen"])
+    await screen.locator(f"#ys-broker-{brokers - 1}").click()
+    await screen.locator(f"#ys-broker-{brokers - 2}").click()
     await tab.page.locator("#ys-bid").click()
+    # Issue 45: the order cards are chosen, from the highest bid down: the page offers
+    # Ann the free ones as buttons (the last to choose takes the one left).
+    asked = {"player": ann, "ask": "order", "options": [1, 2]}
+    await until(lambda: bool(state.awaiting) and state.awaiting[0] == asked)
+    offered = tab.page.locator("[id^=ys-order-]")
+    await expect(offered).to_have_count(2)
+    assert await offered.all_inner_texts() == ["Order card 1", "Order card 2"]
+    await tab.page.locator("#ys-order-1").click()
+    await until(lambda: state.stage == "place")
+    assert state.order[0] == ann
 
     def own_neutrals() -> list[int]:
         return [e["value"] for e in state.placed if e["player"] == t.NEUTRAL and e.get("by") == ann]

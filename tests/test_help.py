@@ -139,3 +139,15 @@ async def test_every_help_topic_fits_80_columns_and_shows_no_source_markup(start
         assert not marked, (topic, marked)
         assert not unfilled(lines, 80), (topic, unfilled(lines, 80))
     await client.close()
+
+
+def test_the_players_guide_tells_every_ys_action_card_as_help_does():
+    """Issue 45: docs/players.md explains each of the 24 action cards, in the words of
+    ``help <card>`` (the code is their one home; this keeps the guide in step)."""
+    from pathlib import Path
+
+    from commands.ys.render import CARD_HELP, card_help
+
+    guide = (Path(__file__).parent.parent / "docs" / "players.md").read_text(encoding="utf-8")
+    for card in CARD_HELP:
+        assert f"- {card_help(card)}\n" in guide, card

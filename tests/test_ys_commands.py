@@ -81,7 +81,8 @@ async def test_the_log_tells_past_turns_without_their_clock(world):
     saw = await ys_game(world)
     assert "(In 90 seconds a move is made for you.)" in flat(saw["Ann"])
     await world.call("Ann", "bid 7 6")
-    saw = await world.call("Bo", "bid 0 1")
+    await world.call("Bo", "bid 0 1")
+    saw = await world.call("Ann", "order 1")
     assert "Waiting for Ann to place, 90 seconds." in saw["Cy"]
     logged = {name: (await world.call(name, "log"))[name] for name in ("Ann", "Cy")}
     assert "Bid two brokers from behind your screen: bid <a> <b>" in logged["Ann"]
@@ -98,15 +99,28 @@ async def test_bids_stay_hidden_until_all_have_bid_then_the_order_is_told(world)
     look = visible((await world.call("Ann", "look"))["Ann"])
     assert any("You have bid; waiting for Bo." in line for line in look)
     saw = await world.call("Bo", "bid 0 1")
-    assert re.search(r"Bids: .*Ann 6\+7=13", saw["Cy"]) and "Turn order: Ann" in saw["Cy"]
-    assert "Your turn to place a pair: place <value> <space> <value> <space>" in saw["Ann"]
-    assert "Waiting for Ann to place, 90 seconds." in saw["Cy"]
+    assert re.search(r"Bids: .*Ann 6\+7=13", saw["Cy"])
+    # Issue 45: the order cards are chosen (seed 001), from the highest bid down.
+    assert "Order cards are chosen from the highest bid down: Ann, Ysolde and Bo." in flat(saw["Cy"])
+    assert "Waiting for Ann to choose an order card, 90 seconds." in flat(saw["Cy"])
+    asked = "You must choose your order card for this round: order <card> (free: 1, 2, 3; 1 places first"
+    assert asked in flat(saw["Ann"])
+    assert (await world.call("Bo", "order 1"))["Bo"] == "The table waits for Ann, not you."
+    assert (await world.call("Ann", "place 5 c2p 3 c1o"))["Ann"].startswith("Choose your order card first: order")
+    assert (await world.call("Ann", "order 4"))["Ann"] == "Choose one of the free order cards: order 1 or 2 or 3."
+    saw = await world.call("Ann", "order 2")
+    assert "Ann takes order card 2." in flat(saw["Cy"])
+    assert re.search(r"Ysolde takes order card [13]\.", flat(saw["Cy"]))
+    assert re.search(r"Bo takes order card [13], the one left\. Turn order this round: .*Ann", flat(saw["Cy"]))
+    room = await world.room("Isle")
+    assert room.table.state.order[1] == world.account_id("Ann")
 
 
 async def test_place_shows_the_face_down_value_to_its_owner_only(world):
     await ys_game(world)
     await world.call("Ann", "bid 7 6")
     await world.call("Bo", "bid 0 1")
+    await world.call("Ann", "order 1")
     saw = await world.call("Ann", "place 5 c2p 3 city 1 port")
     assert saw["Ann"].startswith("You place a 5 face up on city 2 palace and your 3 face down on city 1 port.")
     for name in ("Bo", "Cy"):
@@ -119,6 +133,7 @@ async def test_placement_refusals_say_the_grammar_and_change_nothing(world):
     await ys_game(world)
     await world.call("Ann", "bid 7 6")
     await world.call("Bo", "bid 0 1")
+    await world.call("Ann", "order 1")
     room = await world.room("Isle")
     step = room.table.state.step
     for line, reply in (
@@ -264,6 +279,7 @@ async def test_two_players_place_the_neutral_player_brokers_and_only_the_placer_
     assert "A game of Ys begins with the neutral player." in start["Cy"]
     await world.call("Ann", "bid 7 6")
     await world.call("Bo", "bid 0 1")
+    await world.call("Ann", "order 1")
     saw = await world.call("Ann", "place 5 c2p 3 c1o")
     assert "Now place one neutral broker face down: neutral <value> <space>." in saw["Ann"]
     assert "Waiting for Ann to place a neutral broker, 90 seconds." in saw["Cy"]

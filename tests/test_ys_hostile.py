@@ -29,7 +29,7 @@ async def ys_game(world: World, seed: int = 3) -> None:
 async def test_numbers_in_other_scripts_are_refused_not_a_server_error(world):
     # "²".isdigit() is true but int("²") fails: bid and favour crashed on it.
     await ys_game(world)
-    for name, line in (("Ann", "bid ² ³"), ("Ann", "favour ²"), ("Cy", "bid ² ³")):
+    for name, line in (("Ann", "bid ² ³"), ("Ann", "favour ²"), ("Cy", "bid ² ³"), ("Ann", "order ²")):
         reply = (await world.call(name, line))[name]
         assert SERVER_ERROR not in reply, line
         assert reply.startswith(("Usage:", "Only players")), (line, reply)
@@ -41,6 +41,7 @@ async def test_refusals_count_quadrants_as_players_type_them(world):
     await ys_game(world)
     await world.call("Ann", "bid 7 6")
     await world.call("Bo", "bid 0 1")
+    await world.call("Ann", "order 1")
     assert (await world.call("Ann", "place 5 c4p 3 c1o"))["Ann"] == "This game plays quadrants 1 to 3."
     with pytest.raises(RuleViolation, match=r"quadrant 1-4.*row 1-4"):
         space_of("nowhere")
@@ -53,6 +54,7 @@ HOSTILE_LINES = (
     "play", "play spy", "play spy Bo c1p", "play spy neutral city 4 palace", "play spy Bo favour",
     "play queen", "play conjurer 9 9", "play captain 0 9", "play " + "x" * 30, "play spy 1 2 3 4 5 6 7 8 9",
     "bid 0 0", "bid 999 999", "bid ² ³", "bid 5", "place 5 c1p 3 c1p", "place 1 m1b 2 m1b", "place 0 c4p 1 c4o",
+    "order", "order 1", "order 0", "order 9", "order ²", "order 1 2", "order -1", "order 99999999",
     "neutral 1 c1p", "neutral 9 m4r", "favour 1", "favour ²", "set favour=1", "set turntime=1e9",
     "set botdelay=nan", "set quadrants=3.5", "addbot", "addbot easy", "removebot Ysolde", "start",
     "board", "market", "screen", "look", "log",

@@ -36,9 +36,19 @@ def started(players: int = 4, seed: int = 1, **settings: int) -> YsTable:
 
 
 def bid_all(table: YsTable, bids: dict[int, tuple[int, int]] | None = None) -> None:
+    """Everyone bids (0 and 1 unless ``bids`` says), then each, asked, takes the first
+    order card free: the order is by bid, ties to the earlier order card."""
     for player in list(table.state.order):
         first, second = (bids or {}).get(player, (0, 1))
         table.bid(player, first, second)
+    choose_order_cards(table)
+
+
+def choose_order_cards(table: YsTable) -> None:
+    """Each player asked for an order card takes the first one free."""
+    while table.state.awaiting and table.state.awaiting[0]["ask"] == "order":
+        asked = table.state.awaiting[0]
+        table.choose_order(asked["player"], min(asked["options"]))
 
 
 def position(
@@ -183,10 +193,38 @@ def test_bids_are_hidden_until_all_have_bid_then_the_order_is_by_sum_ties_to_the
     table.bid(2, 7, 0)  # 7
     table.bid(3, 5, 1)  # 6
     table.bid(4, 6, 1)  # 7, after 2 before: 4 held order card 3, 2 held 4
-    assert "order" in [event.kind for event in table.take_changes().events]
-    assert table.state.order == [1, 4, 2, 3]
-    assert table.state.stage == "place" and table.state.turn == 1
+    assert "bids" in [event.kind for event in table.take_changes().events]
     assert seat_view(table.state, 2)["players"][0]["front"] == [3, 4]
+    # Issue 45: the players choose their order cards (seed 001), from the highest sum
+    # down, a tie to the lower order card held before: 1, 4, 2 (7 each), then 3 (6).
+    assert table.state.stage == "order"
+    assert [asked["player"] for asked in table.state.awaiting] == [1, 4, 2, 3]
+    assert table.state.awaiting[0] == {"player": 1, "ask": "order", "options": [1, 2, 3, 4]}
+    with pytest.raises(RuleViolation, match="waits for Ann"):
+        table.choose_order(4, 1)
+    with pytest.raises(RuleViolation, match="Choose your order card first: order 1 or 2 or 3 or 4"):
+        table.place(1, 5, city(0, "port"), 4, city(0, "palace"))
+    with pytest.raises(RuleViolation, match="waits for Ann to choose"):
+        table.place(4, 5, city(0, "port"), 4, city(0, "palace"))
+    for hostile in ("5", "0", "-1", "²", "1 2", "one", ""):
+        with pytest.raises(RuleViolation, match="free order cards"):
+            table.choose(1, hostile)
+    table.choose_order(1, 3)
+    assert table.state.awaiting[0] == {"player": 4, "ask": "order", "options": [1, 2, 4]}
+    table.choose(4, "1")
+    with pytest.raises(RuleViolation, match="order 2 or 4"):
+        table.choose_order(2, 3)
+    assert KIND.problems(table.state) == []
+    table.choose_order(2, 4)
+    # The last takes the card left, and placement begins in the new order.
+    events = table.take_changes().events
+    assert [event.kind for event in events] == ["ordercard", "ordercard", "ordercard", "order"]
+    assert events[-1].data["last"] == [3, 2]
+    assert table.state.order == [4, 3, 1, 2]
+    assert table.state.stage == "place" and table.state.turn == 4 and not table.state.awaiting
+    assert table.state.order_cards == []
+    with pytest.raises(RuleViolation, match="No order card is being chosen now"):
+        table.choose_order(4, 1)
 
 
 # -- placement -------------------------------------------------------------------------
@@ -561,7 +599,7 @@ def test_due_answers_for_bots_and_runs_a_persons_timer():
     assert due is not None and due.reason == "timer" and due.actor == 1
     step = table.state.step
     due.move(table)
-    assert table.state.step == step + 1 and table.state.stage == "place"
+    assert table.state.step == step + 1 and table.state.stage == "order"
     with pytest.raises(RuleViolation):
         table.timeout(step)
 

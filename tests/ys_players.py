@@ -40,6 +40,8 @@ def command_for(view: dict[str, Any], rng: random.Random) -> str | None:
             return "choose " + " ".join(rng.sample(ask["options"], ask["count"]))
         if ask["ask"] == "nudge":
             return f"choose {rng.choice(t.COLOURS)} {rng.choice(['up', 'down'])}"
+        if ask["ask"] == "order":
+            return f"order {rng.choice(ask['options'])}"
         return f"choose {rng.choice(t.COLOURS)}"
     if view["stage"] == "bid":
         mine = next(p for p in view["players"] if p["id"] == me)
@@ -100,12 +102,12 @@ class Secret:
 
 def secrets_in(log: list[LoggedEvent]) -> list[Secret]:
     """Every secret the stored log made, with the step it was made at and the step it
-    became public: a bid until the ``order`` event, a face-down broker until ``resolve``,
+    became public: a bid until the ``bids`` event, a face-down broker until ``resolve``,
     a King's favour broker until ``score``. The step is read from the events' deltas
     (``["set", "step", n]``), as the views carry it."""
     step, round_ = 0, 0
     found: list[Secret] = []
-    reveals = {"order": "bid", "resolve": "down", "score": "favour"}
+    reveals = {"bids": "bid", "resolve": "down", "score": "favour"}
     for logged in log:
         event = logged.event
         for delta in event.deltas:

@@ -198,10 +198,24 @@ class Choose(Command):
         def move(table: YsTable) -> None:
             asked = table.state.awaiting[0]["ask"] if table.state.awaiting else ""
             # The Captain's quadrants are typed 1-4, as everywhere; the rules count from 0.
-            words = [str(int(w) - 1) if asked == "captain" and w.isdigit() else w for w in answer]
+            words = [str(int(w) - 1) if asked == "captain" and w.isascii() and w.isdigit() else w for w in answer]
             table.choose(actor, words)
 
         await perform_on(ctx, YsTable, move)
+
+
+class Order(Command):
+    """Choose the order card you play this round with, when the table asks you (after the
+    bids, from the highest sum down): order 1 places first, and wins the ties the order
+    card decides; a later card places seeing more of the board."""
+
+    key = "order"
+    usage = ("order <card>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        (card,) = _numbers(args, 1, self.usage_text())
+        actor = ctx.player.account_id
+        await perform_on(ctx, YsTable, lambda table: table.choose_order(actor, card))
 
 
 class Favour(Command):
@@ -283,6 +297,7 @@ PLAY_COMMANDS = CommandSet(
         Place(),
         Neutral(),
         Choose(),
+        Order(),
         Favour(),
         Play(),
         AddBot(),

@@ -248,9 +248,25 @@ def _bid(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     return f"{_subject(d['player'], v, n)} bids."
 
 
-def _order(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+def _bids_shown(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     bids = ", ".join(f"{_who(p, v, n)} {a}+{b}={total}" for p, (a, b), total in d["bids"])
-    return f"Bids: {bids}. Turn order: {_list([_who(p, v, n) for p in d['order']])}."
+    choosers = _list([_who(p, v, n) for p in d["choosers"]])
+    return f"Bids: {bids}. Order cards are chosen from the highest bid down: {choosers}."
+
+
+def _order_card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    player = d["player"]
+    return f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} order card {d['card']}."
+
+
+def _order(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
+    order = _list([_who(p, v, n) for p in d["order"]])
+    if "bids" in d:  # stored by 0.2 games, where the bids set the order
+        bids = ", ".join(f"{_who(p, v, n)} {a}+{b}={total}" for p, (a, b), total in d["bids"])
+        return f"Bids: {bids}. Turn order: {order}."
+    player, card = d["last"]
+    left = f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} order card {card}, the one left. "
+    return f"{left}Turn order this round: {order}."
 
 
 def _place(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -318,6 +334,7 @@ def _take(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 ASKS = {
+    "order": "an order card",
     "gem": "a gem of any colour (treasure)",
     "white": "a colour for a white gem",
     "take": "gems from a quadrant",
@@ -470,6 +487,8 @@ RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
     "start": _start,
     "round": _round,
     "bid": _bid,
+    "bids": _bids_shown,
+    "ordercard": _order_card,
     "order": _order,
     "place": _place,
     "neutral": _neutral,
@@ -525,6 +544,9 @@ def _ask_hint(prompt: dict[str, Any]) -> str:
         )
     if ask == "nudge":
         return "move one colour's price as top market investor: choose <colour> up|down"
+    if ask == "order":
+        free = ", ".join(map(str, prompt["options"]))
+        return f"choose your order card for this round: order <card> (free: {free}; 1 places first, wins ties)"
     if ask == "white":
         return "choose a colour for your white gem: choose blue|green|yellow|red"
     if ask == "gem":
@@ -916,7 +938,9 @@ def help_text() -> str:
             "Ys: hidden brokers bid for gems in a city and its market.",
             "",
             (
-                "4 rounds. Each round: bid two brokers for the turn order (bid <a> <b>); then in"
+                "4 rounds. Each round: bid two brokers for the turn order (bid <a> <b>); from the"
+                " highest bid down, each then chooses an order card (order <card>; 1 places first"
+                " and wins ties, a tie in bids going to the lower card held before); then in"
                 " turn order place a pair, one face up and one face down (place <value> <space>"
                 " <value> <space>), until each has one broker left (2 players: after each pair"
                 " one neutral broker, neutral <value> <space>). Then all are turned up: each city"

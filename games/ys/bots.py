@@ -11,7 +11,7 @@ returning a *move*, a dict the rules turn into a call (``YsTable.bot_move``):
 
 Levels:
 
-- ``easy`` plays at random: any two brokers, any free spaces; for a gem the colour
+- ``easy`` plays at random: any two brokers, any free order card, any free spaces; for a gem the colour
   highest on the price track, the same colour nudged up, the King's favour any broker.
 - ``normal`` weighs every prize it can see (a black gem by what it adds to its black
   gems' points, 3 points for the commercial ring, the palace's card, a quadrant's two
@@ -22,7 +22,8 @@ Levels:
   (it joins the bid and wins ties), puts the stronger of a pair face down, and when no
   prize is worth a broker lays its weakest face down on a rich contest it is not in
   (a bluff). It bids its two weakest brokers unless a King or Prince lies in a palace
-  (then two middling ones, for an early turn). It takes the gems worth most to it
+  (then two middling ones, for an early turn), and then takes the first order card
+  free; otherwise the last one free, to place seeing more of the board. It takes the gems worth most to it
   (colours high on the price track, more so where it leads or can catch the leader),
   nudges up the colour it holds most of, gives the King its highest broker in the last
   two rounds and its middle one before, and plays a held Jeweller when it can. Its
@@ -76,6 +77,8 @@ def easy(view: View, rng: random.Random) -> Move:
             return _choose(ranked[: prompt["count"]])
         if ask == "nudge":
             return _choose(strongest_nudge(view["prices"]))
+        if ask == "order":
+            return _choose([str(rng.choice(prompt["options"]))])
         return _choose(_fallback_answer(view, prompt))
     stage = view["stage"]
     if stage == "bid":
@@ -118,11 +121,22 @@ def normal(view: View, rng: random.Random) -> Move:
 POLICIES: dict[str, Callable[[View, random.Random], Move]] = {"easy": easy, "normal": normal}
 
 
+def _early_turn_pays(view: View, worth: _Worth) -> bool:
+    """Whether a palace card up this round is worth placing early for (a King, a Prince)."""
+    cards = [corner["up"] for q, corner in enumerate(view["corners"]) if view["laid"][q] >= 0]
+    return any(worth.card(card) >= EARLY_CARD for card in cards)
+
+
+def _normal_order_card(view: View, free: list[int], worth: _Worth) -> int:
+    """The order card normal takes: the first free one when a palace card is worth an
+    early turn (it bid for it), else the last (it places seeing more of the board)."""
+    return min(free) if _early_turn_pays(view, worth) else max(free)
+
+
 def _normal_bid(view: View, worth: _Worth) -> list[int]:
     screen = sorted(_you(view)["screen"])
     playable = screen[:-1] if len(screen) > 2 else screen
-    cards = [corner["up"] for q, corner in enumerate(view["corners"]) if view["laid"][q] >= 0]
-    if any(worth.card(card) >= EARLY_CARD for card in cards) and len(playable) >= 4:
+    if _early_turn_pays(view, worth) and len(playable) >= 4:
         middle = len(playable) // 2
         return [playable[middle], playable[middle - 1]]
     return playable[:2]
@@ -139,6 +153,8 @@ def strongest_nudge(prices: dict[str, int]) -> list[str]:
 
 def _normal_answer(view: View, prompt: dict[str, Any], worth: _Worth) -> list[str]:
     ask = prompt["ask"]
+    if ask == "order":
+        return [str(_normal_order_card(view, prompt["options"], worth))]
     if ask == "take":
         ranked = sorted(prompt["options"], key=lambda gem: -worth.gem(gem))
         return ranked[: prompt["count"]]

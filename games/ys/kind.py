@@ -23,7 +23,7 @@ STORED_SEAT_FIELDS = ("account_id", "name", "team", "out", "absent", "bot")
 #: The state's fields kept in the snapshot as they are (JSON-ready): all that a ``set``
 #: delta changes but phase and host, which the room's row keeps.
 SNAPSHOT_FIELDS = tuple(name for name in SETTABLE if name not in ("phase", "host"))
-STAGES = ("bid", "place", "resolve", "favour")
+STAGES = ("bid", "order", "place", "resolve", "favour")
 
 
 class YsKind(GameKind):
@@ -157,6 +157,9 @@ def _game_problems(state: YsState, ids: list[int]) -> list[str]:
     for prompt in state.awaiting:
         if state.player(prompt.get("player", NOBODY)) is None:
             found.append(f"a choice asked of {prompt.get('player')}, who is not playing")
+    chosen = [card for _, card in state.order_cards]
+    if len(set(chosen)) != len(chosen) or not all(1 <= card <= len(ids) for card in chosen):
+        found.append(f"the order cards chosen, {state.order_cards}, are not each one card of 1 to {len(ids)}")
     if state.stage == "place" and state.turn not in ids:
         found.append(f"the turn is with {state.turn}, not a player")
     return found

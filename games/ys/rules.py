@@ -2,19 +2,21 @@
 table through deltas grouped into events. No I/O: callers store and announce the events.
 
 A game: setup (brokers, order cards at random, the action cards in the corners, prices
-at 3), then 4 rounds of five stages, then the final scoring:
+at 3), then 4 rounds of six stages, then the final scoring:
 
 1. *intro*: a gem card in each city quadrant played and one for the market, the market
    rows filled, each corner's top action card turned up;
-2. ``bid``: each player bids 2 brokers, hidden until all have bid; the order is by sum,
-   ties to the lower order card of the round before;
-3. ``place``: in turn order each player places a pair (one face up, one face down;
+2. ``bid``: each player bids 2 brokers, hidden until all have bid;
+3. ``order``: from the highest bid down (ties to the lower order card of the round
+   before), each player chooses an order card from those still free (asked through
+   ``awaiting``; the last takes the one left);
+4. ``place``: in turn order each player places a pair (one face up, one face down;
    2 players: then one neutral broker face down), until each has one left;
-4. ``resolve``: the last broker joins the bid, everything is turned up, and the
+5. ``resolve``: the last broker joins the bid, everything is turned up, and the
    resolution's *tasks* run in order: each city space, each quadrant, each market row,
    the price track, the top market investor's nudge, the end of the round. A task that
    needs a player's choice adds it to ``awaiting`` and waits for :meth:`YsTable.choose`;
-5. ``favour`` (the ``favour`` setting): each player puts one bid broker on the King's
+6. ``favour`` (the ``favour`` setting): each player puts one bid broker on the King's
    favour space and takes a 2 from the supply.
 
 Action cards are held hidden; a played card waits in ``queued`` for its timing window
@@ -518,6 +520,8 @@ class YsTable(ComputerPlayerSeats):
                 answer = ranked[: prompt["count"]]
             elif ask == "nudge":
                 answer = bots.strongest_nudge(state.prices)
+            elif ask == "order":
+                answer = [str(min(prompt["options"]))]  # to place first, and win ties
             elif ask in ANSWERS:
                 answer = ANSWERS[ask][1](self, prompt)
             else:
@@ -639,14 +643,50 @@ class YsTable(ComputerPlayerSeats):
             self._set(event, name, value)
 
     def _reveal_bids(self) -> None:
+        """Every player has bid: the bids are shown, and the players choose the order
+        cards they play this round with, from the highest sum down; on a tie, whoever
+        held the lower order card before chooses first (the seed: "hráči postupně od
+        nejvyššího součtu po nejmenší si vyberou kartu pořadí, ve kterém budou v
+        aktuálním kole hrát, v případě rovnosti si první vybírá hráč, který měl předtím
+        před sebou kartu s nižším číslem")."""
         state = self.state
         before = list(state.order)
         bids = {p: self._holdings(p)["front"] for p in before}
-        order = sorted(before, key=lambda p: (-sum(bids[p]), before.index(p)))
-        event = self._record(
-            "order", NOBODY, bids=[[p, bids[p], sum(bids[p])] for p in before], order=order, turn=order[0]
-        )
-        for name, value in (("order", order), ("stage", "place"), ("turn", order[0]), ("turn_part", "pair")):
+        choosers = sorted(before, key=lambda p: (-sum(bids[p]), before.index(p)))
+        event = self._record("bids", NOBODY, bids=[[p, bids[p], sum(bids[p])] for p in before], choosers=choosers)
+        self._set(event, "stage", "order")
+        self._ask_order(event, choosers)
+
+    def choose_order(self, actor: int, card: int, step: int | None = None) -> None:
+        """Choose the order card you play this round with, when the table asks you:
+        card 1 places first (and wins the ties the order card decides)."""
+        state = self.state
+        if state.phase == PLAYING and not (state.awaiting and state.awaiting[0]["ask"] == "order"):
+            if state.stage == "bid" and not state.awaiting:
+                raise RuleViolation("Order cards are chosen once everyone has bid.")
+            raise RuleViolation("No order card is being chosen now.")
+        self.choose(actor, [str(card)], step)
+
+    def _ask_order(self, event: Event, choosers: list[int]) -> None:
+        """Ask ``choosers`` in turn for an order card, each from those still free; the
+        last takes the one left, and then placement begins in the new order."""
+        state = self.state
+        taken = {card for _, card in state.order_cards}
+        free = [card for card in range(1, len(state.order) + 1) if card not in taken]
+        if len(choosers) > 1:
+            self._set(event, "awaiting", [{"player": p, "ask": "order", "options": free} for p in choosers])
+            return
+        chosen = [*state.order_cards, [choosers[0], free[0]]]
+        order = [player for player, _ in sorted(chosen, key=lambda pair: pair[1])]
+        event = self._record("order", NOBODY, order=order, turn=order[0], last=[choosers[0], free[0]])
+        for name, value in (
+            ("awaiting", []),
+            ("order_cards", []),
+            ("order", order),
+            ("stage", "place"),
+            ("turn", order[0]),
+            ("turn_part", "pair"),
+        ):
             self._set(event, name, value)
         self._window(event, t.START_OF_PLACEMENT)
 
@@ -975,6 +1015,14 @@ class YsTable(ComputerPlayerSeats):
 
     def _answer(self, actor: int, prompt: dict[str, Any], words: list[str]) -> None:
         ask = prompt["ask"]
+        if ask == "order":
+            free = [str(card) for card in prompt["options"]]
+            if len(words) != 1 or words[0] not in free:
+                raise RuleViolation(f"Choose one of the free order cards: order {' or '.join(free)}.")
+            event = self._record("ordercard", actor, player=actor, card=int(words[0]))
+            self._set(event, "order_cards", [*self.state.order_cards, [actor, int(words[0])]])
+            self._ask_order(event, [p["player"] for p in self.state.awaiting[1:]])
+            return
         if ask in ("gem", "white"):
             if len(words) != 1 or words[0] not in t.COLOURS:
                 raise RuleViolation(f"Choose a colour: {', '.join(t.COLOURS)}.")
@@ -1119,7 +1167,13 @@ class YsTable(ComputerPlayerSeats):
         if step is not None and step != state.step:
             raise RuleViolation("That move is out of date: the table has moved on.")
         if state.awaiting:
-            raise RuleViolation(f"The table waits for {self.name_of(state.awaiting[0]['player'])} to choose.")
+            asked = state.awaiting[0]
+            if asked["player"] != actor:
+                raise RuleViolation(f"The table waits for {self.name_of(asked['player'])} to choose.")
+            if asked["ask"] == "order":
+                free = " or ".join(map(str, asked["options"]))
+                raise RuleViolation(f"Choose your order card first: order {free}.")
+            raise RuleViolation("Answer what the table asks of you first (look shows it).")
         if state.stage != stage:
             raise RuleViolation(_NOT_NOW[stage])
         if stage == "place":

@@ -45,6 +45,7 @@ SETTABLE = (
     "stage",
     "window",
     "order",
+    "order_cards",
     "turn",
     "turn_part",
     "players",
@@ -80,12 +81,16 @@ class YsState:
     next_bot: int = -1
     #: The round being played (1-4; 0 before the first).
     round: int = 0
-    #: Where the round is: ``bid``, ``place``, ``resolve``, ``favour`` ("" outside a game).
+    #: Where the round is: ``bid``, ``order`` (the order cards are chosen), ``place``,
+    #: ``resolve``, ``favour`` ("" outside a game).
     stage: str = ""
     #: The timing window the table is in ("" between windows; see ``tables.WINDOWS``).
     window: str = ""
     #: The turn order this round: the holder of order card n is ``order[n - 1]``.
     order: list[int] = field(default_factory=list)
+    #: The order cards chosen so far for the coming placement (stage ``order``):
+    #: ``[player, card]`` each, in the order they were chosen.
+    order_cards: list[list[int]] = field(default_factory=list)
     #: Who places now (NOBODY outside placement).
     turn: int = NOBODY
     #: What they place: ``pair`` (their own two brokers) or ``neutral`` (one of the

@@ -54,7 +54,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
     """Everything ``viewer`` may know of the table, as JSON-ready data:
 
     ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
-    order, settings, prices, laid, market_card, quadrant_gems, market, awaiting, queued,
+    order, order_cards, settings, prices, laid, market_card, quadrant_gems, market, awaiting, queued,
     effects``, as the state has them, and ``market_gems``, how many gems each market row
     holds (0: none) (all public: a Spy's looks name brokers, never their
     numbers); ``discard``: the action cards discarded face up (played, or unwon at a
@@ -139,6 +139,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "turn": state.turn,
         "turn_part": state.turn_part,
         "order": list(state.order),
+        "order_cards": copy.deepcopy(state.order_cards),
         "settings": dict(state.settings),
         "prices": dict(state.prices),
         "laid": list(state.laid),

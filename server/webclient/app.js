@@ -1193,9 +1193,13 @@ function ysPrompt(view, prompt, ctx) {
   if (prompt.player !== me) return el("p", { class: "ys-waiting", text: `Waiting for ${ctx.owner(prompt.player).name} to choose.` });
   const answers = [];
   let question;
-  if (prompt.ask === "gem" || prompt.ask === "white") {
+  // Each answer: its button's label and the command it sends.
+  if (prompt.ask === "order") {
+    question = "Choose your order card for this round: 1 places first and wins ties.";
+    for (const card of prompt.options || []) answers.push([`Order card ${card}`, `order ${card}`]);
+  } else if (prompt.ask === "gem" || prompt.ask === "white") {
     question = prompt.ask === "white" ? "Swap your white gem for a gem of which colour?" : "Take a gem of which colour?";
-    for (const colour of YS_COLOURS) answers.push([colour, colour]);
+    for (const colour of YS_COLOURS) answers.push([colour, `choose ${colour}`]);
   } else if (prompt.ask === "take") {
     question = `Take ${prompt.count} of the gems of quadrant ${ysNumber(prompt.quadrant)}:`;
     const seen = new Set();
@@ -1205,7 +1209,7 @@ function ysPrompt(view, prompt, ctx) {
         const words = [...chosen].sort().join(" ");
         if (!seen.has(words)) {
           seen.add(words);
-          answers.push([words, words]);
+          answers.push([words, `choose ${words}`]);
         }
         return;
       }
@@ -1214,7 +1218,7 @@ function ysPrompt(view, prompt, ctx) {
     pick(0, []);
   } else if (prompt.ask === "nudge") {
     question = "You lead the market: move one colour's price by one.";
-    for (const colour of YS_COLOURS) for (const way of ["up", "down"]) answers.push([`${colour} ${way}`, `${colour} ${way}`]);
+    for (const colour of YS_COLOURS) for (const way of ["up", "down"]) answers.push([`${colour} ${way}`, `choose ${colour} ${way}`]);
   } else {
     question = `You are asked (${prompt.ask}): answer with the card's command (see the text).`;
   }
@@ -1226,8 +1230,8 @@ function ysPrompt(view, prompt, ctx) {
       ? el(
           "div",
           { class: "buttons" },
-          answers.map(([label, words]) =>
-            commandButton(`ys-choose-${words.replaceAll(" ", "-")}`, label, `choose ${words}`, { "aria-label": `Choose ${label}` }),
+          answers.map(([label, command]) =>
+            commandButton(`ys-${command.replaceAll(" ", "-")}`, label, command, { "aria-label": `Choose ${label}` }),
           ),
         )
       : null,
