@@ -15,7 +15,7 @@
 .venv/bin/python -m bench chat --with-evennia [--with-ceiling] [--chat-rate 2000]   (ours, then Evennia and the
     bare telnetlib3 server at the same rate, and one line setting them side by side)
 .venv/bin/python -m bench evenniachat [--chat-rate 2000]   (Evennia alone, installed on first use; not part of "all")
-.venv/bin/python -m bench gnav [--matches 2000]   (computer players in process; not part of "all")
+.venv/bin/python -m bench gnav [--matches 3000]   (computer players in process; not part of "all")
 .venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
 .venv/bin/python -m bench batch [--backend ...] [--batches 2000]   (a group commit's own cost on the event loop,
     in process; not part of "all")
@@ -180,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
         help='attacks: the attacks to run, by name, separated by commas, or "second" for those of the second '
         "review (default: every one)",
     )
-    parser.add_argument("--matches", type=int, default=2000, help="gnav: matches per pairing of levels")
+    parser.add_argument("--matches", type=int, default=3000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
     parser.add_argument("--batches", type=int, default=2000, help="batch: batches written and timed")
     parser.add_argument(

@@ -1,11 +1,11 @@
 """The gnav scenario: matches of computer players, in process (no sockets, no database).
 
-Each match seats one player of a level against three of another and drives a
-:class:`GnavTable` by its moves alone: whatever ``due()`` says is due is made (a
-computer player's move, the next deal); the host's seat, a person's, is played by its
-level's policy from its own seat's view on its turn. The level on its own moves round
-the table from match to match. Reported: each level's share of the matches won with a
-95% Wilson interval, and matches a second.
+A pairing seats one player of a level against three of another; the line-up seats one
+player of each level (three players). Each match drives a :class:`GnavTable` by its
+moves alone: whatever ``due()`` says is due is made (a computer player's move, the next
+deal); the host's seat, a person's, is played by its level's policy from its own seat's
+view on its turn. The seats move round the table from match to match. Reported: each
+level's share of the matches won with a 95% Wilson interval, and matches a second.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from games.gnav.visibility import seat_view
 
 HOST = 1
 #: One level against three of another: (the one, the three).
-PAIRINGS = (("strong", "normal"), ("normal", "easy"))
+PAIRINGS = (("normal", "easy"), ("strong", "easy"), ("strong", "normal"))
+#: One player of each level at one table.
+LINE_UP = ("easy", "normal", "strong")
 #: The most moves a match may take before the bench calls it broken.
 MOVE_LIMIT = 100_000
 
@@ -98,5 +100,33 @@ def pairing(one: str, three: str, matches: int, seed: int) -> dict[str, Any]:
     }
 
 
+def line_up(levels: tuple[str, ...], matches: int, seed: int) -> dict[str, Any]:
+    """``matches`` matches of one player of each of ``levels``, seated in turn at each
+    place of the table."""
+    rng = random.Random(seed)
+    wins = dict.fromkeys(levels, 0)
+    draws = 0
+    started = time.perf_counter()
+    for number in range(matches):
+        shift = number % len(levels)
+        seats = [*levels[shift:], *levels[:shift]]
+        winner = play_match(seats, rng)
+        if winner is None:
+            draws += 1
+        else:
+            wins[seats[winner]] += 1
+    seconds = time.perf_counter() - started
+    return {
+        "scenario": "gnav",
+        "pairing": "one of each: " + ", ".join(levels),
+        "matches": matches,
+        "win_rate": {level: round(won / matches, 4) for level, won in wins.items()},
+        "ci95": {level: wilson(won, matches) for level, won in wins.items()},
+        "draws": draws,
+        "matches_per_second": round(matches / seconds, 1),
+    }
+
+
 def run(matches: int, seed: int = 2024) -> list[dict[str, Any]]:
-    return [pairing(one, three, matches, seed + index) for index, (one, three) in enumerate(PAIRINGS)]
+    results = [pairing(one, three, matches, seed + index) for index, (one, three) in enumerate(PAIRINGS)]
+    return [*results, line_up(LINE_UP, matches, seed + len(PAIRINGS))]

@@ -12,7 +12,7 @@ from games.base import NOBODY, PLAYING, PRIVATE
 from games.gnav import KIND, bots, cards
 from games.gnav.rules import LEVELS, GnavTable
 from games.gnav.visibility import seat_view
-from tests.gnav_helpers import seated, stack
+from tests.gnav_helpers import seated, stack, started
 
 SPECTATOR = 999
 
@@ -149,3 +149,62 @@ def test_the_dealers_stock_draw_is_the_dealers_alone_unless_it_reveals_a_matador
     assert KIND.event_for(table.state, passed, 1)["card"] == "horse"
     assert cards_in(KIND.event_for(table.state, drawn, 1)) == []
     assert KIND.event_for(table.state, drawn, 3)["got"] == "vi"
+
+
+def _dealers_turn(dealer_card: str) -> GnavTable:
+    """Four people; the three before the dealer have kept; the dealer (4) holds
+    ``dealer_card`` and draws from an unseen stock."""
+    table = started(4)
+    stack(table, 4, {1: "x", 2: "ix", 3: "viii", 4: dealer_card})
+    for player in (1, 2, 3):
+        table.keep(player)
+    assert table.state.turn == 4
+    return table
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("low", [cards.FOOL, "owl", "pot"])
+def test_no_level_keeps_the_lowest_cards_as_dealer(level, low):
+    """Issue 45: normal, as dealer, kept the Pot or the Owl rather than draw from the
+    stock (on purpose, 35% of the time) and lost a life for it."""
+    table = _dealers_turn(low)
+    for seed in range(20):
+        assert bots.decide(level, seat_view(table.state, 4), random.Random(seed)) == bots.SWAP
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_level_makes_a_dominated_move(level):
+    """Whatever the table, no level keeps a card as low as the Pot when its swap is not
+    known to bring it a card no better (or a refusal), nor gives away a matador, nor asks
+    for a card it knows is no better than its own; and a level decides the same view the
+    same way every time (no blunder on purpose)."""
+    rng = random.Random(45)
+    for table in random_tables(300, seed=45):
+        viewer = table.state.turn
+        view = seat_view(table.state, viewer)
+        own = cards.order(view.card)
+        choices = {bots.decide(level, view, random.Random(rng.random())) for _ in range(3 if level != "strong" else 1)}
+        assert len(choices) == 1, (level, view.card, choices)
+        choice = choices.pop()
+        if own >= cards.order(cards.HOUSE):
+            assert choice == bots.KEEP, (level, view.card)
+            continue
+        known_no_better = bots._swap_known_no_better(view, own)
+        if own <= cards.order("pot") and not known_no_better:
+            assert choice == bots.SWAP, (level, view.card)
+        if known_no_better and viewer != view.dealer:
+            assert choice == bots.KEEP, (level, view.card, view.known)
+
+
+def test_bench_gnav_plays_each_pairing_and_the_line_up_to_the_end():
+    from bench import gnav
+
+    results = gnav.run(8, seed=3)
+    assert [result["pairing"] for result in results] == [
+        "1 normal vs 3 easy",
+        "1 strong vs 3 easy",
+        "1 strong vs 3 normal",
+        "one of each: easy, normal, strong",
+    ]
+    line_up = results[-1]
+    assert sum(line_up["win_rate"].values()) * 8 + line_up["draws"] == pytest.approx(8)

@@ -1,24 +1,28 @@
 """Computer players: each level is a policy, a pure function of its seat's view (never
-the state) and a random source, returning ``"keep"`` or ``"swap"``.
+the state) and a random source, returning ``"keep"`` or ``"swap"``. The levels differ by
+how much they reason, never by blunders made on purpose; none keeps a card that loses a
+life nearly whatever the others hold (the Fool, the Owl, the Pot), none asks for a card
+it knows is no better than its own or refuses, and none gives a matador away.
 
-- ``easy`` looks at its own card only: it tosses a coin over an ordinary card, and
-  mostly (three times in five) swaps a Fool and keeps a matador.
-- ``normal`` swaps a card up to a line (V; VI for the dealer, who draws from the
-  stock), always swaps a Fool, keeps matadors, and keeps when it knows the card it would
-  get is no better or would refuse; but it second-guesses itself over an ordinary card
-  about one time in three.
+- ``easy`` reasons about its own card alone, and no further than that: it swaps the
+  three lowest cards and keeps every other.
+- ``normal`` swaps up to a higher line (V; VI for the dealer, who draws from the
+  stock).
 - ``strong`` reasons about what it cannot see: it deals the cards its view does not
   place (the deck less every card it knows of, respecting what it knows of each hand)
   many times over, plays the rest of the deal out under both choices with the others
   playing ``normal``, and takes the choice that costs it the fewest lives on average
-  (a life another player loses counting for three quarters of one of its own, shared among them).
-  What the others did tells it about their cards: one who kept (had they played
-  ``normal``) holds a card above the line, one who was asked holds the asker's card.
+  (a life another player loses counting for three quarters of one of its own, shared
+  among them). What the others did tells it about their cards: one who kept (had they
+  played ``normal``) holds a card above the line, one who was asked holds the asker's
+  card; it doubts each such inference some of the time, as a player may play otherwise.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Callable
 
 from games.base import NOBODY
@@ -27,67 +31,61 @@ from games.gnav.visibility import SeatView
 
 KEEP, SWAP = "keep", "swap"
 
-_FOOL = cards.order(cards.FOOL)
+_FOOL, _POT = cards.order(cards.FOOL), cards.order("pot")
 _HOUSE, _HORSE = cards.order(cards.HOUSE), cards.order(cards.HORSE)
 _CAT, _DRAGOON, _CUCKOO = cards.order(cards.CAT), cards.order(cards.DRAGOON), cards.order(cards.CUCKOO)
 _LOWEST_MATADOR = _HOUSE
 
+#: Every level swaps a card this low (the Fool, the Owl, the Pot) unless it knows better.
+ALWAYS_SWAP_UP_TO = _POT
 #: normal: swaps cards up to these (a player asking another; the dealer drawing).
 NORMAL_LINE = cards.order("v")
 NORMAL_DEALER_LINE = cards.order("vi")
-#: normal: how often it does the other thing with a card that is neither Fool nor matador.
-NORMAL_SLIP = 0.35
-#: easy: how often it keeps a Fool or swaps a matador.
-EASY_BLUNDER = 0.4
-#: strong: deals sampled per choice.
-STRONG_SAMPLES = 60
+#: strong: deals sampled per choice, at most, in batches of STRONG_BATCH; it stops
+#: sooner once the mean difference between its choices is STRONG_SURE standard errors
+#: from 0 (most choices are clear after a batch).
+STRONG_SAMPLES = 200
+STRONG_BATCH = 40
+STRONG_SURE = 2.0
 #: strong: how much a life lost by another player (on average) is worth to it.
 STRONG_SPITE = 0.75
+#: strong: how often it supposes another player did not play by normal's line.
+STRONG_DOUBT = 0.1
 
 
 def easy(view: SeatView, rng: random.Random) -> str:
-    card = _own(view)
-    if _FOOL < card < _LOWEST_MATADOR:
-        return rng.choice((KEEP, SWAP))
-    right = SWAP if card == _FOOL else KEEP
-    if rng.random() < EASY_BLUNDER:
-        return KEEP if right == SWAP else SWAP
-    return right
+    return _without_weighing(view, _own(view)) or KEEP
 
 
 def normal(view: SeatView, rng: random.Random) -> str:
     card = _own(view)
-    if card == _FOOL:
-        return SWAP
-    wants = _normal_would_swap(card, view.viewer == view.dealer)
-    if card < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
-        wants = not wants
-    if not wants:
-        return KEEP
-    if view.viewer != view.dealer:
-        target = _next_target(view)
-        known = view.knows(target) if target != NOBODY else None
-        if known is not None:
-            rank = cards.order(known)
-            if rank in (_CAT, _DRAGOON, _CUCKOO) or rank <= card:
-                return KEEP
-    return SWAP
+    settled = _without_weighing(view, card)
+    if settled is not None:
+        return settled
+    return SWAP if _normal_would_swap(card, view.viewer == view.dealer) else KEEP
 
 
 def strong(view: SeatView, rng: random.Random) -> str:
     card = _own(view)
-    if card >= _LOWEST_MATADOR:
-        return KEEP
+    settled = _without_weighing(view, card)
+    if settled is not None:
+        return settled
     deal = _Deal.from_view(view)
     if deal is None:
         return normal(view, rng)
-    keep_cost = swap_cost = 0.0
-    for _ in range(STRONG_SAMPLES):
-        hands, stock = deal.sample(rng)
-        seed = rng.random()
-        keep_cost += deal.play_out(dict(hands), list(stock), False, random.Random(seed))
-        swap_cost += deal.play_out(dict(hands), list(stock), True, random.Random(seed))
-    return SWAP if swap_cost < keep_cost else KEEP
+    # What swapping costs more than keeping, deal by deal (both played out on the same
+    # cards): sampled until the mean is clearly one side of 0, or STRONG_SAMPLES.
+    differences: list[float] = []
+    while len(differences) < STRONG_SAMPLES:
+        for _ in range(STRONG_BATCH):
+            hands, stock = deal.sample(rng)
+            seed = rng.random()
+            keep = deal.play_out(dict(hands), list(stock), False, random.Random(seed))
+            differences.append(deal.play_out(dict(hands), list(stock), True, random.Random(seed)) - keep)
+        mean, spread = statistics.fmean(differences), statistics.stdev(differences)
+        if spread == 0 or abs(mean) > STRONG_SURE * spread / math.sqrt(len(differences)):
+            break
+    return SWAP if mean < 0 else KEEP
 
 
 POLICIES: dict[str, Callable[[SeatView, random.Random], str]] = {"easy": easy, "normal": normal, "strong": strong}
@@ -96,6 +94,29 @@ POLICIES: dict[str, Callable[[SeatView, random.Random], str]] = {"easy": easy, "
 def decide(level: str, view: SeatView, rng: random.Random) -> str:
     """The move the ``level`` computer player makes in ``view``: keep or swap."""
     return POLICIES[level](view, rng)
+
+
+def _without_weighing(view: SeatView, card: int) -> str | None:
+    """The move every level makes without weighing anything: keep a matador, or when the
+    swap is known to be refused or to bring no better card; else swap a card at or below
+    the Pot (kept, it loses a life nearly whatever the others hold). None: the level
+    weighs it."""
+    if card >= _LOWEST_MATADOR or _swap_known_no_better(view, card):
+        return KEEP
+    return SWAP if card <= ALWAYS_SWAP_UP_TO else None
+
+
+def _swap_known_no_better(view: SeatView, card: int) -> bool:
+    """Whether the viewer knows its ask would reach a card no better than ``card``, or
+    one that refuses or ends the deal (the dealer draws unseen cards: never known)."""
+    if view.viewer == view.dealer:
+        return False
+    target = _next_target(view)
+    known = view.knows(target) if target != NOBODY else None
+    if known is None:
+        return False
+    rank = cards.order(known)
+    return rank in (_CAT, _DRAGOON, _CUCKOO) or rank <= card
 
 
 def _own(view: SeatView) -> int:
@@ -161,7 +182,7 @@ class _Deal:
         rng.shuffle(pool)
         hands = dict(self.known)
         for holder, low, high, likely_low, likely_high in self.constraints:
-            if rng.random() >= NORMAL_SLIP:
+            if rng.random() >= STRONG_DOUBT:
                 low, high = likely_low, likely_high
             pick = 0
             for at, card in enumerate(pool):
@@ -195,7 +216,7 @@ class _Deal:
                 break
             at, actor = nxt, order[nxt]
             choice = _normal_would_swap(hands[actor], actor == self.dealer)
-            if hands[actor] not in (_FOOL,) and hands[actor] < _LOWEST_MATADOR and rng.random() < NORMAL_SLIP:
+            if _FOOL < hands[actor] < _LOWEST_MATADOR and rng.random() < STRONG_DOUBT:
                 choice = not choice
         lost, others = deal.lost, deal.others
         if len(deal.alive) >= 2:
