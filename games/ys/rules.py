@@ -645,10 +645,7 @@ class YsTable(ComputerPlayerSeats):
     def _reveal_bids(self) -> None:
         """Every player has bid: the bids are shown, and the players choose the order
         cards they play this round with, from the highest sum down; on a tie, whoever
-        held the lower order card before chooses first (the seed: "hráči postupně od
-        nejvyššího součtu po nejmenší si vyberou kartu pořadí, ve kterém budou v
-        aktuálním kole hrát, v případě rovnosti si první vybírá hráč, který měl předtím
-        před sebou kartu s nižším číslem")."""
+        held the lower order card before chooses first (``tables``: the seed's words)."""
         state = self.state
         before = list(state.order)
         bids = {p: self._holdings(p)["front"] for p in before}

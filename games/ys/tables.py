@@ -27,6 +27,12 @@ Choices
   do každého rohu"; "otočí se 4 svrchní akční karty"): rounds 1-3 a yellow-edged card,
   round 4 the blue-edged one. A face-up card nobody wins is discarded at the end of the
   round.
+- The order cards: once all have bid, each player chooses one of those still free, from
+  the highest bid down, a tie going to the lower card held before (the seed: "hráči
+  postupně od nejvyššího součtu po nejmenší si vyberou kartu pořadí, ve kterém budou v
+  aktuálním kole hrát, v případě rovnosti si první vybírá hráč, který měl předtím před
+  sebou kartu s nižším číslem"); the last takes the card left. A person's turn timer
+  takes the lowest free card (it places first and wins ties).
 - Immediate cards (the 4 blue-edged "treasure": one coloured gem of your choice; Prince: 4 points;
   King: 5 points) take effect as soon as they are won; the others are held, hidden, and
   played from the next round on (at most 2 a round each), in their timing window.
