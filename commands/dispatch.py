@@ -157,7 +157,7 @@ def _huh(connection: Connection, line: str) -> str:
     word = line.split(" ", 1)[0].lower()
     names = [name for command_set in command_sets_for(connection) for name in command_set.by_name]
     close = close_matches(word, names, most=1)
-    return f'Huh? Did you mean "{close[0]}"? (Type "help" for help.)' if close else HUH
+    return f'Huh?  Did you mean "{close[0]}"?  (Type "help" for help.)' if close else HUH
 
 
 def _listed(names: list[str]) -> str:
