@@ -167,7 +167,9 @@ async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
     try:
         # Nobody reads worker 2's socket (a worker that died, being started again).
         offer, waited = await offered()
-        assert offer is None and 0.2 <= waited < 1
+        # uvloop's clock is libuv's, read once per loop pass in whole milliseconds, so its
+        # timer may end a fraction of a millisecond before time.monotonic() says it should.
+        assert offer is None and 0.19 <= waited < 1
         # Not offered again for a while: no line of its rooms' players waits on it.
         offer, waited = await offered()
         assert offer is None and waited < 0.05
@@ -177,8 +179,7 @@ async def test_a_worker_that_does_not_answer_keeps_nobody_waiting(monkeypatch):
         assert offer is None and waited < 0.05
     finally:
         giver.stop()
-        sockets[0].close()
-        for each in (here, client):
+        for each in (*sockets, here, client):
             each.close()
 
 
