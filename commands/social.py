@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import math
 import unicodedata
 
@@ -10,11 +9,8 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
 from commands.safety import refuses_pages_from
 from commands.text import echoed, split_assignment, truncate
-from persistence.database import DatabaseUnavailable
 from server.budgets import Budgets
 from server.rooms import GameRoom
-
-log = logging.getLogger(__name__)
 
 #: Longest ``@doing`` text kept; WHO shows it in its last column.
 DOING_MAX = 40
@@ -37,7 +33,7 @@ def refuse_if_muted_here(ctx: Context) -> None:
         )
 
 
-async def talk(ctx: Context, text: str, to_others: bool = False, echo: str = "") -> None:
+def talk(ctx: Context, text: str, to_others: bool = False, echo: str = "") -> None:
     """Show ``text`` to everyone where the player is (``to_others``: but the player, who
     is shown ``echo`` instead), but those who ignore them; in a game room where a seated
     player is away, keep it to show them when they are back. A player muted by staff, or
@@ -50,10 +46,7 @@ async def talk(ctx: Context, text: str, to_others: bool = False, echo: str = "")
     place, speaker = ctx.player.place, ctx.player.speaker_id
     place.broadcast(text, exclude=ctx.player if to_others else None, speaker=speaker)
     if isinstance(place, GameRoom) and place.someone_away():
-        try:
-            await place.remember_talk(text, speaker)
-        except DatabaseUnavailable as outage:
-            log.warning("could not keep what was said in room %s: %s", place.name, outage)
+        place.remember_talk(text, speaker)
 
 
 def refuse_if_talking_too_fast(ctx: Context, said: str) -> None:
@@ -83,7 +76,7 @@ class Say(Command):
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
             raise CommandError("Say what?")
-        await talk(ctx, f'{ctx.player.name} says, "{args}"', to_others=True, echo=f'You say, "{args}"')
+        talk(ctx, f'{ctx.player.name} says, "{args}"', to_others=True, echo=f'You say, "{args}"')
 
 
 class Pose(Command):
@@ -100,7 +93,7 @@ class Pose(Command):
         if not args:
             raise CommandError("Pose what?")
         refuse_server_notice_lookalike(f"{ctx.player.name} {args}", "A pose")
-        await talk(ctx, f"{ctx.player.name} {args}")
+        talk(ctx, f"{ctx.player.name} {args}")
 
 
 class SemiPose(Command):
@@ -116,7 +109,7 @@ class SemiPose(Command):
         if not args:
             raise CommandError("Pose what?")
         refuse_server_notice_lookalike(f"{ctx.player.name}{args}", "A pose")
-        await talk(ctx, f"{ctx.player.name}{args}")
+        talk(ctx, f"{ctx.player.name}{args}")
 
 
 #: How the server's own notices begin (a wall: "Announcement from Ann: ...", a shutdown:
@@ -169,7 +162,7 @@ class Emit(Command):
         if not args:
             raise CommandError("Emit what?")
         refuse_server_notice_lookalike(args, "An @emit")
-        await talk(ctx, args)
+        talk(ctx, args)
 
 
 class Page(Command):

@@ -36,6 +36,7 @@ from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, EventRow, GameResult, Room, RoomSpectator, RoomTalk
 from persistence.models import Seat as SeatRow
+from persistence.talk import KeptTalk
 
 _rooms = Room.__table__
 _seats = SeatRow.__table__
@@ -45,8 +46,6 @@ _accounts = Account.__table__
 _talk = RoomTalk.__table__
 _spectators = RoomSpectator.__table__
 
-#: Lines said in a room kept for players who come back (the oldest go first).
-TALK_KEPT = 100
 #: A room that is open: not deleted or archived.
 _OPEN = _rooms.c.archived_at.is_(None)
 
@@ -238,6 +237,7 @@ class RoomStore:
         self._grouped: GroupCommit[Move, LogHead] = GroupCommit(
             database, _write_batch, database.writers, answered, _cancelled_outcome
         )
+        self._talk = KeptTalk(database)
 
     async def store(self, move: Move) -> LogHead:
         """Store one move together with the other rooms' moves of the moment (see
@@ -435,24 +435,16 @@ class RoomStore:
             )
         return wanted - open_ids
 
-    async def remember_talk(self, room_id: int, text: str, speaker: int | None = None) -> None:
+    def remember_talk(self, room_id: int, text: str, speaker: int | None = None) -> None:
         """Keep a line said in the room by ``speaker`` (for players away from it), only
-        the last :data:`TALK_KEPT` of the room's; the room counts as used."""
-        now = _now()
-        async with self._database.transaction() as connection:
-            await connection.execute(
-                insert(_talk).values(room_id=room_id, created_at=now, text=text, speaker_account_id=speaker)
-            )
-            oldest_kept = (
-                select(_talk.c.id)
-                .where(_talk.c.room_id == room_id)
-                .order_by(_talk.c.id.desc())
-                .offset(TALK_KEPT - 1)
-                .limit(1)
-                .scalar_subquery()
-            )
-            await connection.execute(delete(_talk).where(_talk.c.room_id == room_id, _talk.c.id < oldest_kept))
-            await connection.execute(update(_rooms).where(_rooms.c.id == room_id).values(used_at=now))
+        the last :data:`~persistence.talk.TALK_KEPT` of the room's; the room counts as
+        used. Written a moment later, with the other lines of that moment (see
+        :mod:`persistence.talk`): the speaker does not wait for it."""
+        self._talk.remember(room_id, text, speaker)
+
+    async def close(self) -> None:
+        """Write what is held to be written (the lines said, see :meth:`remember_talk`)."""
+        await self._talk.close()
 
     async def load(self, room_id: int) -> StoredRoom | None:
         """A room's table as stored, or None if there is no such room."""
@@ -597,6 +589,9 @@ class RoomStore:
     async def mark_away(self, room_id: int, account_id: int) -> None:
         """Note that a seated player went away now (at the room's current seq, and the
         time), unless they are already noted as away."""
+        # The time is taken before waiting for the transaction: what is said from now on,
+        # by those told they went, is what they missed (see clear_away).
+        now = _now()
         room_seq = select(_rooms.c.seq).where(_rooms.c.id == room_id).scalar_subquery()
         async with self._database.transaction() as connection:
             await connection.execute(
@@ -606,13 +601,14 @@ class RoomStore:
                     _seats.c.account_id == account_id,
                     _seats.c.away_since_seq.is_(None),
                 )
-                .values(away_since_seq=room_seq, away_at=_now())
+                .values(away_since_seq=room_seq, away_at=now)
             )
 
     async def clear_away(self, room_id: int, account_id: int, last: int, last_said: int) -> Missed:
         """Note that a seated player is back: what they missed while away (nothing if
         they were not noted as away): the ``last`` few events and ``last_said`` lines
         said. One transaction: if it fails, they are still noted as away."""
+        await self._talk.flush()  # what was said here a moment ago is among what they missed
         where = (_seats.c.room_id == room_id, _seats.c.account_id == account_id)
         async with self._database.transaction() as connection:
             row = (await connection.execute(select(_seats.c.away_since_seq, _seats.c.away_at).where(*where))).first()

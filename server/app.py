@@ -713,5 +713,6 @@ class MushServer:
         if self.cluster is not None:
             await self.cluster.stop()
         self.accounts.close()
+        await self.rooms.store.close()
         await self.database.dispose()
         log.info("stopped")
