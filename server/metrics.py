@@ -221,7 +221,7 @@ UNWATCHED = Metrics()
 
 class StateCollector(Collector):
     """What a node holds now, read at each scrape: its connections by kind, its players,
-    the rooms it has loaded, and whether it takes new players."""
+    the rooms it has loaded, its tasks, and whether it takes new players."""
 
     def __init__(self, hub: Hub, rooms_loaded: Callable[[], int], accepting: Callable[[], bool]) -> None:
         self.hub = hub
@@ -240,6 +240,13 @@ class StateCollector(Collector):
         )
         yield GaugeMetricFamily(
             "dvorak_rooms_loaded", "Game rooms this node holds in memory", value=self.rooms_loaded()
+        )
+        try:
+            tasks = len(asyncio.all_tasks())
+        except RuntimeError:  # read outside the node's event loop (a registry under test)
+            tasks = 0
+        yield GaugeMetricFamily(
+            "dvorak_tasks", "Tasks alive in the node's event loop (steady while nothing leaks)", value=tasks
         )
         yield GaugeMetricFamily(
             "dvorak_accepting",

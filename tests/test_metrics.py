@@ -79,6 +79,7 @@ async def test_metrics_count_connections_logins_commands_and_rooms_as_players_pl
     assert labelled(watching, "dvorak_connections", "kind") == {"telnet": 3, "tls": 0, "web": 1}
     assert value(watching, "dvorak_players_online") == 3
     assert value(watching, "dvorak_rooms_loaded") == 1
+    assert 4 <= value(watching, "dvorak_tasks") < 200  # the connections' tasks, a handful of the node's
     assert value(watching, "dvorak_logins_total") == 3
     assert labelled(watching, "dvorak_failed_logins_total", "reason") == {
         "unknown_name": 1,
