@@ -12,11 +12,15 @@
 .venv/bin/python -m bench ysroom [--backend ...] [--rooms 50] [--seconds 20]   (Ys rooms over telnet)
 .venv/bin/python -m bench attacks [<rev>] [--backend ...] [--attack-seconds 10] [--attacks second|<name>,...]
     (not part of "all"; with <rev>, each attack against that revision's server, then this checkout's)
+.venv/bin/python -m bench chat [--where room|lobby|both] [--away 1] [--talkers 100] [--chat-rate 2000] [--rounds 1]
+    (talk in one game room, with --away seated players whose connections dropped, or in the lobby, or both in turn)
 .venv/bin/python -m bench chat --with-evennia [--with-ceiling] [--chat-rate 2000]   (ours, then Evennia and the
     bare telnetlib3 server at the same rate, and one line setting them side by side)
 .venv/bin/python -m bench evenniachat [--chat-rate 2000]   (Evennia alone, installed on first use; not part of "all")
 .venv/bin/python -m bench gnav [--matches 3000]   (computer players in process; not part of "all")
 .venv/bin/python -m bench ys [--games 200]   (Ys computer players in process; not part of "all")
+.venv/bin/python -m bench soak [--backend ...] [--minutes 10]   (a mixed population for N minutes, its figures
+    every minute and their slopes; not part of "all")
 .venv/bin/python -m bench batch [--backend ...] [--batches 2000]   (a group commit's own cost on the event loop,
     in process; not part of "all")
 """
@@ -26,11 +30,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
-from bench import attacks, batch, gnav, machine, profiling, scenarios, ys
+from bench import attacks, batch, gnav, machine, profiling, scenarios, soak, ys
 from bench.compare import COMPARABLE, CompareError, run_compare, sides
 from bench.evennia import side_by_side
 from bench.processes import raise_open_file_limit, server_code
@@ -111,7 +116,7 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "batch", "all", "compare")
+        "scenario", choices=(*SCENARIOS, "evenniachat", "attacks", "gnav", "ys", "batch", "soak", "all", "compare")
     )
     parser.add_argument(
         "rev", nargs="?", help="compare, attacks: the git revision to compare with (a tag, a branch, a commit)"
@@ -157,7 +162,26 @@ def parser() -> argparse.ArgumentParser:
         help="game, with --workers above 1: leave each telnet player on the worker the kernel gave its connection "
         "(DVORAK_HANDOFF=off) rather than handing it to the worker serving its room",
     )
-    parser.add_argument("--chat-rate", type=float, default=2000.0, help="chat, evenniachat: says a second offered")
+    parser.add_argument(
+        "--chat-rate",
+        type=float,
+        default=2000.0,
+        help="chat, evenniachat: says a second offered (1e9: each talker says the next line once its last is echoed)",
+    )
+    parser.add_argument("--talkers", type=int, default=100, help="chat: the players talking")
+    parser.add_argument(
+        "--where",
+        choices=("room", "lobby", "both"),
+        default="room",
+        help="chat: where they talk: seated in one game room, or in the lobby; both: the lobby and then the room, "
+        "--rounds times, and a line of the medians side by side",
+    )
+    parser.add_argument(
+        "--away",
+        type=int,
+        default=0,
+        help="chat, --where room: more players seated there whose connections dropped (what is said is kept for them)",
+    )
     parser.add_argument(
         "--with-evennia",
         action="store_true",
@@ -183,6 +207,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--matches", type=int, default=3000, help="gnav: matches per pairing of levels")
     parser.add_argument("--games", type=int, default=200, help="ys: games per measurement")
     parser.add_argument("--batches", type=int, default=2000, help="batch: batches written and timed")
+    parser.add_argument("--minutes", type=int, default=10, help="soak: minutes the population plays")
     parser.add_argument(
         "--scenarios",
         type=scenario_list,
@@ -197,7 +222,10 @@ def parser() -> argparse.ArgumentParser:
         "and add its time by stage to the figures (one backend, one worker)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=1, help="compare: runs of each scenario on each side (the table: medians)"
+        "--rounds",
+        type=int,
+        default=1,
+        help="compare: runs of each scenario on each side (the table: medians); chat --where both: runs in each place",
     )
     return parser
 
@@ -231,7 +259,11 @@ def _run_scenario(scenario: str, backend: str, arguments: argparse.Namespace) ->
     if scenario == "ysroom":
         return run(scenarios.ys_rooms(backend, arguments.rooms, arguments.seconds))
     if scenario == "chat":
-        return run(scenarios.chat(backend, 100, arguments.chat_rate, arguments.seconds))
+        return run(
+            scenarios.chat(
+                backend, arguments.talkers, arguments.chat_rate, arguments.seconds, arguments.where, arguments.away
+            )
+        )
     if scenario == "idle":
         return run(scenarios.idle(backend, arguments.connections))
     if scenario == "webidle":
@@ -259,14 +291,41 @@ def chat_side_by_side(backends: tuple[str, ...], arguments: argparse.Namespace) 
         print(json.dumps({"scenario": "chat", "backend": backend, **ours[backend]}), flush=True)
     others = {}
     if arguments.with_ceiling:
-        others["ceiling"] = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
+        others["ceiling"] = run(
+            scenarios.echo_ceiling("broadcast", arguments.talkers, 1, arguments.chat_rate, arguments.seconds)
+        )
         print(json.dumps({"scenario": "ceiling-chat", **others["ceiling"]}), flush=True)
     if arguments.with_evennia:
-        others["evennia"] = run(scenarios.evennia_chat(100, arguments.chat_rate, arguments.seconds))
+        others["evennia"] = run(scenarios.evennia_chat(arguments.talkers, arguments.chat_rate, arguments.seconds))
         print(json.dumps({"scenario": "evenniachat", **others["evennia"]}), flush=True)
     for backend, result in ours.items():
         figures = side_by_side(arguments.chat_rate, result, others)
         print(json.dumps({"scenario": "chat-side-by-side", "backend": backend, **figures}), flush=True)
+
+
+def chat_places(backends: tuple[str, ...], arguments: argparse.Namespace) -> None:
+    """``chat --where both``: the same talk in the lobby and then at a table (with
+    ``--away`` seated players away), ``--rounds`` times, the order swapped each round;
+    each run's line, then a line per backend of the medians side by side."""
+    for backend in backends:
+        runs: dict[str, list[dict[str, Any]]] = {"lobby": [], "room": []}
+        for round_ in range(arguments.rounds):
+            for where in ("lobby", "room") if round_ % 2 == 0 else ("room", "lobby"):
+                place = argparse.Namespace(**{**vars(arguments), "where": where})
+                place.away = arguments.away if where == "room" else 0
+                result = run_one("chat", backend, place)
+                runs[where].append(result)
+                print(json.dumps({"scenario": "chat", "backend": backend, **result}), flush=True)
+        medians = {
+            where: {
+                figure: statistics.median(r[figure] for r in results)
+                for figure in ("commands_per_s", "p50_ms", "p99_ms")
+            }
+            for where, results in runs.items()
+        }
+        ratio = medians["room"]["commands_per_s"] / medians["lobby"]["commands_per_s"]
+        line = {"scenario": "chat-places", "backend": backend, "away": arguments.away, "rounds": arguments.rounds}
+        print(json.dumps({**line, **medians, "room_says_vs_lobby": round(ratio, 3)}), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,14 +334,20 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.scenario == "compare":
         if arguments.rev is None:
             options.error("compare needs the revision to compare with: python -m bench compare <rev>")
-        if arguments.rounds < 1:
-            options.error("--rounds must be at least 1")
     elif arguments.rev is not None and arguments.scenario != "attacks":
         options.error(f"unexpected argument {arguments.rev!r} (only compare and attacks take a revision)")
+    if arguments.rounds < 1:
+        options.error("--rounds must be at least 1")
     if arguments.workers < 1:
         options.error("--workers must be at least 1")
     if arguments.batches < 1:
         options.error("--batches must be at least 1")
+    if arguments.talkers < 1 or arguments.away < 0:
+        options.error("--talkers must be at least 1, --away at least 0")
+    if arguments.away and arguments.where == "lobby":
+        options.error("--away is for --where room: the lobby has no seats")
+    if arguments.where == "both" and (arguments.with_evennia or arguments.with_ceiling):
+        options.error("--where both compares two places of ours: run --with-evennia with one place")
     if arguments.profile is not None and (
         arguments.scenario != "game" or arguments.backend == "both" or arguments.workers > 1
     ):
@@ -304,6 +369,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raise_open_file_limit()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.scenario == "soak":
+        if arguments.minutes < 1:
+            options.error("--minutes must be at least 1")
+        for backend in backends:
+            emit = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
+            print(json.dumps(run(soak.soak(backend, arguments.minutes, emit=emit))), flush=True)
+        return 0
     if arguments.scenario == "batch":
         for backend in backends:
             print(json.dumps(run(batch.run(backend, arguments.batches))), flush=True)
@@ -326,8 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.scenario == "attacks":
         return run_attacks(arguments, backends)
     if arguments.scenario == "evenniachat":
-        result = run(scenarios.evennia_chat(100, arguments.chat_rate, arguments.seconds))
+        result = run(scenarios.evennia_chat(arguments.talkers, arguments.chat_rate, arguments.seconds))
         print(json.dumps({"scenario": "evenniachat", **result}), flush=True)
+        return 0
+    if arguments.scenario == "chat" and arguments.where == "both":
+        chat_places(backends, arguments)
         return 0
     if arguments.scenario == "chat" and (arguments.with_evennia or arguments.with_ceiling):
         chat_side_by_side(backends, arguments)
@@ -338,7 +413,9 @@ def main(argv: list[str] | None = None) -> int:
             # The bare telnetlib3 server under the game's and the chat's load: no backend.
             game_load = run(scenarios.echo_ceiling("rooms", arguments.rooms * 5, 5, arguments.rate, arguments.seconds))
             print(json.dumps({"scenario": "ceiling-game", **game_load}), flush=True)
-            chat_load = run(scenarios.echo_ceiling("broadcast", 100, 1, arguments.chat_rate, arguments.seconds))
+            chat_load = run(
+                scenarios.echo_ceiling("broadcast", arguments.talkers, 1, arguments.chat_rate, arguments.seconds)
+            )
             print(json.dumps({"scenario": "ceiling-chat", **chat_load}), flush=True)
             continue
         for backend in ("postgresql",) if scenario == "crossnode" else backends:

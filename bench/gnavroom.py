@@ -141,7 +141,7 @@ GnavPerson = TelnetGnavPerson | WebGnavPerson
 
 
 async def set_up_table(
-    index: int,
+    index: int | str,
     port: int,
     password: str,
     botdelay: float,
@@ -150,10 +150,12 @@ async def set_up_table(
     web_port: int = 0,
     web_people: int = 0,
     latencies: Latencies | None = None,
+    create: bool = True,
 ) -> list[GnavPerson]:
     """A new Gnav room, ``Gnav <index>``, with ``people`` new players seated (the first
     its host; the last ``web_people`` of them over WebSockets to ``web_port``) and
-    ``bots`` normal computer players who wait ``botdelay`` before each move. Raises
+    ``bots`` normal computer players who wait ``botdelay`` before each move (not new
+    players but ones made before, if not ``create``). Raises
     :class:`NotSupported` if the server has no Gnav."""
     seated: list[GnavPerson] = []
     try:
@@ -165,7 +167,7 @@ async def set_up_table(
                 person = cast(TelnetGnavPerson, await TelnetGnavPerson.open(port, latencies))
             seated.append(person)
             player = f"G{index}" if people == 1 else f"G{index}P{number}"
-            reply = await person.ask(f"create {player} {password}")
+            reply = await person.ask(f"{'create' if create else 'connect'} {player} {password}")
             if "Players here" not in reply:
                 raise RuntimeError(f"{player} could not log in: {reply!r}")
             if number == 0:

@@ -571,24 +571,34 @@ async def run_window(
     return result
 
 
-async def chat(backend: str, players: int = 100, rate: float = 2000.0, seconds: float = 20.0) -> dict[str, Any]:
-    """``players`` seated in one room, all talking: ``rate`` says a second in all, each
-    heard by everyone else in the room."""
+async def chat(
+    backend: str, players: int = 100, rate: float = 2000.0, seconds: float = 20.0, where: str = "room", away: int = 0
+) -> dict[str, Any]:
+    """``players`` all talking, ``rate`` says a second in all (a rate no server meets
+    makes each say as soon as the one before is echoed), each heard by everyone else
+    there. ``where`` is ``room``: seated in one game room, with ``away`` more seated
+    there whose connections dropped (what is said is then kept for them); or ``lobby``."""
+    if where not in ("room", "lobby") or away < 0 or (away and where != "room"):
+        raise ValueError("chat: where is room or lobby; players away only in a room")
     async with fresh_database(backend) as url:
         server = dvorak_server(url, **OPEN_LIMITS, DVORAK_COMMAND_RATE="1000", DVORAK_COMMAND_BURST="1000")
         await server.start()
         try:
             latencies, counters = Latencies(), Counters()
             clients = []
-            for i in range(players):
+            for i in range(players + away):
                 client = await BenchClient.open(server.port, latencies)
                 await client.ask(f"create Talker{i} {PASSWORD}")
-                await client.ask("newroom Chatroom" if i == 0 else "join chatroom")
+                if where == "room":
+                    await client.ask("newroom Chatroom" if i == 0 else "join chatroom")
                 clients.append(client)
+            for gone in clients[players:]:
+                await gone.close()  # seated, and away: their seats are kept
+            clients = clients[:players]
             stop, rng = asyncio.Event(), random.Random(3)
             tasks = [asyncio.create_task(paced_talk(c, players / rate, stop, counters, rng)) for c in clients]
             result = await run_window(server, tasks, stop, counters, latencies, seconds)
-            result["offered_says_per_s"] = rate
+            result.update(offered_says_per_s=rate, where=where, away=away)
             result["bytes_received_by_listeners_per_s"] = round(sum(c.received for c in clients) / (seconds + 2))
             for client in clients:
                 await client.close()

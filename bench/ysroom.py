@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from bench.gnavroom import PlayLatencies
-from bench.loadgen import BenchClient, Counters
+from bench.loadgen import BenchClient, Counters, Latencies
 from commands.ys.render import space_code
 from games.ys import tables as t
 
@@ -45,7 +45,7 @@ class YsHost(BenchClient):
     sent, and how many games they saw end, whether or not a command of theirs is waiting
     for its reply. GMCP messages are taken out of the stream before the reply is read."""
 
-    def __init__(self, latencies: PlayLatencies | None = None) -> None:
+    def __init__(self, latencies: PlayLatencies | Latencies | None = None) -> None:
         super().__init__(latencies)
         self._pending = b""
         self.view: dict[str, Any] | None = None
@@ -142,13 +142,21 @@ def move_for(view: dict[str, Any], rng: random.Random) -> str | None:
     return None
 
 
-async def set_up_room(index: int, port: int, password: str, botdelay: float) -> YsHost:
-    """A new player (with GMCP), host of a new Ys room with two normal computer players."""
-    client = await YsHost.open(port)
+async def set_up_room(
+    index: int | str,
+    port: int,
+    password: str,
+    botdelay: float,
+    latencies: PlayLatencies | Latencies | None = None,
+    create: bool = True,
+) -> YsHost:
+    """A new player (with GMCP; one made before, if not ``create``), host of a new Ys room
+    with two normal computer players."""
+    client = await YsHost.open(port, latencies)
     assert isinstance(client, YsHost) and client.transport is not None
     client.transport.write(bytes([IAC, DO, GMCP]))
     player = f"Y{index}"
-    reply = await client.ask(f"create {player} {password}")
+    reply = await client.ask(f"{'create' if create else 'connect'} {player} {password}")
     if "Players here" not in reply:
         raise RuntimeError(f"{player} could not log in: {reply!r}")
     reply = await client.ask(f"newroom/ys Ys {index}")
