@@ -30,6 +30,7 @@ from server.config import Settings
 from tests.client import MudClient
 
 if TYPE_CHECKING:
+    from persistence.database import Database
     from server.app import MushServer
     from tests.harness import World
 
@@ -134,6 +135,17 @@ async def database_url(backend: str, tmp_path, request: pytest.FixtureRequest) -
         pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_ADMIN_URL}")
     async with postgres_database() as url:
         yield url
+
+
+@pytest.fixture
+async def database(database_url: str) -> AsyncIterator[Database]:
+    """The test's database, migrated to the newest schema."""
+    from persistence.database import Database
+
+    migrated = Database(database_url)
+    await migrated.upgrade()
+    yield migrated
+    await migrated.dispose()
 
 
 @asynccontextmanager

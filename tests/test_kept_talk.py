@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import Engine
 
-from persistence.database import Database, DatabaseUnavailable
+from persistence.database import DatabaseUnavailable
 from persistence.models import RoomTalk
 from persistence.rooms import RoomStore
 from persistence.talk import FLUSH_EVERY, TALK_KEPT, KeptTalk
@@ -20,14 +20,6 @@ from tests.client import MudClient
 from tests.conftest import WELCOME_END
 from tests.players import flat, seated_at
 from tests.server_process import ServerProcess
-
-
-@pytest.fixture
-async def database(database_url):
-    database = Database(database_url)
-    await database.upgrade()
-    yield database
-    await database.dispose()
 
 
 async def back_at_the_table(port: int, name: str, last: str) -> str:

@@ -26,14 +26,6 @@ from persistence.models import EventRow, Room
 from persistence.rooms import EMPTY_LOG, LogHead, Move, RoomStore, StaleRoom, chain
 
 
-@pytest.fixture
-async def database(database_url):
-    database = Database(database_url)
-    await database.upgrade()
-    yield database
-    await database.dispose()
-
-
 async def table_names(database: Database) -> set[str]:
     async with database.snapshot() as connection:
         return set(await connection.run_sync(lambda sync: inspect(sync).get_table_names()))
