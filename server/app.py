@@ -358,7 +358,11 @@ class MushServer:
         protocol = writer.protocol
         if isinstance(protocol, MushTelnetServer):
             protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
-        await self._serve(connection, handed)
+        try:
+            await self._serve(connection, handed)
+        finally:
+            if isinstance(protocol, MushTelnetServer):
+                protocol.let_go()
 
     async def _serve(self, connection: Connection, handed: dict[str, Any] | None = None) -> None:
         """Serve one connection, telnet or web, from greeting to hang-up (or, ``handed``

@@ -302,6 +302,12 @@ class MushTelnetWriter(telnetlib3.TelnetWriterUnicode):
         return bool(super().feed_byte(byte))
 
 
+def _encoding_once_let_go(**_directions: bool) -> str:
+    """The encoding of a connection let go (:meth:`MushTelnetServer.let_go`): nothing is
+    read or written then, but a late call must not find the protocol it was untied from."""
+    return "utf-8"
+
+
 class MushTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, offering GMCP and MSSP and reporting when a client
     turns them on."""
@@ -615,6 +621,31 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         if self.proxied_address is not None and not self.proxied_address.done():
             self.proxied_address.set_result(None)
         super().connection_lost(exc)
+
+    def let_go(self) -> None:
+        """Untie this connection's objects from each other, its session over: telnetlib3's
+        writer keeps its own methods in its tables and the protocol's in ``fn_encoding``,
+        and the protocol keeps the writer, so that a closed connection is a cycle that
+        only the collector's oldest generation frees, which the server reaches rarely
+        (see :func:`server.cli.tune_interpreter`). Untied, it is freed at once."""
+        if self._check_later is not None:
+            self._check_later.cancel()
+        self.on_gmcp = None
+        writer, reader = self.writer, self.reader
+        if isinstance(writer, telnetlib3.TelnetWriterUnicode):
+            for table in (
+                writer._iac_callback,
+                writer._slc_callback,
+                writer._ext_callback,
+                writer._ext_send_callback,
+                writer._ext_offer_callback,
+            ):
+                table.clear()
+            for option in (writer.local_option, writer.remote_option, writer.pending_option):
+                option._on_change = None
+            writer.fn_encoding = _encoding_once_let_go
+        if isinstance(reader, telnetlib3.TelnetReaderUnicode):
+            reader.fn_encoding = _encoding_once_let_go
 
     def _read_proxy_header(self, data: bytes) -> bytes:
         """Take the PROXY header off the front of the stream; returns what follows it."""
