@@ -339,26 +339,26 @@ class MushServer:
     ) -> None:
         """Serve one connection (on the TLS port: ``tls``) from greeting to hang-up, or
         from where another worker ``handed`` it over."""
-        if self._stopping and handed is None:
-            writer.close()
-            return
-        address = await self._address_of(writer) if handed is None else str(handed["address"])
-        if address is None:
-            writer.close()
-            return
-        settings = self.settings
-        connection = (TlsConnection if tls else TelnetConnection)(
-            self.hub.next_connection_number(),
-            reader,
-            writer,
-            address,
-            settings.max_line_length,
-            settings.output_limit,
-        )
         protocol = writer.protocol
-        if isinstance(protocol, MushTelnetServer):
-            protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
         try:
+            if self._stopping and handed is None:
+                writer.close()
+                return
+            address = await self._address_of(writer) if handed is None else str(handed["address"])
+            if address is None:
+                writer.close()
+                return
+            settings = self.settings
+            connection = (TlsConnection if tls else TelnetConnection)(
+                self.hub.next_connection_number(),
+                reader,
+                writer,
+                address,
+                settings.max_line_length,
+                settings.output_limit,
+            )
+            if isinstance(protocol, MushTelnetServer):
+                protocol.on_gmcp = functools.partial(self.processor.gmcp_ready, connection)
             await self._serve(connection, handed)
         finally:
             if isinstance(protocol, MushTelnetServer):
