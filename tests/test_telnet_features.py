@@ -373,6 +373,10 @@ async def test_the_telnet_program_does_not_show_a_prompted_password(server):
             child.expect("create <name> <password>")
             child.sendline("create Hidden")
             child.expect("Choose a password for Hidden:")
+            # The program turns its terminal's echo off once it has read the server's
+            # WILL ECHO, which came before the prompt; a busy machine may show the prompt
+            # first. Typed before that, the line would be echoed by the terminal itself.
+            assert child.waitnoecho(timeout=5)
             child.sendline("invisible-ink")
             child.expect("Welcome, Hidden!")
             seen = child.before
