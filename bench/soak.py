@@ -75,12 +75,17 @@ def _sample_figures(server: ChildServer) -> dict[str, float]:
     return {"rss_mib": round(rss / 1024, 1), "fds": len(os.listdir(f"/proc/{pid}/fd"))}
 
 
+def _postgres_dsn(url: str) -> str:
+    """The DSN asyncpg takes for the bench's PostgreSQL database ``url``."""
+    return POSTGRES.rsplit("/", 1)[0] + "/" + url.rsplit("/", 1)[1]
+
+
 async def database_bytes(url: str) -> int:
     """The database's size on disk (SQLite: the file and its write-ahead log)."""
     if url.startswith("sqlite"):
         path = Path(url.split("///", 1)[1])
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
-    connection = await asyncpg.connect(POSTGRES.rsplit("/", 1)[0] + "/" + url.rsplit("/", 1)[1])
+    connection = await asyncpg.connect(_postgres_dsn(url))
     try:
         return int(await connection.fetchval("SELECT pg_database_size(current_database())"))
     finally:
@@ -98,7 +103,7 @@ async def table_rows(url: str) -> dict[str, int]:
                 return {n: connection.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
 
         return await asyncio.to_thread(count)
-    connection = await asyncpg.connect(POSTGRES.rsplit("/", 1)[0] + "/" + url.rsplit("/", 1)[1])
+    connection = await asyncpg.connect(_postgres_dsn(url))
     try:
         names = [r[0] for r in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
         return {n: int(await connection.fetchval(f'SELECT count(*) FROM "{n}"')) for n in names}
