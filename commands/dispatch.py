@@ -9,7 +9,6 @@ from typing import Any
 
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, Services, find_command
-from commands.dvorak.deck import SAVED_DECK_COMMANDS
 from commands.games import all_game_commands, game_commands
 from commands.login import LOGIN_COMMANDS, come_over, lost_on_arrival, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
@@ -22,7 +21,6 @@ from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from commands.text import close_matches
 from games import DEFAULT_KIND
-from games.dvorak.deckformat import PASTE_PROPOSALS_MAX, split_pasted_commands, split_pasted_proposals
 from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection
@@ -45,7 +43,7 @@ IN_THE_LOBBY = (
     SOCIAL_COMMANDS,
     LOOK_COMMANDS,
     LOBBY_ROOM_COMMANDS,
-    SAVED_DECK_COMMANDS,
+    *(s for game in all_game_commands().values() for s in game.lobby_command_sets),
     CONNECTION_COMMANDS,
     ACCOUNT_COMMANDS,
     SAFETY_COMMANDS,
@@ -94,14 +92,6 @@ def with_staff_sets(command_sets: tuple[CommandSet, ...], role: str) -> tuple[Co
 
 #: Commands for getting in, which a logged-in player has no use for.
 BEFORE_LOGIN_ONLY = (LOGIN_COMMANDS,)
-PASTE_EMIT_SKIPPED = (
-    "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
-    "so its @emit was not: type @emit on a line of its own."
-)
-PASTE_PROPOSALS_DROPPED = (
-    f"A pasted line makes at most {PASTE_PROPOSALS_MAX} proposals, so the last {{count}} were not made: "
-    "paste them again."
-)
 SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
 DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
 DATABASE_FULL = (
@@ -209,19 +199,17 @@ class CommandProcessor:
 
     def commands_in(self, connection: Connection, line: str) -> list[str]:
         """The commands one line holds, each to be run (and counted against the limits)
-        on its own: a deck pasted as one line is split back into its deck commands;
-        a paste of proposals (newcard, newrule) as one line into its proposals; anything
-        else is one command (or the answer to a password prompt)."""
-        if connection.secret_prompt is not None:
+        on its own: one, unless the game of the table the player is at splits its lines
+        (:attr:`GameCommands.split_line`: a paste sent as one line). The answer to a
+        password prompt is never split."""
+        player = connection.player
+        place = player.place if player is not None else None
+        split = game_commands(place.game).split_line if isinstance(place, GameRoom) else None
+        if split is None or connection.secret_prompt is not None:
             return [line]
-        proposals, dropped = split_pasted_proposals(line)
-        if dropped:
-            connection.send(PASTE_PROPOSALS_DROPPED.format(count=dropped))
-        if len(proposals) > 1 or dropped:
-            return proposals
-        commands, emits = split_pasted_commands(line)
-        if emits:
-            connection.send(PASTE_EMIT_SKIPPED)
+        commands, notice = split(line)
+        if notice is not None:
+            connection.send(notice)
         return commands
 
     def cost_of(self, connection: Connection, line: str) -> int:

@@ -64,6 +64,12 @@ class GameCommands(Generic[G]):
     #: is read against, by the event's seq, where the table has changed since in ways
     #: its lines show (Dvorak: a card's words, edited since). None: the table as it is.
     tables_then: Callable[[Database, GameRoom], Awaitable[Callable[[int], G]]] | None = None
+    #: The command sets the game adds to the lobby (Dvorak: its players' saved decks).
+    lobby_command_sets: tuple[CommandSet, ...] = ()
+    #: How a line typed at one of the game's tables splits into the commands it holds
+    #: (a paste some clients send as one line), with a notice for the typist of what was
+    #: left out (None: nothing was). None: every line is one command.
+    split_line: Callable[[str], tuple[list[str], str | None]] | None = None
     #: More of the game's help, by topic (``help vote``, ``help alchemist``; also asked as
     #: ``help <game> <topic>``), each written as :attr:`rules_help` is.
     help_topics: Mapping[str, str] = field(default_factory=dict)

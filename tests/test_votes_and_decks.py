@@ -283,3 +283,22 @@ async def test_votes_sent_at_once_are_each_stored_and_answered_in_their_own_repl
     assert "You approve" not in flat(refused) and "#7" in flat(refused)
     assert "Nothing is waiting for a vote." in flat(await ann.ask("viewvote"))
     assert "The draw pile holds 1 card." in flat(await ann.ask("countdraw"))
+
+
+async def test_a_line_that_looks_like_a_paste_is_split_only_at_a_dvorak_table(server):
+    """The paste splitter is Dvorak's: in the lobby and at a Gnav table the line is one
+    command, answered once."""
+    ann = await ScriptedPlayer.connect(server.port, "Ann")
+    pasted = "loadcard Apple/T/Red. loadcard Pear/T/Green."
+    in_the_lobby = await ann.ask(pasted)
+    assert flat(in_the_lobby).count("used at a game table") == 1
+    await ann.ask("newroom/gnav Fjord")
+    at_gnav = await ann.ask(pasted)
+    assert flat(at_gnav).count("used at Dvorak tables") == 1
+    # Nothing more of either line waits to be answered: the next reply is the next command's.
+    assert "used at" not in flat(await ann.ask("who"))
+    await ann.ask("newroom Workshop")
+    ann.client.send(pasted)
+    await ann.client.expect(r"You add a card to the deck: #\d+ Apple")
+    await ann.client.expect(r"You add a card to the deck: #\d+ Pear")
+    await ann.close()

@@ -14,10 +14,13 @@ from commands.text import echoed, plural
 from games.dvorak.deck import deck_contents, snapshot
 from games.dvorak.deckformat import (
     EXPORTERS,
+    PASTE_PROPOSALS_MAX,
     DefinitionError,
     colour_code,
     parse_card_definition,
     parse_rule_definition,
+    split_pasted_commands,
+    split_pasted_proposals,
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
@@ -289,3 +292,24 @@ DECK_COMMANDS = CommandSet(
     "Deck", [ClearDeck(), LoadCard(), LoadRule(), LogCards(), ExportDeck(), SaveDeck(), LoadDeck()]
 )
 SAVED_DECK_COMMANDS = CommandSet("Decks", [ListDecks(), DeleteDeck()])
+
+PASTE_EMIT_SKIPPED = (
+    "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
+    "so its @emit was not: type @emit on a line of its own."
+)
+PASTE_PROPOSALS_DROPPED = (
+    f"A pasted line makes at most {PASTE_PROPOSALS_MAX} proposals, so the last {{count}} were not made: "
+    "paste them again."
+)
+
+
+def split_pasted_line(line: str) -> tuple[list[str], str | None]:
+    """A line typed at a Dvorak table, split as a paste some clients send as one line:
+    a deck back into its deck commands, proposals (newcard, newrule) into each
+    proposal; and what to tell the typist of what was left out. Any other line is one
+    command."""
+    proposals, dropped = split_pasted_proposals(line)
+    if len(proposals) > 1 or dropped:
+        return proposals, PASTE_PROPOSALS_DROPPED.format(count=dropped) if dropped else None
+    commands, emits = split_pasted_commands(line)
+    return commands, PASTE_EMIT_SKIPPED if emits else None

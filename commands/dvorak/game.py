@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import cast
 
 from commands.dvorak.building import BUILD_COMMANDS
-from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS
+from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS, split_pasted_line
 from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
 from commands.dvorak.manage import TABLE_COMMANDS
 from commands.dvorak.moves import MOVE_COMMANDS
@@ -117,5 +117,7 @@ GAME_COMMANDS = GameCommands(
     leaving_costs="your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)",
     rules_help=RULES_HELP + docstring_section(rules.__doc__ or "", "Readings"),
     help_topics={"vote": VOTE_HELP},
+    lobby_command_sets=(SAVED_DECK_COMMANDS,),
+    split_line=split_pasted_line,
     tables_then=cards_as_they_were,
 )
