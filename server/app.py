@@ -20,6 +20,7 @@ from commands.base import Services
 from commands.dispatch import CommandProcessor
 from commands.games import announce
 from commands.safety import delete_due_accounts
+from games import KINDS
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseFull, DatabaseUnavailable, describe_url
 from persistence.decks import DeckStore
@@ -307,7 +308,7 @@ class MushServer:
             "UPTIME": str(int(self._started_at)),
             "CODEBASE": CODEBASE,
             "PORT": str(self.port),
-            "GAMESYSTEM": "Dvorak",
+            "GAMESYSTEM": [game.capitalize() for game in KINDS],
             "GENRE": "Card game",
             "GAMEPLAY": "Card game, Player-created content",
             "FAMILY": "Custom",

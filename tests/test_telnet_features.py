@@ -348,6 +348,8 @@ async def test_mssp_tells_a_crawler_about_the_server(server, connect):
     mssp = next(sb for sb in crawler._filter.subnegotiations if sb[:1] == bytes([MSSP_OPTION]))
     fields = dict(part.split(b"\x02", 1) for part in mssp[1:].split(b"\x01") if part)
     assert fields[b"NAME"] == b"Dvorak MUSH"
+    # Every game a room can hold, each a value of its own (MSSP's list form).
+    assert fields[b"GAMESYSTEM"].split(b"\x02") == [b"Dvorak", b"Gnav", b"Ys"]
     assert fields[b"PLAYERS"] == b"1"
     assert fields[b"CODEBASE"] == f"dvorak-mush {importlib.metadata.version('dvorak-mush')}".encode()
     assert fields[b"PORT"] == str(server.port).encode()
