@@ -34,29 +34,9 @@ if TYPE_CHECKING:
     from server.app import MushServer
     from tests.harness import World
 
-#: Test files that need no database driver, no server and no network: the rules alone.
-#: :mod:`tests.test_fast_tier` runs them with the drivers made impossible to import.
-PURE_TIER = (
-    "test_bench_compare.py",
-    "test_bench_evennia.py",
-    "test_ccg_face_down_bugs.py",
-    "test_ccg_rules.py",
-    "test_deckformat.py",
-    "test_dvorak_rules.py",
-    "test_gnav_bots.py",
-    "test_gnav_render.py",
-    "test_gnav_rules.py",
-    "test_random_ccg_play.py",
-    "test_turn_rules.py",
-    "test_voting_rules.py",
-    "test_ys_actions.py",
-    "test_ys_bots.py",
-    "test_ys_rules.py",
-    "test_ys_scoring.py",
-)
-#: The fast tier (marked ``fast``: ``pytest -m fast``): the pure tests, and commands run
-#: without sockets on a temporary SQLite database (:mod:`tests.harness`).
-FAST_TIER = (*PURE_TIER, "test_commands_fast.py", "test_hostile_card_commands.py", "test_ys_hostile.py")
+#: The pure tier's folder: the rules alone, no database driver, no server, no network.
+#: :mod:`tests.test_fast_tier` runs it with the drivers made impossible to import.
+PURE_TIER = Path(__file__).parent / "pure"
 
 POSTGRES_ADMIN_URL = os.environ.get("DVORAK_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -82,8 +62,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The fast tier (``pytest -m fast``) is the pure tier's folder and the files that
+    mark themselves ``fast`` (commands run without sockets, :mod:`tests.harness`)."""
     for item in items:
-        if item.path.name in FAST_TIER:
+        if PURE_TIER in item.path.parents:
             item.add_marker(pytest.mark.fast)
 
 

@@ -1,7 +1,7 @@
 """A pytest plugin that makes the database drivers (and SQLAlchemy, Alembic) impossible to
 import, to show that the pure rules tests need none of them::
 
-    .venv/bin/python -m pytest -p tests.no_database_drivers tests/test_dvorak_rules.py
+    .venv/bin/python -m pytest -p tests.no_database_drivers tests/pure/test_dvorak_rules.py
 
 It is loaded before ``tests/conftest.py`` and before any test module, so anything that
 imports a driver, even indirectly, fails with ImportError. :mod:`tests.test_fast_tier`

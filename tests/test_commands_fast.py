@@ -11,6 +11,8 @@ import re
 from collections.abc import Awaitable
 from typing import NamedTuple
 
+import pytest
+
 from commands import rooms as rooms_module
 from commands.base import CommandError
 from commands.dvorak.gmcp import votes_json
@@ -22,7 +24,10 @@ from server.audit import check_rooms
 from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
 from tests.players import flat
-from tests.test_ccg_rules import ANN, CY, a_ccg_game_of_three
+from tests.pure.test_ccg_rules import ANN, CY, a_ccg_game_of_three
+
+#: Commands run without sockets (tests.harness): in the fast tier.
+pytestmark = pytest.mark.fast
 
 DECK = (
     "loadcard Rock/T/A rock.",

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from server.audit import check_rooms
 from tests.harness import World
+
+#: Commands run without sockets (tests.harness): in the fast tier.
+pytestmark = pytest.mark.fast
 
 ODD = (
     "deckbuild add 1=99999999999",

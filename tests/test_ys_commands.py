@@ -325,7 +325,7 @@ def test_every_event_of_whole_games_with_cards_reads_for_every_seat_and_a_specta
     # games): each event, as each seat and a spectator may see it, has a line, and a
     # Spy's look names the value to its player only.
     from games.ys.visibility import event_for
-    from tests.test_ys_rules import play_out
+    from tests.pure.test_ys_rules import play_out
 
     kinds, cards = set(), set()
     for seed in range(8):

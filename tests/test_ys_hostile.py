@@ -14,6 +14,9 @@ from games.ys.rules import space_of
 from server import accounts
 from tests.harness import World
 
+#: Commands run without sockets (tests.harness): in the fast tier.
+pytestmark = pytest.mark.fast
+
 
 async def ys_game(world: World, seed: int = 3) -> None:
     """Ann hosts Ys room Isle with Bo seated, Cy watching; started."""

@@ -22,7 +22,7 @@ from games.dvorak.deckformat import (
     split_pasted_proposals,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 #: The first cards of the archive's "Basic Rules Deck", as the archive exports it, with
 #: the awkward parts real decks have: raw quotes and apostrophes, colons, slashes in the
 #: text, " %r " breaks, flavour text.

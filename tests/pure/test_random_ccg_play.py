@@ -12,7 +12,7 @@ from games.dvorak.deck import snapshot
 from games.dvorak.invariants import table_problems
 from games.dvorak.kind import KIND
 from games.dvorak.rules import RuleViolation, Table
-from tests.test_ccg_rules import replayed
+from tests.pure.test_ccg_rules import replayed
 
 ANN, BO, CY = 1, 2, 3
 NAMES = {ANN: "Ann", BO: "Bo", CY: "Cy"}

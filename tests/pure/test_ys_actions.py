@@ -15,7 +15,7 @@ from games.ys import KIND
 from games.ys import tables as t
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
-from tests.test_ys_rules import bid_all, city, gems, market, points, position, started
+from tests.pure.test_ys_rules import bid_all, city, gems, market, points, position, started
 
 EMPTY = [[], [], [], []]
 
