@@ -286,7 +286,8 @@ class Hub:
         """Make ``place`` reachable from the other nodes (and know who is there)."""
         self.places[place.key] = place
         place.remote = self._remote_by_place.setdefault(place.key, {})
-        place.relay = lambda text, exclude, speaker: self.peers.relay(place.key, text, exclude, speaker)
+        key = place.key  # not ``place``: a closure over it would tie the place to itself
+        place.relay = lambda text, exclude, speaker: self.peers.relay(key, text, exclude, speaker)
 
     def remove_place(self, place: Place) -> None:
         """Forget ``place`` (a room let go): what is said there no longer reaches here."""

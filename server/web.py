@@ -845,7 +845,14 @@ class WebFront:
         if cols.isdigit() and len(cols) < 5:
             connection.set_width(int(cols))
         connection.batches = request.query.get("batch") == "1"
-        await self.serve_page(connection)
+        try:
+            await self.serve_page(connection)
+        finally:
+            # aiohttp (3.14) leaves the socket's data callback on the connection's protocol
+            # after it is closed, a cycle that only a full collection frees, which the
+            # server makes rare (see server.cli.tune_interpreter): untie it here.
+            if request.protocol is not None:
+                request.protocol._data_received_cb = None
         return socket
 
     async def serve_page(self, connection: WebConnection, handed: dict[str, Any] | None = None) -> None:
