@@ -9,7 +9,9 @@ import logging
 import socket
 import ssl
 import time
+from collections.abc import Callable
 from contextlib import aclosing
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -36,7 +38,7 @@ from server.connection import Connection, TelnetConnection, flush_due
 from server.handoff import Arrival, Handoff
 from server.hub import Hub, OnlinePlayer
 from server.limits import CommandRate
-from server.metrics import Health, Metrics, MetricsPort, StateCollector
+from server.metrics import UNWATCHED, Health, Metrics, MetricsPort, StateCollector
 from server.rooms import GameRoom, RoomRegistry
 from server.safety import PlayerSafety
 from server.sessions import SessionTokens
@@ -62,6 +64,76 @@ class TlsConnection(TelnetConnection):
     kind = "tls"
 
 
+@dataclass
+class World:
+    """One node's game world without its listeners: who is online, the rooms, the
+    accounts and the stores, and the command processor over them."""
+
+    hub: Hub
+    budgets: Budgets
+    accounts: AccountService
+    rooms: RoomRegistry
+    safety: PlayerSafety
+    countdown: Countdown
+    session_tokens: SessionTokens
+    processor: CommandProcessor
+
+
+def build_world(
+    settings: Settings,
+    database: Database,
+    time_is_up: Callable[[], None],
+    metrics: Metrics = UNWATCHED,
+    hashing_threads: int = 2,
+) -> World:
+    """The world on ``database`` as ``settings`` say, wired once for the server and the
+    tests' socket-free harness alike; ``time_is_up`` is called when a shutdown's
+    countdown ends."""
+    hub = Hub()
+    #: What one player or address may make this node do (talk, writes, password hashes).
+    budgets = Budgets(settings, metrics)
+    accounts = AccountService(
+        AccountStore(database),
+        LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
+        hashing_threads=hashing_threads,
+        time_cost=settings.argon2_time_cost,
+        memory_kib=settings.argon2_memory_kib,
+        accounts_per_address=settings.accounts_per_address,
+        metrics=metrics,
+        budgets=budgets,
+    )
+    rooms = RoomRegistry(
+        RoomStore(database, answered=flush_due),
+        announce,
+        hub,
+        card_limit=settings.max_cards_per_room,
+        rooms_per_player=settings.max_rooms_per_player,
+        metrics=metrics,
+    )
+    safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
+    #: A shutdown counting down (``@shutdown``, or SIGTERM with --shutdown-countdown).
+    countdown = Countdown(hub, time_is_up)
+    #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
+    session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
+    processor = CommandProcessor(
+        hub,
+        accounts,
+        rooms,
+        Services(
+            DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes),
+            PlayerDeckStore(database, settings.max_saved_decks),
+            session_tokens,
+            ModerationStore(database),
+            StaffLog(database),
+            safety,
+            countdown,
+            budgets,
+        ),
+        metrics=metrics,
+    )
+    return World(hub, budgets, accounts, rooms, safety, countdown, session_tokens, processor)
+
+
 class MushServer:
     """One Dvorak MUSH node: ``await start()``, then ``await stop()`` (or, once stopping
     is under way by itself, after a shutdown's countdown, ``await stopped()``)."""
@@ -75,47 +147,15 @@ class MushServer:
         self.metrics = Metrics()
         self.database = Database(settings.resolved_database_url, settings.database_timeout)
         self.database.on_unavailable = lambda outage: self.metrics.database_failed(isinstance(outage, DatabaseFull))
-        self.hub = Hub()
-        #: What one player or address may make this node do (talk, writes, password hashes).
-        self.budgets = Budgets(settings, self.metrics)
-        self.accounts = AccountService(
-            AccountStore(self.database),
-            LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
-            time_cost=settings.argon2_time_cost,
-            memory_kib=settings.argon2_memory_kib,
-            accounts_per_address=settings.accounts_per_address,
-            metrics=self.metrics,
-            budgets=self.budgets,
-        )
-        self.rooms = RoomRegistry(
-            RoomStore(self.database, answered=flush_due),
-            announce,
-            self.hub,
-            card_limit=settings.max_cards_per_room,
-            rooms_per_player=settings.max_rooms_per_player,
-            metrics=self.metrics,
-        )
-        self.safety = PlayerSafety(self.database, timedelta(days=settings.account_delete_days))
-        #: A shutdown counting down (``@shutdown``, or SIGTERM with --shutdown-countdown).
-        self.countdown = Countdown(self.hub, self._time_is_up)
-        #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
-        self.session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
-        self.processor = CommandProcessor(
-            self.hub,
-            self.accounts,
-            self.rooms,
-            Services(
-                DeckStore(self.database, settings.max_saved_decks, settings.max_saved_deck_bytes),
-                PlayerDeckStore(self.database, settings.max_saved_decks),
-                self.session_tokens,
-                ModerationStore(self.database),
-                StaffLog(self.database),
-                self.safety,
-                self.countdown,
-                self.budgets,
-            ),
-            metrics=self.metrics,
-        )
+        world = build_world(settings, self.database, self._time_is_up, self.metrics)
+        self.hub = world.hub
+        self.budgets = world.budgets
+        self.accounts = world.accounts
+        self.rooms = world.rooms
+        self.safety = world.safety
+        self.countdown = world.countdown
+        self.session_tokens = world.session_tokens
+        self.processor = world.processor
         self.health = Health(self.database.ping, self.accepting)
         self.metrics.registry.register(StateCollector(self.hub, lambda: len(self.rooms.loaded()), self.accepting))
         ProcessCollector(registry=self.metrics.registry)  # CPU, memory and open files of the process

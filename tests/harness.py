@@ -9,10 +9,11 @@ one command line as one of them, and is given what every player saw because of i
     assert saw["Ann"] == 'You say, "hello"' and saw["Bo"] == 'Ann says, "hello"'
 
 Everything but the socket is the server's own: the hub, the room registry, the command
-processor and the stores are wired as :class:`server.app.MushServer` wires them, and each
-player's connection is a real :class:`server.connection.Connection` whose bytes, instead
-of going to a client, are kept as text (80 columns, no colour) and as GMCP messages.
-Passwords are hashed with argon2id at its cheapest, so logging in costs nothing.
+processor and the stores are wired by :func:`server.app.build_world`, as the server's
+are, and each player's connection is a real :class:`server.connection.Connection` whose
+bytes, instead of going to a client, are kept as text (80 columns, no colour) and as
+GMCP messages. Passwords are hashed with argon2id at its cheapest, so logging in costs
+nothing.
 
 The moves a room makes by itself (computer players, timers that are due) run on the event
 loop as they do in the server: :meth:`World.call` lets those due now finish before it
@@ -24,33 +25,18 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncGenerator
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from commands.base import Services
-from commands.dispatch import CommandProcessor
-from commands.games import announce
-from persistence.accounts import AccountStore
 from persistence.database import Database
-from persistence.decks import DeckStore
-from persistence.moderation import ModerationStore
-from persistence.player_decks import PlayerDeckStore
-from persistence.rooms import RoomStore
-from persistence.staff_log import StaffLog
-from server.accounts import AccountService, LoginThrottle
-from server.budgets import Budgets
+from server.app import build_world
 from server.config import Settings
 from server.connection import Connection
-from server.hub import Hub
-from server.rooms import GameRoom, RoomRegistry
-from server.safety import PlayerSafety
-from server.sessions import SessionTokens
-from server.shutdown import Countdown
+from server.rooms import GameRoom
 
 PASSWORD = "secret1"
 #: argon2id's cheapest parameters: one pass over 8 KiB.
-CHEAP_HASHING = {"time_cost": 1, "memory_kib": 8}
+CHEAP_HASHING = {"argon2_time_cost": 1, "argon2_memory_kib": 8}
 #: Turns of the event loop :meth:`World.settle` waits for due moves before giving up: a
 #: table that keeps moving by itself this long is a bug, not something to wait out.
 MOST_TURNS_TO_SETTLE = 100_000
@@ -145,38 +131,16 @@ class World:
     def __init__(self, database: Database, settings: Settings) -> None:
         self.settings = settings
         self.database = database
-        self.hub = Hub()
-        self.budgets = Budgets(settings)
-        self.accounts = AccountService(
-            AccountStore(database),
-            LoginThrottle(settings.login_failure_limit, settings.login_failure_window),
-            hashing_threads=1,
-            budgets=self.budgets,
-            **CHEAP_HASHING,
-        )
-        self.rooms = RoomRegistry(
-            RoomStore(database),
-            announce,
-            self.hub,
-            card_limit=settings.max_cards_per_room,
-            rooms_per_player=settings.max_rooms_per_player,
-        )
-        decks = DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes)
-        self.safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
         #: Set when a shutdown's countdown is over (a server would then stop).
         self.shutdown_due = False
-        self.countdown = Countdown(self.hub, self._shutdown_due)
-        services = Services(
-            decks,
-            PlayerDeckStore(database, settings.max_saved_decks),
-            SessionTokens(),
-            ModerationStore(database),
-            StaffLog(database),
-            self.safety,
-            self.countdown,
-            self.budgets,
-        )
-        self.processor = CommandProcessor(self.hub, self.accounts, self.rooms, services)
+        world = build_world(settings, database, self._shutdown_due, hashing_threads=1)
+        self.hub = world.hub
+        self.budgets = world.budgets
+        self.accounts = world.accounts
+        self.rooms = world.rooms
+        self.safety = world.safety
+        self.countdown = world.countdown
+        self.processor = world.processor
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 
@@ -190,7 +154,7 @@ class World:
         is a copy of ``template``, a database :func:`migrated_database` made."""
         if template is not None:
             shutil.copyfile(template, database_file)
-        chosen = Settings(database_url=f"sqlite+aiosqlite:///{database_file}", **settings)
+        chosen = Settings(database_url=f"sqlite+aiosqlite:///{database_file}", **{**CHEAP_HASHING, **settings})
         database = Database(chosen.resolved_database_url, chosen.database_timeout)
         if template is None:
             await database.upgrade()
