@@ -1,5 +1,5 @@
 """The game-kind seam: every registered game has its commands and views, every event its
-rules emit reads as a line for every viewer, and the room engine names no game."""
+rules emit reads as a line for every viewer, and the room engine, the generic storage and the shared commands name no game."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from games.base import NOBODY, PLAYING, GameKind, GameTable
 from games.gnav.rules import GnavTable
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Where no game may be named: the room engine and the generic storage.
-GAME_AGNOSTIC = ["server", "persistence"]
+#: Where no game may be named: the room engine, the generic storage and the shared
+#: commands (commands/*.py; each game's own are in commands/<kind>/).
+GAME_AGNOSTIC = ["server/**/*.py", "persistence/**/*.py", "commands/*.py"]
 #: The files of those that are a game's own part: Dvorak's own tables, and the command
 #: line's tools for Dvorak's deck files (import-deck, export-deck).
 GAME_OWN = {"persistence/dvorak_tables.py", "server/cli.py"}
@@ -104,12 +105,12 @@ def test_every_gnav_event_reads_as_a_line_for_every_viewer_and_hides_what_it_mus
     assert seen_kinds & {"win", "draw"}
 
 
-def test_the_room_engine_and_the_generic_storage_name_no_game():
+def test_the_room_engine_the_generic_storage_and_the_shared_commands_name_no_game():
     names = "|".join(re.escape(name) for name in KINDS)
     pattern = re.compile(rf"\bgames\.({names})\b|\bcommands\.({names})\b")
     offenders = []
-    for folder in GAME_AGNOSTIC:
-        for path in sorted((ROOT / folder).rglob("*.py")):
+    for files in GAME_AGNOSTIC:
+        for path in sorted(ROOT.glob(files)):
             relative = path.relative_to(ROOT).as_posix()
             if relative in GAME_OWN:
                 continue
