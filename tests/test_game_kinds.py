@@ -1,5 +1,6 @@
 """The game-kind seam: every registered game has its commands and views, every event its
-rules emit reads as a line for every viewer, and the room engine, the generic storage and the shared commands name no game."""
+rules emit reads as a line for every viewer, and the room engine, the generic storage
+and the shared commands name no game."""
 
 from __future__ import annotations
 
