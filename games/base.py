@@ -285,7 +285,9 @@ class GameKind(ABC):
 
     @abstractmethod
     def table(self, state: Any, **options: Any) -> GameTable:
-        """A table around ``state`` (options: limits the server sets, like a card limit)."""
+        """A table around ``state``. ``options`` are the server's limits, the same for
+        every game (``card_limit``: the cards and rules a room may hold); a game reads
+        those it has and ignores the rest."""
 
     @abstractmethod
     def snapshot(self, state: Any) -> dict[str, Any]:

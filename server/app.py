@@ -106,7 +106,8 @@ def build_world(
         RoomStore(database, answered=flush_due),
         announce,
         hub,
-        card_limit=settings.max_cards_per_room,
+        # Every game's tables are told the server's limits; a game reads those it has.
+        table_options={"card_limit": settings.max_cards_per_room},
         rooms_per_player=settings.max_rooms_per_player,
         metrics=metrics,
     )

@@ -29,7 +29,7 @@ import contextvars
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
@@ -140,7 +140,7 @@ class GameRoom(Place):
         store: RoomStore,
         announce: Announcer,
         hub: Hub,
-        card_limit: int | None = None,
+        table_options: Mapping[str, Any] | None = None,
         metrics: Metrics = UNWATCHED,
     ) -> None:
         super().__init__(place_key(stored.id))
@@ -150,9 +150,9 @@ class GameRoom(Place):
         #: The room's game (see :mod:`games`).
         self.kind = kind_of(stored.game)
         self.password_hash = stored.password_hash
-        #: Cards and rules the room may hold (removed ones not counted).
-        self.card_limit = card_limit
-        self.table: GameTable = self.kind.table(stored.state, card_limit=card_limit)
+        #: What the server tells its game's tables (limits: see :meth:`GameKind.table`).
+        self.table_options: Mapping[str, Any] = table_options or {}
+        self.table: GameTable = self.kind.table(stored.state, **self.table_options)
         #: How far the log this copy of the room was built from goes (see the module's doc).
         self.head = stored.head
         #: When a command last found the room (see :meth:`RoomRegistry.unload_idle`).
@@ -752,7 +752,7 @@ class GameRoom(Place):
         if stored is None:
             raise StaleRoom(self.id)
         log.warning("room %s: reloading from the database (seq %d here, %d there)", self.name, self.seq, stored.seq)
-        self.table = self.kind.table(stored.state, card_limit=self.card_limit)
+        self.table = self.kind.table(stored.state, **self.table_options)
         self.head, self._suspect = stored.head, False
         self.spectator_rules = dict(stored.spectators)
         self.reschedule()
@@ -842,7 +842,7 @@ class RoomRegistry:
         store: RoomStore,
         announce: Announcer,
         hub: Hub,
-        card_limit: int | None = None,
+        table_options: Mapping[str, Any] | None = None,
         rooms_per_player: int | None = None,
         metrics: Metrics = UNWATCHED,
     ) -> None:
@@ -850,8 +850,9 @@ class RoomRegistry:
         self.hub = hub
         self.metrics = metrics
         self._announce = announce
-        #: Cards and rules a room may hold, and rooms a player may host (None: no limit).
-        self.card_limit = card_limit
+        #: What the server tells every game's tables (limits, by the names the games
+        #: read: see :meth:`GameKind.table`), and rooms a player may host (None: no limit).
+        self.table_options: Mapping[str, Any] = table_options or {}
         self.rooms_per_player = rooms_per_player
         self._rooms: dict[int, GameRoom] = {}
         self._loading: dict[int, asyncio.Task[GameRoom | None]] = {}
@@ -885,7 +886,7 @@ class RoomRegistry:
         stored = await self.store.load(room_id)
         if stored is None or stored.archived:
             return None
-        room = GameRoom(stored, self.store, self._announce, self.hub, self.card_limit, self.metrics)
+        room = GameRoom(stored, self.store, self._announce, self.hub, self.table_options, self.metrics)
         self._rooms[room_id] = room
         self.hub.add_place(room)
         self.hub.peers.room_loaded(room_id)
