@@ -2,7 +2,7 @@
 days can be set side by side.
 
 This project's machine has run the same Python at speeds more than two times apart from
-one day to the next, and within a day (docs/benchmarks.md: a loop took 0.67 s one evening,
+one day to the next, and within a day (docs/benchmarks-history.md: a loop took 0.67 s one evening,
 0.86 to 1.72 s over another day), and the server's CPU a move with it. Every run that
 starts our server therefore times a plain Python loop just before it starts (nothing else
 of the benchmark running), and gives the server's CPU a move in iterations of that loop
@@ -11,10 +11,10 @@ work slows as Python does, and only as far as the machine's speed just before a 
 its speed during it (within an hour of 2026-12-03 the same code's figure spread from
 15,000 to 31,000 iterations a move, about as much as its µs).
 
-The loop runs in a function (its variables local). The "pure-Python loop" earlier pages of
-docs/benchmarks.md quote ran the same 20 million iterations at a script's top level, its
-variables global, which takes 2.6-2.7 times as long: 1.58-1.65 s against 0.59-0.65 s for
-this one, back to back on 2026-12-03.
+The loop runs in a function (its variables local). The "pure-Python loop" the older
+figures of docs/benchmarks-history.md quote ran the same 20 million iterations at a
+script's top level, its variables global, which takes 2.6-2.7 times as long: 1.58-1.65 s
+against 0.59-0.65 s for this one, back to back on 2026-12-03.
 """
 
 from __future__ import annotations

@@ -118,7 +118,7 @@ WAL_RESTART_PAGES = 1000
 #: four round trips, each waiting for a turn of the busy event loop: with one writer, a
 #: move waited for the batch before its own too. Two cut the p99 at 3,000 moves a second
 #: (22-41 ms in three runs of four, against 72-156 ms); three made smaller batches that
-#: cost the loop more; below saturation two cost some CPU a move (docs/benchmarks.md).
+#: cost the loop more; below saturation two cost some CPU a move (docs/benchmarks-history.md).
 POSTGRESQL_WRITERS = 2
 
 

@@ -300,7 +300,7 @@ def loop_factory(choice: str = "auto") -> Callable[[], asyncio.AbstractEventLoop
 #: in seconds (Python's default is 5 ms). SQLite's commit thread needs the GIL for a
 #: moment a dozen times a commit (between the statements it steps and the disk flush,
 #: during which it lets go of it): with 5 ms each, a busy loop made every commit wait
-#: tens of milliseconds for nothing, and every move with it (docs/benchmarks.md).
+#: tens of milliseconds for nothing, and every move with it (docs/benchmarks-history.md).
 SWITCH_INTERVAL = 0.0002
 
 
