@@ -370,13 +370,20 @@ async def pour(target: Target) -> dict[str, Any]:
 
 
 async def paste_emits(target: Target) -> dict[str, Any]:
-    """A player in the lobby pastes ``cleardeck`` and 1,000 ``@emit x`` as one line, 20
-    lines a second for half the attack's length, while another lobby player counts the
-    emits he is shown (until a second after the last line)."""
+    """The host of a Dvorak room (where a pasted line is split into its deck commands)
+    pastes ``cleardeck`` and 1,000 ``@emit x`` as one line, 20 lines a second for half
+    the attack's length, while another player in the room counts the emits he is shown
+    (until a second after the last line)."""
     counter = await target.raw(COUNTER)
     await counter.log_in("Counter")
     paster = await target.raw()
     await paster.log_in("Paster")
+    paster.write(b"newroom Pastes\r\n")
+    if await paster.expect(b"You made room") is None:
+        raise RuntimeError(f"no room: {bytes(paster.received[-300:])!r}")
+    counter.write(b"join Pastes\r\n")
+    if await counter.expect(b"Seats, in turn order") is None:
+        raise RuntimeError(f"not in the room: {bytes(counter.received[-300:])!r}")
     await target.begin()
     counted_from = len(counter.received)
     line = ("cleardeck" + " @emit x" * 1000 + "\r\n").encode()
@@ -1034,7 +1041,7 @@ ATTACKS = (
         lambda t: flood(t, bytes([IAC, SB, 24]) + b"x" * (2 * MIB), connections=20),
     ),
     Attack("send-without-pause", 3, pour),
-    Attack("pasted-emits-in-lobby", 4, paste_emits),
+    Attack("pasted-emits-at-a-table", 4, paste_emits),
     Attack("pasted-loadcard-backlog-then-hang-up", 4, loadcard_backlog),
     Attack("savedeck-loop-on-big-room", 5, savedeck_loop, prepare=big_room),
     Attack("newroom-spam", 6, newroom_spam),

@@ -64,7 +64,7 @@ class TlsConnection(TelnetConnection):
     kind = "tls"
 
 
-@dataclass
+@dataclass(eq=False)
 class World:
     """One node's game world without its listeners: who is online, the rooms, the
     accounts and the stores, and the command processor over them."""

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from persistence.database import Database
+from server.app import World as BuiltWorld
 from server.app import build_world
 from server.config import Settings
 from server.connection import Connection
@@ -124,23 +125,17 @@ class Clock:
         return self.now
 
 
-class World:
-    """One server node's worth of hub, rooms, stores and commands, with no listener.
-    Open with :meth:`open`; :meth:`close` when done."""
+class World(BuiltWorld):
+    """One server node's worth of hub, rooms, stores and commands, with no listener, as
+    :func:`server.app.build_world` makes it. Open with :meth:`open`; :meth:`close` when
+    done."""
 
     def __init__(self, database: Database, settings: Settings) -> None:
         self.settings = settings
         self.database = database
         #: Set when a shutdown's countdown is over (a server would then stop).
         self.shutdown_due = False
-        world = build_world(settings, database, self._shutdown_due, hashing_threads=1)
-        self.hub = world.hub
-        self.budgets = world.budgets
-        self.accounts = world.accounts
-        self.rooms = world.rooms
-        self.safety = world.safety
-        self.countdown = world.countdown
-        self.processor = world.processor
+        super().__init__(**vars(build_world(settings, database, self._shutdown_due, hashing_threads=1)))
         #: Each player's connection, by name.
         self.connections: dict[str, KeptConnection] = {}
 

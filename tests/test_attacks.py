@@ -139,7 +139,13 @@ async def test_only_deck_commands_run_from_a_pasted_line(start_server):
     listener = await MudClient.open(server.port)
     await listener.expect(WELCOME_END)
     await log_in(listener, "Listener")
-    speaker.send("cleardeck" + " @emit spam" * 600)
+    pasted = "cleardeck" + " @emit spam" * 600
+    # In the lobby the line is one command (only a Dvorak table splits pastes).
+    await speaker.command(pasted, r"That command is used at a game table")
+    # At a Dvorak table it is split, and only its deck commands run.
+    await speaker.command("newroom Den", r"You made room Den")
+    await listener.command("join Den", r"Seats, in turn order")
+    speaker.send(pasted)
     await speaker.expect(r"so its @emit was not: type @emit on a line of its own")
     await speaker.command("say done", r'You say, "done"')
     await listener.expect(r'Speaker says, "done"')
