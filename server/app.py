@@ -90,7 +90,7 @@ def build_world(
     tests' socket-free harness alike; ``time_is_up`` is called when a shutdown's
     countdown ends."""
     hub = Hub()
-    #: What one player or address may make this node do (talk, writes, password hashes).
+    # What one player or address may make this node do (talk, writes, password hashes).
     budgets = Budgets(settings, metrics)
     accounts = AccountService(
         AccountStore(database),
@@ -112,9 +112,9 @@ def build_world(
         metrics=metrics,
     )
     safety = PlayerSafety(database, timedelta(days=settings.account_delete_days))
-    #: A shutdown counting down (``@shutdown``, or SIGTERM with --shutdown-countdown).
+    # A shutdown counting down (@shutdown, or SIGTERM with --shutdown-countdown).
     countdown = Countdown(hub, time_is_up)
-    #: Browsers log in again with these after a drop: with the cluster's secret, on any node.
+    # Browsers log in again with these after a drop: with the cluster's secret, on any node.
     session_tokens = SessionTokens(settings.resolved_cluster_secret if settings.mqtt_url else "")
     processor = CommandProcessor(
         hub,
