@@ -203,9 +203,10 @@ class CommandProcessor:
         (:attr:`GameCommands.split_line`: a paste sent as one line). The answer to a
         password prompt is never split."""
         player = connection.player
-        place = player.place if player is not None else None
-        split = game_commands(place.game).split_line if isinstance(place, GameRoom) else None
-        if split is None or connection.secret_prompt is not None:
+        if player is None or connection.secret_prompt is not None or not isinstance(player.place, GameRoom):
+            return [line]
+        split = game_commands(player.place.game).split_line
+        if split is None:
             return [line]
         commands, notice = split(line)
         if notice is not None:
