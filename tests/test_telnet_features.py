@@ -378,7 +378,7 @@ async def test_the_telnet_program_does_not_show_a_prompted_password(server):
             # The program turns its terminal's echo off once it has read the server's
             # WILL ECHO, which came before the prompt; a busy machine may show the prompt
             # first. Typed before that, the line would be echoed by the terminal itself.
-            assert child.waitnoecho(timeout=5)
+            assert child.waitnoecho(timeout=15)
             child.sendline("invisible-ink")
             child.expect("Welcome, Hidden!")
             seen = child.before
