@@ -116,6 +116,30 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     game.send_views(room, None)
 
 
+def send_packages(
+    room: GameRoom, players: list[OnlinePlayer] | None, packages_for: Callable[[int], Mapping[str, Any]]
+) -> None:
+    """A game's GMCP packages to everyone in the room who asked for GMCP (or just to
+    ``players``): to each, ``packages_for(their account id)``, by package name. It is
+    asked only for those who will be sent them."""
+    for player in players if players is not None else list(room.occupants.values()):
+        if any(connection.gmcp for connection in player.connections):
+            packages = packages_for(player.account_id)
+            for connection in player.connections:
+                for package, data in packages.items():
+                    connection.send_gmcp(package, data)
+
+
+def presence_lines(table: GameTable, away: set[int], watching: list[str]) -> list[str]:
+    """The lines under a table's drawing: who of those seated is away, who is watching."""
+    lines = []
+    if away:
+        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
+    if watching:
+        lines.append("Watching: " + ", ".join(watching) + ".")
+    return lines
+
+
 def bot_label(seat: Seat) -> str:
     """A seat's name as lists show it: a computer player's marked as one."""
     return f"{seat.name} (bot)" if seat.bot else seat.name

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-from abc import abstractmethod
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
 from commands.text import echoed, split_assignment
 from games.base import GameTable, RuleViolation, Seat
-from games.computer_players import ComputerPlayerSeats
+from games.toolkit import TurnTable
 from server.budgets import Budgets
 from server.rooms import GameRoom
 
@@ -125,13 +124,26 @@ def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> Seat
     return seat
 
 
+class StartCommand(Command):
+    """Start a game (host; each game's command says how in its own help)."""
+
+    key = "start"
+    alone = True
+    #: The game's table class.
+    table_class: ClassVar[type[TurnTable]]
+
+    async def run(self, ctx: Context, args: str) -> None:
+        actor = ctx.player.account_id
+        await perform_on(ctx, self.table_class, lambda table: table.start(actor))
+
+
 class AddBotCommand(Command):
     """Seat a computer player (each game's command says its levels in its own help)."""
 
     key = "addbot"
     usage = ("addbot", "addbot <level>", "addbot <level> <name>")
     #: The game's table class, which has the computer players' seats.
-    table_class: ClassVar[type[ComputerPlayerSeats]]
+    table_class: ClassVar[type[TurnTable]]
 
     async def run(self, ctx: Context, args: str) -> None:
         level, _, name = args.strip().partition(" ")
@@ -147,7 +159,7 @@ class RemoveBotCommand(Command):
 
     key = "removebot"
     usage = ("removebot <name>",)
-    table_class: ClassVar[type[ComputerPlayerSeats]]
+    table_class: ClassVar[type[TurnTable]]
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args.strip():
@@ -172,14 +184,13 @@ class SetCommand(Command):
 
     key = "set"
     usage = ("set", "set <setting>=<value>")
-    #: The game's settings by name, each with its ``default`` and what it is ``about``.
-    settings: ClassVar[Mapping[str, Any]]
+    table_class: ClassVar[type[TurnTable]]
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args.strip():
             values = current_room(ctx).table.state.settings
             lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
-            for name, spec in self.settings.items():
+            for name, spec in self.table_class.settings_spec.items():
                 value = values.get(name, spec.default)
                 lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
             lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
@@ -189,8 +200,5 @@ class SetCommand(Command):
         if assignment is None or not assignment[0]:
             raise CommandError(f"Usage: {self.usage_text()}")
         name, value = assignment
-        await self.change(ctx, ctx.player.account_id, name, value)
-
-    @abstractmethod
-    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
-        """Make the change at the game's table."""
+        actor = ctx.player.account_id
+        await perform_on(ctx, self.table_class, lambda table: table.set(actor, name, value))

@@ -10,9 +10,11 @@ docs/players.md shows their JSON).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from commands.dvorak.summary import PileSummary, summarise
+from commands.games import send_packages
 from commands.tables import game_table
 from games.dvorak.deckformat import colour_code
 from games.dvorak.rules import Table
@@ -129,17 +131,12 @@ def hand_json(table: Table, account_id: int) -> dict[str, Any]:
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """The table, each viewer's own hand, and the votes, to everyone in the room who
     asked for GMCP (or just to ``players``)."""
-    viewers = [
-        p for p in (players if players is not None else room.occupants.values()) if any(c.gmcp for c in p.connections)
-    ]
-    if not viewers:
-        return
     dvorak = game_table(Table, room.table)
-    table = table_json(room, dvorak)
-    votes = votes_json(dvorak)
-    for player in viewers:
-        hand = hand_json(dvorak, player.account_id)
-        for connection in player.connections:
-            connection.send_gmcp("Dvorak.Table", table)
-            connection.send_gmcp("Dvorak.Hand", hand)
-            connection.send_gmcp("Dvorak.Votes", votes)
+    # The table and the votes are the same for everyone: made once, for the first viewer.
+    shared = cache(lambda: (table_json(room, dvorak), votes_json(dvorak)))
+
+    def packages(viewer: int) -> dict[str, Any]:
+        table, votes = shared()
+        return {"Dvorak.Table": table, "Dvorak.Hand": hand_json(dvorak, viewer), "Dvorak.Votes": votes}
+
+    send_packages(room, players, packages)

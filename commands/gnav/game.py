@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import GameCommands
+from commands.games import GameCommands, presence_lines, send_packages
 from commands.gnav.play import PLAY_COMMANDS
 from commands.gnav.render import help_text, render_event, render_view
 from commands.tables import timer_seconds_left
@@ -38,14 +38,10 @@ def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) 
 def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
     # The timer is the turn's: render_view tells it only to the player whose turn it is.
-    lines = [render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room, table))]
+    drawing = render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room, table))
     # One who left mid-match is shown as having left (their seat goes when it ends), not away.
-    away = {account_id for account_id in away if not getattr(table.state.seat(account_id), "left", False)}
-    if away:
-        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
-    if watching:
-        lines.append("Watching: " + ", ".join(watching) + ".")
-    return "\n".join(lines)
+    away = {account_id for account_id in away if table.holds_seat(account_id)}
+    return "\n".join([drawing, *presence_lines(table, away, watching)])
 
 
 def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
@@ -78,11 +74,7 @@ def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """``Gnav.Table`` to everyone in the room who asked for GMCP (or just to ``players``),
     each their own seat's view."""
-    for player in players if players is not None else list(room.occupants.values()):
-        if any(connection.gmcp for connection in player.connections):
-            data = table_json(room.table, player.account_id)
-            for connection in player.connections:
-                connection.send_gmcp("Gnav.Table", data)
+    send_packages(room, players, lambda viewer: {"Gnav.Table": table_json(room.table, viewer)})
 
 
 GAME_COMMANDS = GameCommands(

@@ -4,14 +4,13 @@ table's settings."""
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, inspect_on, perform_on
-from games.gnav import settings as gnav_settings
+from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, StartCommand, inspect_on, perform_on
 from games.gnav.cards import english
 from games.gnav.rules import GnavTable
 from games.gnav.visibility import seat_view
 
 
-class Start(Command):
+class Start(StartCommand):
     """Start a match (host).
 
     Everyone seated gets the lives set (3 unless "set lives=" says otherwise), a dealer is
@@ -19,12 +18,7 @@ class Start(Command):
     is left with lives.
     """
 
-    key = "start"
-    alone = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform_on(ctx, GnavTable, lambda table: table.start(actor))
+    table_class = GnavTable
 
 
 class Keep(Command):
@@ -109,10 +103,7 @@ class Set(SetCommand):
     mid-turn counts from the next turn.
     """
 
-    settings = gnav_settings.SETTINGS
-
-    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
-        await perform_on(ctx, GnavTable, lambda table: table.set(actor, name, value))
+    table_class = GnavTable
 
 
 PLAY_COMMANDS = CommandSet("Gnav", [Start(), Keep(), Swap(), Hand(), AddBot(), RemoveBot(), Set()])

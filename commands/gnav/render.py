@@ -12,9 +12,20 @@ rendered can show a card the viewer may not see. Pure text, no sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
+from commands.table_lines import (
+    Names,
+    Renderer,
+    capital,
+    left_the_table,
+    listed,
+    seating_lines,
+    subject,
+    verb,
+    who,
+    whose,
+)
 from commands.text import docstring_section, truncate
 from games.base import NOBODY, OVER, PLAYING
 from games.gnav import cards, rules
@@ -23,8 +34,6 @@ from server.text import wrap_lines
 
 WIDTH = 80
 NAME_WIDTH = 24
-
-Names = Mapping[int, str]
 
 
 def card_name(key: str) -> str:
@@ -35,37 +44,12 @@ def card_name(key: str) -> str:
     return f"an {rank.english}" if rank.english in ("VIII", "XI") else f"a {rank.english}"
 
 
-def _who(account_id: int, viewer: int, names: Names) -> str:
-    """``you`` or the player's name."""
-    return "you" if account_id == viewer else names.get(account_id, "someone")
-
-
-def _subject(account_id: int, viewer: int, names: Names) -> str:
-    """``You`` or the player's name, to begin a sentence."""
-    return "You" if account_id == viewer else names.get(account_id, "Someone")
-
-
-def _whose(account_id: int, viewer: int, names: Names) -> str:
-    return "your" if account_id == viewer else f"{names.get(account_id, 'someone')}'s"
-
-
-def _verb(account_id: int, viewer: int, you: str, other: str) -> str:
-    return you if account_id == viewer else other
-
-
 def _list(ids: list[int], viewer: int, names: Names) -> str:
-    words = [_who(account_id, viewer, names) for account_id in ids]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return listed([who(account_id, viewer, names) for account_id in ids])
 
 
 def _lives(count: int) -> str:
     return "1 life" if count == 1 else f"{count} lives"
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def render_event(data: dict[str, Any], kind: str, viewer: int, names: Names, actor: int = NOBODY) -> str | None:
@@ -76,36 +60,16 @@ def render_event(data: dict[str, Any], kind: str, viewer: int, names: Names, act
     return render(data, viewer, names, actor) if render else None
 
 
-def _join(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'take', 'takes')} a seat at the Gnav table."
-
-
 def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    who, player = _subject(d["player"], v, n), d["player"]
+    """A seat given up or taken away; mid-match, a forfeit."""
+    player = d["player"]
+    if not d.get("forfeit"):
+        return left_the_table(d, v, n, actor)
+    forfeits = verb(player, v, "forfeit", "forfeits")
     if actor not in (player, NOBODY):
-        forfeit = _verb(player, v, "forfeit", "forfeits")
-        forfeits = f"; {_who(player, v, n)} {forfeit} the match" if d.get("forfeit") else ""
-        removes = _verb(actor, v, "remove", "removes")
-        return f"{_subject(actor, v, n)} {removes} {_who(player, v, n)} from the table{forfeits}."
-    if d.get("forfeit"):
-        return f"{who} {_verb(player, v, 'leave', 'leaves')} the match and {_verb(player, v, 'forfeit', 'forfeits')}."
-    return f"{who} {_verb(player, v, 'leave', 'leaves')} the table."
-
-
-def _host(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'are', 'is')} now the host."
-
-
-def _addbot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{d['name']} (bot, {d['level']}) takes a seat."
-
-
-def _removebot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{d['name']} (bot, {d['level']}) leaves the table."
-
-
-def _set(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(actor, v, n)} {_verb(actor, v, 'set', 'sets')} {d['name']} to {d['value']}."
+        removed = left_the_table(d, v, n, actor).removesuffix(".")
+        return f"{removed}; {who(player, v, n)} {forfeits} the match."
+    return f"{subject(player, v, n)} {verb(player, v, 'leave', 'leaves')} the match and {forfeits}."
 
 
 def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -115,13 +79,13 @@ def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _deal(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     dealer, first = d["dealer"], d["turn"]
     parts = [
-        f"Deal {d['deal']}: {_who(dealer, v, n)} {_verb(dealer, v, 'deal', 'deals')};"
-        f" {_who(first, v, n)} {_verb(first, v, 'go', 'goes')} first."
+        f"Deal {d['deal']}: {who(dealer, v, n)} {verb(dealer, v, 'deal', 'deals')};"
+        f" {who(first, v, n)} {verb(first, v, 'go', 'goes')} first."
     ]
     if "card" in d:
         parts.append(f"Your card: {cards.english(d['card'])}.")
     for holder in d["fools"]:
-        parts.append(f"{_subject(holder, v, n)} {_verb(holder, v, 'knock and show', 'knocks and shows')} the Fool.")
+        parts.append(f"{subject(holder, v, n)} {verb(holder, v, 'knock and show', 'knocks and shows')} the Fool.")
     if d["resting"]:
         parts.append(f"Resting this deal: {_list(d['resting'], v, n)}.")
     # What to do comes last.
@@ -132,33 +96,33 @@ def _deal(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _keep(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"{_subject(player, v, n)} {_verb(player, v, 'keep', 'keeps')} {_verb(player, v, 'your', 'their')} card."
+    return f"{subject(player, v, n)} {verb(player, v, 'keep', 'keeps')} {verb(player, v, 'your', 'their')} card."
 
 
 def _timeout(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    keeps, their = _verb(player, v, "keep", "keeps"), _verb(player, v, "your", "their")
-    return f"Time is up: {_who(player, v, n)} {keeps} {their} card."
+    keeps, their = verb(player, v, "keep", "keeps"), verb(player, v, "your", "their")
+    return f"Time is up: {who(player, v, n)} {keeps} {their} card."
 
 
 def _swap(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     asker, target = d["asker"], d["target"]
     if v == asker and "gave" in d:
-        return f"You swap {card_name(d['gave'])} for {_whose(target, v, n)} {cards.english(d['got'])}."
+        return f"You swap {card_name(d['gave'])} for {whose(target, v, n)} {cards.english(d['got'])}."
     if v == target and "gave" in d:
-        return f"{_subject(asker, v, n)} swaps with you: you give {card_name(d['got'])} and get {card_name(d['gave'])}."
-    return f"{_subject(asker, v, n)} {_verb(asker, v, 'swap', 'swaps')} cards with {_who(target, v, n)}."
+        return f"{subject(asker, v, n)} swaps with you: you give {card_name(d['got'])} and get {card_name(d['gave'])}."
+    return f"{subject(asker, v, n)} {verb(asker, v, 'swap', 'swaps')} cards with {who(target, v, n)}."
 
 
 def _pass(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     asker, holder, card = d["asker"], d["holder"], cards.english(d["card"])
     if holder == NOBODY:
         return (
-            f"The stock's top card is the {card}: {_who(asker, v, n)} {_verb(asker, v, 'draw', 'draws')} again past it."
+            f"The stock's top card is the {card}: {who(asker, v, n)} {verb(asker, v, 'draw', 'draws')} again past it."
         )
     return (
-        f"{_subject(holder, v, n)} {_verb(holder, v, 'show', 'shows')} the {card} and "
-        f"{_verb(holder, v, 'send', 'sends')} {_whose(asker, v, n)} ask on past."
+        f"{subject(holder, v, n)} {verb(holder, v, 'show', 'shows')} the {card} and "
+        f"{verb(holder, v, 'send', 'sends')} {whose(asker, v, n)} ask on past."
     )
 
 
@@ -167,9 +131,9 @@ def _refuse(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     if holder == NOBODY:
         source = f"The stock's top card is the {card}: it refuses"
     else:
-        shows, refuses = _verb(holder, v, "show", "shows"), _verb(holder, v, "refuse", "refuses")
-        source = f"{_asks(asker, holder, v, n)} {_subject(holder, v, n)} {shows} the {card} and {refuses}"
-    return f"{source}: {_who(asker, v, n)} {_verb(asker, v, 'lose', 'loses')} a life ({_lives(d['lives'])} left)."
+        shows, refuses = verb(holder, v, "show", "shows"), verb(holder, v, "refuse", "refuses")
+        source = f"{_asks(asker, holder, v, n)} {subject(holder, v, n)} {shows} the {card} and {refuses}"
+    return f"{source}: {who(asker, v, n)} {verb(asker, v, 'lose', 'loses')} a life ({_lives(d['lives'])} left)."
 
 
 def _undo(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -180,22 +144,22 @@ def _cuckoo(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     if d["holder"] == NOBODY:
         return "The stock's top card is the Cuckoo: the deal ends at once."
     holder = d["holder"]
-    shows = _verb(holder, v, "show", "shows")
-    return f"{_asks(d['asker'], holder, v, n)} {_subject(holder, v, n)} {shows} the Cuckoo: the deal ends at once."
+    shows = verb(holder, v, "show", "shows")
+    return f"{_asks(d['asker'], holder, v, n)} {subject(holder, v, n)} {shows} the Cuckoo: the deal ends at once."
 
 
 def _asks(asker: int, holder: int, v: int, n: Names) -> str:
     """``Bo asks you to swap.``: the ask a matador answers."""
-    return f"{_subject(asker, v, n)} {_verb(asker, v, 'ask', 'asks')} {_who(holder, v, n)} to swap."
+    return f"{subject(asker, v, n)} {verb(asker, v, 'ask', 'asks')} {who(holder, v, n)} to swap."
 
 
 def _stock(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     asker = d["asker"]
     if d.get("empty"):
-        return f"The stock is drawn out: {_who(asker, v, n)} {_verb(asker, v, 'keep', 'keeps')} the card."
+        return f"The stock is drawn out: {who(asker, v, n)} {verb(asker, v, 'keep', 'keeps')} the card."
     if "got" in d:
         return f"You swap {card_name(d['gave'])} for the stock's {cards.english(d['got'])}."
-    return f"{_subject(asker, v, n)} swaps with the stock."
+    return f"{subject(asker, v, n)} swaps with the stock."
 
 
 def _turn(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -211,13 +175,13 @@ def _timer(d: dict[str, Any]) -> str:
 
 
 def _settle(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    shown = ", ".join(f"{_who(holder, v, n)} {cards.english(card)}" for holder, card in d["cards"])
+    shown = ", ".join(f"{who(holder, v, n)} {cards.english(card)}" for holder, card in d["cards"])
     if d["how"] == "too few":
         return f"Cards: {shown}. Too few are left to compare: nobody loses a life."
     why = {"lowest": "the lowest card", "one fool": "the Fool and the lowest of the others", "two fools": "two Fools"}
     losers = _list(d["losers"], v, n)
     verb = "lose" if len(d["losers"]) > 1 or d["losers"] == [v] else "loses"
-    return f"Cards: {shown}. {_capital(losers)} {verb} a life ({why[d['how']]})."
+    return f"Cards: {shown}. {capital(losers)} {verb} a life ({why[d['how']]})."
 
 
 def _rest(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -225,11 +189,11 @@ def _rest(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 def _out(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'are', 'is')} out of the match."
+    return f"{subject(d['player'], v, n)} {verb(d['player'], v, 'are', 'is')} out of the match."
 
 
 def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'win', 'wins')} the match!"
+    return f"{subject(d['player'], v, n)} {verb(d['player'], v, 'win', 'wins')} the match!"
 
 
 def _draw(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -247,13 +211,9 @@ def _skip(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 #: One renderer per event kind.
-RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
-    "join": _join,
+RENDERERS: dict[str, Renderer] = {
+    **seating_lines("Gnav"),
     "leave": _leave,
-    "host": _host,
-    "addbot": _addbot,
-    "removebot": _removebot,
-    "set": _set,
     "start": _start,
     "deal": _deal,
     "keep": _keep,

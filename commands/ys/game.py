@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import GameCommands
+from commands.games import GameCommands, presence_lines, send_packages
 from commands.ys.play import PLAY_COMMANDS, board_for, names_of, turn_seconds
 from commands.ys.render import CARD_HELP, card_help, cards_help, help_text, prompt, render_event, render_screen
 from games.base import NOBODY, Event, GameTable
@@ -47,12 +47,7 @@ def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) 
 
 def board_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The board as ``look`` draws it for ``viewer``."""
-    lines = [board_for(room, table, viewer)]
-    if away:
-        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
-    if watching:
-        lines.append("Watching: " + ", ".join(watching) + ".")
-    return "\n".join(lines)
+    return "\n".join([board_for(room, table, viewer), *presence_lines(table, away, watching)])
 
 
 def own_screen(table: GameTable, viewer: int) -> str:
@@ -63,11 +58,7 @@ def own_screen(table: GameTable, viewer: int) -> str:
 def send_view(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """``Ys.View`` to everyone in the room who asked for GMCP (or just to ``players``),
     each their own seat's view (:func:`games.ys.visibility.seat_view`)."""
-    for player in players if players is not None else list(room.occupants.values()):
-        if any(connection.gmcp for connection in player.connections):
-            data = with_card_help(seat_view(room.table.state, player.account_id))
-            for connection in player.connections:
-                connection.send_gmcp("Ys.View", data)
+    send_packages(room, players, lambda viewer: {"Ys.View": with_card_help(seat_view(room.table.state, viewer))})
 
 
 def with_card_help(view: dict[str, Any]) -> dict[str, Any]:

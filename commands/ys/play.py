@@ -12,6 +12,7 @@ from commands.tables import (
     AddBotCommand,
     RemoveBotCommand,
     SetCommand,
+    StartCommand,
     current_room,
     inspect_on,
     perform_on,
@@ -59,19 +60,14 @@ def _numbers(args: str, count: int, usage: str) -> list[int]:
     return [int(word) for word in words]
 
 
-class Start(Command):
+class Start(StartCommand):
     """Start a game of Ys (host), for the 2 to 5 seated.
 
     Order cards are dealt at random, the action cards laid in the corners, every price
     set to 3; then 4 rounds of bidding, placing and resolution, and the final score.
     """
 
-    key = "start"
-    alone = True
-
-    async def run(self, ctx: Context, args: str) -> None:
-        actor = ctx.player.account_id
-        await perform_on(ctx, YsTable, lambda table: table.start(actor))
+    table_class = YsTable
 
 
 class Board(Command):
@@ -280,10 +276,7 @@ class Set(SetCommand):
     changed mid-move counts from the next move.
     """
 
-    settings = ys_settings.SETTINGS
-
-    async def change(self, ctx: Context, actor: int, name: str, value: str) -> None:
-        await perform_on(ctx, YsTable, lambda table: table.set(actor, name, value))
+    table_class = YsTable
 
 
 PLAY_COMMANDS = CommandSet(

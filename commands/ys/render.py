@@ -18,16 +18,16 @@ player) in a colour of their own, so the board reads with colour and without it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from commands.table_lines import Names, Renderer, capital, left_the_table, listed, seating_lines, verb, who
 from commands.text import docstring_section
 from games.base import NOBODY, OVER, PLAYING
 from games.ys import tables as t
 from server.text import WHOLE_LINE, coloured, render_colours, wrap_lines
 
 WIDTH = 80
-Names = Mapping[int, str]
 
 #: Each seat's colour, in seating order (the neutral player's is dim).
 PLAYER_COLOURS = ("hc", "hm", "hw", "c", "m")
@@ -150,27 +150,12 @@ def _colour_of(view: dict[str, Any], player: int) -> str:
 
 
 def _who(account_id: int, viewer: int, names: Names) -> str:
-    if account_id == t.NEUTRAL:
-        return "the neutral player"
-    return "you" if account_id == viewer else names.get(account_id, "someone")
+    """``you``, the player's name, or the neutral player."""
+    return "the neutral player" if account_id == t.NEUTRAL else who(account_id, viewer, names)
 
 
 def _subject(account_id: int, viewer: int, names: Names) -> str:
-    return _capital(_who(account_id, viewer, names))
-
-
-def _verb(account_id: int, viewer: int, you: str, other: str) -> str:
-    return you if account_id == viewer else other
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _list(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return capital(_who(account_id, viewer, names))
 
 
 def _gems(gems: list[str]) -> str:
@@ -191,37 +176,13 @@ def render_event(data: dict[str, Any], kind: str, viewer: int, names: Names, act
     return render(data, viewer, names, actor) if render else None
 
 
-def _join(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'take', 'takes')} a seat at the Ys table."
-
-
 def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    player = d["player"]
-    if actor not in (player, NOBODY):
-        said = f"{_subject(actor, v, n)} {_verb(actor, v, 'remove', 'removes')} {_who(player, v, n)} from the table."
-    else:
-        said = f"{_subject(player, v, n)} {_verb(player, v, 'leave', 'leaves')} the table."
+    said = left_the_table(d, v, n, actor)
     return f"{said} {d['result']}" if d.get("abandoned") and d.get("result") else said
 
 
-def _host(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(d['player'], v, n)} {_verb(d['player'], v, 'are', 'is')} now the host."
-
-
-def _addbot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{d['name']} (bot, {d['level']}) takes a seat."
-
-
-def _removebot(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{d['name']} (bot, {d['level']}) leaves the table."
-
-
-def _set(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_subject(actor, v, n)} {_verb(actor, v, 'set', 'sets')} {d['name']} to {d['value']}."
-
-
 def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    order = _list([_who(p, v, n) for p in d["order"]])
+    order = listed([_who(p, v, n) for p in d["order"]])
     neutral = " with the neutral player" if d.get("neutral") else ""
     return f"A game of Ys begins{neutral}. Order cards: {order}."
 
@@ -250,29 +211,29 @@ def _bid(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _bids_shown(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     bids = ", ".join(f"{_who(p, v, n)} {a}+{b}={total}" for p, (a, b), total in d["bids"])
-    choosers = _list([_who(p, v, n) for p in d["choosers"]])
+    choosers = listed([_who(p, v, n) for p in d["choosers"]])
     return f"Bids: {bids}. Order cards are chosen from the highest bid down: {choosers}."
 
 
 def _order_card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} order card {d['card']}."
+    return f"{_subject(player, v, n)} {verb(player, v, 'take', 'takes')} order card {d['card']}."
 
 
 def _order(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    order = _list([_who(p, v, n) for p in d["order"]])
+    order = listed([_who(p, v, n) for p in d["order"]])
     if "bids" in d:  # stored by 0.2 games, where the bids set the order
         bids = ", ".join(f"{_who(p, v, n)} {a}+{b}={total}" for p, (a, b), total in d["bids"])
         return f"Bids: {bids}. Turn order: {order}."
     player, card = d["last"]
-    left = f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} order card {card}, the one left. "
+    left = f"{_subject(player, v, n)} {verb(player, v, 'take', 'takes')} order card {card}, the one left. "
     return f"{left}Turn order this round: {order}."
 
 
 def _place(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     up, down, player = d["up"], d["down"], d["player"]
     hidden = f"your {d['down_value']}" if "down_value" in d else "a broker"
-    places = _verb(player, v, "place", "places")
+    places = verb(player, v, "place", "places")
     # Under the Bishop both go face down: the "up" one has no value to show.
     first = f"a {up['value']} face up" if "value" in up else "a broker face down (Bishop)"
     return (
@@ -284,12 +245,12 @@ def _place(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _neutral(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     which = f"the neutral player's {d['value']}" if "value" in d else "a neutral broker"
     player = d["player"]
-    places = _verb(player, v, "place", "places")
+    places = verb(player, v, "place", "places")
     return f"{_subject(player, v, n)} {places} {which} face down on {space_label(d['space'])}."
 
 
 def _turn(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    return f"{_capital(_who(d['player'], v, n))} {_verb(d['player'], v, 'place', 'places')} next."
+    return f"{capital(_who(d['player'], v, n))} {verb(d['player'], v, 'place', 'places')} next."
 
 
 def _resolve(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -313,7 +274,7 @@ def _win(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
         got += f", and takes a {coloured(d['gem'], GEM_COLOURS[d['gem']])} gem instead"
     player = d["player"]
     return (
-        f"{_subject(player, v, n)} {_verb(player, v, 'win', 'wins')} {space_label(d['space'])}"
+        f"{_subject(player, v, n)} {verb(player, v, 'win', 'wins')} {space_label(d['space'])}"
         f" ({_ranking(d['ranking'], v, n)}): {got}."
     )
 
@@ -322,14 +283,14 @@ def _quadrant(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     ranking = d["ranking"]
     if len(ranking) == 1:
         player = ranking[0][0]
-        takes = _verb(player, v, "take", "takes")
+        takes = verb(player, v, "take", "takes")
         return f"Quadrant {d['quadrant'] + 1}: {_subject(player, v, n)} ({ranking[0][1]}) {takes} its gems."
     return f"Quadrant {d['quadrant'] + 1}: {_ranking(ranking, v, n)}; they take its gems in that order."
 
 
 def _take(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    takes = _verb(player, v, "take", "takes")
+    takes = verb(player, v, "take", "takes")
     return f"{_subject(player, v, n)} {takes} {_gems(d['gems'])} from quadrant {d['quadrant'] + 1}."
 
 
@@ -349,20 +310,20 @@ def _ask_words(ask: str) -> str:
 
 def _asked(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"{_subject(player, v, n)} {_verb(player, v, 'choose', 'chooses')} {_ask_words(d['ask'])}."
+    return f"{_subject(player, v, n)} {verb(player, v, 'choose', 'chooses')} {_ask_words(d['ask'])}."
 
 
 def _chose(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
     if d["ask"] == "nudge":  # stored by 0.2 games, whose nudge was told twice
-        return f"{_subject(player, v, n)} {_verb(player, v, 'move', 'moves')} a price."
+        return f"{_subject(player, v, n)} {verb(player, v, 'move', 'moves')} a price."
     why = "for the white gem" if d["ask"] == "white" else "(treasure)"
-    return f"{_subject(player, v, n)} {_verb(player, v, 'take', 'takes')} a {_gems(d.get('gems', []))} gem {why}."
+    return f"{_subject(player, v, n)} {verb(player, v, 'take', 'takes')} a {_gems(d.get('gems', []))} gem {why}."
 
 
 def _row(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    takes = _verb(player, v, "take", "takes")
+    takes = verb(player, v, "take", "takes")
     gems = f"the {d['gem']} gem" if d.get("count", 1) == 1 else f"the {d['count']} {d['gem']} gems"
     return f"{_subject(player, v, n)} {takes} {gems} of market row {d['row'] + 1} ({_ranking(d['ranking'], v, n)})."
 
@@ -379,10 +340,10 @@ def _nudge(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     now = d["prices"][d["colour"]]
     if d.get("was") == now:  # (events stored before "was" was kept read as a move)
         end = "top" if d["move"] > 0 else "bottom"
-        chooses = _verb(player, v, "choose", "chooses")
+        chooses = verb(player, v, "choose", "chooses")
         still = f"it is at the {end} of the track already ({now})"
         return f"{_subject(player, v, n)} {chooses} {d['colour']} {way}, but {still}."
-    moves = _verb(player, v, "move", "moves")
+    moves = verb(player, v, "move", "moves")
     return f"{_subject(player, v, n)} {moves} {d['colour']} {way}: it is at {now}."
 
 
@@ -409,7 +370,7 @@ def _play(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
     when = "after your pair" if d["window"] == t.AFTER_PAIR and player == v else WINDOW_WORDS.get(d["window"], "")
     when = when or "in its window"
-    return f"{_subject(player, v, n)} {_verb(player, v, 'play', 'plays')} the {d['card']}: it takes effect {when}."
+    return f"{_subject(player, v, n)} {verb(player, v, 'play', 'plays')} the {d['card']}: it takes effect {when}."
 
 
 def _effect(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -421,7 +382,7 @@ def _effect(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 def _card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     """A card's effect as its player chose it (what only they may know is only theirs)."""
     player, card = d["player"], d["card"]
-    who, does = _subject(player, v, n), lambda own, other: _verb(player, v, own, other)
+    who, does = _subject(player, v, n), lambda own, other: verb(player, v, own, other)
     if d.get("passed"):
         return f"{who} {does('give', 'gives')} up the {card}'s effect."
     if card == "spy":
@@ -465,7 +426,7 @@ def _card(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 def _timeout(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     player = d["player"]
-    return f"Time is up for {_who(player, v, n)}: a move is made for {_verb(player, v, 'you', 'them')}."
+    return f"Time is up for {_who(player, v, n)}: a move is made for {verb(player, v, 'you', 'them')}."
 
 
 def _score(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -477,13 +438,9 @@ def _score(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 
 
 #: One renderer per event kind the rules emit.
-RENDERERS: dict[str, Callable[[dict[str, Any], int, Names, int], str]] = {
-    "join": _join,
+RENDERERS: dict[str, Renderer] = {
+    **seating_lines("Ys"),
     "leave": _leave,
-    "host": _host,
-    "addbot": _addbot,
-    "removebot": _removebot,
-    "set": _set,
     "start": _start,
     "round": _round,
     "bid": _bid,
@@ -615,7 +572,7 @@ def waiting_line(view: dict[str, Any], names: Names, seconds: int | None) -> str
         mine = next(p for p in view["players"] if p["id"] == me)
         if mine["bid"]:
             later = [names.get(p["id"], "?") for p in view["players"] if not p["neutral"] and not p["bid"]]
-            return f"You have bid; waiting for {_list(later)}."
+            return f"You have bid; waiting for {listed(later)}."
     if after["stage"] == "favour" and me in players:
         given = next(p for p in view["players"] if p["id"] == me)["favour"]
         if given >= view["round"]:

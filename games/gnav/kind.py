@@ -8,103 +8,49 @@ left of each seat included, as ``seat_state``) is the snapshot.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from dataclasses import fields
-from typing import Any, ClassVar
+from typing import Any
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind, json_ready
+from games.base import NOBODY, PLAYING, Event
 from games.gnav import cards, settings, visibility
-from games.gnav.rules import LEVELS, MAX_SEATS, MIN_PLAYERS, GnavTable, new_state
-from games.gnav.state import SETTABLE, GnavState, Seat, hand_pairs
-
-#: What the seat rows hold of a seat; the rest of it is in the snapshot.
-STORED_SEAT_FIELDS = ("account_id", "name", "team", "out", "absent", "bot")
-#: The state's fields kept in the snapshot as they are (JSON-ready): all that a ``set``
-#: delta changes but phase and host, which the room's row keeps.
-SNAPSHOT_FIELDS = tuple(name for name in SETTABLE if name not in ("phase", "host"))
+from games.gnav.rules import MIN_PLAYERS, GnavTable
+from games.gnav.state import GnavState, hand_pairs
+from games.toolkit import SnapshotKind
 
 
-class GnavKind(GameKind):
+class GnavKind(SnapshotKind):
     name = "gnav"
     title = "Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players."
-    own_tables: ClassVar[bool] = False
-
-    def new_state(self) -> GnavState:
-        return new_state()
-
-    def table(self, state: GnavState, **options: Any) -> GnavTable:
-        """A table around ``state``; ``rng`` (a ``random.Random``) may be given, else the
-        system's random source is used."""
-        rng = options.get("rng")
-        return GnavTable(state, rng if isinstance(rng, random.Random) else None)
+    state_class = GnavState
+    table_class = GnavTable
 
     def snapshot(self, state: GnavState) -> dict[str, Any]:
-        data: dict[str, Any] = {name: getattr(state, name) for name in SNAPSHOT_FIELDS}
+        data = super().snapshot(state)
         data["hands"] = hand_pairs(state.hands)
         data["seat_state"] = [[s.account_id, s.lives, s.resting, s.left] for s in state.seats]
-        return json_ready(data)
+        return data
 
     def restore(
         self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
     ) -> GnavState:
+        state: GnavState = super().restore(phase, host, settings, seats, snapshot)
         extras = {row[0]: tuple(row[1:]) for row in snapshot.get("seat_state", [])}
-        restored_seats = []
-        for row in seats:
-            seat = Seat(**{name: row[name] for name in STORED_SEAT_FIELDS if name in row})
+        for seat in state.seats:
             seat.lives, seat.resting, seat.left = extras.get(seat.account_id, (0, False, False))
-            restored_seats.append(seat)
-        state = GnavState(phase=phase, host=host, seats=restored_seats, settings=dict(settings))
-        defaults = GnavState()
-        for name in SNAPSHOT_FIELDS:
-            setattr(state, name, json_ready(snapshot.get(name, getattr(defaults, name))))
         state.hands = {int(holder): card for holder, card in snapshot.get("hands", [])}
         return state
 
     def problems(self, state: GnavState) -> list[str]:
-        return _problems(state)
-
-    def differences(self, replayed: GnavState, stored: GnavState) -> list[str]:
-        found = []
-        for spec in fields(GnavState):
-            if spec.name == "seats":
-                continue
-            mine, theirs = getattr(replayed, spec.name), getattr(stored, spec.name)
-            if mine != theirs:
-                found.append(f"{spec.name}: replayed {mine!r}, stored {theirs!r}")
-        mine_ids = [seat.account_id for seat in replayed.seats]
-        their_ids = [seat.account_id for seat in stored.seats]
-        if mine_ids != their_ids:
-            found.append(f"seats: replayed {mine_ids}, stored {their_ids}")
-        else:
-            for mine_seat, their_seat in zip(replayed.seats, stored.seats, strict=True):
-                for spec in fields(Seat):
-                    mine, theirs = getattr(mine_seat, spec.name), getattr(their_seat, spec.name)
-                    if mine != theirs:
-                        found.append(f"seat {mine_seat.account_id} {spec.name}: replayed {mine!r}, stored {theirs!r}")
-        return found
+        return [*self.seating_problems(state), *_problems(state)]
 
     def event_for(self, state: GnavState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
 
 
 def _problems(state: GnavState) -> list[str]:
+    """What is wrong with the seats' lives and the match, by Gnav's invariants."""
     found: list[str] = []
-    if state.phase not in (WAITING, PLAYING, OVER):
-        found.append(f"unknown phase {state.phase!r}")
-    ids = [seat.account_id for seat in state.seats]
-    if len(set(ids)) != len(ids):
-        found.append("a seat appears twice")
-    if len(ids) > MAX_SEATS:
-        found.append(f"{len(ids)} seats, more than {MAX_SEATS}")
-    host = state.seat(state.host)
-    if state.host != NOBODY and (host is None or host.bot):
-        found.append(f"the host {state.host} is not a person seated here")
     for seat in state.seats:
-        if seat.bot and (seat.bot not in LEVELS or seat.account_id >= 0 or seat.account_id <= state.next_bot):
-            found.append(f"computer player {seat.account_id} ({seat.bot}) is not one the table made")
-        if not seat.bot and seat.account_id <= 0:
-            found.append(f"person {seat.account_id} has no account id")
         if not 0 <= seat.lives <= settings.SETTINGS["lives"].high:
             found.append(f"{seat.name} has {seat.lives} lives")
         if state.phase == PLAYING and not seat.out and seat.lives < 1:
@@ -115,10 +61,6 @@ def _problems(state: GnavState) -> list[str]:
             found.append(f"{seat.name} rests but is not in a match")
         if seat.left and state.phase != PLAYING:
             found.append(f"{seat.name} left a match that is over")
-    for name, spec in settings.SETTINGS.items():
-        value = state.settings.get(name)
-        if value is not None and not spec.low <= value <= spec.high:
-            found.append(f"setting {name} is {value!r}")
     if state.phase == PLAYING:
         found.extend(_deal_problems(state))
     elif state.turn != NOBODY:

@@ -65,16 +65,15 @@ import random
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, RuleViolation
-from games.computer_players import ComputerPlayerSeats
 from games.gnav import bots, cards
 from games.gnav import settings as table_settings
 from games.gnav.cards import CAT, CUCKOO, FOOL, PASSERS, REFUSERS
-from games.gnav.state import GnavState, Seat, hand_pairs, seat_dicts
+from games.gnav.state import GnavState, Seat, hand_pairs
 from games.gnav.visibility import seat_view
+from games.toolkit import TurnTable, defaults
 
 MAX_SEATS = 8
 MIN_PLAYERS = 2
-NAME_MAX = 30
 #: Seconds between a settlement and the next deal, for everyone to read it.
 DEAL_PAUSE = 3.0
 LEVELS = ("easy", "normal", "strong")
@@ -87,45 +86,40 @@ DEAL_EVENTS = ("keep", "timeout", "swap", "pass", "refuse", "undo", "cuckoo", "s
 
 def new_state() -> GnavState:
     """An empty table with the default settings."""
-    return GnavState(settings=table_settings.defaults())
+    return GnavState(settings=defaults(table_settings.SETTINGS))
 
 
-class GnavTable(ComputerPlayerSeats):
+class GnavTable(TurnTable):
     """A Gnav table: its state and every move made on it."""
 
+    title = "Gnav"
+    game_word, games_word = "match", "matches"
+    max_seats = MAX_SEATS
+    settings_spec = table_settings.SETTINGS
     levels = LEVELS
     bot_names = BOT_NAMES
-    game_word, games_word = "match", "matches"
 
     state: GnavState
 
     def __init__(self, state: GnavState | None = None, rng: random.Random | None = None) -> None:
         super().__init__(state if state is not None else new_state(), rng)
-        self._step_pending = False
 
     # -- reading ---------------------------------------------------------------------
 
-    def setting(self, name: str) -> Any:
-        value = self.state.settings.get(name)
-        return table_settings.SETTINGS[name].default if value is None else value
+    def waiting_for(self) -> list[int]:
+        """The seat whose turn it is (none between deals and outside a match)."""
+        turn = self.state.turn
+        return [turn] if self.state.phase == PLAYING and turn != NOBODY else []
 
     def due(self) -> Due | None:
         """What the table does by itself next: a computer player's move after the bot
         delay, a person's turn kept by default after the turn time, or the next deal a
         moment after a settlement. Each carries the step it was made for."""
         state = self.state
-        if state.phase != PLAYING:
-            return None
-        step = state.step
-        if state.turn == NOBODY:
+        if state.phase == PLAYING and state.turn == NOBODY:
+            step = state.step
             return Due(DEAL_PAUSE, NOBODY, lambda table: table.next_deal(step), "deal", since=step)
-        actor = state.turn
-        seat = state.seat(actor)
-        if seat is not None and seat.bot:
-            return Due(
-                float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot", since=step
-            )
-        return Due(float(self.setting("turntime")), actor, lambda table: table.timeout(step), "timer", since=step)
+        return super().due()
 
     # -- seats -----------------------------------------------------------------------
 
@@ -136,37 +130,10 @@ class GnavTable(ComputerPlayerSeats):
         seat = self.state.seat(account_id)
         return seat is not None and not seat.left
 
-    def sit(self, account_id: int, name: str) -> None:
-        """Take a seat (between matches)."""
-        name = name.strip()
-        if account_id <= 0 or not name:
-            raise RuleViolation("Only a player with an account and a name can take a seat.")
-        if self.state.seat(account_id) is not None:
-            raise RuleViolation("You already have a seat here.")
-        refusal = self.seat_refusal(account_id, name)
-        if refusal is not None:
-            raise RuleViolation(refusal)
-        event = self._record("join", account_id, player=account_id, name=name)
-        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
-        if self.state.host == NOBODY:
-            self._set(event, "host", account_id)
-
-    def unseat(self, actor: int, account_id: int) -> None:
-        """Give up a seat (or, by the host, take a person's away). Mid-match the leaver
-        forfeits: out at once, the seat going when the match ends; if it was their turn,
-        play goes on. Computer players go with removebot."""
-        seat = self.state.seat(account_id)
-        if actor != account_id:
-            self._host(actor)
-            if seat is None or seat.bot:
-                raise RuleViolation("That player is not seated at this table (computer players go with removebot).")
-        if seat is None:
-            raise RuleViolation("You have no seat here.")
-        if self.state.phase != PLAYING:
-            event = self._record("leave", actor, player=account_id, name=seat.name, forfeit=False)
-            self._pass_host(event, account_id)
-            self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s.account_id != account_id])])
-            return
+    def _leave_mid_game(self, actor: int, seat: Seat) -> None:
+        """Leaving mid-match forfeits: out at once, the seat going when the match ends;
+        if it was their turn, play goes on."""
+        account_id = seat.account_id
         if seat.left:
             raise RuleViolation("You have already left this match; your seat goes when it ends.")
         self._step_pending = True
@@ -183,33 +150,6 @@ class GnavTable(ComputerPlayerSeats):
             self._continue_after(account_id)
         elif in_deal and self.state.turn != NOBODY and len(self.state.contestants()) < MIN_PLAYERS:
             self._settle()
-
-    def set_host(self, actor: int, account_id: int) -> None:
-        """Hand the table over to another person seated here (host only)."""
-        self._host(actor)
-        seat = self.state.seat(account_id)
-        if seat is None or seat.bot or seat.left:
-            raise RuleViolation("The host must be a person seated at this table.")
-        if account_id == actor:
-            raise RuleViolation("You are the host already.")
-        event = self._record("host", actor, player=account_id, name=seat.name)
-        self._set(event, "host", account_id)
-
-    def set(self, actor: int, name: str, value: Any) -> None:
-        """Change a setting (host only): lives 1-9 (between matches), turntime 10-600
-        seconds, botdelay 0-10 seconds."""
-        self._host(actor)
-        spec = table_settings.SETTINGS.get(name.strip().lower())
-        if spec is None:
-            raise RuleViolation(f"The settings are {', '.join(table_settings.SETTINGS)}.")
-        try:
-            parsed = spec.parse(value)
-        except ValueError as error:
-            raise RuleViolation(f"{str(error).capitalize()}.") from None
-        if not spec.mid_match and self.state.phase == PLAYING:
-            raise RuleViolation(f"{spec.name} can be changed only between matches.")
-        event = self._record("set", actor, name=spec.name, value=parsed)
-        self._change(event, ["setting", spec.name, parsed])
 
     # -- the match -------------------------------------------------------------------
 
@@ -514,17 +454,14 @@ class GnavTable(ComputerPlayerSeats):
             if seat.resting:
                 self._seat(end, seat.account_id, resting=False)
         if any(seat.left for seat in self.state.seats):
-            self._change(end, ["seats", seat_dicts([seat for seat in self.state.seats if not seat.left])])
+            self._seats(end, [seat for seat in self.state.seats if not seat.left])
 
     # -- bookkeeping -----------------------------------------------------------------
 
     def _record(self, kind: str, actor: int, **data: Any) -> Event:
-        """A new event; the first of a move carries the step forward, and those of a deal
+        """A new event (the first of a move carrying the step forward); those of a deal
         go into its history."""
-        event = self._event(kind, actor, **data)
-        if self._step_pending:
-            self._step_pending = False
-            self._set(event, "step", self.state.step + 1)
+        event = super()._record(kind, actor, **data)
         if kind in DEAL_EVENTS and self.state.phase == PLAYING:
             self._log(event)
         return event
@@ -532,28 +469,8 @@ class GnavTable(ComputerPlayerSeats):
     def _log(self, event: Event) -> None:
         self._change(event, ["log", {"kind": event.kind, "actor": event.actor, **copy.deepcopy(event.data)}])
 
-    def _set(self, event: Event, name: str, value: Any) -> None:
-        self._change(event, ["set", name, value])
-
-    def _seat(self, event: Event, account_id: int, **changes: Any) -> None:
-        self._change(event, ["seat", account_id, changes])
-
     def _reveal(self, event: Event, holder: int, card: str, why: str) -> None:
         self._set(event, "revealed", [*self.state.revealed, [holder, card, why]])
-
-    def _pass_host(self, event: Event, leaver: int) -> None:
-        """The host leaving hands the table to the next person seated after them."""
-        state = self.state
-        if state.host != leaver:
-            return
-        everyone = state.seats
-        at = next((i for i, seat in enumerate(everyone) if seat.account_id == leaver), -1)
-        following = everyone[at + 1 :] + everyone[: max(at, 0)]
-        heir = next((s for s in following if not s.bot and not s.left and s.account_id != leaver), None)
-        heir_id = heir.account_id if heir else NOBODY
-        self._set(event, "host", heir_id)
-        if heir is not None:
-            self._record("host", heir_id, player=heir_id, name=heir.name)
 
     def _time_for(self, account_id: int) -> int | None:
         """The seconds a person has for the turn before keeping by default (None for a
@@ -562,13 +479,6 @@ class GnavTable(ComputerPlayerSeats):
         return None if seat is None or seat.bot else int(self.setting("turntime"))
 
     # -- checks ----------------------------------------------------------------------
-
-    def _bot_seat(self, bot_id: int, name: str, level: str) -> Seat:
-        return Seat(bot_id, name, bot=level)
-
-    def _room_for_one_more(self) -> None:
-        if len(self.state.seats) >= MAX_SEATS:
-            raise RuleViolation(f"This table is full: Gnav seats at most {MAX_SEATS}.")
 
     def _own_turn(self, actor: int, step: int | None) -> None:
         state = self.state

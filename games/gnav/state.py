@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from games.base import NOBODY, SEATING_DELTAS, WAITING, Delta, apply_seating, seating_inverse
+from games.base import NOBODY, Delta
 from games.base import Seat as GameSeat
+from games.toolkit import TurnState
 
 
 @dataclass
@@ -39,35 +40,15 @@ class Seat(GameSeat):
     left: bool = False
 
 
-#: The fields of the state a ``set`` delta may change (JSON-ready values only).
-SETTABLE = (
-    "phase",
-    "host",
-    "result",
-    "deal",
-    "dealer",
-    "turn",
-    "order",
-    "stock",
-    "drawn",
-    "swaps",
-    "revealed",
-    "history",
-    "step",
-    "next_bot",
-)
-
-
 @dataclass
-class GnavState:
-    """Everything about one Gnav table that is stored and replayed."""
+class GnavState(TurnState):
+    """Everything about one Gnav table that is stored and replayed: what every turn
+    table keeps (:class:`games.toolkit.TurnState`), and the match's deals."""
 
-    phase: str = WAITING
-    host: int = NOBODY
+    own_fields = ("hands",)
+    seat_class: ClassVar[type[GameSeat]] = Seat
+
     seats: list[Seat] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
-    #: How the last match ended: "" while none has, else a sentence for the table.
-    result: str = ""
     #: Deals dealt this match (the current one's number).
     deal: int = 0
     dealer: int = NOBODY
@@ -87,20 +68,8 @@ class GnavState:
     revealed: list[list[Any]] = field(default_factory=list)
     #: This deal's events in full: ``{"kind": ..., "actor": ..., **data}``.
     history: list[dict[str, Any]] = field(default_factory=list)
-    #: Counts every move of a match, never going back: a scheduled move (a computer
-    #: player's, a turn timer's, the next deal) carries the step it was made for and is
-    #: refused once the table has moved on.
-    step: int = 0
-    #: The id the next computer player gets (-1, -2, ...: never reused at a table).
-    next_bot: int = -1
 
     # -- reading -------------------------------------------------------------------
-
-    def seat(self, account_id: int) -> Seat | None:
-        for seat in self.seats:
-            if seat.account_id == account_id:
-                return seat
-        return None
 
     def alive(self) -> list[Seat]:
         """Seats still in the match, in seating order."""
@@ -120,28 +89,19 @@ class GnavState:
         index = len(self.stock) - 1 - self.drawn
         return index if index >= 0 else None
 
-    def copy(self) -> GnavState:
-        return copy.deepcopy(self)
-
     # -- changing --------------------------------------------------------------------
 
-    def inverse(self, delta: Delta) -> list[Delta]:
-        """The deltas that undo ``delta``, computed before it is applied."""
+    def own_inverse(self, delta: Delta) -> list[Delta]:
         kind = delta[0]
         if kind in ("swap", "stockswap"):
             return [list(delta)]
         if kind == "hands":
             return [["hands", hand_pairs(self.hands)]]
-        if kind == "set":
-            return [["set", delta[1], copy.deepcopy(getattr(self, delta[1]))]]
         if kind == "log":
             return [["set", "history", copy.deepcopy(self.history)]]
-        if kind in SEATING_DELTAS:
-            return seating_inverse(self, delta)
         raise ValueError(f"unknown delta {kind!r}")
 
-    def apply(self, delta: Delta) -> set[int]:
-        """Make one change. Gnav keeps no rows of its own: returns an empty set."""
+    def own_apply(self, delta: Delta) -> None:
         kind = delta[0]
         if kind == "swap":
             _, first, second = delta
@@ -151,24 +111,12 @@ class GnavState:
             self.hands[holder], self.stock[index] = self.stock[index], self.hands[holder]
         elif kind == "hands":
             self.hands = {int(holder): card for holder, card in delta[1]}
-        elif kind == "set":
-            _, name, value = delta
-            if name not in SETTABLE:
-                raise ValueError(f"unknown table field {name!r}")
-            setattr(self, name, copy.deepcopy(value))
         elif kind == "log":
             self.history.append(copy.deepcopy(delta[1]))
-        elif kind in SEATING_DELTAS:
-            apply_seating(self, delta, Seat)
         else:
             raise ValueError(f"unknown delta {kind!r}")
-        return set()
 
 
 def hand_pairs(hands: dict[int, str]) -> list[list[Any]]:
     """Hands as JSON holds them: ``[[holder, card], ...]`` (JSON keys are strings)."""
     return [[holder, card] for holder, card in hands.items()]
-
-
-def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [dict(vars(seat)) for seat in seats]

@@ -7,99 +7,35 @@ seat's ``account_id, name, team, out, absent, bot``; everything else is the snap
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from dataclasses import fields
-from typing import Any, ClassVar
+from typing import Any
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Event, GameKind, json_ready
-from games.ys import settings, visibility
+from games.base import NOBODY, PLAYING, Event
+from games.toolkit import SnapshotKind
 from games.ys import tables as t
-from games.ys.rules import LEVELS, YsTable, new_state
-from games.ys.state import SETTABLE, Seat, YsState
+from games.ys import visibility
+from games.ys.rules import YsTable
+from games.ys.state import YsState
 
-#: What the seat rows hold of a seat.
-STORED_SEAT_FIELDS = ("account_id", "name", "team", "out", "absent", "bot")
-#: The state's fields kept in the snapshot as they are (JSON-ready): all that a ``set``
-#: delta changes but phase and host, which the room's row keeps.
-SNAPSHOT_FIELDS = tuple(name for name in SETTABLE if name not in ("phase", "host"))
 STAGES = ("bid", "order", "place", "resolve", "favour")
 
 
-class YsKind(GameKind):
+class YsKind(SnapshotKind):
     name = "ys"
     title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players."
-    own_tables: ClassVar[bool] = False
-
-    def new_state(self) -> YsState:
-        return new_state()
-
-    def table(self, state: YsState, **options: Any) -> YsTable:
-        """A table around ``state``; ``rng`` (a ``random.Random``) may be given, else the
-        system's random source is used."""
-        rng = options.get("rng")
-        return YsTable(state, rng if isinstance(rng, random.Random) else None)
-
-    def snapshot(self, state: YsState) -> dict[str, Any]:
-        return json_ready({name: getattr(state, name) for name in SNAPSHOT_FIELDS})
-
-    def restore(
-        self, phase: str, host: int, settings: dict[str, Any], seats: list[dict[str, Any]], snapshot: dict[str, Any]
-    ) -> YsState:
-        restored = [Seat(**{name: row[name] for name in STORED_SEAT_FIELDS if name in row}) for row in seats]
-        state = YsState(phase=phase, host=host, seats=restored, settings=dict(settings))
-        defaults = YsState()
-        for name in SNAPSHOT_FIELDS:
-            setattr(state, name, json_ready(snapshot.get(name, getattr(defaults, name))))
-        return state
+    state_class = YsState
+    table_class = YsTable
 
     def problems(self, state: YsState) -> list[str]:
-        return _problems(state)
-
-    def differences(self, replayed: YsState, stored: YsState) -> list[str]:
-        found = []
-        for spec in fields(YsState):
-            if spec.name == "seats":
-                continue
-            mine, theirs = json_ready(getattr(replayed, spec.name)), json_ready(getattr(stored, spec.name))
-            if mine != theirs:
-                found.append(f"{spec.name}: replayed {mine!r}, stored {theirs!r}")
-        mine_seats = [vars(seat) for seat in replayed.seats]
-        their_seats = [vars(seat) for seat in stored.seats]
-        if mine_seats != their_seats:
-            found.append(f"seats: replayed {mine_seats}, stored {their_seats}")
+        found = self.seating_problems(state)
+        if state.phase == PLAYING:
+            found.extend(_game_problems(state, [seat.account_id for seat in state.seats]))
+        elif state.stage or state.awaiting or state.tasks:
+            found.append("a round's business outside a game")
         return found
 
     def event_for(self, state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
-
-
-def _problems(state: YsState) -> list[str]:
-    found: list[str] = []
-    if state.phase not in (WAITING, PLAYING, OVER):
-        found.append(f"unknown phase {state.phase!r}")
-    ids = [seat.account_id for seat in state.seats]
-    if len(set(ids)) != len(ids):
-        found.append("a seat appears twice")
-    if len(ids) > t.MAX_PLAYERS:
-        found.append(f"{len(ids)} seats, more than {t.MAX_PLAYERS}")
-    host = state.seat(state.host)
-    if state.host != NOBODY and (host is None or host.bot):
-        found.append(f"the host {state.host} is not a person seated here")
-    for seat in state.seats:
-        if seat.bot and (seat.bot not in LEVELS or not state.next_bot < seat.account_id < 0):
-            found.append(f"computer player {seat.account_id} ({seat.bot}) is not one the table made")
-        if not seat.bot and seat.account_id <= 0:
-            found.append(f"person {seat.account_id} has no account id")
-    for name, spec in settings.SETTINGS.items():
-        value = state.settings.get(name)
-        if value is not None and not spec.low <= value <= spec.high:
-            found.append(f"setting {name} is {value!r}")
-    if state.phase == PLAYING:
-        found.extend(_game_problems(state, ids))
-    elif state.stage or state.awaiting or state.tasks:
-        found.append("a round's business outside a game")
-    return found
 
 
 def _game_problems(state: YsState, ids: list[int]) -> list[str]:

@@ -34,15 +34,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, RuleViolation
-from games.computer_players import ComputerPlayerSeats
+from games.base import NOBODY, OVER, PLAYING, WAITING, Event, RuleViolation
+from games.toolkit import TurnTable, defaults
 from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
-from games.ys.state import Seat, YsState, seat_dicts
+from games.ys.state import Seat, YsState
 from games.ys.visibility import seat_view
 
-NAME_MAX = 30
 #: When a card of each timing window may be played, for the refusal of one played too late.
 _PLAYED_WHEN = {
     t.START_OF_PLACEMENT: "it takes effect at the start of placement, so it is played while the table bids",
@@ -77,7 +76,7 @@ _STAGES = ("bid", "place", "resolve", "favour")
 
 def new_state() -> YsState:
     """An empty table with the default settings."""
-    return YsState(settings=table_settings.defaults())
+    return YsState(settings=defaults(table_settings.SETTINGS))
 
 
 def space_of(raw: Any) -> list[Any]:
@@ -99,24 +98,22 @@ def space_of(raw: Any) -> list[Any]:
     raise RuleViolation("A space is city <quadrant 1-4> <port|commercial|palace> or market <row 1-4> <colour>.")
 
 
-class YsTable(ComputerPlayerSeats):
+class YsTable(TurnTable):
     """A Ys table: its state and every move made on it."""
 
+    title = "Ys"
+    game_word, games_word = "game", "games"
+    max_seats = t.MAX_PLAYERS
+    settings_spec = table_settings.SETTINGS
     levels = LEVELS
     bot_names = BOT_NAMES
-    game_word, games_word = "game", "games"
 
     state: YsState
 
     def __init__(self, state: YsState | None = None, rng: random.Random | None = None) -> None:
         super().__init__(state if state is not None else new_state(), rng)
-        self._step_pending = False
 
     # -- reading ---------------------------------------------------------------------
-
-    def setting(self, name: str) -> Any:
-        value = self.state.settings.get(name)
-        return table_settings.SETTINGS[name].default if value is None else value
 
     def player_count(self) -> int:
         """The players of this game (the neutral player not counted)."""
@@ -144,37 +141,7 @@ class YsTable(ComputerPlayerSeats):
             return [p for p in state.order if len(self._holdings(p)["favour"]) < state.round]
         return []
 
-    def due(self) -> Due | None:
-        """A computer player's move after the bot delay, else a person's default move
-        after the turn time. Each carries the step it was made for."""
-        waiting = self.waiting_for()
-        if not waiting:
-            return None
-        step = self.state.step
-        bots = [p for p in waiting if (seat := self.state.seat(p)) is not None and seat.bot]
-        if bots:
-            actor = bots[0]
-            return Due(
-                float(self.setting("botdelay")), actor, lambda table: table.bot_move(actor, step), "bot", since=step
-            )
-        return Due(float(self.setting("turntime")), waiting[0], lambda table: table.timeout(step), "timer", since=step)
-
     # -- seats -----------------------------------------------------------------------
-
-    def sit(self, account_id: int, name: str) -> None:
-        """Take a seat (between games)."""
-        name = name.strip()
-        if account_id <= 0 or not name or len(name) > NAME_MAX:
-            raise RuleViolation("Only a player with an account and a name can take a seat.")
-        if self.state.seat(account_id) is not None:
-            raise RuleViolation("You already have a seat here.")
-        refusal = self.seat_refusal(account_id, name)
-        if refusal is not None:
-            raise RuleViolation(refusal)
-        event = self._record("join", account_id, player=account_id, name=name)
-        self._change(event, ["seats", [*seat_dicts(self.state.seats), vars(Seat(account_id, name))]])
-        if self.state.host == NOBODY:
-            self._set(event, "host", account_id)
 
     def seat_refusal(self, account_id: int, name: str) -> str | None:
         if name.strip().casefold() == NEUTRAL_WORD:
@@ -182,54 +149,17 @@ class YsTable(ComputerPlayerSeats):
             return 'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
         return super().seat_refusal(account_id, name)
 
-    def unseat(self, actor: int, account_id: int) -> None:
-        """Give up a seat (or, by the host, take a person's away). A person leaving
-        mid-game ends it: the game is abandoned. Computer players go with removebot."""
-        seat = self.state.seat(account_id)
-        if actor != account_id:
-            self._host(actor)
-            if seat is None or seat.bot:
-                raise RuleViolation("That player is not seated at this table (computer players go with removebot).")
-        if seat is None:
-            raise RuleViolation("You have no seat here.")
-        playing = self.state.phase == PLAYING
-        self._step_pending = playing
-        event = self._record("leave", actor, player=account_id, name=seat.name, abandoned=playing)
-        if playing:
-            result = f"The game was abandoned: {seat.name} left."
-            for name, value in (("phase", OVER), ("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
-                self._set(event, name, value)
-            self._set(event, "result", result)
-            event.data.update(result=result, outcome="abandoned", winners=[])
-        self._pass_host(event, account_id)
-        self._change(event, ["seats", seat_dicts([s for s in self.state.seats if s.account_id != account_id])])
-
-    def set_host(self, actor: int, account_id: int) -> None:
-        """Hand the table over to another person seated here (host only)."""
-        self._host(actor)
-        seat = self.state.seat(account_id)
-        if seat is None or seat.bot:
-            raise RuleViolation("The host must be a person seated at this table.")
-        if account_id == actor:
-            raise RuleViolation("You are the host already.")
-        event = self._record("host", actor, player=account_id, name=seat.name)
-        self._set(event, "host", account_id)
-
-    def set(self, actor: int, name: str, value: Any) -> None:
-        """Change a setting (host only): favour 0/1 and quadrants 3/4 between games,
-        turntime 10-600 seconds, botdelay 0-10 seconds."""
-        self._host(actor)
-        spec = table_settings.SETTINGS.get(name.strip().lower())
-        if spec is None:
-            raise RuleViolation(f"The settings are {', '.join(table_settings.SETTINGS)}.")
-        try:
-            parsed = spec.parse(value)
-        except ValueError as error:
-            raise RuleViolation(f"{str(error).capitalize()}.") from None
-        if not spec.mid_match and self.state.phase == PLAYING:
-            raise RuleViolation(f"{spec.name} can be changed only between games.")
-        event = self._record("set", actor, name=spec.name, value=parsed)
-        self._change(event, ["setting", spec.name, parsed])
+    def _leave_mid_game(self, actor: int, seat: Seat) -> None:
+        """A person leaving mid-game ends it: the game is abandoned."""
+        self._step_pending = True
+        event = self._record("leave", actor, player=seat.account_id, name=seat.name, abandoned=True)
+        result = f"The game was abandoned: {seat.name} left."
+        for name, value in (("phase", OVER), ("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
+            self._set(event, name, value)
+        self._set(event, "result", result)
+        event.data.update(result=result, outcome="abandoned", winners=[])
+        self._pass_host(event, seat.account_id)
+        self._seats(event, [s for s in self.state.seats if s.account_id != seat.account_id])
 
     # -- the game --------------------------------------------------------------------
 
@@ -1106,22 +1036,11 @@ class YsTable(ComputerPlayerSeats):
 
     # -- bookkeeping -----------------------------------------------------------------
 
-    def _record(self, kind: str, actor: int, **data: Any) -> Event:
-        """A new event; the first of a move carries the step forward."""
-        event = self._event(kind, actor, **data)
-        if self._step_pending:
-            self._step_pending = False
-            self._set(event, "step", self.state.step + 1)
-        return event
-
     def _change(self, event: Event, delta: list[Any]) -> None:
         """Apply ``delta``, recorded with the newest event of the move: a change made for an
         earlier event after a later one began (a resolution task's bookkeeping) must
         still replay after that later event's changes."""
         super()._change(self._events[-1] if self._events else event, delta)
-
-    def _set(self, event: Event, name: str, value: Any) -> None:
-        self._change(event, ["set", name, value])
 
     def _player(self, event: Event, account_id: int, **changes: Any) -> None:
         self._change(event, ["player", account_id, changes])
@@ -1132,27 +1051,7 @@ class YsTable(ComputerPlayerSeats):
             raise RuleViolation("Only players in this game can do that.")
         return holdings
 
-    def _pass_host(self, event: Event, leaver: int) -> None:
-        """The host leaving hands the table to the next person seated after them."""
-        state = self.state
-        if state.host != leaver:
-            return
-        everyone = state.seats
-        at = next((i for i, seat in enumerate(everyone) if seat.account_id == leaver), -1)
-        following = everyone[at + 1 :] + everyone[: max(at, 0)]
-        heir = next((s for s in following if not s.bot and s.account_id != leaver), None)
-        self._set(event, "host", heir.account_id if heir else NOBODY)
-        if heir is not None:
-            self._record("host", heir.account_id, player=heir.account_id, name=heir.name)
-
     # -- checks ----------------------------------------------------------------------
-
-    def _bot_seat(self, bot_id: int, name: str, level: str) -> Seat:
-        return Seat(bot_id, name, bot=level)
-
-    def _room_for_one_more(self) -> None:
-        if len(self.state.seats) >= t.MAX_PLAYERS:
-            raise RuleViolation(f"This table is full: Ys seats at most {t.MAX_PLAYERS}.")
 
     def _acting(self, actor: int, step: int | None, stage: str, part: str = "") -> dict[str, Any]:
         """The holdings of ``actor``, who must be a player the table waits for in

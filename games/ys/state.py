@@ -21,10 +21,11 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from games.base import NOBODY, SEATING_DELTAS, WAITING, Delta, apply_seating, seating_inverse
+from games.base import NOBODY, Delta
 from games.base import Seat as GameSeat
+from games.toolkit import TurnState
 from games.ys.tables import NEUTRAL, NEUTRAL_BROKERS
 
 
@@ -34,51 +35,16 @@ class Seat(GameSeat):
 
 
 PLAYER_FIELDS = ("screen", "front", "gems", "points", "cards", "played", "favour")
-#: The fields of the state a ``set`` delta may change (JSON-ready values only).
-SETTABLE = (
-    "phase",
-    "host",
-    "result",
-    "step",
-    "next_bot",
-    "round",
-    "stage",
-    "window",
-    "order",
-    "order_cards",
-    "turn",
-    "turn_part",
-    "players",
-    "prices",
-    "gem_deck",
-    "laid",
-    "market_card",
-    "quadrant_gems",
-    "market",
-    "placed",
-    "corners",
-    "discard",
-    "awaiting",
-    "tasks",
-    "queued",
-    "effects",
-)
 
 
 @dataclass
-class YsState:
-    """Everything about one Ys table that is stored and replayed."""
+class YsState(TurnState):
+    """Everything about one Ys table that is stored and replayed: what every turn table
+    keeps (:class:`games.toolkit.TurnState`), and the game's board and holdings."""
 
-    phase: str = WAITING
-    host: int = NOBODY
+    seat_class: ClassVar[type[GameSeat]] = Seat
+
     seats: list[Seat] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
-    #: How the last game ended: "" while none has, else a sentence for the table.
-    result: str = ""
-    #: Counts every move of a game, never going back (a scheduled move carries it).
-    step: int = 0
-    #: The id the next computer player gets (-1, -2, ...: never reused at a table).
-    next_bot: int = -1
     #: The round being played (1-4; 0 before the first).
     round: int = 0
     #: Where the round is: ``bid``, ``order`` (the order cards are chosen), ``place``,
@@ -131,12 +97,6 @@ class YsState:
 
     # -- reading -------------------------------------------------------------------
 
-    def seat(self, account_id: int) -> Seat | None:
-        for seat in self.seats:
-            if seat.account_id == account_id:
-                return seat
-        return None
-
     def player(self, account_id: int) -> dict[str, Any] | None:
         """The holdings of ``account_id`` (or the neutral player's) in this game."""
         for holdings in self.players:
@@ -156,48 +116,24 @@ class YsState:
         placed = Counter(e["value"] for e in self.placed if e["player"] == NEUTRAL and e.get("by") == player)
         return sorted(((Counter(NEUTRAL_BROKERS) - placed) & Counter(neutral["screen"])).elements())
 
-    def copy(self) -> YsState:
-        return copy.deepcopy(self)
-
     # -- changing --------------------------------------------------------------------
 
-    def inverse(self, delta: Delta) -> list[Delta]:
-        """The deltas that undo ``delta``, computed before it is applied."""
-        kind = delta[0]
-        if kind == "set":
-            return [["set", delta[1], copy.deepcopy(getattr(self, delta[1]))]]
-        if kind == "player":
-            holdings = self.player(delta[1])
-            if holdings is None:
-                raise ValueError(f"no player {delta[1]}")
-            return [["player", delta[1], {name: copy.deepcopy(holdings[name]) for name in delta[2]}]]
-        if kind in SEATING_DELTAS:
-            return seating_inverse(self, delta)
-        raise ValueError(f"unknown delta {kind!r}")
+    def own_inverse(self, delta: Delta) -> list[Delta]:
+        if delta[0] != "player":
+            raise ValueError(f"unknown delta {delta[0]!r}")
+        holdings = self.player(delta[1])
+        if holdings is None:
+            raise ValueError(f"no player {delta[1]}")
+        return [["player", delta[1], {name: copy.deepcopy(holdings[name]) for name in delta[2]}]]
 
-    def apply(self, delta: Delta) -> set[int]:
-        """Make one change. Ys keeps no rows of its own: returns an empty set."""
-        kind = delta[0]
-        if kind == "set":
-            _, name, value = delta
-            if name not in SETTABLE:
-                raise ValueError(f"unknown table field {name!r}")
-            setattr(self, name, copy.deepcopy(value))
-        elif kind == "player":
-            _, account_id, changes = delta
-            holdings = self.player(account_id)
-            if holdings is None:
-                raise ValueError(f"no player {account_id}")
-            for name, value in changes.items():
-                if name not in PLAYER_FIELDS:
-                    raise ValueError(f"unknown player field {name!r}")
-                holdings[name] = copy.deepcopy(value)
-        elif kind in SEATING_DELTAS:
-            apply_seating(self, delta, Seat)
-        else:
-            raise ValueError(f"unknown delta {kind!r}")
-        return set()
-
-
-def seat_dicts(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [dict(vars(seat)) for seat in seats]
+    def own_apply(self, delta: Delta) -> None:
+        if delta[0] != "player":
+            raise ValueError(f"unknown delta {delta[0]!r}")
+        _, account_id, changes = delta
+        holdings = self.player(account_id)
+        if holdings is None:
+            raise ValueError(f"no player {account_id}")
+        for name, value in changes.items():
+            if name not in PLAYER_FIELDS:
+                raise ValueError(f"unknown player field {name!r}")
+            holdings[name] = copy.deepcopy(value)
