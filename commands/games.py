@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from commands.base import CommandSet
@@ -100,6 +101,14 @@ def game_commands(game: str) -> GameCommands[Any]:
     if game not in KINDS:
         raise KeyError(game)
     return importlib.import_module(f"commands.{game}.game").GAME_COMMANDS
+
+
+def web_panels() -> dict[str, Path]:
+    """Each registered game's panel for the browser page, by game: the folder of its
+    ``commands/<game>/panel.js`` (and ``panel.css``, if it has one). A game without one
+    is played in the page's text alone."""
+    folders = {game: Path(importlib.import_module(f"commands.{game}").__path__[0]) for game in KINDS}
+    return {game: folder for game, folder in folders.items() if (folder / "panel.js").is_file()}
 
 
 def all_game_commands() -> dict[str, GameCommands[Any]]:

@@ -20,7 +20,7 @@ from prometheus_client import ProcessCollector
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
-from commands.games import announce
+from commands.games import announce, web_panels
 from commands.safety import delete_due_accounts
 from games import KINDS
 from persistence.accounts import AccountStore
@@ -161,7 +161,7 @@ class MushServer:
         self.metrics.registry.register(StateCollector(self.hub, lambda: len(self.rooms.loaded()), self.accepting))
         ProcessCollector(registry=self.metrics.registry)  # CPU, memory and open files of the process
         self.web = (
-            WebFront(settings, self.hub, self.session_tokens, self._serve, self.metrics, self.health)
+            WebFront(settings, self.hub, self.session_tokens, self._serve, self.metrics, self.health, web_panels())
             if settings.web
             else None
         )

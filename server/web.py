@@ -29,7 +29,7 @@ import ssl
 import time
 from collections import Counter as Tally
 from collections import deque
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -708,6 +708,21 @@ class PendingConnections:
             del self._by_address[address]
 
 
+#: Where the page's head takes its games' panels.
+PANELS_MARK = "<!-- game panels -->"
+
+
+def page_with_panels(page: str, panels: Mapping[str, Path]) -> str:
+    """The page ``page`` with each game's panel (its script, and its style if it has one)
+    in place of :data:`PANELS_MARK`."""
+    tags = []
+    for game, folder in panels.items():
+        if (folder / "panel.css").is_file():
+            tags.append(f'<link rel="stylesheet" href="/static/games/{game}.css">')
+        tags.append(f'<script type="module" src="/static/games/{game}.js"></script>')
+    return page.replace(PANELS_MARK, "\n  ".join(tags))
+
+
 class WebFront:
     """The web port: the page, its files and the players' WebSockets, and for operators
     ``/metrics`` and ``/healthz`` (given ``metrics`` and ``health``). Each socket is
@@ -722,6 +737,7 @@ class WebFront:
         serve: Callable[[Connection, dict[str, Any] | None], Awaitable[None]],
         metrics: Metrics | None = None,
         health: Health | None = None,
+        panels: Mapping[str, Path] | None = None,
     ) -> None:
         self.settings = settings
         self.hub = hub
@@ -729,6 +745,10 @@ class WebFront:
         self._serve = serve
         self._metrics = metrics
         self._health = health
+        #: Each game's panel for the page, by game: the folder of its ``panel.js`` (and
+        #: ``panel.css``, if it has one), served as ``/static/games/<game>.js`` (``.css``).
+        self._panels = dict(panels or {})
+        self._page_html = page_with_panels((WEB_ROOT / "index.html").read_text(), self._panels)
         self._origins = {
             origin.strip().rstrip("/").lower() for origin in settings.web_origins.split(",") if origin.strip()
         }
@@ -750,6 +770,7 @@ class WebFront:
         app = web.Application(client_max_size=MOST_MESSAGE_BYTES, middlewares=[self._headers_in_time])
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
+        app.router.add_get("/static/games/{file}", self._panel_file)
         app.router.add_static("/static/", WEB_ROOT, show_index=False, follow_symlinks=False)
         if self._metrics is not None and self._health is not None:
             add_routes(app, self._metrics, self._health)
@@ -802,7 +823,16 @@ class WebFront:
             await self._runner.cleanup()
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(WEB_ROOT / "index.html")
+        return web.Response(text=self._page_html, content_type="text/html")
+
+    async def _panel_file(self, request: web.Request) -> web.StreamResponse:
+        """A game's panel script or style: ``<game>.js`` or ``<game>.css``."""
+        game, dot, suffix = request.match_info["file"].partition(".")
+        folder = self._panels.get(game)
+        path = folder / f"panel.{suffix}" if folder is not None and dot and suffix in ("js", "css") else None
+        if path is None or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(path)
 
     @web.middleware
     async def _headers_in_time(self, request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -29,6 +29,7 @@ import pytest
 from playwright.async_api import Browser, ConsoleMessage, Dialog, Locator, Page, async_playwright, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from games import KINDS
 from games.ys import tables as t
 from server.config import Settings
 from server.web import WebConnection
@@ -333,7 +334,9 @@ async def test_a_card_named_with_html_is_shown_as_text_and_runs_nothing(start_se
     await tab.sees(HOSTILE_TEXT)
     await tab.screenshot("07-hostile-card")
     assert await tab.page.locator("img").count() == 0
-    assert await tab.page.locator("script").count() == 1  # the page's own app.js
+    # The page's own scripts alone: app.js and each game's panel.
+    sources = await tab.page.locator("script").evaluate_all("scripts => scripts.map((s) => s.getAttribute('src'))")
+    assert sources == ["/static/app.js", *(f"/static/games/{game}.js" for game in KINDS)]
     assert await tab.page.locator("b").count() == 0
     await tab.page.wait_for_timeout(200)
     assert tab.dialogs == []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from commands.dispatch import in_a_room
-from commands.games import GameCommands, all_game_commands, game_commands
+from commands.games import GameCommands, all_game_commands, game_commands, web_panels
 from games import DEFAULT_KIND, KINDS, kind_of
 from games.base import NOBODY, PLAYING, GameKind, GameTable
 from games.gnav.rules import GnavTable
@@ -119,6 +119,20 @@ def test_the_room_engine_the_generic_storage_and_the_shared_commands_name_no_gam
                 if pattern.search(line):
                     offenders.append(f"{relative}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_the_web_client_names_no_game_each_games_panel_is_its_own():
+    """The page's own files name no game (each game's panel is commands/<game>/panel.js,
+    found by its registration), but for the product's name, Dvorak MUSH."""
+    product = re.compile(r"Dvorak MUSH|dvorak-mush", re.IGNORECASE)
+    names = re.compile(rf"\b({'|'.join(re.escape(name) for name in KINDS)})\b", re.IGNORECASE)
+    offenders = []
+    for path in sorted((ROOT / "server/webclient").glob("*.*")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if names.search(product.sub("", line)):
+                offenders.append(f"{path.name}:{number}: {line.strip()}")
+    assert offenders == []
+    assert set(web_panels()) == set(KINDS)
 
 
 def test_seats_of_computer_players_are_not_accounts():
