@@ -315,6 +315,40 @@ class GameKind(ABC):
         other account id: a spectator) may be shown of ``event``'s data, with every
         secret they may not know taken out; None if they are shown nothing of it."""
 
+    # -- what the conformance tests (tests/conformance.py) play and check every kind by --
+
+    @abstractmethod
+    def sample_game(self, rng: random.Random) -> GameTable:
+        """A table (its random source ``rng``) where a game has begun, the changes that
+        began it not yet taken (they start its log): the people :data:`SAMPLE_PEOPLE`
+        seated (as many as it seats) and, if the game has computer players, one of each
+        level while there is room; the first is the host."""
+
+    @abstractmethod
+    def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
+        """A legal move for someone at ``table``, chosen with ``rng`` (it may yet be
+        refused, changing nothing); None once the table waits for nobody."""
+
+    @abstractmethod
+    def seat_view(self, state: Any, viewer: int) -> Any:
+        """Everything ``viewer`` (a seat, or a spectator) may know of ``state``, as
+        comparable data: what its views and computer players are made from."""
+
+    @abstractmethod
+    def scrambled(self, state: Any, viewer: int, rng: random.Random) -> Any:
+        """A copy of ``state`` with everything ``viewer`` may not know of it changed at
+        random (others' hidden cards, the order of what is face down): their
+        :meth:`seat_view` must be the same."""
+
+    def bot_decision(self, state: Any, actor: int, rng: random.Random) -> Any:
+        """What the computer player ``actor`` would do now, decided with ``rng`` (None: the
+        game has no computer players)."""
+        return None
+
+
+#: The people :meth:`GameKind.sample_game` seats, by account id.
+SAMPLE_PEOPLE = {1: "Ann", 2: "Bob"}
+
 
 #: An event's data key for what only some seats may see: ``[[seat, {fields}], ...]``.
 PRIVATE = "private"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, ClassVar
@@ -23,6 +23,7 @@ from games.base import (
     NOBODY,
     OVER,
     PLAYING,
+    SAMPLE_PEOPLE,
     SEATING_DELTAS,
     WAITING,
     Delta,
@@ -447,6 +448,27 @@ class SnapshotKind(GameKind):
                 if mine != theirs:
                     found.append(f"seat {mine_seat.account_id} {spec.name}: replayed {mine!r}, stored {theirs!r}")
         return found
+
+    def sample_game(self, rng: random.Random) -> TurnTable:
+        """The first of :data:`~games.base.SAMPLE_PEOPLE` hosts; a computer player of
+        each level sits while there is room, then the other people; the host starts."""
+        table = self.table(self.new_state(), rng=rng)
+        (host, name), *others = SAMPLE_PEOPLE.items()
+        table.sit(host, name)
+        for level in table.levels:
+            if len(table.state.seats) < table.max_seats:
+                table.add_bot(host, level)
+        for account_id, other in others:
+            if len(table.state.seats) < table.max_seats:
+                table.sit(account_id, other)
+        table.start(host)
+        return table
+
+    def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
+        """The move the table makes by itself next: a computer player's, or a person's
+        default one when their time runs out."""
+        due = table.due()
+        return due.move if due is not None else None
 
     def seating_problems(self, state: Any) -> list[str]:
         """What is wrong with the phase, seats, host and settings of ``state``."""

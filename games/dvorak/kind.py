@@ -10,14 +10,26 @@ each pending vote was opened, and the settings the room was opened with.
 
 from __future__ import annotations
 
+import copy
+import random
+from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, GameKind
+from games.base import PLAYING, SAMPLE_PEOPLE, Event, GameKind, GameTable
 from games.dvorak import settings as table_settings
 from games.dvorak.invariants import differences, table_problems
 from games.dvorak.rules import Table
 from games.dvorak.state import Seat, TableState, Turn
-from games.dvorak.visibility import event_for
+from games.dvorak.visibility import card_visible, event_for
+
+#: The cards of the sample game's deck.
+SAMPLE_DECK = 12
+
+
+def game_table(table: GameTable) -> Table:
+    """``table`` as a Dvorak table."""
+    assert isinstance(table, Table), f"a {type(table).__name__} is no Dvorak table"
+    return table
 
 
 class DvorakKind(GameKind):
@@ -44,7 +56,11 @@ class DvorakKind(GameKind):
         )
 
     def table(self, state: TableState, **options: Any) -> Table:
-        return Table(state, card_limit=options.get("card_limit"))
+        """A table around ``state``: ``card_limit``, the cards and rules it may hold;
+        ``rng`` (a ``random.Random``) may be given, else the system's random source is
+        used."""
+        rng = options.get("rng")
+        return Table(state, rng if isinstance(rng, random.Random) else None, card_limit=options.get("card_limit"))
 
     def snapshot(self, state: TableState) -> dict[str, Any]:
         return {
@@ -91,6 +107,77 @@ class DvorakKind(GameKind):
 
     def event_for(self, state: TableState, event: Event, viewer: int) -> dict[str, Any]:
         return event_for(event, viewer)
+
+    def sample_game(self, rng: random.Random) -> Table:
+        """The sample's people seated, a deck of Things and Actions loaded by the host,
+        and a game begun."""
+        table = self.table(self.new_state(), rng=rng)
+        for account_id, name in SAMPLE_PEOPLE.items():
+            table.sit(account_id, name)
+        host = table.state.host
+        for number in range(SAMPLE_DECK):
+            kind = "T" if number % 2 else "A"
+            table.load_card(host, SAMPLE_PEOPLE[host], f"Sample {number}", kind, f"What sample card {number} says.")
+        table.start(host)
+        return table
+
+    def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
+        """The player whose turn it is draws, plays or discards a card of their hand, or
+        ends their turn."""
+        state = game_table(table).state
+        if state.phase != PLAYING:
+            return None
+        actor = state.turn.player
+        hand = game_table(table).hand(actor)
+        choices: list[tuple[str, int]] = [("draw", 0), ("endturn", 0)]
+        choices += [(verb, number) for number in hand for verb in ("play", "discard")]
+        verb, number = rng.choice(choices)
+
+        def move(table: GameTable) -> Any:
+            dvorak = game_table(table)
+            if verb == "draw":
+                return dvorak.draw(actor)
+            if verb == "endturn":
+                return dvorak.end_turn(actor)
+            return dvorak.play(actor, number) if verb == "play" else dvorak.discard(actor, number)
+
+        return move
+
+    def seat_view(self, state: TableState, viewer: int) -> dict[str, Any]:
+        """The seats, the turn and the settings; each card ``viewer`` may see, where it
+        is; of the others, how many are in each pile (a hand, the draw pile)."""
+        return {
+            "phase": state.phase,
+            "seats": [dict(vars(seat)) for seat in state.seats],
+            "turn": dict(vars(state.turn)),
+            "settings": dict(state.settings),
+            "cards": {
+                number: (card.zone, card.owner, card.name, card.kind, card.text, card.attached_to)
+                for number, card in state.cards.items()
+                if card_visible(state, number, viewer)
+            },
+            "piles": {
+                key: [number if card_visible(state, number, viewer) else None for number in pile]
+                for key, pile in state.piles.items()
+            },
+        }
+
+    def scrambled(self, state: TableState, viewer: int, rng: random.Random) -> TableState:
+        """Every card ``viewer`` may not see given another name, kind and text, and the
+        hidden cards of each pile put in another order."""
+        state = copy.deepcopy(state)
+        hidden = {number for number in state.cards if not card_visible(state, number, viewer)}
+        for number in hidden:
+            card = state.cards[number]
+            card.name, card.text = f"Secret {rng.randrange(10**6)}", f"Secret words {rng.randrange(10**6)}."
+            card.kind = rng.choice(("T", "A"))
+        for pile in state.piles.values():
+            places = [index for index, number in enumerate(pile) if number in hidden]
+            moved = [pile[index] for index in places]
+            rng.shuffle(moved)
+            for index, number in zip(places, moved, strict=True):
+                pile[index] = number
+        return state
 
 
 KIND = DvorakKind()

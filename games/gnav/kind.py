@@ -8,11 +8,12 @@ left of each seat included, as ``seat_state``) is the snapshot.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 from games.base import NOBODY, PLAYING, Event
-from games.gnav import cards, settings, visibility
+from games.gnav import bots, cards, settings, visibility
 from games.gnav.rules import MIN_PLAYERS, GnavTable
 from games.gnav.state import GnavState, hand_pairs
 from games.toolkit import SnapshotKind
@@ -45,6 +46,17 @@ class GnavKind(SnapshotKind):
 
     def event_for(self, state: GnavState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
+
+    def seat_view(self, state: GnavState, viewer: int) -> visibility.SeatView:
+        return visibility.seat_view(state, viewer)
+
+    def scrambled(self, state: GnavState, viewer: int, rng: random.Random) -> GnavState:
+        return visibility.scrambled(state, viewer, rng)
+
+    def bot_decision(self, state: GnavState, actor: int, rng: random.Random) -> str:
+        seat = state.seat(actor)
+        assert seat is not None and seat.bot, f"{actor} is no computer player"
+        return bots.decide(seat.bot, visibility.seat_view(state, actor), rng)
 
 
 def _problems(state: GnavState) -> list[str]:

@@ -20,6 +20,7 @@ everything one seat may know from the state, reading the deal's history through 
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -234,3 +235,19 @@ class _Knowledge:
             marks.add(holder)
         else:
             marks.discard(holder)
+
+
+def scrambled(state: GnavState, viewer: int, rng: random.Random) -> GnavState:
+    """A copy of ``state`` with every card ``viewer`` could not see changed: the others'
+    hands, the stock, and the private parts of the deal's history meant for others."""
+    state = copy.deepcopy(state)
+    for holder in state.hands:
+        if holder != viewer:
+            state.hands[holder] = rng.choice(cards.DECK)
+    state.stock = [rng.choice(cards.DECK) for _ in state.stock]
+    for entry in state.history:
+        for holder, secret in entry.get(PRIVATE, ()):
+            if holder != viewer:
+                for key in secret:
+                    secret[key] = rng.choice(cards.DECK)
+    return state

@@ -7,13 +7,14 @@ seat's ``account_id, name, team, out, absent, bot``; everything else is the snap
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 from games.base import NOBODY, PLAYING, Event
 from games.toolkit import SnapshotKind
+from games.ys import bots, visibility
 from games.ys import tables as t
-from games.ys import visibility
 from games.ys.rules import YsTable
 from games.ys.state import YsState
 
@@ -36,6 +37,17 @@ class YsKind(SnapshotKind):
 
     def event_for(self, state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
         return visibility.event_for(state, event, viewer)
+
+    def seat_view(self, state: YsState, viewer: int) -> dict[str, Any]:
+        return visibility.seat_view(state, viewer)
+
+    def scrambled(self, state: YsState, viewer: int, rng: random.Random) -> YsState:
+        return visibility.scrambled(state, viewer, rng)
+
+    def bot_decision(self, state: YsState, actor: int, rng: random.Random) -> Any:
+        seat = state.seat(actor)
+        assert seat is not None and seat.bot, f"{actor} is no computer player"
+        return bots.decide(seat.bot, visibility.seat_view(state, actor), rng)
 
 
 def _game_problems(state: YsState, ids: list[int]) -> list[str]:

@@ -24,6 +24,7 @@ they are, of held action cards and favour brokers only how many.
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from games.base import Event, visible_data
@@ -162,3 +163,38 @@ def _spied(state: YsState, look: list[Any]) -> list[Any]:
     """``[player, number]`` of a Spy's look ``["favour", player, index]``."""
     holdings = state.player(look[1])
     return [look[1], holdings["favour"][look[2]] if holdings is not None else None]
+
+
+def scrambled(state: YsState, viewer: int, rng: random.Random) -> YsState:
+    """A copy of ``state`` with everything ``viewer`` could not see changed: the others'
+    screens and held cards, their bids before all have bid, their face-down brokers, their
+    King's favour brokers (and a front after giving one), the neutral player's screen and
+    the brokers another placed for it, the gem deck and the face-down action cards."""
+    state = copy.deepcopy(state)
+    bidding = state.stage == "bid"
+    # What the viewer's Spy looked at, they saw.
+    looks = [look for e in state.effects if e["card"] == "spy" and e["player"] == viewer for look in e["seen"]]
+    # The viewer knows only which of its own neutral brokers it still has.
+    own_neutral = state.neutral_left(viewer)
+    for holdings in state.players:
+        if holdings["id"] == viewer:
+            continue
+        holdings["screen"] = sorted(rng.randint(0, 7) for _ in holdings["screen"])
+        if holdings["id"] == t.NEUTRAL:
+            holdings["screen"] = sorted([*own_neutral, *holdings["screen"][len(own_neutral) :]])
+        holdings["cards"] = [[rng.choice(list(t.YELLOW_CARDS)), won] for _, won in holdings["cards"]]
+        holdings["favour"] = [
+            value if ["favour", holdings["id"], index] in looks else rng.randint(0, 7)
+            for index, value in enumerate(holdings["favour"])
+        ]
+        gave = state.stage == "favour" and len(holdings["favour"]) >= state.round
+        if bidding or gave:
+            holdings["front"] = sorted(rng.randint(0, 7) for _ in holdings["front"])
+    for index, entry in enumerate(state.placed):
+        seen = ["board", index] in looks
+        if not entry["up"] and entry["player"] != viewer and entry.get("by") != viewer and not seen:
+            entry["value"] = rng.randint(0, 7)
+    rng.shuffle(state.gem_deck)
+    for corner in state.corners:
+        corner["stack"] = [rng.choice(t.yellow_deck()) for _ in corner["stack"]]
+    return state

@@ -3,12 +3,11 @@ every hidden card from whoever may not see it."""
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
 
-from games.base import NOBODY, PLAYING, PRIVATE
+from games.base import NOBODY, PLAYING
 from games.gnav import KIND, bots, cards
 from games.gnav.rules import LEVELS, GnavTable
 from games.gnav.visibility import seat_view
@@ -49,29 +48,13 @@ def random_tables(count: int, seed: int):
             yield table
 
 
-def scrambled(table: GnavTable, viewer: int, rng: random.Random):
-    """The table's state with every card ``viewer`` could not see changed: the others'
-    hands, the stock, and the private parts of the deal's history meant for others."""
-    state = copy.deepcopy(table.state)
-    for holder in state.hands:
-        if holder != viewer:
-            state.hands[holder] = rng.choice(cards.DECK)
-    state.stock = [rng.choice(cards.DECK) for _ in state.stock]
-    for entry in state.history:
-        for holder, secret in entry.get(PRIVATE, ()):
-            if holder != viewer:
-                for key in secret:
-                    secret[key] = rng.choice(cards.DECK)
-    return state
-
-
 def test_a_computer_players_decision_does_not_change_with_what_it_cannot_see():
     rng = random.Random(11)
     for table in random_tables(150, seed=5):
         viewer = table.state.turn
         view = seat_view(table.state, viewer)
         for _ in range(3):
-            other = seat_view(scrambled(table, viewer, rng), viewer)
+            other = seat_view(KIND.scrambled(table.state, viewer, rng), viewer)
             assert other == view
             for level in LEVELS:
                 seed = rng.random()

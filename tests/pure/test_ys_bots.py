@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.base import OVER, PLAYING
-from games.ys import bots, rules
+from games.ys import KIND, bots, rules
 from games.ys import tables as t
 from games.ys.rules import LEVELS, YsTable
 from games.ys.visibility import seat_view
@@ -60,41 +60,6 @@ def positions(games: int, seed: int, share: float):
             table.due().move(table)
 
 
-def scrambled(table: YsTable, viewer: int, rng: random.Random) -> Any:
-    """The table's state with everything ``viewer`` could not see changed: the others'
-    screens and held cards, their bids before all have bid, their face-down brokers, their
-    King's favour brokers (and a front after giving one), the neutral player's screen and
-    the brokers another placed for it, the gem deck and the face-down action cards."""
-    state = copy.deepcopy(table.state)
-    bidding = state.stage == "bid"
-    # What the viewer's Spy looked at, they saw.
-    looks = [look for e in state.effects if e["card"] == "spy" and e["player"] == viewer for look in e["seen"]]
-    # The viewer knows only which of its own neutral brokers it still has.
-    own_neutral = state.neutral_left(viewer)
-    for holdings in state.players:
-        if holdings["id"] == viewer:
-            continue
-        holdings["screen"] = sorted(rng.randint(0, 7) for _ in holdings["screen"])
-        if holdings["id"] == t.NEUTRAL:
-            holdings["screen"] = sorted([*own_neutral, *holdings["screen"][len(own_neutral) :]])
-        holdings["cards"] = [[rng.choice(list(t.YELLOW_CARDS)), won] for _, won in holdings["cards"]]
-        holdings["favour"] = [
-            value if ["favour", holdings["id"], index] in looks else rng.randint(0, 7)
-            for index, value in enumerate(holdings["favour"])
-        ]
-        gave = state.stage == "favour" and len(holdings["favour"]) >= state.round
-        if bidding or gave:
-            holdings["front"] = sorted(rng.randint(0, 7) for _ in holdings["front"])
-    for index, entry in enumerate(state.placed):
-        seen = ["board", index] in looks
-        if not entry["up"] and entry["player"] != viewer and entry.get("by") != viewer and not seen:
-            entry["value"] = rng.randint(0, 7)
-    rng.shuffle(state.gem_deck)
-    for corner in state.corners:
-        corner["stack"] = [rng.choice(t.yellow_deck()) for _ in corner["stack"]]
-    return state
-
-
 def test_a_computer_players_decision_does_not_change_with_what_it_cannot_see():
     rng = random.Random(7)
     stages = set()
@@ -103,7 +68,7 @@ def test_a_computer_players_decision_does_not_change_with_what_it_cannot_see():
         view = seat_view(table.state, viewer)
         stages.add(table.state.stage if not table.state.awaiting else table.state.awaiting[0]["ask"])
         for _ in range(2):
-            other = seat_view(scrambled(table, viewer, rng), viewer)
+            other = seat_view(KIND.scrambled(table.state, viewer, rng), viewer)
             assert other == view
             for level in LEVELS:
                 seed = rng.random()
