@@ -45,9 +45,6 @@ class GameCommands(Generic[G]):
     render_event: Callable[[G, Event, int, bool], str]
     #: The table as ``look`` draws it: (room, table, viewer, seated people away, spectators).
     render_table: Callable[[GameRoom, G, int, set[int], list[str]], str]
-    #: What a seated player holds, as they are reminded of it when they come back (None:
-    #: the table as ``look`` draws it already shows them, as Gnav's shows your card).
-    own_hand: Callable[[G, int], str] | None
     #: The table's structured views, to everyone in the room who asked for GMCP (or to
     #: the players given).
     send_views: Callable[[GameRoom, list[OnlinePlayer] | None], None]
@@ -61,6 +58,9 @@ class GameCommands(Generic[G]):
     #: The rules of the game, for ``help <game>``: written as a docstring is (paragraphs
     #: apart, indented lines kept whole), filled to the reader's window when sent.
     rules_help: str
+    #: What a seated player holds, as they are reminded of it when they come back (None:
+    #: the table as ``look`` draws it already shows them, as Gnav's shows your card).
+    own_hand: Callable[[G, int], str] | None = None
     #: For reading a room's past events (``log``, "While you were away"): the table each
     #: is read against, by the event's seq, where the table has changed since in ways
     #: its lines show (Dvorak: a card's words, edited since). None: the table as it is.
@@ -139,14 +139,15 @@ def send_packages(
                     connection.send_gmcp(package, data)
 
 
-def presence_lines(table: GameTable, away: set[int], watching: list[str]) -> list[str]:
-    """The lines under a table's drawing: who of those seated is away, who is watching."""
-    lines = []
+def with_presence(drawing: str, table: GameTable, away: set[int], watching: list[str]) -> str:
+    """A table's ``drawing`` as ``look`` shows it: under it, who of those seated is away
+    and who is watching."""
+    lines = [drawing]
     if away:
         lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
     if watching:
         lines.append("Watching: " + ", ".join(watching) + ".")
-    return lines
+    return "\n".join(lines)
 
 
 def bot_label(seat: Seat) -> str:

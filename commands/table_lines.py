@@ -52,11 +52,23 @@ def listed(words: list[str]) -> str:
 
 def left_the_table(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     """A seat given up (``Ann leaves the table.``) or taken away by the host (``You
-    remove Ann from the table.``)."""
+    remove Ann from the table.``), and, if that abandoned the game, how it ended."""
     player = d["player"]
     if actor not in (player, NOBODY):
-        return f"{subject(actor, v, n)} {verb(actor, v, 'remove', 'removes')} {who(player, v, n)} from the table."
-    return f"{subject(player, v, n)} {verb(player, v, 'leave', 'leaves')} the table."
+        said = f"{subject(actor, v, n)} {verb(actor, v, 'remove', 'removes')} {who(player, v, n)} from the table."
+    else:
+        said = f"{subject(player, v, n)} {verb(player, v, 'leave', 'leaves')} the table."
+    return f"{said} {d['result']}" if d.get("abandoned") and d.get("result") else said
+
+
+def names_for(table: Any, event: Any) -> dict[int, str]:
+    """The names an event's line may use: everyone seated, its actor and the player it
+    is about, as they were called when it happened (they may have left since)."""
+    names = {seat.account_id: seat.name for seat in table.state.seats}
+    names.setdefault(event.actor, event.actor_name)
+    if "player" in event.data and "name" in event.data:
+        names.setdefault(event.data["player"], event.data["name"])
+    return names
 
 
 def seating_lines(title: str) -> dict[str, Renderer]:

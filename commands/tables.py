@@ -147,9 +147,11 @@ class AddBotCommand(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         level, _, name = args.strip().partition(" ")
-        level = level or "normal"
-        if level.lower() not in self.table_class.levels:
-            raise CommandError(f"Which level? {', '.join(self.table_class.levels)}. Usage: {self.usage_text()}")
+        levels = self.table_class.levels
+        # Alone, it seats a normal player; a game without that level, its first.
+        level = level or ("normal" if "normal" in levels else levels[0])
+        if level.lower() not in levels:
+            raise CommandError(f"Which level? {', '.join(levels)}. Usage: {self.usage_text()}")
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.add_bot(actor, level, name))
 
@@ -202,3 +204,23 @@ class SetCommand(Command):
         name, value = assignment
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.set(actor, name, value))
+
+
+def table_commands(table_class: type[TurnTable]) -> list[Command]:
+    """``start``, ``addbot``, ``removebot`` and ``set`` for the toolkit table
+    ``table_class``, each with help made from what the table says of itself (its
+    levels, its settings). A game that wants help of its own subclasses them instead."""
+    word, words = table_class.game_word, table_class.games_word
+    settings = "; ".join(
+        f"{spec.name} ({spec.low}-{spec.high}{'' if spec.mid_match else ', between ' + words}): {spec.about}"
+        for spec in table_class.settings_spec.values()
+    )
+    docs = {
+        StartCommand: f"Start a {word} of {table_class.title} (host), with everyone seated.",
+        AddBotCommand: f"Seat a computer player (host, between {words}).\n\n"
+        f"Levels: {', '.join(table_class.levels)}. Its name is one of {', '.join(table_class.bot_names)}.",
+        RemoveBotCommand: f"Take a computer player's seat away (host, between {words}).",
+        SetCommand: f'Change a table setting (host); "set" alone lists them.\n\n{settings}.',
+    }
+    made = (type(base.__name__, (base,), {"__doc__": doc, "table_class": table_class}) for base, doc in docs.items())
+    return [command() for command in made]

@@ -4,21 +4,25 @@ Nothing here imports from the server, the commands or the database: a game is st
 plus moves that return events, testable without a socket.
 
 :data:`KINDS` is the registry of game kinds, the one place a new game is added (see
-"Adding a game" in docs/adding-a-game.md): rooms, storage, ``check``/``replay``, the
+docs/adding-a-game.md): rooms, storage, ``check``/``replay``, the
 cluster, the commands and the views find a room's game here by its name.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from games.base import GameKind
-from games.dvorak.kind import KIND as DVORAK
-from games.gnav.kind import KIND as GNAV
-from games.ys.kind import KIND as YS
 
-#: Every game a room can hold, by name; the first is the default (plain ``newroom``).
-KINDS: dict[str, GameKind] = {kind.name: kind for kind in (DVORAK, GNAV, YS)}
+#: The games a room can hold, by name: each is its package ``games/<name>`` (whose
+#: module ``kind`` holds its ``KIND``) and ``commands/<name>``. The first is the default
+#: (plain ``newroom``). A game is added by adding its name here, and nowhere else.
+GAMES = ("dvorak", "gnav", "ys")
 
-DEFAULT_KIND = DVORAK.name
+#: Every game a room can hold, by name, in the order of :data:`GAMES`.
+KINDS: dict[str, GameKind] = {name: importlib.import_module(f"games.{name}.kind").KIND for name in GAMES}
+
+DEFAULT_KIND = GAMES[0]
 
 
 def kind_of(game: str) -> GameKind:

@@ -99,7 +99,7 @@ class TurnState:
     :meth:`own_apply`)."""
 
     #: The game's seat class.
-    seat_class: ClassVar[type[Seat]]
+    seat_class: ClassVar[type[Seat]] = Seat
     #: The game's fields that only its own deltas change (not JSON-ready as they are).
     own_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -115,6 +115,8 @@ class TurnState:
     step: int = 0
     #: The id the next computer player gets (-1, -2, ...: never reused at a table).
     next_bot: int = -1
+    #: The seat to act (NOBODY when none is).
+    turn: int = NOBODY
 
     @classmethod
     @cache
@@ -169,8 +171,9 @@ class TurnState:
 class TurnTable(GameTable):
     """A table with a host, seats taken between games, settings, computer players and
     turn timers. The game's table class says what is its own in the class variables
-    below and writes :meth:`waiting_for`, :meth:`bot_move`, :meth:`timeout`,
-    :meth:`start` and :meth:`_leave_mid_game`."""
+    below and writes :meth:`start`, :meth:`bot_move` and :meth:`timeout`; it may change
+    whom the table waits for (:meth:`waiting_for`) and what leaving mid-game does
+    (:meth:`_leave_mid_game`)."""
 
     #: The game's name in the table's sentences ("Gnav seats at most 8").
     title: ClassVar[str]
@@ -180,7 +183,8 @@ class TurnTable(GameTable):
     max_seats: ClassVar[int]
     #: The settings a host may change, by name.
     settings_spec: ClassVar[Mapping[str, Setting]]
-    #: The computer players' levels, the default first among them as the commands say.
+    #: The computer players' levels (``addbot`` alone seats a ``normal`` one, or one of
+    #: the first level where there is no ``normal``).
     levels: ClassVar[tuple[str, ...]]
     #: The names computer players take, the first free one when none is asked for.
     bot_names: ClassVar[tuple[str, ...]]
@@ -197,9 +201,11 @@ class TurnTable(GameTable):
         value = self.state.settings.get(name)
         return self.settings_spec[name].default if value is None else value
 
-    @abstractmethod
     def waiting_for(self) -> list[int]:
-        """The seats the table waits for now, in turn order (none: it waits for nobody)."""
+        """The seats the table waits for now, in turn order (none: it waits for nobody).
+        By default the seat whose ``turn`` it is, while a game is played."""
+        state = self.state
+        return [state.turn] if state.phase == PLAYING and state.turn != NOBODY else []
 
     def due(self) -> Due | None:
         """A computer player's move after the bot delay, else the turn timer of the first
@@ -278,9 +284,21 @@ class TurnTable(GameTable):
         self._pass_host(event, account_id)
         self._seats(event, [s for s in self.state.seats if s.account_id != account_id])
 
-    @abstractmethod
     def _leave_mid_game(self, actor: int, seat: Any) -> None:
-        """``seat`` leaves the game being played (``actor``: they, or the host)."""
+        """``seat`` leaves the game being played (``actor``: they, or the host). By
+        default it ends the game for everyone: abandoned, nobody won."""
+        self._step_pending = True
+        event = self._record("leave", actor, player=seat.account_id, name=seat.name, abandoned=True)
+        self._end_game(event, f"The {self.game_word} was abandoned: {seat.name} left.", "abandoned", [])
+        self._pass_host(event, seat.account_id)
+        self._seats(event, [s for s in self.state.seats if s.account_id != seat.account_id])
+
+    def _end_game(self, event: Event, result: str, outcome: str, winners: list[str]) -> None:
+        """End the game with ``event``, which carries how it ended (the sentence
+        ``result``, ``outcome`` and the winners' names: what the results list keeps)."""
+        event.data.update(result=result, outcome=outcome, winners=winners)
+        self._set(event, "result", result)
+        self._set(event, "phase", OVER)
 
     def set_host(self, actor: int, account_id: int) -> None:
         """Hand the table over to another person seated here (host only)."""
@@ -388,6 +406,20 @@ class TurnTable(GameTable):
     def _room_for_one_more(self) -> None:
         if len(self.state.seats) >= self.max_seats:
             raise RuleViolation(f"This table is full: {self.title} seats at most {self.max_seats}.")
+
+
+class HidesNothing:
+    """For a game kind with no secrets (mixed in before :class:`SnapshotKind`): every
+    viewer is shown every event whole and the whole table."""
+
+    def event_for(self, state: Any, event: Event, viewer: int) -> dict[str, Any]:
+        return event.data
+
+    def seat_view(self, state: Any, viewer: int) -> Any:
+        return state
+
+    def scrambled(self, state: Any, viewer: int, rng: random.Random) -> Any:
+        return copy.deepcopy(state)
 
 
 class SnapshotKind(GameKind):

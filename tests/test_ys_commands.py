@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from commands.ys.game import names_of, with_card_help
+from commands.ys.game import with_card_help
+from commands.ys.play import names_of
 from commands.ys.render import RENDERERS, SpaceError, prompt, read_values_and_spaces, render_board, render_event
 from games.ys import rules as ys_rules
 from games.ys import tables as t

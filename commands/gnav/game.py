@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import GameCommands, presence_lines, send_packages
+from commands.games import GameCommands, send_packages, with_presence
 from commands.gnav.play import PLAY_COMMANDS
 from commands.gnav.render import help_text, render_event, render_view
+from commands.table_lines import names_for
 from commands.tables import timer_seconds_left
 from games.base import Event, GameTable
 from games.gnav import KIND
@@ -25,10 +26,7 @@ EMPTY_VIEWS: dict[str, Any] = {"Gnav.Table": {}}
 def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) -> str:
     """The line ``viewer`` reads about ``event``: from what the policy shows them of it
     (read ``past``, a turn's seconds are left out)."""
-    names = {seat.account_id: seat.name for seat in table.state.seats}
-    names.setdefault(event.actor, event.actor_name)
-    if "player" in event.data and "name" in event.data:
-        names.setdefault(event.data["player"], event.data["name"])
+    names = names_for(table, event)
     shown = KIND.event_for(table.state, event, viewer)
     if past and shown is not None:
         shown = {key: value for key, value in shown.items() if key != "seconds"}
@@ -41,7 +39,7 @@ def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], wa
     drawing = render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room, table))
     # One who left mid-match is shown as having left (their seat goes when it ends), not away.
     away = {account_id for account_id in away if table.holds_seat(account_id)}
-    return "\n".join([drawing, *presence_lines(table, away, watching)])
+    return with_presence(drawing, table, away, watching)
 
 
 def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
@@ -81,7 +79,6 @@ GAME_COMMANDS = GameCommands(
     command_sets=(PLAY_COMMANDS,),
     render_event=event_line,
     render_table=table_text,
-    own_hand=None,
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
     first_steps='Add computer players with addbot (easy, normal or strong), then type "start".',

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import GameCommands, presence_lines, send_packages
-from commands.ys.play import PLAY_COMMANDS, board_for, names_of, turn_seconds
+from commands.games import GameCommands, send_packages, with_presence
+from commands.table_lines import names_for
+from commands.ys.play import PLAY_COMMANDS, board_for, turn_seconds
 from commands.ys.render import CARD_HELP, card_help, cards_help, help_text, prompt, render_event, render_screen
 from games.base import NOBODY, Event, GameTable
 from games.ys import KIND
@@ -28,10 +29,7 @@ def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) 
     and, if the event's changes leave the table waiting for someone, what for: what to
     type for the one it waits for, whom it waits for for the others (with the seconds
     they have, unless it is read ``past``)."""
-    names = names_of(table)
-    names.setdefault(event.actor, event.actor_name)
-    if "player" in event.data and "name" in event.data:
-        names.setdefault(event.data["player"], event.data["name"])
+    names = names_for(table, event)
     shown = KIND.event_for(table.state, event, viewer)
     line = (render_event(shown, event.kind, viewer, names, event.actor) or "") if shown is not None else ""
     after = {delta[1]: delta[2] for delta in event.deltas if delta[0] == "set" and delta[1] in PROMPT_FIELDS}
@@ -47,7 +45,7 @@ def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) 
 
 def board_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The board as ``look`` draws it for ``viewer``."""
-    return "\n".join([board_for(room, table, viewer), *presence_lines(table, away, watching)])
+    return with_presence(board_for(room, table, viewer), table, away, watching)
 
 
 def own_screen(table: GameTable, viewer: int) -> str:

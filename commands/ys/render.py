@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from commands.table_lines import Names, Renderer, capital, left_the_table, listed, seating_lines, verb, who
+from commands.table_lines import Names, Renderer, capital, listed, seating_lines, verb, who
 from commands.text import docstring_section
 from games.base import NOBODY, OVER, PLAYING
 from games.ys import tables as t
@@ -174,11 +174,6 @@ def render_event(data: dict[str, Any], kind: str, viewer: int, names: Names, act
     visibility policy gave it to them; ``names`` maps seat ids to names. None: no renderer."""
     render = RENDERERS.get(kind)
     return render(data, viewer, names, actor) if render else None
-
-
-def _leave(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-    said = left_the_table(d, v, n, actor)
-    return f"{said} {d['result']}" if d.get("abandoned") and d.get("result") else said
 
 
 def _start(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -440,7 +435,6 @@ def _score(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
 #: One renderer per event kind the rules emit.
 RENDERERS: dict[str, Renderer] = {
     **seating_lines("Ys"),
-    "leave": _leave,
     "start": _start,
     "round": _round,
     "bid": _bid,

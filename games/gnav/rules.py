@@ -106,11 +106,6 @@ class GnavTable(TurnTable):
 
     # -- reading ---------------------------------------------------------------------
 
-    def waiting_for(self) -> list[int]:
-        """The seat whose turn it is (none between deals and outside a match)."""
-        turn = self.state.turn
-        return [turn] if self.state.phase == PLAYING and turn != NOBODY else []
-
     def due(self) -> Due | None:
         """What the table does by itself next: a computer player's move after the bot
         delay, a person's turn kept by default after the turn time, or the next deal a

@@ -52,8 +52,6 @@ class GnavState(TurnState):
     #: Deals dealt this match (the current one's number).
     deal: int = 0
     dealer: int = NOBODY
-    #: The seat to act; NOBODY between deals and outside a match.
-    turn: int = NOBODY
     #: This deal's participants in order of play: from the dealer's left, the dealer last.
     order: list[int] = field(default_factory=list)
     #: Each participant's card this deal.

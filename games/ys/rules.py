@@ -39,7 +39,7 @@ from games.toolkit import TurnTable, defaults
 from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
-from games.ys.state import Seat, YsState
+from games.ys.state import YsState
 from games.ys.visibility import seat_view
 
 #: When a card of each timing window may be played, for the refusal of one played too late.
@@ -149,17 +149,11 @@ class YsTable(TurnTable):
             return 'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
         return super().seat_refusal(account_id, name)
 
-    def _leave_mid_game(self, actor: int, seat: Seat) -> None:
-        """A person leaving mid-game ends it: the game is abandoned."""
-        self._step_pending = True
-        event = self._record("leave", actor, player=seat.account_id, name=seat.name, abandoned=True)
-        result = f"The game was abandoned: {seat.name} left."
-        for name, value in (("phase", OVER), ("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
+    def _end_game(self, event: Event, result: str, outcome: str, winners: list[str]) -> None:
+        """A game ended by a person leaving it: the round's business is dropped too."""
+        for name, value in (("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
             self._set(event, name, value)
-        self._set(event, "result", result)
-        event.data.update(result=result, outcome="abandoned", winners=[])
-        self._pass_host(event, seat.account_id)
-        self._seats(event, [s for s in self.state.seats if s.account_id != seat.account_id])
+        super()._end_game(event, result, outcome, winners)
 
     # -- the game --------------------------------------------------------------------
 

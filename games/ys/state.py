@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.base import NOBODY, Delta
+from games.base import Delta
 from games.base import Seat as GameSeat
 from games.toolkit import TurnState
 from games.ys.tables import NEUTRAL, NEUTRAL_BROKERS
@@ -57,8 +57,6 @@ class YsState(TurnState):
     #: The order cards chosen so far for the coming placement (stage ``order``):
     #: ``[player, card]`` each, in the order they were chosen.
     order_cards: list[list[int]] = field(default_factory=list)
-    #: Who places now (NOBODY outside placement).
-    turn: int = NOBODY
     #: What they place: ``pair`` (their own two brokers) or ``neutral`` (one of the
     #: neutral player's, after their pair, in a 2-player game).
     turn_part: str = ""
