@@ -8,6 +8,7 @@ module ``game`` holds ``GAME_COMMANDS``, its :class:`GameCommands` (a test check
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -31,6 +32,24 @@ log = logging.getLogger(__name__)
 
 #: A game kind's own table class.
 G = TypeVar("G", bound=GameTable)
+
+
+class CommandLineError(Exception):
+    """A command on the ``dvorak-mush`` command line cannot be done; the message says why."""
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """A game's own command on the ``dvorak-mush`` command line (Dvorak: ``deck``)."""
+
+    #: The command's name.
+    name: str
+    #: Adds the command (and any of its own) to the command line's subcommands; returns
+    #: the parsers that work on a database (they are given the database's options).
+    add: Callable[[Any], list[argparse.ArgumentParser]]
+    #: Does it, on the up-to-date database, with the arguments parsed: what to print.
+    #: :class:`CommandLineError` says why it cannot.
+    run: Callable[[argparse.Namespace, Database], Awaitable[str]]
 
 
 @dataclass(frozen=True)
@@ -71,6 +90,8 @@ class GameCommands(Generic[G]):
     #: (a paste some clients send as one line), with a notice for the typist of what was
     #: left out (None: nothing was). None: every line is one command.
     split_line: Callable[[str], tuple[list[str], str | None]] | None = None
+    #: The game's own commands on the ``dvorak-mush`` command line.
+    command_lines: tuple[CommandLine, ...] = ()
     #: More of the game's help, by topic (``help vote``, ``help alchemist``; also asked as
     #: ``help <game> <topic>``), each written as :attr:`rules_help` is.
     help_topics: Mapping[str, str] = field(default_factory=dict)

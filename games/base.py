@@ -263,9 +263,15 @@ class GameKind(ABC):
     name: ClassVar[str]
     #: One line for the ``games`` list.
     title: ClassVar[str]
-    #: Whether the game keeps tables of its own in the database (a projection of its
-    #: state, see ``persistence``); otherwise its state is stored as one snapshot.
-    own_tables: ClassVar[bool] = False
+    #: The module that keeps the game's own tables in the database (a projection of its
+    #: state), by its dotted name: it holds ``PROJECTION`` (see ``persistence.rooms``).
+    #: "": the game keeps none, and its state is stored as one snapshot.
+    projection: ClassVar[str] = ""
+
+    @property
+    def own_tables(self) -> bool:
+        """Whether the game keeps tables of its own (:attr:`projection`)."""
+        return bool(self.projection)
 
     @abstractmethod
     def new_state(self) -> Any:

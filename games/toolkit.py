@@ -429,7 +429,6 @@ class SnapshotKind(GameKind):
     changes (:meth:`TurnState.settable`). A game whose seats hold more adds it to the snapshot in
     its own :meth:`snapshot` and :meth:`restore`."""
 
-    own_tables: ClassVar[bool] = False
     state_class: ClassVar[type[TurnState]]
     table_class: ClassVar[type[TurnTable]]
 

@@ -2,8 +2,9 @@
 Dvorak table's state kept as rows (so that ``cards`` can be queried, and a card's
 history kept), written with each move in the same transaction as the room's event log.
 
-The room engine reaches this through :data:`persistence.rooms.PROJECTIONS`; the rest of
-a Dvorak table (seats, settings, turn) is stored as every game's is.
+Dvorak's kind names this module as its projection (:data:`PROJECTION`), which the room
+engine finds through it (:func:`persistence.rooms.projection_of`); the rest of a Dvorak
+table (seats, settings, turn) is stored as every game's is.
 """
 
 from __future__ import annotations
@@ -338,3 +339,7 @@ def _store_vote(
     connection.exec_driver_sql(_DELETE_VOTE_PG, (room_id, proposal_id, account))
     if choice is not None:
         connection.exec_driver_sql(_INSERT_VOTE_PG, (room_id, proposal_id, account, choice, now, seq))
+
+
+#: Dvorak's own tables, as the room engine reads and writes them.
+PROJECTION = DvorakTables()

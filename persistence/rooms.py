@@ -16,11 +16,13 @@ copy apart, so it is refused like one that is behind.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Protocol
 
 from sqlalchemy import String, and_, bindparam, cast, delete, func, insert, or_, select, update
@@ -28,11 +30,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from games import kind_of
+from games import KINDS, kind_of
 from games.base import NOBODY, OVER, WAITING, Changes, Event, Seat, merged_changes
 from persistence.bulk import Bulk, RowWriter, SqliteRowWriter
 from persistence.database import Database, OutcomeUnknown, Writing
-from persistence.dvorak_tables import DvorakTables
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, EventRow, GameResult, Room, RoomSpectator, RoomTalk
 from persistence.models import Seat as SeatRow
@@ -79,8 +80,13 @@ class Projection(Protocol):
     async def row_problems(self, connection: AsyncConnection, room_id: int) -> list[str]: ...
 
 
-#: The games that keep tables of their own, by name (see :class:`Projection`).
-PROJECTIONS: dict[str, Projection] = {"dvorak": DvorakTables()}
+@cache
+def projection_of(game: str) -> Projection | None:
+    """The tables the game called ``game`` keeps of its own (None: it keeps none, or there
+    is no such game): the ``PROJECTION`` of the module its kind names
+    (:attr:`games.base.GameKind.projection`)."""
+    kind = KINDS.get(game)
+    return importlib.import_module(kind.projection).PROJECTION if kind is not None and kind.projection else None
 
 
 @dataclass(frozen=True)
@@ -468,7 +474,7 @@ class RoomStore:
                 for s in seat_rows
             ]
             state = kind.restore(row.phase, row.host_account_id, row.settings, seats, row.state)
-            projection = PROJECTIONS.get(row.game)
+            projection = projection_of(row.game)
             if projection is not None:
                 await projection.load(connection, room_id, state)
             spectators = await _spectator_rules(connection, room_id)
@@ -537,7 +543,7 @@ class RoomStore:
             ).scalars()
             seat_positions = sorted(seats)
             seqs = list(event_seqs)
-            projection = PROJECTIONS.get(game)
+            projection = projection_of(game)
             if projection is not None:
                 problems += await projection.row_problems(connection, room_id)
         if seat_positions != list(range(len(seat_positions))):
@@ -813,7 +819,7 @@ def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
                         deck_version=ending.get("deck_version"),
                     )
                 )
-        projection = PROJECTIONS.get(game)
+        projection = projection_of(game)
         if projection is not None:
             projection.write(rows, game_moves, now)
     rows.write(_UPDATE_ROOM, room_rows)

@@ -1,8 +1,9 @@
 """The ``dvorak-mush`` command line: ``serve`` runs a node; ``migrate`` updates the schema
-and ``downgrade`` undoes migrations (to roll back a release); ``deck import|export`` moves
-decks in and out of rooms; ``check`` and ``replay`` audit the stored rooms; ``backup``
-copies a SQLite database; ``prune`` deletes rooms archived long ago, with their logs;
-``admin`` grants rights; ``--version`` says which release this is."""
+and ``downgrade`` undoes migrations (to roll back a release); ``check`` and ``replay``
+audit the stored rooms; ``backup`` copies a SQLite database; ``prune`` deletes rooms
+archived long ago, with their logs; ``admin`` grants rights; ``--version`` says which
+release this is. Each game may add commands of its own (``deck import|export``: see
+:attr:`commands.games.GameCommands.command_lines`)."""
 
 from __future__ import annotations
 
@@ -21,17 +22,13 @@ from typing import TypeVar
 
 from pythonjsonlogger.json import JsonFormatter
 
-from games.dvorak.deck import deck_contents
-from games.dvorak.deckformat import EXPORTERS, CardDefinition, DefinitionError, colour_code, parse_deck
-from games.dvorak.rules import RuleViolation, Table
+from commands.games import CommandLineError, all_game_commands
 from persistence.accounts import AccountStore
 from persistence.database import Database, MigrationError, describe_url, normalize_url
-from persistence.rooms import RoomNameTaken, RoomStore
+from persistence.rooms import RoomStore
 from persistence.staff_log import CONSOLE, StaffLog
 from server.audit import RoomReport, UnknownRoom, check_rooms, replay_rooms
 from server.config import Settings, installed_version
-from server.rooms import check_room_name
-from server.text import clean_text
 from server.workers import Listeners, Supervisor, bind_listeners, worker_count
 
 T = TypeVar("T")
@@ -39,12 +36,14 @@ T = TypeVar("T")
 log = logging.getLogger("server")
 
 DATABASE_FLAGS = ("data_dir", "database_url", "database_timeout", "log_level", "log_format")
+#: The games' own commands on the command line, by name.
+GAME_COMMAND_LINES = {line.name: line for game in all_game_commands().values() for line in game.command_lines}
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dvorak-mush",
-        description="A MUSH-style telnet server for Dvorak, the card game whose cards are written by its players.",
+        description="A MUSH-style server of multiplayer card and board games, for telnet clients and browsers.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
@@ -76,25 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     downgrade.add_argument("revision", help="the schema revision to go back to, e.g. 0007")
     Settings.add_arguments(downgrade, only=DATABASE_FLAGS)
 
-    deck = commands.add_parser("deck", help="import or export a room's deck", description="Decks on the command line.")
-    deck_commands = deck.add_subparsers(dest="deck_command", metavar="<import|export>", required=True)
-    deck_import = deck_commands.add_parser(
-        "import",
-        help="load a deck file into a room (made if missing)",
-        description="Load a deck file into a room: the archive's paste (cleardeck/loadcard/@emit lines, even "
-        "flattened into one line), the Dvorax colour form, TSV with the archive's header, or JSON. A deck that "
-        "starts with cleardeck (and any JSON deck) replaces the room's deck. A running server notices the change "
-        "at the room's next move.",
-    )
-    deck_import.add_argument("file", help="the deck file (UTF-8)")
-    deck_import.add_argument("--room", required=True, help="the room's name")
-    Settings.add_arguments(deck_import, only=DATABASE_FLAGS)
-    deck_export = deck_commands.add_parser(
-        "export", help="print a room's deck", description="Print a room's approved cards and rules."
-    )
-    deck_export.add_argument("--room", required=True, help="the room's name")
-    deck_export.add_argument("--format", choices=sorted(EXPORTERS), default="mush", help="default: mush")
-    Settings.add_arguments(deck_export, only=DATABASE_FLAGS)
+    for game in all_game_commands().values():
+        for command_line in game.command_lines:
+            for parser_on_a_database in command_line.add(commands):
+                Settings.add_arguments(parser_on_a_database, only=DATABASE_FLAGS)
 
     check = commands.add_parser(
         "check",
@@ -352,57 +336,6 @@ async def with_database(settings: Settings, work: Callable[[Database], Awaitable
         await database.dispose()
 
 
-async def import_deck(database: Database, path: Path, room_name: str) -> str:
-    deck = parse_deck(path.read_text(encoding="utf-8", errors="replace"))
-    cards = [_cleaned(card) for card in deck.cards]
-    rules = [_cleaned(rule) for rule in deck.rules]
-    store = RoomStore(database)
-    problem = check_room_name(room_name)
-    if problem:
-        raise CommandLineError(problem)
-    room_id = await store.find_id(room_name)
-    if room_id is None:
-        try:
-            room_id = await store.create(room_name, "dvorak", None)
-        except RoomNameTaken:
-            room_id = await store.find_id(room_name)
-    if room_id is None:  # made by someone else meanwhile, and deleted again
-        raise CommandLineError(f'Room "{room_name}" was made and deleted while the deck went in; try again.')
-    stored = await store.load(room_id)
-    assert stored is not None
-    if stored.game != "dvorak":
-        raise CommandLineError(f"Room {stored.name} is a room of {stored.game}: decks go into Dvorak rooms only.")
-    table = Table(stored.state)
-    try:
-        count = table.import_cards(path.stem, cards, rules, clear=deck.clears)
-    except RuleViolation as error:
-        raise CommandLineError(str(error)) from None
-    await store.commit(room_id, stored.head, table.state, table.take_changes())
-    verb = "replaced the deck of" if deck.clears else "added to"
-    return f"{path.name}: {len(cards)} cards and {len(rules)} rules ({count} in all) {verb} room {stored.name}."
-
-
-def _cleaned(card: CardDefinition) -> CardDefinition:
-    """A card from a file as players' own input is: every field cleaned of escape
-    sequences and control characters, and a colour only if it is a colour code."""
-    return CardDefinition(
-        clean_text(card.name),
-        clean_text(card.kind),
-        clean_text(card.text),
-        colour_code(clean_text(card.colour).strip()),
-        clean_text(card.creator),
-    )
-
-
-async def export_deck(database: Database, room_name: str, form: str) -> str:
-    store = RoomStore(database)
-    room_id = await store.find_id(room_name)
-    stored = await store.load(room_id) if room_id is not None else None
-    if stored is None:
-        raise CommandLineError(f'There is no room called "{room_name}".')
-    return EXPORTERS[form](stored.name, *deck_contents(stored.state))
-
-
 ROLE_NAMES = {"player": "a player", "moderator": "a moderator", "admin": "an administrator"}
 
 
@@ -464,10 +397,6 @@ def backup_sqlite(settings: Settings, target: Path) -> str:
     return f"Backed up {source_path} to {target}."
 
 
-class CommandLineError(Exception):
-    """The command cannot be done; the message says why."""
-
-
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = Settings.from_sources(arguments)
@@ -481,11 +410,9 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(migrate(settings))
         elif arguments.command == "downgrade":
             asyncio.run(downgrade(settings, arguments.revision))
-        elif arguments.command == "deck" and arguments.deck_command == "import":
-            path = Path(arguments.file)
-            print(asyncio.run(with_database(settings, lambda db: import_deck(db, path, arguments.room))))
-        elif arguments.command == "deck":
-            print(asyncio.run(with_database(settings, lambda db: export_deck(db, arguments.room, arguments.format))))
+        elif arguments.command in GAME_COMMAND_LINES:
+            run = GAME_COMMAND_LINES[arguments.command].run
+            print(asyncio.run(with_database(settings, lambda db: run(arguments, db))))
         elif arguments.command == "admin":
             role = arguments.role if arguments.action == "grant" else "player"
             print(asyncio.run(with_database(settings, lambda db: set_role(db, arguments.name, role))))
@@ -498,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
             print(backup_sqlite(settings, Path(arguments.file)))
         elif arguments.command == "prune":
             print(asyncio.run(with_database(settings, lambda db: prune_archived(db, arguments.archived_days))))
-    except (OSError, CommandLineError, DefinitionError, MigrationError, sqlite3.Error) as error:
+    except (OSError, CommandLineError, MigrationError, sqlite3.Error) as error:
         log.error("%s", error)
         return 1
     return 0

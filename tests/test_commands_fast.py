@@ -15,13 +15,13 @@ import pytest
 
 from commands import rooms as rooms_module
 from commands.base import CommandError
+from commands.dvorak.command_line import import_deck
 from commands.dvorak.gmcp import votes_json
 from commands.dvorak.render import RENDERERS, render_event
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
 from games.gnav.cards import FOOL
 from server.audit import check_rooms
-from server.cli import import_deck
 from tests.harness import PASSWORD, Clock, World
 from tests.players import flat
 from tests.pure.test_ccg_rules import ANN, CY, a_ccg_game_of_three

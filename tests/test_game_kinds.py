@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Where no game may be named: the room engine, the generic storage and the shared
 #: commands (commands/*.py; each game's own are in commands/<kind>/).
 GAME_AGNOSTIC = ["server/**/*.py", "persistence/**/*.py", "commands/*.py"]
-#: The files of those that are a game's own part: Dvorak's own tables, and the command
-#: line's tools for Dvorak's deck files (import-deck, export-deck).
-GAME_OWN = {"persistence/dvorak_tables.py", "server/cli.py"}
+#: The files of those that are a game's own part: the module Dvorak's kind names as its
+#: projection (its own tables: only persistence speaks SQL).
+GAME_OWN = {"persistence/dvorak_tables.py"}
 
 
 def test_every_registered_game_has_its_commands_views_and_help():
@@ -41,9 +41,11 @@ def test_every_registered_game_has_its_commands_views_and_help():
 
 
 def test_the_games_with_tables_of_their_own_are_those_with_a_projection():
-    from persistence.rooms import PROJECTIONS
+    from persistence.rooms import projection_of
 
-    assert {name for name, kind in KINDS.items() if kind.own_tables} == set(PROJECTIONS) == {"dvorak"}
+    assert {name for name, kind in KINDS.items() if kind.own_tables} == {"dvorak"}
+    assert {name for name in KINDS if projection_of(name) is not None} == {"dvorak"}
+    assert projection_of("chess") is None
 
 
 def test_a_room_of_each_game_has_that_games_commands_and_every_rooms():

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import cast
 
 from commands.dvorak.building import BUILD_COMMANDS
+from commands.dvorak.command_line import DECK_COMMAND_LINE
 from commands.dvorak.deck import DECK_COMMANDS, SAVED_DECK_COMMANDS, split_pasted_line
 from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
 from commands.dvorak.manage import TABLE_COMMANDS
@@ -119,5 +120,6 @@ GAME_COMMANDS = GameCommands(
     help_topics={"vote": VOTE_HELP},
     lobby_command_sets=(SAVED_DECK_COMMANDS,),
     split_line=split_pasted_line,
+    command_lines=(DECK_COMMAND_LINE,),
     tables_then=cards_as_they_were,
 )

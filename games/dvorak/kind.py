@@ -35,7 +35,8 @@ def game_table(table: GameTable) -> Table:
 class DvorakKind(GameKind):
     name = "dvorak"
     title = "Dvorak: the card game whose cards are written by its players."
-    own_tables = True
+    # Its cards, proposals, votes and card versions are rows of their own.
+    projection = "persistence.dvorak_tables"
 
     def new_state(self) -> TableState:
         """An empty table with the settings event logs start from (those of rooms made
