@@ -1,5 +1,7 @@
 """Every registered game kind passes the conformance checks (tests/conformance.py): no
-list of games to edit, a new kind runs them by being registered."""
+list of games to edit, a new kind runs them by being registered. In the fast tier: no
+socket, no database (the renderers it checks load the storage's modules, so it is not
+in tests/pure)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from games import KINDS
 from games.gnav import visibility
 from server.text import WHOLE_LINE
 from tests.conformance import check_kind
+
+pytestmark = pytest.mark.fast
 
 
 @pytest.mark.parametrize("name", list(KINDS))
