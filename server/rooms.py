@@ -11,10 +11,9 @@ The other nodes hear of each stored move (see :mod:`server.cluster`) and make it
 their copy of the room, or read it from the database if they missed one.
 
 A table may want moves made by itself (:meth:`games.base.GameTable.due`): a computer
-player's turn, a person's turn timer, the next deal. The room makes them after their
-delay through :meth:`GameRoom.perform`, like any player's move, but only while a seated
-person is here (a table whose people have all gone pauses), and on one node only: the
-first by name among the nodes of the seated people here.
+player's turn, a person's turn timer, the next deal. :mod:`server.room_clock` times them
+and makes them through :meth:`GameRoom.perform`, like any player's move. Who is here,
+away or watching is :mod:`server.room_presence`'s.
 
 Each copy keeps the head of the log it was built from (the last event's ``seq`` and the
 digest chaining every event, see :class:`persistence.rooms.LogHead`), and a move is
@@ -34,18 +33,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
-from games.base import Changes, Due, Event, GameTable, RuleViolation, merged_changes
+from games.base import Changes, Event, GameTable, RuleViolation, merged_changes
 from persistence.database import DatabaseUnavailable, OutcomeUnknown
 from persistence.rooms import (
     EMPTY_LOG,
     GameRecord,
     LoggedEvent,
     LogHead,
-    Missed,
     Move,
     RoomStore,
     RoomSummary,
-    SpectatorRule,
     StaleRoom,
     StoredRoom,
     chain,
@@ -53,6 +50,8 @@ from persistence.rooms import (
 from server.connection import as_news
 from server.hub import Hub, OnlinePlayer, Place
 from server.metrics import UNWATCHED, Metrics
+from server.room_clock import TableClock
+from server.room_presence import RoomPresence
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +130,10 @@ class _Storing:
         self.joined: list[_Queued] = []
 
 
-class GameRoom(Place):
-    """A named room where a table of some game is played; seated players and spectators."""
+class GameRoom(TableClock, RoomPresence, Place):
+    """A named room where a table of some game is played; seated players and spectators.
+    It commits moves (here); its table's own moves are timed by :class:`TableClock`,
+    who is here, away or watching is :class:`RoomPresence`'s."""
 
     def __init__(
         self,
@@ -171,52 +172,13 @@ class GameRoom(Place):
         self._joined_stored: tuple[int, list[_Queued]] = (0, [])
         #: A store failed mid-move: catch up with the database before trusting the table.
         self._suspect = False
-        #: Since when (``time.monotonic()``) each seated player not here has been seen away.
-        self.away_since: dict[int, float] = {}
-        #: The timer of the move the table wants made by itself next, and the task making it.
-        self._due_timer: asyncio.TimerHandle | None = None
-        self._due_at = 0.0
-        #: What the timer was set for: the log's seq, the reason and the seat.
-        self._due_key: tuple[Any, str, int] | None = None
-        #: Whether this node made the table's own moves when its people were last here.
-        self._driving = False
-        self._acting: asyncio.Task[None] | None = None
-        #: What the host decided about people who are not seated here (muted: they may
-        #: watch but not talk; barred: they may not come back), by account; as stored, and
-        #: kept up to date on every node by the "spectator" announcement.
-        self.spectator_rules: dict[int, SpectatorRule] = dict(stored.spectators)
+        self._start_clock()
+        self._start_presence(dict(stored.spectators))
 
     @property
     def seq(self) -> int:
         """The number of the last event this copy of the room has."""
         return self.head.seq
-
-    def is_seated(self, account_id: int) -> bool:
-        """Whether ``account_id`` plays at this table (:meth:`GameTable.holds_seat`)."""
-        return self.table.holds_seat(account_id)
-
-    def spectators(self) -> list[str]:
-        """Names of the people here (on any node) who are not seated."""
-        return [p.name for p in self.everyone() if not self.is_seated(p.account_id)]
-
-    def muted(self, account_id: int) -> bool:
-        """Whether ``account_id`` may not talk here: the host muted them, and they are
-        not seated (a seated player always may)."""
-        rule = self.spectator_rules.get(account_id)
-        return rule is not None and rule.muted and not self.is_seated(account_id)
-
-    def barred(self, account_id: int) -> bool:
-        """Whether the host barred ``account_id`` from coming back to watch or sit here."""
-        rule = self.spectator_rules.get(account_id)
-        return rule is not None and rule.barred
-
-    def rule_for(self, account_id: int, rule: SpectatorRule) -> None:
-        """Take in what the host decided about ``account_id`` (neither muted nor barred:
-        nothing)."""
-        if rule.muted or rule.barred:
-            self.spectator_rules[account_id] = rule
-        else:
-            self.spectator_rules.pop(account_id, None)
 
     async def perform(self, move: Callable[[GameTable], T]) -> T:
         """Make ``move`` on the table, store it, announce it; returns what the move returns.
@@ -581,84 +543,6 @@ class GameRoom(Place):
     def remote_changed(self) -> None:
         self.reschedule()
 
-    def _driven_here(self) -> bool:
-        """Whether this node makes the table's own moves. While seated people are in the
-        room, the first by name of their nodes does. Once all have gone away, the node
-        that made them last goes on alone: a person away is timed as one of two people
-        would be (their timer runs out, the computer players play on). A room read
-        afresh with none of its people in it waits for one."""
-        people = {seat.account_id for seat in self.table.state.seats if not seat.bot}
-        nodes = {self._hub.peers.node for account_id in self.occupants if account_id in people}
-        nodes |= {player.node for account_id, player in self.remote.items() if account_id in people}
-        if nodes:
-            self._driving = min(nodes) == self._hub.peers.node
-        return self._driving
-
-    def reschedule(self) -> None:
-        """Time the move the table wants made by itself now, if this node makes them, or
-        forget it. Called whenever the table or who is here changes; a move already timed
-        for the same point of the game (:attr:`Due.since`, else of the log) keeps its time:
-        people coming and going do not put off a turn timer, nor does a setting changed
-        mid-turn cut it short."""
-        if self._acting is not None and not self._acting.done():
-            return  # it reschedules when done
-        due = self.table.due()
-        if due is None or not self._driven_here():
-            self._forget_due()
-            return
-        key = (self.seq if due.since is None else due.since, due.reason, due.actor)
-        if self._due_timer is not None and self._due_key == key:
-            return
-        self._forget_due()
-        self._due_key = key
-        loop = asyncio.get_running_loop()
-        # Kept here: uvloop's call_later gives a Handle with no when() for a delay of 0.
-        self._due_at = loop.time() + max(0.0, due.delay)
-        self._due_timer = loop.call_at(self._due_at, self._act_now, due)
-
-    @property
-    def due_at(self) -> float | None:
-        """When (the event loop's clock) this node makes the table's next move by itself,
-        or None if it makes none now."""
-        return self._due_at if self._due_timer is not None else None
-
-    @property
-    def moving_by_itself(self) -> bool:
-        """Whether a move timed by :meth:`reschedule` is being made now."""
-        return self._acting is not None and not self._acting.done()
-
-    def _forget_due(self) -> None:
-        if self._due_timer is not None:
-            self._due_timer.cancel()
-            self._due_timer = None
-
-    def stop_acting(self) -> None:
-        """Make no more moves by itself (the room is let go)."""
-        self._forget_due()
-        if self._acting is not None:
-            self._acting.cancel()
-
-    def _act_now(self, due: Due) -> None:
-        self._due_timer = None
-        self._acting = asyncio.create_task(self._act(due), name=f"room {self.id} {due.reason}")
-
-    async def _act(self, due: Due) -> None:
-        try:
-            await self.perform(due.move)
-            if due.reason == "bot":
-                self._metrics.bot_moves.labels(self.game).inc()
-        except RuleViolation as refused:
-            # The table moved on since it was timed (on another node, say): nothing to do.
-            log.info("room %s: %s move for seat %s refused: %s", self.name, due.reason, due.actor, refused)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("room %s: %s move for seat %s failed", self.name, due.reason, due.actor)
-            return
-        finally:
-            self._acting = None
-        self.reschedule()
-
     async def _behind(self) -> bool:
         """Whether another node has stored moves this node has not heard of yet."""
         return self._hub.peers.shared and (await self._store.seq(self.id) or 0) > self.seq
@@ -784,53 +668,6 @@ class GameRoom(Place):
     async def results(self, last: int) -> list[GameRecord]:
         """How the room's ``last`` finished games ended, the latest first."""
         return await self._store.results(self.id, last)
-
-    async def went_away(self, account_id: int) -> None:
-        """Record that a seated player's last connection went, to tell them later what
-        they missed. The away clock starts now: a player back between two of the
-        absentee checks is gone again from this drop, not from the one before."""
-        self.away_since[account_id] = time.monotonic()
-        await self._store.mark_away(self.id, account_id)
-
-    async def came_back(self, account_id: int, last: int, last_said: int) -> Missed:
-        """Record that a seated player is back: what they missed (the ``last`` few
-        events and ``last_said`` lines said; nothing if they were not noted as away)."""
-        self.away_since.pop(account_id, None)
-        return await self._store.clear_away(self.id, account_id, last, last_said)
-
-    def someone_away(self) -> bool:
-        """Whether a seated player is not here (on any node): what is said here is then
-        kept for them."""
-        present = self.present()
-        return any(seat.account_id not in present for seat in self.table.state.seats if not seat.bot)
-
-    def remember_talk(self, text: str, speaker: int | None = None) -> None:
-        """Keep ``text``, said here by account ``speaker``, for the seated players who are
-        away (those who ignore the speaker will not be shown it): written a moment later,
-        with the other lines of that moment."""
-        self._store.remember_talk(self.id, text, speaker)
-
-    def overdue(self, grace: float) -> tuple[list[int], list[int]]:
-        """Who should stop counting in the vote (seated, not here on any node, for
-        ``grace`` seconds or more, and not yet marked) and who should count again (marked,
-        and here). Notes when each absent player was first seen away."""
-        present, now = self.present(), time.monotonic()
-        seated = {seat.account_id for seat in self.table.state.seats}
-        for account_id in set(self.away_since) - seated:
-            del self.away_since[account_id]
-        gone, back = [], []
-        for seat in self.table.state.seats:
-            if seat.bot:
-                continue  # a computer player is never away
-            if seat.account_id in present:
-                self.away_since.pop(seat.account_id, None)
-                if seat.absent:
-                    back.append(seat.account_id)
-            elif seat.out:
-                continue  # out of the game: not a voter anyway
-            elif not seat.absent and now - self.away_since.setdefault(seat.account_id, now) >= grace:
-                gone.append(seat.account_id)
-        return gone, back
 
 
 class RoomRegistry:
