@@ -17,7 +17,8 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, ClassVar
+from types import ModuleType
+from typing import Any, ClassVar, cast
 
 from games.base import (
     NOBODY,
@@ -431,6 +432,26 @@ class SnapshotKind(GameKind):
 
     state_class: ClassVar[type[TurnState]]
     table_class: ClassVar[type[TurnTable]]
+    #: The game's one policy of who sees what: a module with ``event_for(state, event,
+    #: viewer)``, ``seat_view(state, viewer)`` and ``scrambled(state, viewer, rng)``.
+    visibility: ModuleType
+    #: The game's computer players: a module whose ``decide(level, view, rng)`` decides
+    #: from a seat's view alone.
+    bots: ModuleType
+
+    def event_for(self, state: Any, event: Event, viewer: int) -> dict[str, Any] | None:
+        return cast(dict[str, Any] | None, self.visibility.event_for(state, event, viewer))
+
+    def seat_view(self, state: Any, viewer: int) -> Any:
+        return self.visibility.seat_view(state, viewer)
+
+    def scrambled(self, state: Any, viewer: int, rng: random.Random) -> Any:
+        return self.visibility.scrambled(state, viewer, rng)
+
+    def bot_decision(self, state: Any, actor: int, rng: random.Random) -> Any:
+        seat = state.seat(actor)
+        assert seat is not None and seat.bot, f"{actor} is no computer player"
+        return self.bots.decide(seat.bot, self.seat_view(state, actor), rng)
 
     @property
     def snapshot_fields(self) -> tuple[str, ...]:

@@ -8,12 +8,13 @@ left of each seat included, as ``seat_state``) is the snapshot.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
-from games.base import NOBODY, PLAYING, Event
-from games.gnav import bots, cards, settings, visibility
+from games.base import NOBODY, PLAYING
+from games.gnav import bots as computer_players
+from games.gnav import cards, settings
+from games.gnav import visibility as who_sees_what
 from games.gnav.rules import MIN_PLAYERS, GnavTable
 from games.gnav.state import GnavState, hand_pairs
 from games.toolkit import SnapshotKind
@@ -24,6 +25,8 @@ class GnavKind(SnapshotKind):
     title = "Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players."
     state_class = GnavState
     table_class = GnavTable
+    visibility = who_sees_what
+    bots = computer_players
 
     def snapshot(self, state: GnavState) -> dict[str, Any]:
         data = super().snapshot(state)
@@ -43,20 +46,6 @@ class GnavKind(SnapshotKind):
 
     def problems(self, state: GnavState) -> list[str]:
         return [*self.seating_problems(state), *_problems(state)]
-
-    def event_for(self, state: GnavState, event: Event, viewer: int) -> dict[str, Any] | None:
-        return visibility.event_for(state, event, viewer)
-
-    def seat_view(self, state: GnavState, viewer: int) -> visibility.SeatView:
-        return visibility.seat_view(state, viewer)
-
-    def scrambled(self, state: GnavState, viewer: int, rng: random.Random) -> GnavState:
-        return visibility.scrambled(state, viewer, rng)
-
-    def bot_decision(self, state: GnavState, actor: int, rng: random.Random) -> str:
-        seat = state.seat(actor)
-        assert seat is not None and seat.bot, f"{actor} is no computer player"
-        return bots.decide(seat.bot, visibility.seat_view(state, actor), rng)
 
 
 def _problems(state: GnavState) -> list[str]:

@@ -7,14 +7,13 @@ seat's ``account_id, name, team, out, absent, bot``; everything else is the snap
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from typing import Any
 
-from games.base import NOBODY, PLAYING, Event
+from games.base import NOBODY, PLAYING
 from games.toolkit import SnapshotKind
-from games.ys import bots, visibility
+from games.ys import bots as computer_players
 from games.ys import tables as t
+from games.ys import visibility as who_sees_what
 from games.ys.rules import YsTable
 from games.ys.state import YsState
 
@@ -26,6 +25,8 @@ class YsKind(SnapshotKind):
     title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players."
     state_class = YsState
     table_class = YsTable
+    visibility = who_sees_what
+    bots = computer_players
 
     def problems(self, state: YsState) -> list[str]:
         found = self.seating_problems(state)
@@ -34,20 +35,6 @@ class YsKind(SnapshotKind):
         elif state.stage or state.awaiting or state.tasks:
             found.append("a round's business outside a game")
         return found
-
-    def event_for(self, state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
-        return visibility.event_for(state, event, viewer)
-
-    def seat_view(self, state: YsState, viewer: int) -> dict[str, Any]:
-        return visibility.seat_view(state, viewer)
-
-    def scrambled(self, state: YsState, viewer: int, rng: random.Random) -> YsState:
-        return visibility.scrambled(state, viewer, rng)
-
-    def bot_decision(self, state: YsState, actor: int, rng: random.Random) -> Any:
-        seat = state.seat(actor)
-        assert seat is not None and seat.bot, f"{actor} is no computer player"
-        return bots.decide(seat.bot, visibility.seat_view(state, actor), rng)
 
 
 def _game_problems(state: YsState, ids: list[int]) -> list[str]:
