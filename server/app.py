@@ -36,6 +36,7 @@ from server.cluster import Cluster
 from server.config import Settings, installed_version
 from server.connection import Connection, TelnetConnection, flush_due
 from server.handoff import Arrival, Handoff
+from server.housekeeping import Housekeeping
 from server.hub import Hub, OnlinePlayer
 from server.limits import CommandRate
 from server.metrics import UNWATCHED, Health, Metrics, MetricsPort, StateCollector
@@ -200,9 +201,13 @@ class MushServer:
         #: The balancers trusted to say, in a PROXY header, whose connection it is.
         self._proxy_from = parse_networks(settings.proxy_from)
         self._listeners: list[asyncio.Server] = []
-        self._unloader: asyncio.Task[None] | None = None
-        #: The tasks that mark away players and archive unused rooms.
-        self._keepers: list[asyncio.Task[None]] = []
+        self.housekeeping = Housekeeping(
+            settings,
+            self.rooms,
+            self.metrics,
+            lambda: delete_due_accounts(self.hub, self.rooms, self.safety),
+            self.safety.delete_cooloff.total_seconds(),
+        )
         self._stopping = False
         self._stop_task: asyncio.Task[None] | None = None
         self._stop_begun = asyncio.Event()
@@ -262,60 +267,7 @@ class MushServer:
             self.handoff.start(self._can_take, self._arrived)
         if self.metrics_port is not None:
             await self.metrics_port.start()
-        self._unloader = asyncio.create_task(self._unload_idle_rooms(), name="room unloader")
-        self._keepers = [asyncio.create_task(self._mark_absentees(), name="absentee marker")]
-        if settings.room_archive_seconds > 0:
-            self._keepers.append(asyncio.create_task(self._archive_unused_rooms(), name="room archiver"))
-        self._keepers.append(asyncio.create_task(self._delete_due_accounts(), name="account deleter"))
-        self._keepers.append(asyncio.create_task(self.metrics.watch_loop_lag(), name="loop lag watcher"))
-
-    async def _unload_idle_rooms(self) -> None:
-        """Let go of rooms nobody here uses, so that memory holds the rooms in use only."""
-        idle = self.settings.room_unload_seconds
-        while True:
-            await asyncio.sleep(idle / 2)
-            for room in self.rooms.unload_idle(idle):
-                log.debug("room %s let go: nobody here has used it for %.0f s", room.name, idle)
-
-    async def _mark_absentees(self) -> None:
-        """Stop counting in votes the seated players away longer than the grace period,
-        and count those back again (looking a few times per grace period)."""
-        grace = self.settings.away_grace_seconds
-        while True:
-            await asyncio.sleep(max(0.05, min(grace / 4, 5.0)))
-            try:
-                await self.rooms.mark_absentees(grace)
-            except DatabaseUnavailable as outage:
-                log.warning("could not mark away players: %s", outage)
-            except Exception:
-                log.exception("error marking away players")
-
-    async def _archive_unused_rooms(self) -> None:
-        """Archive the rooms unused for ``room_archive_seconds`` (looking a few times per
-        that time, at most every five minutes)."""
-        unused = self.settings.room_archive_seconds
-        while True:
-            await asyncio.sleep(max(0.1, min(unused / 4, 300.0)))
-            try:
-                for name in await self.rooms.archive_unused(unused):
-                    log.info("room %s archived: unused for %.0f s", name, unused)
-            except DatabaseUnavailable as outage:
-                log.warning("could not archive unused rooms: %s", outage)
-            except Exception:
-                log.exception("error archiving unused rooms")
-
-    async def _delete_due_accounts(self) -> None:
-        """Delete the accounts whose owners asked for it once their cool-off is over
-        (looking a few times per cool-off, at most every minute)."""
-        cooloff = self.safety.delete_cooloff.total_seconds()
-        while True:
-            await asyncio.sleep(max(0.1, min(cooloff / 4, 60.0)))
-            try:
-                await delete_due_accounts(self.hub, self.rooms, self.safety)
-            except DatabaseUnavailable as outage:
-                log.warning("could not delete the accounts due: %s", outage)
-            except Exception:
-                log.exception("error deleting the accounts due")
+        self.housekeeping.start()
 
     def _protocol(self, plain: bool, handed: dict[str, Any] | None = None) -> functools.partial[MushTelnetServer]:
         """The protocol for the plain telnet listener, or (not ``plain``) the TLS one; or
@@ -728,10 +680,7 @@ class MushServer:
         self._stopping = True
         self.countdown.halt()
         log.info("shutting down")
-        if self._unloader is not None:
-            self._unloader.cancel()
-        for keeper in self._keepers:
-            keeper.cancel()
+        self.housekeeping.stop()
         for listener in self._listeners:
             listener.close()
         if self.web is not None:
