@@ -398,17 +398,7 @@ function ysPairControls(view, ctx) {
     el(
       "div",
       { class: "buttons" },
-      el(
-        "button",
-        {
-          type: "button",
-          id: "ys-place",
-          disabled: !ready,
-          "aria-label": ready ? `Place: ${command}` : "Place (choose two brokers and their spaces first)",
-          onclick: () => sendCommand(command),
-        },
-        "Place",
-      ),
+      ysPlaceButton("ys-place", "Place", command, "Place (choose two brokers and their spaces first)"),
       el(
         "button",
         {
@@ -423,6 +413,13 @@ function ysPairControls(view, ctx) {
       ),
     ),
   );
+}
+
+/** The button that sends a placement's ``command`` ("" until it is ready: disabled, and
+ * labelled ``notReady``). */
+function ysPlaceButton(id, label, command, notReady) {
+  const props = { type: "button", id, disabled: !command, onclick: () => sendCommand(command) };
+  return el("button", { ...props, "aria-label": command ? `Place: ${command}` : notReady }, label);
 }
 
 function ysNeutralControls(view, ctx) {
@@ -454,16 +451,11 @@ function ysNeutralControls(view, ctx) {
           String(value),
         ),
       ),
-      el(
-        "button",
-        {
-          type: "button",
-          id: "ys-place-neutral",
-          disabled: !ready,
-          "aria-label": ready ? `Place: ${command}` : "Place the neutral broker (choose its value and a space first)",
-          onclick: () => sendCommand(command),
-        },
+      ysPlaceButton(
+        "ys-place-neutral",
         "Place neutral broker",
+        command,
+        "Place the neutral broker (choose its value and a space first)",
       ),
     ),
   );
