@@ -3,7 +3,7 @@ Dvorak table's state kept as rows (so that ``cards`` can be queried, and a card'
 history kept), written with each move in the same transaction as the room's event log.
 
 Dvorak's kind names this module as its projection (:data:`PROJECTION`), which the room
-engine finds through it (:func:`persistence.rooms.projection_of`); the rest of a Dvorak
+engine finds through it (:func:`persistence.room_log.projection_of`); the rest of a Dvorak
 table (seats, settings, turn) is stored as every game's is.
 """
 
@@ -24,7 +24,7 @@ from persistence.database import Database
 from persistence.models import CardRow, CardVersion, ProposalRow, VoteRow
 
 if TYPE_CHECKING:
-    from persistence.rooms import Move
+    from persistence.room_log import Move
 
 _cards = CardRow.__table__
 _proposals = ProposalRow.__table__
@@ -109,7 +109,7 @@ _INSERT_VERSION = Bulk.insert(_versions, _VERSION_COLUMNS)
 
 class DvorakTables:
     """How a Dvorak table's cards, proposals, votes and card versions are read and
-    written (see :class:`persistence.rooms.Projection`)."""
+    written (see :class:`persistence.room_log.Projection`)."""
 
     async def load(self, connection: AsyncConnection, room_id: int, state: TableState) -> None:
         """Add the room's cards, pending proposals and their votes to ``state``."""

@@ -122,7 +122,7 @@ class Room(Base):
     #: ``games.base.GameKind.snapshot``).
     state: Mapped[dict] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer)
-    #: A digest chaining the room's events (see :mod:`persistence.rooms`): a write that
+    #: A digest chaining the room's events (see :mod:`persistence.room_log`): a write that
     #: expected another digest came from a copy of the room that the database does not
     #: hold, and is refused like a stale ``seq``.
     digest: Mapped[str] = mapped_column(String(64), default="", server_default="")

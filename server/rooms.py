@@ -16,7 +16,7 @@ and makes them through :meth:`GameRoom.perform`, like any player's move. Who is 
 away or watching is :mod:`server.room_presence`'s.
 
 Each copy keeps the head of the log it was built from (the last event's ``seq`` and the
-digest chaining every event, see :class:`persistence.rooms.LogHead`), and a move is
+digest chaining every event, see :class:`persistence.room_log.LogHead`), and a move is
 stored only if the database's head is that one: a copy told of events that were never
 stored (whatever the news said) can never write over the room, only be reloaded.
 """
