@@ -68,6 +68,35 @@ async def test_the_page_is_served_with_headers_that_let_only_the_servers_own_fil
                 assert "import" not in await response.text()
 
 
+async def test_each_games_panel_is_served_and_nothing_else_under_its_path(start_server):
+    server = await start_server()
+    base = f"http://127.0.0.1:{server.web_port}"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{base}/static/games/gnav.js") as response:
+            assert response.status == 200
+            assert 'registerGame("Gnav"' in await response.text()
+            for header, value in SECURITY_HEADERS.items():
+                assert response.headers[header] == value
+        async with session.get(f"{base}/static/games/ys.css") as response:
+            assert response.status == 200 and response.content_type == "text/css"
+        hostile = (
+            "/static/games/gnav.css",  # Gnav has no style of its own
+            "/static/games/chess.js",
+            "/static/games/gnav.py",
+            "/static/games/gnav.js.js",
+            "/static/games/gnav",
+            "/static/games/game.py",
+            "/static/games/%2e%2e/web.py",
+            "/static/games/..%2fgame.py",
+            "/static/games/__init__.js",
+            "/static/games/" + "g" * 5000 + ".js",
+        )
+        for path in hostile:
+            async with session.get(base + path) as response:
+                assert response.status in (403, 404), path
+                assert "import" not in await response.text(), path
+
+
 async def test_a_socket_opened_by_another_sites_page_or_with_no_origin_is_refused(start_server):
     server = await start_server()
     async with aiohttp.ClientSession() as session:
