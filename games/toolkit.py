@@ -414,7 +414,7 @@ class HidesNothing:
     viewer is shown every event whole and the whole table."""
 
     def event_for(self, state: Any, event: Event, viewer: int) -> dict[str, Any]:
-        return event.data
+        return copy.deepcopy(event.data)
 
     def seat_view(self, state: Any, viewer: int) -> Any:
         return state
@@ -427,8 +427,8 @@ class SnapshotKind(GameKind):
     """A game kind whose tables are :class:`TurnTable` s stored as one snapshot: the
     room's row keeps phase, host and settings, the seat rows each seat's
     :data:`STORED_SEAT_FIELDS`, and the snapshot every other field a ``set`` delta
-    changes (:meth:`TurnState.settable`). A game whose seats hold more adds it to the snapshot in
-    its own :meth:`snapshot` and :meth:`restore`."""
+    changes (:meth:`TurnState.settable`). A game whose seats hold more adds it to the
+    snapshot in its own :meth:`snapshot` and :meth:`restore`."""
 
     state_class: ClassVar[type[TurnState]]
     table_class: ClassVar[type[TurnTable]]
