@@ -133,7 +133,8 @@ class GameRecord:
     deck_version: int | None
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
+    """Now, in UTC: when a row is written."""
     return datetime.now(UTC)
 
 
@@ -177,7 +178,7 @@ class RoomLog:
     async def events(self, room_id: int, after_seq: int = 0, last: int | None = None) -> list[LoggedEvent]:
         """The room's events after ``after_seq`` in order; only the ``last`` few if given."""
         async with self._database.snapshot() as connection:
-            return await _read_events(connection, room_id, after_seq, last)
+            return await read_events(connection, room_id, after_seq, last)
 
     async def results(self, room_id: int, last: int) -> list[GameRecord]:
         """How the room's ``last`` finished games ended, the latest first."""
@@ -190,7 +191,7 @@ class RoomLog:
         return [
             GameRecord(
                 row.seq,
-                _aware(row.finished_at),
+                as_utc(row.finished_at),
                 row.result,
                 list(row.players),
                 row.outcome,
@@ -233,7 +234,7 @@ class RoomLog:
         was made. Its events are then stored, and their chain from ``before`` is
         ``after``'s digest; another node's events in their place are not."""
         async with self._database.snapshot() as connection:
-            stored = await _read_events(connection, room_id, before.seq, None, through=after.seq)
+            stored = await read_events(connection, room_id, before.seq, None, through=after.seq)
         passed = [logged.event for logged in stored]
         return len(passed) == after.seq - before.seq and chain(before.digest, passed) == after.digest
 
@@ -244,9 +245,11 @@ class RoomLog:
             return {room_id: LogHead(seq, digest) for room_id, seq, digest in rows}
 
 
-async def _read_events(
+async def read_events(
     connection: AsyncConnection, room_id: int, after_seq: int, last: int | None, through: int | None = None
 ) -> list[LoggedEvent]:
+    """The room's events after ``after_seq`` (through ``through``, if given), in order;
+    only the ``last`` few if given."""
     query = select(_events).where(_events.c.room_id == room_id, _events.c.seq > after_seq)
     if through is not None:
         query = query.where(_events.c.seq <= through)
@@ -260,14 +263,15 @@ async def _read_events(
     return [
         LoggedEvent(
             row.seq,
-            _aware(row.created_at),
+            as_utc(row.created_at),
             Event(row.kind, row.actor_account_id, row.actor_name, dict(row.data), list(row.deltas), row.forced),
         )
         for row in rows
     ]
 
 
-def _aware(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` as UTC (SQLite gives back times without their zone)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
@@ -283,7 +287,7 @@ class ClaimedRoom:
     async def events(self, room_id: int, after_seq: int = 0) -> list[LoggedEvent]:
         """The room's events after ``after_seq``: all there are, while the room is held."""
         assert room_id == self.room_id
-        return await _read_events(self._connection, room_id, after_seq, None)
+        return await read_events(self._connection, room_id, after_seq, None)
 
     async def store(self, expected: LogHead, state: Any, changes: Changes) -> LogHead:
         """Write one move, to be committed when the claim ends; the room's new head.
@@ -337,7 +341,7 @@ def write_moves(writing: Writing, moves: list[Move]) -> list[Move]:
     for all of them together; returns the moves that are stale (their room's stored head
     was not what they expected), of which nothing is written. Each event is turned into
     JSON once: that text is both digested and stored."""
-    now = _now()
+    now = utc_now()
     rows = RowWriter.for_writing(writing)
     connection = writing.connection
     logged = {id(move): _logged_events(move, now) for move in moves}

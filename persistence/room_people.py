@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from persistence.database import Database
 from persistence.models import Account, Room, RoomSpectator, RoomTalk
 from persistence.models import Seat as SeatRow
-from persistence.room_log import LoggedEvent, _aware, _now, _read_events
+from persistence.room_log import LoggedEvent, as_utc, read_events, utc_now
 from persistence.talk import KeptTalk
 
 _rooms = Room.__table__
@@ -88,7 +88,7 @@ class RoomPeople:
             if not muted and not barred:
                 await connection.execute(delete(_spectators).where(*where))
                 return
-            values = {"muted": muted, "barred": barred, "set_by_account_id": set_by, "set_at": _now()}
+            values = {"muted": muted, "barred": barred, "set_by_account_id": set_by, "set_at": utc_now()}
             changed = await connection.execute(update(_spectators).where(*where).values(values))
             if not changed.rowcount:
                 await connection.execute(insert(_spectators).values(room_id=room_id, account_id=account_id, **values))
@@ -98,7 +98,7 @@ class RoomPeople:
         time), unless they are already noted as away."""
         # The time is taken before waiting for the transaction: what is said from now on,
         # by those told they went, is what they missed (see clear_away).
-        now = _now()
+        now = utc_now()
         room_seq = select(_rooms.c.seq).where(_rooms.c.id == room_id).scalar_subquery()
         async with self._database.transaction() as connection:
             await connection.execute(
@@ -123,7 +123,7 @@ class RoomPeople:
                 return Missed(0, [], 0, [])
             since, away_at = row.away_since_seq, row.away_at
             seq = await connection.scalar(select(_rooms.c.seq).where(_rooms.c.id == room_id))
-            missed = await _read_events(connection, room_id, since, last)
+            missed = await read_events(connection, room_id, since, last)
             said, talk = 0, []
             if away_at is not None:
                 said_since = (_talk.c.room_id == room_id, _talk.c.created_at >= away_at)
@@ -136,7 +136,7 @@ class RoomPeople:
                         .limit(last_said)
                     )
                 ).all()
-                talk = [SaidLine(_aware(r.created_at), r.text, r.speaker_account_id) for r in reversed(rows)]
+                talk = [SaidLine(as_utc(r.created_at), r.text, r.speaker_account_id) for r in reversed(rows)]
             await connection.execute(update(_seats).where(*where).values(away_since_seq=None, away_at=None))
         return Missed((seq or since) - since, missed, said, talk)
 

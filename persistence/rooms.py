@@ -39,10 +39,10 @@ from persistence.room_log import (
     RoomLog,
     StaleRoom,
     _cancelled_outcome,
-    _now,
     _write_batch,
     chain,
     projection_of,
+    utc_now,
 )
 from persistence.room_people import Missed, RoomPeople, SaidLine, SpectatorRule, _spectator_rules
 from persistence.talk import KeptTalk
@@ -157,8 +157,8 @@ class RoomStore(RoomLog, RoomPeople):
                         state=kind.snapshot(state),
                         seq=EMPTY_LOG.seq,
                         digest=EMPTY_LOG.digest,
-                        created_at=_now(),
-                        used_at=_now(),
+                        created_at=utc_now(),
+                        used_at=utc_now(),
                         created_by_account_id=maker,
                     )
                     .returning(_rooms.c.id)
@@ -250,7 +250,7 @@ class RoomStore(RoomLog, RoomPeople):
             result = await connection.execute(
                 update(_rooms)
                 .where(_rooms.c.id == room_id, _OPEN)
-                .values(archived_at=_now(), name_key=_rooms.c.name_key + "~" + cast(_rooms.c.id, String))
+                .values(archived_at=utc_now(), name_key=_rooms.c.name_key + "~" + cast(_rooms.c.id, String))
             )
             return bool(result.rowcount)
 

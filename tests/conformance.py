@@ -20,6 +20,7 @@ from typing import Any
 
 from commands.games import game_commands
 from games.base import PLAYING, Event, GameKind, GameTable, RuleViolation, json_ready
+from games.toolkit import STORED_SEAT_FIELDS
 from server.text import render_colours, wrap_lines
 
 #: An account id that sits at no table: a spectator.
@@ -74,10 +75,7 @@ def check_state(kind: GameKind, played: Played) -> None:
     state = played.table.state
     assert kind.problems(state) == []
     if not kind.own_tables:
-        seats = [
-            {name: getattr(seat, name) for name in ("account_id", "name", "team", "out", "absent", "bot")}
-            for seat in state.seats
-        ]
+        seats = [{name: getattr(seat, name) for name in STORED_SEAT_FIELDS} for seat in state.seats]
         snapshot = json_ready(kind.snapshot(state))
         restored = kind.restore(state.phase, state.host, dict(state.settings), seats, snapshot)
         assert kind.differences(restored, state) == []
