@@ -189,11 +189,19 @@ class TurnTable(GameTable):
     levels: ClassVar[tuple[str, ...]]
     #: The names computer players take, the first free one when none is asked for.
     bot_names: ClassVar[tuple[str, ...]]
+    #: The game's state class.
+    state_class: ClassVar[type[TurnState]]
 
-    def __init__(self, state: Any, rng: random.Random | None = None) -> None:
-        super().__init__(state, rng)
+    def __init__(self, state: Any = None, rng: random.Random | None = None) -> None:
+        """A table around ``state`` (a new one with the default settings if none)."""
+        super().__init__(state if state is not None else self.new_state(), rng)
         #: Whether the next event recorded is a move's first, which carries the step on.
         self._step_pending = False
+
+    @classmethod
+    def new_state(cls) -> Any:
+        """An empty table's state, with the default settings."""
+        return cls.state_class(settings=defaults(cls.settings_spec))
 
     # -- reading -----------------------------------------------------------------------
 
@@ -430,7 +438,6 @@ class SnapshotKind(GameKind):
     changes (:meth:`TurnState.settable`). A game whose seats hold more adds it to the
     snapshot in its own :meth:`snapshot` and :meth:`restore`."""
 
-    state_class: ClassVar[type[TurnState]]
     table_class: ClassVar[type[TurnTable]]
     #: The game's one policy of who sees what: a module with ``event_for(state, event,
     #: viewer)``, ``seat_view(state, viewer)`` and ``scrambled(state, viewer, rng)``.
@@ -454,13 +461,17 @@ class SnapshotKind(GameKind):
         return self.bots.decide(seat.bot, self.seat_view(state, actor), rng)
 
     @property
+    def state_class(self) -> type[TurnState]:
+        return self.table_class.state_class
+
+    @property
     def snapshot_fields(self) -> tuple[str, ...]:
         """The fields kept in the snapshot as they are: all that a ``set`` delta changes
         but phase and host, which the room's row keeps."""
         return tuple(name for name in self.state_class.settable() if name not in ("phase", "host"))
 
     def new_state(self) -> Any:
-        return self.state_class(settings=defaults(self.table_class.settings_spec))
+        return self.table_class.new_state()
 
     def table(self, state: Any, **options: Any) -> TurnTable:
         """A table around ``state``; ``rng`` (a ``random.Random``) may be given, else the

@@ -23,7 +23,6 @@ from games.toolkit import SnapshotKind
 class GnavKind(SnapshotKind):
     name = "gnav"
     title = "Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players."
-    state_class = GnavState
     table_class = GnavTable
     visibility = who_sees_what
     bots = computer_players

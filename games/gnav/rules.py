@@ -61,7 +61,6 @@ table plays it so:
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING, WAITING, Due, Event, RuleViolation
@@ -70,7 +69,7 @@ from games.gnav import settings as table_settings
 from games.gnav.cards import CAT, CUCKOO, FOOL, PASSERS, REFUSERS
 from games.gnav.state import GnavState, Seat, hand_pairs
 from games.gnav.visibility import seat_view
-from games.toolkit import TurnTable, defaults
+from games.toolkit import TurnTable
 
 MAX_SEATS = 8
 MIN_PLAYERS = 2
@@ -84,11 +83,6 @@ BOT_NAMES = ("Olga", "Sven", "Astrid", "Nils", "Ingrid", "Leif", "Sigrid", "Knut
 DEAL_EVENTS = ("keep", "timeout", "swap", "pass", "refuse", "undo", "cuckoo", "stock", "settle", "rest", "out", "leave")
 
 
-def new_state() -> GnavState:
-    """An empty table with the default settings."""
-    return GnavState(settings=defaults(table_settings.SETTINGS))
-
-
 class GnavTable(TurnTable):
     """A Gnav table: its state and every move made on it."""
 
@@ -98,11 +92,9 @@ class GnavTable(TurnTable):
     settings_spec = table_settings.SETTINGS
     levels = LEVELS
     bot_names = BOT_NAMES
+    state_class = GnavState
 
     state: GnavState
-
-    def __init__(self, state: GnavState | None = None, rng: random.Random | None = None) -> None:
-        super().__init__(state if state is not None else new_state(), rng)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -494,4 +486,4 @@ class GnavTable(TurnTable):
             raise RuleViolation(f"It is {self.name_of(state.turn)}'s turn, not yours.")
 
 
-__all__ = ["BOT_NAMES", "LEVELS", "MAX_SEATS", "GnavTable", "RuleViolation", "WAITING", "new_state"]
+__all__ = ["BOT_NAMES", "LEVELS", "MAX_SEATS", "GnavTable", "RuleViolation", "WAITING"]

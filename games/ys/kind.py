@@ -23,7 +23,6 @@ STAGES = ("bid", "order", "place", "resolve", "favour")
 class YsKind(SnapshotKind):
     name = "ys"
     title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players."
-    state_class = YsState
     table_class = YsTable
     visibility = who_sees_what
     bots = computer_players

@@ -29,13 +29,12 @@ are in ``tables``.
 from __future__ import annotations
 
 import itertools
-import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from games.base import NOBODY, OVER, PLAYING, WAITING, Event, RuleViolation
-from games.toolkit import TurnTable, defaults
+from games.toolkit import TurnTable
 from games.ys import bots, scoring
 from games.ys import settings as table_settings
 from games.ys import tables as t
@@ -74,11 +73,6 @@ USES: dict[str, tuple[Callable[[YsTable, int, list[str]], None], Callable[[YsTab
 _STAGES = ("bid", "place", "resolve", "favour")
 
 
-def new_state() -> YsState:
-    """An empty table with the default settings."""
-    return YsState(settings=defaults(table_settings.SETTINGS))
-
-
 def space_of(raw: Any) -> list[Any]:
     """A space as the state keeps it, ``["city", quadrant, ring]`` or ``["market", row,
     colour]``, from a list, a tuple or words (``"city 2 palace"``); RuleViolation if it is
@@ -107,11 +101,9 @@ class YsTable(TurnTable):
     settings_spec = table_settings.SETTINGS
     levels = LEVELS
     bot_names = BOT_NAMES
+    state_class = YsState
 
     state: YsState
-
-    def __init__(self, state: YsState | None = None, rng: random.Random | None = None) -> None:
-        super().__init__(state if state is not None else new_state(), rng)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -1125,4 +1117,4 @@ def _holdings(account_id: int, brokers: list[int]) -> dict[str, Any]:
     }
 
 
-__all__ = ["BOT_NAMES", "EFFECTS", "LEVELS", "WAITING", "YsTable", "new_state", "space_of"]
+__all__ = ["BOT_NAMES", "EFFECTS", "LEVELS", "WAITING", "YsTable", "space_of"]
