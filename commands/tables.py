@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
 from commands.text import echoed, split_assignment
 from games.base import GameTable, RuleViolation, Seat
-from games.toolkit import TurnTable
+from games.toolkit import Setting, TurnTable
 from server.budgets import Budgets
 from server.rooms import GameRoom
 
@@ -190,13 +190,7 @@ class SetCommand(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args.strip():
-            values = current_room(ctx).table.state.settings
-            lines = [f"{'Setting':<9} {'Value':>5}  Meaning"]
-            for name, spec in self.table_class.settings_spec.items():
-                value = values.get(name, spec.default)
-                lines.append(f"{name:<9} {value:>5}{'*' if value != spec.default else ' '} {spec.about}")
-            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
-            ctx.reply("\n".join(lines))
+            ctx.reply(settings_list(self.table_class.settings_spec, current_room(ctx).table.state.settings))
             return
         assignment = split_assignment(args)
         if assignment is None or not assignment[0]:
@@ -206,13 +200,27 @@ class SetCommand(Command):
         await perform_on(ctx, self.table_class, lambda table: table.set(actor, name, value))
 
 
+def settings_list(settings: Mapping[str, Setting], values: Mapping[str, Any]) -> str:
+    """The table's settings as ``set`` alone (and Dvorak's ``settings``) lists them: each
+    one's value, starred where it differs from the default, and what it means."""
+    shown = {}
+    for name, spec in settings.items():
+        value = values.get(name, spec.default)
+        shown[name] = spec.show(value) + ("*" if value != spec.default else "")
+    width = max(len("Value"), *map(len, shown.values()))
+    lines = [f"{'Setting':<11} {'Value':<{width}}  Meaning"]
+    lines += [f"{name:<11} {shown[name]:<{width}}  {spec.about}" for name, spec in settings.items()]
+    lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
+    return "\n".join(lines)
+
+
 def table_commands(table_class: type[TurnTable]) -> list[Command]:
     """``start``, ``addbot``, ``removebot`` and ``set`` for the toolkit table
     ``table_class``, each with help made from what the table says of itself (its
     levels, its settings). A game that wants help of its own subclasses them instead."""
     word, words = table_class.game_word, table_class.games_word
     settings = "; ".join(
-        f"{spec.name} ({spec.low}-{spec.high}{'' if spec.mid_match else ', between ' + words}): {spec.about}"
+        f"{spec.name} ({spec.values}{'' if spec.mid_match else ', between ' + words}): {spec.about}"
         for spec in table_class.settings_spec.values()
     )
     docs = {

@@ -45,41 +45,86 @@ NAME_MAX = 30
 
 @dataclass(frozen=True)
 class Setting:
-    """One thing a host may set: a number from ``low`` to ``high``."""
+    """One thing a host may set. What its values are follows from its default: a switch
+    (on or off) for True or False, one of ``choices`` for a word, else a number from
+    ``low`` to ``high`` (a whole one for a whole default; 0 also, meaning none, where
+    ``zero_allowed``)."""
 
     name: str
-    default: int | float
-    low: int | float
-    high: int | float
-    #: int or float: what a value is read as.
-    kind: type
-    #: Whether it may change while a game is being played.
-    mid_match: bool
+    default: bool | int | float | str
     about: str
+    low: int | float = 0
+    high: int | float = 0
+    choices: tuple[str, ...] = ()
+    #: Whether it may change while a game is being played.
+    mid_match: bool = True
+    zero_allowed: bool = False
 
-    def parse(self, raw: Any) -> int | float:
-        """The value ``raw`` (text or a number) stands for; ValueError with a sentence for
-        the player if it is no such value or out of range."""
+    @property
+    def values(self) -> str:
+        """What it may be, in a few words: ``on/off``, ``any/majority``, ``10-600``."""
+        if isinstance(self.default, bool):
+            return "on/off"
+        if self.choices:
+            return "/".join(self.choices)
+        return f"{'0 or ' if self.zero_allowed else ''}{self.low}-{self.high}"
+
+    def parse(self, raw: Any) -> Any:
+        """The value ``raw`` (typed text, or a value) stands for; RuleViolation with a
+        sentence for the player if it is none of this setting's values."""
+        text = str(raw).strip().lower()
+        if isinstance(self.default, bool):
+            if text in ("on", "yes", "true", "1"):
+                return True
+            if text in ("off", "no", "false", "0"):
+                return False
+            raise RuleViolation(f"{self.name} is on or off.")
+        if self.choices:
+            if text not in self.choices:
+                raise RuleViolation(f"{self.name} is one of: {', '.join(self.choices)}.")
+            return text
+        whole = isinstance(self.default, int)
+        zero = " (or 0 for none)" if self.zero_allowed else ""
+        refusal = f"{self.name} is a {'whole ' if whole else ''}number from {self.low} to {self.high}{zero}."
+        if not text.isascii():  # int() and float() also read other scripts' digits ("５")
+            raise RuleViolation(refusal)
         try:
-            if isinstance(raw, str) and not raw.isascii():
-                raise ValueError(raw)  # int() and float() also read other scripts' digits ("５")
-            value = self.kind(float(raw)) if self.kind is int and not isinstance(raw, str) else self.kind(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"{self.name} is a {'whole ' if self.kind is int else ''}number") from None
-        if self.kind is float and value != value:  # NaN
-            raise ValueError(f"{self.name} is a number")
-        if not self.low <= value <= self.high:
-            raise ValueError(f"{self.name} is from {self.low} to {self.high}")
+            value = int(text) if whole else float(text)
+        except ValueError:
+            raise RuleViolation(refusal) from None
+        if not (self.low <= value <= self.high or (self.zero_allowed and value == 0)):
+            raise RuleViolation(refusal)  # NaN too: it compares false with everything
         return value
+
+    def show(self, value: Any) -> str:
+        """``value`` as a player types it."""
+        if isinstance(self.default, bool):
+            return "on" if value else "off"
+        return str(value)
 
 
 def turn_time(default: int, about: str) -> Setting:
     """``turntime``: the seconds a person has for a turn before the table moves for them."""
-    return Setting("turntime", default, 10, 600, int, True, about)
+    return Setting("turntime", default, about, 10, 600)
 
 
 #: ``botdelay``: the seconds a computer player waits before its move.
-BOT_DELAY = Setting("botdelay", 1.0, 0.0, 10.0, float, True, "seconds a computer player waits before its move")
+BOT_DELAY = Setting("botdelay", 1.0, "seconds a computer player waits before its move", 0.0, 10.0)
+
+
+def find_setting(settings: Mapping[str, Setting], name: str) -> Setting:
+    """The setting ``name`` (as typed) among ``settings``; RuleViolation if none is."""
+    found = settings.get(name.strip().lower())
+    if found is None:
+        raise RuleViolation(f'There is no setting "{name.strip()[:30]}". The settings are {", ".join(settings)}.')
+    return found
+
+
+def change_refusal(setting: Setting, phase: str, games_word: str) -> str | None:
+    """Why ``setting`` may not change now (``phase``), or None."""
+    if not setting.mid_match and phase == PLAYING:
+        return f"{setting.name} can be changed only between {games_word}."
+    return None
 
 
 def settings_by_name(*settings: Setting) -> dict[str, Setting]:
@@ -323,15 +368,11 @@ class TurnTable(GameTable):
     def set(self, actor: int, name: str, value: Any) -> None:
         """Change a setting (host only); some only between games."""
         self._host(actor)
-        spec = self.settings_spec.get(name.strip().lower())
-        if spec is None:
-            raise RuleViolation(f"The settings are {', '.join(self.settings_spec)}.")
-        try:
-            parsed = spec.parse(value)
-        except ValueError as error:
-            raise RuleViolation(f"{str(error).capitalize()}.") from None
-        if not spec.mid_match and self.state.phase == PLAYING:
-            raise RuleViolation(f"{spec.name} can be changed only between {self.games_word}.")
+        spec = find_setting(self.settings_spec, name)
+        parsed = spec.parse(value)
+        refusal = change_refusal(spec, self.state.phase, self.games_word)
+        if refusal is not None:
+            raise RuleViolation(refusal)
         event = self._record("set", actor, name=spec.name, value=parsed)
         self._change(event, ["setting", spec.name, parsed])
 

@@ -354,7 +354,7 @@ async def test_settings_teams_and_multideck_before_start(server):
     assert "Settings changed from the defaults: handsize=3, teams=on, multideck=on." in look
     assert "(team Owls, you)" in look
     await ann.ask("start")
-    assert "multideck can only be changed while no game is running." in flat(await ann.ask("set multideck=off"))
+    assert "multideck can be changed only between games." in flat(await ann.ask("set multideck=off"))
     look = flat(await bo.ask("look"))
     assert "Piles: Ann: draw 3, discard 0; Bo: draw 3, discard 0; Cy: draw 3, discard 0." in look
     assert len(await bo.hand()) == 3

@@ -361,7 +361,7 @@ async def test_refusals_say_why_in_a_sentence_and_change_nothing(server):
         assert room.seq == before, f"{command!r} changed the room"
 
     await refused(bo, "addbot", "Only the host (Ann) can do that.")
-    await refused(ann, "set lives=0", "Lives is from 1 to 9.")
+    await refused(ann, "set lives=0", "lives is a whole number from 1 to 9.")
     await refused(ann, "newroom/chess X", 'There is no game "chess". Games: dvorak, gnav, ys (type "games").')
     await refused(ann, "addbot grandmaster", "Which level? easy, normal, strong.")
     for _ in range(6):

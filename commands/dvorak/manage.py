@@ -5,7 +5,7 @@ from __future__ import annotations
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform
 from commands.social import refuse_if_muted
-from commands.tables import seated_player
+from commands.tables import seated_player, settings_list
 from commands.text import split_assignment
 from games.dvorak.rules import ENDINGS, Table
 from games.dvorak.settings import SETTINGS
@@ -53,18 +53,7 @@ class Settings(GameCommand):
     key = "settings"
 
     async def run(self, ctx: Context, args: str) -> None:
-        def look(table: Table) -> str:
-            values = {
-                name: spec.show(table.settings[name]) + ("*" if table.settings[name] != spec.default else "")
-                for name, spec in SETTINGS.items()
-            }
-            width = max(len("Value"), *map(len, values.values()))
-            lines = [f"{'Setting':<11} {'Value':<{width}}  Meaning"]
-            lines += [f"{name:<11} {values[name]:<{width}}  {spec.help}" for name, spec in SETTINGS.items()]
-            lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
-            return "\n".join(lines)
-
-        ctx.reply(await inspect(ctx, look))
+        ctx.reply(await inspect(ctx, lambda table: settings_list(SETTINGS, table.settings)))
 
 
 class Win(GameCommand):

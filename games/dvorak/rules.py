@@ -60,6 +60,7 @@ from games.dvorak.state import (
     Turn,
 )
 from games.dvorak.voting import Voting
+from games.toolkit import change_refusal, find_setting
 
 __all__ = ["Changes", "Event", "RuleViolation", "Table"]
 
@@ -203,13 +204,11 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
 
     def change_setting(self, actor: int, name: str, raw: str) -> None:
         self._host(actor)
-        try:
-            spec = table_settings.lookup(name)
-            value = spec.parse(raw)
-        except table_settings.SettingError as error:
-            raise RuleViolation(str(error)) from None
-        if spec.before_start_only and self.state.phase == PLAYING:
-            raise RuleViolation(f"{spec.name} can only be changed while no game is running.")
+        spec = find_setting(table_settings.SETTINGS, name)
+        value = spec.parse(raw)
+        refusal = change_refusal(spec, self.state.phase, "games")
+        if refusal is not None:
+            raise RuleViolation(refusal)
         event = self._event("setting", actor, name=spec.name, value=spec.show(value))
         if spec.name == "ccg" and bool(value) != self.ccg:
             self._switch_ccg(event, bool(value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.toolkit import BOT_DELAY, Setting, settings_by_name, turn_time
 
 SETTINGS = settings_by_name(
-    Setting("lives", 3, 1, 9, int, False, "lives each player starts a match with"),
+    Setting("lives", 3, "lives each player starts a match with", 1, 9, mid_match=False),
     turn_time(60, "seconds a person has for a turn before keeping by default"),
     BOT_DELAY,
 )

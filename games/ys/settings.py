@@ -6,8 +6,8 @@ from __future__ import annotations
 from games.toolkit import BOT_DELAY, Setting, settings_by_name, turn_time
 
 SETTINGS = settings_by_name(
-    Setting("favour", 0, 0, 1, int, False, "1: play the King's favour (a broker a round on the favour space)"),
-    Setting("quadrants", 4, 3, 4, int, False, "city quadrants played with 3 players (2 players always play 3)"),
+    Setting("favour", 0, "1: play the King's favour (a broker a round on the favour space)", 0, 1, mid_match=False),
+    Setting("quadrants", 4, "city quadrants played with 3 players (2 players always play 3)", 3, 4, mid_match=False),
     turn_time(90, "seconds a person has for a move before a default one is made"),
     BOT_DELAY,
 )

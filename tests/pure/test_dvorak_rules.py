@@ -221,7 +221,7 @@ def test_multideck_players_draw_from_and_discard_to_their_own_piles():
     table.draw(BOB)
     table.play(BOB, gift)
     assert table.state.cards[gift].zone == DISCARD and table.state.cards[gift].owner == ALICE
-    with pytest.raises(RuleViolation, match="only be changed while no game is running"):
+    with pytest.raises(RuleViolation, match="can be changed only between games"):
         table.change_setting(ALICE, "multideck", "off")
 
 
