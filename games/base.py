@@ -323,12 +323,18 @@ class GameKind(ABC):
 
     # -- what the conformance tests (tests/conformance.py) play and check every kind by --
 
-    @abstractmethod
     def sample_game(self, rng: random.Random) -> GameTable:
-        """A table (its random source ``rng``) where a game has begun, the changes that
-        began it not yet taken (they start its log): the people :data:`SAMPLE_PEOPLE`
-        seated (as many as it seats) and, if the game has computer players, one of each
-        level while there is room; the first is the host."""
+        """A new table (its random source ``rng``) set up by :meth:`set_up_sample`, the
+        changes that began its game not yet taken (they start its log)."""
+        table = self.table(self.new_state(), rng=rng)
+        self.set_up_sample(table)
+        return table
+
+    @abstractmethod
+    def set_up_sample(self, table: GameTable) -> None:
+        """Begin a game at ``table``, a new one (alone, or a real room's): the people
+        :data:`SAMPLE_PEOPLE` seated (as many as it seats) and, if the game has computer
+        players, one of each level while there is room; the first is the host."""
 
     @abstractmethod
     def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
@@ -352,7 +358,7 @@ class GameKind(ABC):
         return None
 
 
-#: The people :meth:`GameKind.sample_game` seats, by account id.
+#: The people :meth:`GameKind.set_up_sample` seats, by account id.
 SAMPLE_PEOPLE = {1: "Ann", 2: "Bob"}
 
 

@@ -553,10 +553,10 @@ class SnapshotKind(GameKind):
                     found.append(f"seat {mine_seat.account_id} {spec.name}: replayed {mine!r}, stored {theirs!r}")
         return found
 
-    def sample_game(self, rng: random.Random) -> TurnTable:
+    def set_up_sample(self, table: GameTable) -> None:
         """The first of :data:`~games.base.SAMPLE_PEOPLE` hosts; a computer player of
         each level sits while there is room, then the other people; the host starts."""
-        table = self.table(self.new_state(), rng=rng)
+        assert isinstance(table, TurnTable)
         (host, name), *others = SAMPLE_PEOPLE.items()
         table.sit(host, name)
         for level in table.levels:
@@ -566,7 +566,6 @@ class SnapshotKind(GameKind):
             if len(table.state.seats) < table.max_seats:
                 table.sit(account_id, other)
         table.start(host)
-        return table
 
     def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
         """The move the table makes by itself next: a computer player's, or a person's

@@ -187,7 +187,8 @@ async def test_seats_settings_and_bots_between_games(world):
     listing = (await world.call("Ann", "set"))["Ann"]
     assert re.search(r"^favour\s+1\* ", listing, re.M) and "turntime" in listing
     assert (await world.call("Ann", "set nothing"))["Ann"] == "Usage: set   or   set <setting>=<value>"
-    assert (await world.call("Ann", "set colour=1"))["Ann"].startswith('There is no setting "colour". The settings are favour, quadrants')
+    refusal = (await world.call("Ann", "set colour=1"))["Ann"]
+    assert refusal.startswith('There is no setting "colour". The settings are favour, quadrants')
     look = (await world.call("Ann", "look"))["Ann"]
     assert "Waiting for the host to start a game (start)." in look
 

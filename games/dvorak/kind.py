@@ -109,18 +109,17 @@ class DvorakKind(GameKind):
     def event_for(self, state: TableState, event: Event, viewer: int) -> dict[str, Any]:
         return event_for(event, viewer)
 
-    def sample_game(self, rng: random.Random) -> Table:
+    def set_up_sample(self, table: GameTable) -> None:
         """The sample's people seated, a deck of Things and Actions loaded by the host,
         and a game begun."""
-        table = self.table(self.new_state(), rng=rng)
+        dvorak = game_table(table)
         for account_id, name in SAMPLE_PEOPLE.items():
-            table.sit(account_id, name)
-        host = table.state.host
+            dvorak.sit(account_id, name)
+        host = dvorak.state.host
         for number in range(SAMPLE_DECK):
             kind = "T" if number % 2 else "A"
-            table.load_card(host, SAMPLE_PEOPLE[host], f"Sample {number}", kind, f"What sample card {number} says.")
-        table.start(host)
-        return table
+            dvorak.load_card(host, SAMPLE_PEOPLE[host], f"Sample {number}", kind, f"What sample card {number} says.")
+        dvorak.start(host)
 
     def random_move(self, table: GameTable, rng: random.Random) -> Callable[[GameTable], Any] | None:
         """The player whose turn it is draws, plays or discards a card of their hand, or
