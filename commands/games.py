@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from commands.base import CommandSet
 from games import KINDS
-from games.base import Event, GameTable, Seat
+from games.base import OVER, Event, GameTable, Seat
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -143,7 +144,59 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     game = game_commands(room.game)
     for occupant in list(room.occupants.values()):
         occupant.send("\n".join(game.line_for(room.table, event, occupant.account_id) for event in events))
-    game.send_views(room, None)
+    send_views(room, None)
+
+
+def send_views(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
+    """The room's structured views to everyone in it who asked for GMCP (or just to
+    ``players``): ``Room.Table``, which every game's table has, then the game's own."""
+    table = room.table
+    away = room.away()
+    timer = turn_timer(room)
+    send_packages(room, players, lambda viewer: {"Room.Table": table_summary(table, viewer, away, timer)})
+    game_commands(room.game).send_views(room, players)
+
+
+def turn_timer(room: GameRoom) -> int | None:
+    """The whole seconds a person has left for the turn ``room`` waits for now: as its
+    timer runs, or, just after a move, as the next turn's is about to be timed. None
+    when the table times no turn."""
+    left = room.turn_timer_left()
+    if left is None:
+        due = room.table.due()
+        left = due.delay if due is not None and due.reason == "timer" else None
+    return None if left is None else max(1, math.ceil(left))
+
+
+def table_summary(
+    table: GameTable, viewer: int, away: set[int] | frozenset[int] = frozenset(), timer: int | None = None
+) -> dict[str, Any]:
+    """``Room.Table``: what every game's table shows everyone, the same way for every
+    game. The phase; the host; the seats in turn order (each one's id, name, computer
+    player level, whether they are out or away); whom the table waits for; the seconds
+    left on the turn timer; how the last game ended, once it has; and ``you``, the
+    viewer's seat if they play here. The web page's shared table panel draws it (the
+    seats, whose turn, a countdown, the winner line); each game's panel adds its own."""
+    state = table.state
+    over = state.phase == OVER
+    return {
+        "phase": state.phase,
+        "host": state.host if state.seat(state.host) is not None else None,
+        "you": viewer if table.holds_seat(viewer) else None,
+        "seats": [
+            {
+                "id": seat.account_id,
+                "name": seat.name,
+                "bot": seat.bot or None,
+                "out": seat.out,
+                "away": seat.account_id in away,
+            }
+            for seat in state.seats
+        ],
+        "waiting": table.waiting_for(),
+        "timer": timer,
+        "result": state.result or None if over else None,
+    }
 
 
 def send_packages(

@@ -4,6 +4,8 @@ Packages, sent whenever they change (docs/players.md shows their JSON):
 
 - ``Char.Name``: who you are logged in as.
 - ``Room.Info``: where you are (the lobby or a game room).
+- ``Room.Table``: in a game room, what every game's table shows everyone: the seats,
+  whose turn, the turn timer, how the last game ended (``commands.games.table_summary``).
 - each game's own packages, from what its visibility policy lets you see (for Dvorak
   ``Dvorak.Table``, ``Dvorak.Hand``, ``Dvorak.Votes``: see ``commands/dvorak/gmcp.py``).
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import all_game_commands, game_commands
+from commands.games import all_game_commands, send_views
 from server.hub import OnlinePlayer, Place
 from server.rooms import GameRoom
 
@@ -38,6 +40,9 @@ def send_place(player: OnlinePlayer) -> None:
     for connection in player.connections:
         connection.send_gmcp("Room.Info", room_info(place))
     here = place.game if isinstance(place, GameRoom) else None
+    if here is None:
+        for connection in player.connections:
+            connection.send_gmcp("Room.Table", {})
     for game, commands in all_game_commands().items():
         if game != here:
             for package, empty in commands.empty_views.items():
@@ -50,7 +55,7 @@ def send_place(player: OnlinePlayer) -> None:
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None = None) -> None:
     """The room's table as its game shows it, to everyone in the room who asked for GMCP
     (or just to ``players``)."""
-    game_commands(room.game).send_views(room, players)
+    send_views(room, players)
 
 
 def place_changed(place: Place) -> None:

@@ -19,9 +19,7 @@ async def look_text(ctx: Context) -> str:
         render_table = game_commands(place.game).render_table
 
         def draw(table: GameTable) -> str:
-            present = place.present()
-            away = {seat.account_id for seat in table.state.seats if seat.account_id not in present and not seat.bot}
-            return render_table(place, table, player.account_id, away, place.spectators())
+            return render_table(place, table, player.account_id, place.away(), place.spectators())
 
         return await place.inspect(draw)
     names = [p.name for p in place.everyone()]

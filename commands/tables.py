@@ -4,7 +4,6 @@ name; and the commands games with computer players share (addbot, removebot, set
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -170,14 +169,11 @@ class RemoveBotCommand(Command):
         await perform_on(ctx, self.table_class, lambda table: table.remove_bot(actor, args))
 
 
-def timer_seconds_left(room: GameRoom, table: GameTable) -> int | None:
-    """The whole seconds left on the turn timer running in ``room`` (the move its table
-    makes by itself next being a person's turn timer), as ``look`` tells them; None when
-    there is none, or this node does not time it."""
-    due, due_at = table.due(), room.due_at
-    if due is None or due.reason != "timer" or due_at is None:
-        return None
-    return max(1, math.ceil(due_at - asyncio.get_running_loop().time()))
+def timer_seconds_left(room: GameRoom) -> int | None:
+    """The whole seconds left on the turn timer ``room`` runs for the turn it waits for
+    now, as ``look`` tells them; None when there is none, or this node does not time it."""
+    left = room.turn_timer_left()
+    return None if left is None else max(1, math.ceil(left))
 
 
 class SetCommand(Command):

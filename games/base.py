@@ -228,6 +228,11 @@ class GameTable(ABC):
         being played until it ends, and that one does not count)."""
         return self.state.seat(account_id) is not None
 
+    def waiting_for(self) -> list[int]:
+        """The seats the table waits for now, in turn order: whose turn or move it is
+        (none by default)."""
+        return []
+
     def due(self) -> Due | None:
         """The move this table wants made by itself next, if any (none by default)."""
         return None

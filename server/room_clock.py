@@ -89,6 +89,17 @@ class TableClock:
         or None if it makes none now."""
         return self._due_at if self._due_timer is not None else None
 
+    def turn_timer_left(self) -> float | None:
+        """The seconds left on the turn timer this node runs for the point the table is at
+        now; None if it runs none for it (none is due, another node times it, or the
+        timer running is for an earlier point and is about to be timed afresh)."""
+        due = self.table.due()
+        if due is None or due.reason != "timer" or self._due_timer is None:
+            return None
+        if self._due_key != (self.seq if due.since is None else due.since, due.reason, due.actor):
+            return None
+        return max(0.0, self._due_at - asyncio.get_running_loop().time())
+
     @property
     def moving_by_itself(self) -> bool:
         """Whether a move timed by :meth:`reschedule` is being made now."""

@@ -73,6 +73,16 @@ class RoomPresence:
         self.away_since.pop(account_id, None)
         return await self._store.clear_away(self.id, account_id, last, last_said)
 
+    def away(self) -> set[int]:
+        """The people who play here (:meth:`~games.base.GameTable.holds_seat`) and are not
+        here, on any node."""
+        present, table = self.present(), self.table
+        return {
+            seat.account_id
+            for seat in table.state.seats
+            if not seat.bot and seat.account_id not in present and table.holds_seat(seat.account_id)
+        }
+
     def someone_away(self) -> bool:
         """Whether a seated player is not here (on any node): what is said here is then
         kept for them."""

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from commands.games import game_commands
+from commands.games import game_commands, send_views
 from games.base import PLAYING, Event, GameKind, GameTable, RuleViolation, json_ready
 from games.toolkit import STORED_SEAT_FIELDS
 from server.text import render_colours, wrap_lines
@@ -110,13 +110,19 @@ class _Room:
 
     table: GameTable
     viewer: int
+    game: str
     name: str = "Sample"
     id: int = 1
-    due_at: float | None = None
     occupants: dict[int, Any] = field(default_factory=dict)
 
     def present(self) -> set[int]:
         return {seat.account_id for seat in self.table.state.seats}
+
+    def away(self) -> set[int]:
+        return set()
+
+    def turn_timer_left(self) -> float | None:
+        return None
 
     def spectators(self) -> list[str]:
         return ["Watcher"]
@@ -126,11 +132,11 @@ def shown_to(kind: GameKind, table: GameTable, viewer: int, events: list[Event])
     """Everything ``viewer`` is shown of ``table`` and of ``events``: the table as ``look``
     draws it, each GMCP package, and each event's line."""
     game = game_commands(kind.name)
-    room = _Room(table, viewer)
+    room = _Room(table, viewer, kind.name)
     connection = _Connection()
     room.occupants[viewer] = _Viewer(viewer, [connection])
     shown = [game.render_table(room, table, viewer, set(), ["Watcher"])]  # type: ignore[arg-type]
-    game.send_views(room, None)  # type: ignore[arg-type]
+    send_views(room, None)  # type: ignore[arg-type]
     shown.extend(f"{package} {data!r}" for package, data in connection.sent)
     shown.extend(game.line_for(table, event, viewer) for event in events)
     return shown
@@ -155,7 +161,7 @@ def check_width(kind: GameKind, table: GameTable, events: list[Event]) -> None:
     game = game_commands(kind.name)
     for viewer in viewers(table):
         texts = [game.line_for(table, event, viewer) for event in events]
-        texts.append(game.render_table(_Room(table, viewer), table, viewer, set(), ["Watcher"]))  # type: ignore[arg-type]
+        texts.append(game.render_table(_Room(table, viewer, kind.name), table, viewer, set(), ["Watcher"]))  # type: ignore[arg-type]
         for text in texts:
             for line in render_colours("\n".join(wrap_lines(text, WIDTH)), False).split("\n"):
                 assert len(line) <= WIDTH, f"{len(line)} columns: {line}"

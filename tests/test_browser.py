@@ -223,7 +223,7 @@ async def test_a_player_logs_in_with_the_form_and_a_room_made_by_typing_shows_it
     table = tab.page.locator("#dvorak-table")
     await expect(table).to_be_visible()
     await expect(table.locator("h2")).to_have_text("Table: Table")
-    await expect(seat(tab, "Ann")).to_contain_text("(you)")
+    await expect(seat(tab, "Ann")).to_contain_text("(you, host)")
     await expect(tab.page.locator("#dvorak-start")).to_be_visible()
     await expect(tab.page.locator("#leave-room")).to_be_visible()
     await tab.screenshot("02-new-room")
@@ -276,6 +276,8 @@ async def test_the_browser_player_starts_and_plays_by_clicking_and_sees_the_teln
     await tab.sees("Bo plays a card face down")
     await expect(tab.page.locator("#dvorak-table")).not_to_contain_text(re.compile(rf"#{hidden.group(1)}\b"))
     await expect(tab.page.locator("#dvorak-table")).not_to_contain_text(re.compile(rf"\b{hidden.group(2)}\b"))
+    await expect(tab.page.locator("#dvorak-table .piles")).to_contain_text("Piles: draw pile")
+    await expect(tab.page.locator("#panels")).not_to_contain_text("[object")
     await tab.screenshot("05-after-moves")
     await bo.close()
 
@@ -421,6 +423,11 @@ async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_cli
             continue
         for button in (swap, keep) if clicks % 2 else (keep, swap):
             if await button.is_visible() and await button.is_enabled():
+                if not clicks:
+                    # The shared table panel says whose turn it is, with the turn timer running.
+                    turn_line = gnav.locator(".turn-line")
+                    await expect(turn_line).to_contain_text(re.compile(r"Your turn\. \d+ s left"), timeout=1000)
+                    await expect(gnav.locator("li.seat.current .seat-name")).to_have_text("Ann", timeout=1000)
                 try:
                     await button.click(timeout=1000)
                     clicks += 1
@@ -431,6 +438,8 @@ async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_cli
             await tab.page.wait_for_timeout(50)
     assert clicks > 0
     await expect(gnav.locator(".summary").first).not_to_contain_text("Phase: playing.")
+    await expect(gnav.locator(".result")).to_contain_text(re.compile(r"won the match|draw"))
+    await expect(gnav.locator(".turn-line")).to_have_count(0)
     await expect(tab.page.locator("#gnav-start")).to_be_visible()
     await expect(keep).to_be_disabled()
     await tab.screenshot("11-gnav-over")

@@ -38,9 +38,7 @@ def card_json(card: Card, with_text: bool = True) -> dict[str, Any]:
 
 def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
     """``Dvorak.Table``: the table as everyone sees it (the summary ``look`` draws too)."""
-    present = room.present()
-    away = {seat.account_id for seat in table.state.seats if seat.account_id not in present}
-    summary = summarise(room, table, away, room.spectators())
+    summary = summarise(room, table, room.away(), room.spectators())
 
     def pile_json(pile: PileSummary) -> dict[str, Any]:
         top = pile.discard_top

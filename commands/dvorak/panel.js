@@ -3,7 +3,7 @@
 // text as buttons that put "readcard 12" in the command line. Every button sends a command the
 // player could have typed (commands/dvorak).
 
-import { $, colourClasses, commandButton, el, isEmpty, panel, putInCommandLine, registerGame, renderGame, sendCommand } from "/static/app.js";
+import { $, colourClasses, commandButton, el, isEmpty, panel, putInCommandLine, registerGame, renderGame, sendCommand, tablePanel } from "/static/app.js";
 
 /** The hand card whose actions are open, and the Thing chosen in its "on" list (kept when the
  * panels are drawn again). */
@@ -83,32 +83,21 @@ function dvorakTable(table, me) {
   const turn = table.turn;
   const myTurn = Boolean(turn && turn.player === me);
   const summary = [`Phase: ${table.phase}.`];
-  if (table.host) summary.push(` Host: ${table.host}.`);
-  if (turn) {
-    summary.push(
-      ` Turn ${turn.number}: ${turn.player === me ? "yours" : turn.player} (drawn ${turn.drawn}, ` +
-        `Things ${turn.things}, Actions ${turn.actions}).`,
-    );
-  }
-  const seats = el(
-    "ol",
-    { class: "seats", "aria-label": "Seats in turn order" },
-    (table.seats || []).map((seat) => {
-      const marks = [];
-      if (seat.current) marks.push(seat.name === me ? "your turn" : "their turn");
-      if (seat.name === me) marks.push("you");
-      if (seat.team) marks.push(`team ${seat.team}`);
-      if (seat.away) marks.push("away");
-      if (seat.out) marks.push("out");
-      if (seat.deck !== null && seat.deck !== undefined) marks.push(`deck of ${seat.deck}`);
-      const inPlay = seat.in_play || [];
-      const faceDown = seat.face_down || [];
-      return el(
-        "li",
-        { class: `seat${seat.current ? " current" : ""}${seat.out ? " out" : ""}` },
-        el("span", { class: "seat-name", text: seat.name }),
+  if (turn) summary.push(` Turn ${turn.number}: drawn ${turn.drawn}, Things ${turn.things}, Actions ${turn.actions}.`);
+  const byName = new Map((table.seats || []).map((seat) => [seat.name, seat]));
+  // Each seat's team, deck, hand size and what is in play in front of them.
+  const extra = (shared) => {
+    const seat = byName.get(shared.name);
+    if (!seat) return {};
+    const marks = [];
+    if (seat.team) marks.push(`team ${seat.team}`);
+    if (seat.deck !== null && seat.deck !== undefined) marks.push(`deck of ${seat.deck}`);
+    const inPlay = seat.in_play || [];
+    const faceDown = seat.face_down || [];
+    return {
+      marks,
+      content: [
         ` — ${seat.cards} card${seat.cards === 1 ? "" : "s"} in hand`,
-        marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
         inPlay.length || faceDown.length
           ? el(
               "ul",
@@ -125,9 +114,9 @@ function dvorakTable(table, me) {
               faceDown.map((label) => el("li", { class: "face-down", text: `face-down card ${label}` })),
             )
           : null,
-      );
-    }),
-  );
+      ],
+    };
+  };
   const piles = table.piles || {};
   const pileLines =
     "draw" in piles
@@ -138,34 +127,35 @@ function dvorakTable(table, me) {
   if (!playing && table.host === me) actions.push(commandButton("dvorak-start", "Start the game", "start"));
   if (playing && (myTurn || !turn)) actions.push(commandButton("dvorak-draw", "Draw a card", "drawcard"));
   if (playing && myTurn) actions.push(commandButton("dvorak-endturn", "End your turn", "endturn"));
-  return panel(
-    "dvorak-table",
-    `Table: ${table.room}`,
-    el("p", { class: "summary", text: summary.join("") }),
-    table.result ? el("p", { class: "result", text: table.result }) : null,
-    table.card_set
-      ? el("p", {
-          class: "card-set",
-          text: `The CCG game: a card set of ${table.card_set.cards} cards, version ${table.card_set.version}.`,
-        })
-      : null,
-    seats,
-    pileLines,
-    rules.length
-      ? el(
-          "details",
-          { class: "rules" },
-          el("summary", { text: `Special rules (${rules.length})` }),
-          el(
-            "ul",
-            {},
-            rules.map((card) => el("li", {}, cardLabel(card), cardText(card))),
-          ),
-        )
-      : null,
-    table.watching && table.watching.length ? el("p", { class: "watching", text: `Watching: ${table.watching.join(", ")}.` }) : null,
-    actions.length ? el("div", { class: "buttons" }, actions) : null,
-  );
+  return tablePanel("dvorak-table", `Table: ${table.room}`, {
+    above: [
+      el("p", { class: "summary", text: summary.join("") }),
+      table.card_set
+        ? el("p", {
+            class: "card-set",
+            text: `The CCG game: a card set of ${table.card_set.cards} cards, version ${table.card_set.version}.`,
+          })
+        : null,
+    ],
+    seats: { extra, label: "Seats in turn order" },
+    below: [
+      pileLines,
+      rules.length
+        ? el(
+            "details",
+            { class: "rules" },
+            el("summary", { text: `Special rules (${rules.length})` }),
+            el(
+              "ul",
+              {},
+              rules.map((card) => el("li", {}, cardLabel(card), cardText(card))),
+            ),
+          )
+        : null,
+      table.watching && table.watching.length ? el("p", { class: "watching", text: `Watching: ${table.watching.join(", ")}.` }) : null,
+      actions.length ? el("div", { class: "buttons" }, actions) : null,
+    ],
+  });
 }
 
 function thingsInPlay(table) {

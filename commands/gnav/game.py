@@ -36,9 +36,7 @@ def event_line(table: GameTable, event: Event, viewer: int, past: bool = False) 
 def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], watching: list[str]) -> str:
     """The table as ``look`` draws it for ``viewer``."""
     # The timer is the turn's: render_view tells it only to the player whose turn it is.
-    drawing = render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room, table))
-    # One who left mid-match is shown as having left (their seat goes when it ends), not away.
-    away = {account_id for account_id in away if table.holds_seat(account_id)}
+    drawing = render_view(seat_view(table.state, viewer), room.name, timer_seconds_left(room))
     return with_presence(drawing, table, away, watching)
 
 

@@ -2,7 +2,7 @@
 // the board drawn as a board, the viewer's screen, and the moves as buttons that send the telnet
 // commands (commands/ys).
 
-import { $, commandButton, el, isEmpty, panel, registerGame, renderGame, sendCommand } from "/static/app.js";
+import { $, commandButton, el, isEmpty, panel, registerGame, renderGame, sendCommand, tablePanel } from "/static/app.js";
 
 const YS_COLOURS = ["blue", "green", "yellow", "red"];
 const YS_GEMS = [...YS_COLOURS, "black", "white"];
@@ -214,41 +214,38 @@ function ysPriceTrack(view) {
   );
 }
 
-function ysPlayers(view, ctx) {
+/** Each player's colour, marks and holdings in the shared seat list (seatList's options). */
+function ysSeats(view, ctx) {
   const players = view.players || [];
-  const ordered = (view.order || []).map((id) => players.find((p) => p.id === id)).filter(Boolean);
-  for (const p of players) if (!ordered.includes(p)) ordered.push(p);
-  const waiting = ctx.waitingFor;
-  return el(
-    "ol",
-    { class: "ys-players", "aria-label": "Players in turn order" },
-    ordered.map((p) => {
-      const marks = [];
-      if (p.id === view.viewer) marks.push("you");
-      if (p.neutral) marks.push("neutral player");
-      if (p.bot) marks.push(`computer, ${p.bot}`);
-      if (p.id === view.host) marks.push("host");
-      if (waiting.includes(p.id)) marks.push(p.id === view.viewer ? "your move" : "to move");
-      if (view.stage === "bid" && !p.neutral) marks.push(p.bid ? "has bid" : "bidding");
-      const gems = YS_GEMS.filter((gem) => p.gems[gem]).map((gem) => ysGem(gem, p.gems[gem]));
-      return el(
-        "li",
-        { class: `ys-player${waiting.includes(p.id) ? " current" : ""}` },
-        el("span", { class: `ys-swatch ${ctx.owner(p.id).colour}`, "aria-hidden": "true" }),
-        el("span", { class: "seat-name", text: p.name }),
-        marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
-        el(
-          "span",
-          { class: "ys-holdings" },
-          `${p.points} point${p.points === 1 ? "" : "s"}, ${p.screen} behind the screen`,
-          p.front ? `, in front: ${p.front.join(" ")}` : "",
-          p.cards ? `, ${p.cards} action card${p.cards === 1 ? "" : "s"}` : "",
-          p.favour ? `, ${p.favour} with the King` : "",
-          gems.length ? el("span", { class: "ys-gems" }, ", gems: ", gems) : ", no gems",
-        ),
-      );
-    }),
-  );
+  const byId = new Map(players.map((p) => [p.id, p]));
+  const extra = (seat) => {
+    const p = byId.get(seat.id);
+    if (!p) return {};
+    const marks = [];
+    if (p.neutral) marks.push("neutral player");
+    if (view.stage === "bid" && !p.neutral && view.phase === "playing") marks.push(p.bid ? "has bid" : "bidding");
+    const gems = YS_GEMS.filter((gem) => p.gems[gem]).map((gem) => ysGem(gem, p.gems[gem]));
+    return {
+      lead: el("span", { class: `ys-swatch ${ctx.owner(p.id).colour}`, "aria-hidden": "true" }),
+      marks,
+      content: el(
+        "span",
+        { class: "ys-holdings" },
+        `${p.points} point${p.points === 1 ? "" : "s"}, ${p.screen} behind the screen`,
+        p.front ? `, in front: ${p.front.join(" ")}` : "",
+        p.cards ? `, ${p.cards} action card${p.cards === 1 ? "" : "s"}` : "",
+        p.favour ? `, ${p.favour} with the King` : "",
+        gems.length ? el("span", { class: "ys-gems" }, ", gems: ", gems) : ", no gems",
+      ),
+    };
+  };
+  return {
+    order: view.order || [],
+    extra,
+    className: "ys-players",
+    itemClass: "ys-player",
+    others: players.filter((p) => p.neutral).map((p) => ({ id: p.id, name: p.name })),
+  };
 }
 
 function ysPrompt(view, prompt, ctx) {
@@ -548,14 +545,8 @@ registerGame("Ys", {
       owner: (id) => owners.get(id) || { name: `#${id}`, colour: "ys-pn" },
       brokerValue: (index) => view.you.screen[index],
       neutralId: neutral ? neutral.id : null,
-      waitingFor: [],
     };
     const awaiting = view.awaiting || [];
-    if (view.phase === "playing") {
-      if (awaiting.length) ctx.waitingFor = [awaiting[0].player];
-      else if (view.stage === "bid") ctx.waitingFor = players.filter((p) => !p.neutral && !p.bid).map((p) => p.id);
-      else if (view.stage === "place") ctx.waitingFor = [view.turn];
-    }
     const summary = [];
     if (view.phase === "playing") {
       summary.push(`Round ${view.round} of 4: ${YS_STAGES[view.stage] || view.stage}.`);
@@ -569,18 +560,18 @@ registerGame("Ys", {
     if (view.phase !== "playing" && view.host === view.viewer) {
       buttons.push(commandButton("ys-addbot", "Add a computer player", "addbot"), commandButton("ys-start", "Start the game", "start"));
     }
-    const board = panel(
-      "ys-board",
-      "Ys",
-      el("p", { class: "summary", text: summary.join("") }),
-      view.result ? el("p", { class: "result", text: view.result }) : null,
-      awaiting.length ? ysPrompt(view, awaiting[0], ctx) : null,
-      buttons.length ? el("div", { class: "buttons" }, buttons) : null,
-      players.length ? ysPlayers(view, ctx) : null,
-      players.length
-        ? el("div", { class: "ys-table" }, ysCity(view, ctx), el("div", { class: "ys-side" }, ysMarket(view, ctx), ysPriceTrack(view)))
-        : null,
-    );
+    const board = tablePanel("ys-board", "Ys", {
+      turnWord: "move",
+      above: [
+        el("p", { class: "summary", text: summary.join("") }),
+        awaiting.length ? ysPrompt(view, awaiting[0], ctx) : null,
+        buttons.length ? el("div", { class: "buttons" }, buttons) : null,
+      ],
+      seats: ysSeats(view, ctx),
+      below: players.length
+        ? [el("div", { class: "ys-table" }, ysCity(view, ctx), el("div", { class: "ys-side" }, ysMarket(view, ctx), ysPriceTrack(view)))]
+        : [],
+    });
     const shown = [board];
     if (view.you && players.some((p) => p.id === view.viewer)) shown.push(ysScreen(view, ctx));
     return shown;

@@ -47,7 +47,7 @@ def turn_seconds(table: GameTable) -> int:
 
 def board_for(room: GameRoom, table: GameTable, viewer: int) -> str:
     """The board as ``viewer`` sees it, with the time left on the running turn timer."""
-    seconds = timer_seconds_left(room, table) or turn_seconds(table)
+    seconds = timer_seconds_left(room) or turn_seconds(table)
     return render_board(seat_view(table.state, viewer), room.name, names_of(table), seconds)
 
 

@@ -218,6 +218,13 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
 
     # -- the game ----------------------------------------------------------------------
 
+    def waiting_for(self) -> list[int]:
+        """The player whose turn it is, in a game played in turns."""
+        player = self.state.turn.player
+        if self.state.phase != PLAYING or not self.settings["turns"] or self.state.seat(player) is None:
+            return []
+        return [player]
+
     def start(self, actor: int, forced: bool = False) -> None:
         """Shuffle every approved card into the draw pile, deal, and pick a first player.
         A deck too small to deal every player a full hand is dealt only when forced."""

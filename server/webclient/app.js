@@ -47,7 +47,7 @@ export function el(tag, props = {}, ...children) {
     else if (key in node && typeof value !== "string") node[key] = value;
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(typeof child === "string" ? document.createTextNode(child) : child);
   }
@@ -182,6 +182,8 @@ const state = {
   room: null, // Room.Info
   secret: false, // the server asked for a secret ({"echo": false})
   views: new Map(), // GMCP package -> its latest data
+  table: null, // Room.Table in a game room
+  timerEnds: null, // when the turn timer Room.Table gave runs out (Date.now()'s clock)
   pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
 };
 
@@ -429,6 +431,8 @@ function loggedIn(name) {
 function loggedOut() {
   state.name = null;
   state.room = null;
+  state.table = null;
+  state.timerEnds = null;
   state.views.clear();
   for (const renderer of GAME_RENDERERS.values()) if (renderer.forget) renderer.forget();
   loginForm.hidden = false;
@@ -475,6 +479,13 @@ function receiveGmcp(name, data) {
     showRoom();
     return;
   }
+  if (name === "Room.Table") {
+    state.table = data && typeof data === "object" && !isEmpty(data) ? data : null;
+    const seconds = state.table && Number.isFinite(state.table.timer) ? state.table.timer : null;
+    state.timerEnds = seconds === null ? null : Date.now() + seconds * 1000;
+    for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
+    return;
+  }
   const prefix = name.split(".", 1)[0];
   if (!/^[A-Z][A-Za-z]*$/.test(prefix)) return;
   state.views.set(name, data);
@@ -515,6 +526,91 @@ export function renderGame(prefix) {
     else if (container.contains(document.activeElement) === false && nodes.length) commandInput.focus();
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The table every game has (Room.Table, commands/games.py table_summary): the seats, whose turn
+// with its countdown, and the winner line. A game's panel draws it with tablePanel and fills in
+// what is its own: each seat's marks and holdings, and what goes above and below the seats.
+
+/** Room.Table as last sent, or null outside a game room. */
+export function tableSummary() {
+  return state.table || null;
+}
+
+/** "Your turn" or "<name>'s turn" (or move: ``word``), with the turn timer counting down. */
+function turnLine(table, word) {
+  const waiting = (table.seats || []).filter((seat) => (table.waiting || []).includes(seat.id));
+  if (table.phase !== "playing" || !waiting.length) return null;
+  let whose;
+  if (waiting.length === 1) whose = waiting[0].id === table.you ? `Your ${word}.` : `${waiting[0].name}'s ${word}.`;
+  else whose = `Waiting for ${waiting.map((seat) => (seat.id === table.you ? "you" : seat.name)).join(", ")}.`;
+  const countdown = state.timerEnds === null ? null : el("span", { class: "countdown", "data-ends": String(state.timerEnds) });
+  if (countdown) tick(countdown);
+  return el("p", { class: "turn-line" }, whose, countdown ? " " : null, countdown);
+}
+
+/** The seats in ``order`` (ids; any others after), each with the shared marks (you, host,
+ * computer player, away, out, whose turn) and what ``extra(seat)`` adds:
+ * {lead: node before the name, marks: [words], content: [nodes after them]}. ``others``: rows
+ * the game lists with them that are nobody's seat ({id, name}: Ys's neutral player). */
+function seatList(
+  table,
+  { order = [], extra = () => ({}), label = "Players in turn order", className = "", itemClass = "", others = [] } = {},
+) {
+  const byId = new Map([...(table.seats || []), ...others].map((seat) => [seat.id, seat]));
+  const ordered = order.filter((id) => byId.has(id)).map((id) => byId.get(id));
+  for (const seat of byId.values()) if (!ordered.includes(seat)) ordered.push(seat);
+  const waiting = table.phase === "playing" ? table.waiting || [] : [];
+  return el(
+    "ol",
+    { class: `seats ${className}`.trim(), "aria-label": label },
+    ordered.map((seat) => {
+      const own = extra(seat) || {};
+      const marks = [];
+      if (waiting.includes(seat.id)) marks.push(seat.id === table.you ? "your turn" : "their turn");
+      if (seat.id === table.you) marks.push("you");
+      if (seat.id === table.host) marks.push("host");
+      if (seat.bot) marks.push(`computer, ${seat.bot}`);
+      if (seat.away) marks.push("away");
+      if (seat.out) marks.push("out");
+      marks.push(...(own.marks || []));
+      const current = waiting.includes(seat.id);
+      return el(
+        "li",
+        { class: ["seat", itemClass, current ? "current" : "", seat.out ? "out" : ""].filter(Boolean).join(" ") },
+        own.lead || null,
+        el("span", { class: "seat-name", text: seat.name }),
+        marks.length ? el("span", { class: "marks", text: ` (${marks.join(", ")})` }) : null,
+        own.content || null,
+      );
+    }),
+  );
+}
+
+/** A game's table panel on the shared scaffold: the turn line and countdown, the winner line
+ * once a game is over, ``above`` (the game's own lines), the seat list (``seats``: seatList's
+ * options) and ``below``. */
+export function tablePanel(id, title, { turnWord = "turn", above = [], seats = {}, below = [] } = {}) {
+  const table = tableSummary();
+  if (!table) return panel(id, title, above, below);
+  return panel(
+    id,
+    title,
+    turnLine(table, turnWord),
+    table.phase === "over" && table.result ? el("p", { class: "result", role: "status", text: table.result }) : null,
+    above,
+    seatList(table, seats),
+    below,
+  );
+}
+
+/** A countdown's text: the whole seconds left. */
+function tick(countdown) {
+  const left = Math.max(0, Math.ceil((Number(countdown.dataset.ends) - Date.now()) / 1000));
+  countdown.textContent = `${left} s left`;
+}
+
+setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 1000);
 
 export function panel(id, title, ...children) {
   return el("section", { id, class: "panel", "aria-labelledby": `${id}-title` }, el("h2", { id: `${id}-title`, text: title }), ...children);
