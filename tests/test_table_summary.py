@@ -4,6 +4,7 @@ sockets (:mod:`tests.harness`)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.fast
 
 
 def summary(world: World, name: str) -> Any:
-    """The last ``Room.Table`` ``name`` was sent."""
+    """The last ``Room.Table`` ``name`` was sent (since the last time they were asked)."""
     return [data for package, data in world.gmcp(name) if package == "Room.Table"][-1]
 
 
@@ -64,3 +65,20 @@ async def test_a_dvorak_table_waits_for_the_player_whose_turn_it_is_and_marks_wh
     await world.processor.disconnected(dropped)
     await world.call("Ann", "set handlimit=6")
     assert {seat["id"]: seat["away"] for seat in summary(world, "Ann")["seats"]} == {ann: False, bo: True}
+
+
+async def test_the_turn_timer_after_a_move_is_the_next_turn_s_whole_time_not_what_the_last_one_had_left(world):
+    await world.log_in("Ann", "Bo")
+    await world.call("Ann", "newroom/gnav Den")
+    await world.call("Bo", "join Den")
+    await world.calls("Ann", "set turntime=45", "start")
+    room = await world.room("Den")
+    names = {world.account_id("Ann"): "Ann", world.account_id("Bo"): "Bo"}
+    started = summary(world, "Ann")
+    first = started["waiting"]
+    assert started["timer"] == 45 and len(first) == 1
+    await asyncio.sleep(2.2)  # the first player's timer runs down to 43
+    await world.call(names[first[0]], "keep")
+    assert room.table.state.phase == "playing"
+    after = summary(world, "Ann")
+    assert after["waiting"] != first and after["timer"] == 45, after
