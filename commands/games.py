@@ -25,6 +25,7 @@ from games.base import OVER, Event, GameTable, Seat
 if TYPE_CHECKING:
     from persistence.database import Database
     from persistence.rooms import LoggedEvent
+    from server.config import Settings
     from server.hub import OnlinePlayer
     from server.rooms import GameRoom
 
@@ -93,6 +94,9 @@ class GameCommands(Generic[G]):
     split_line: Callable[[str], tuple[list[str], str | None]] | None = None
     #: The game's own commands on the ``dvorak-mush`` command line.
     command_lines: tuple[CommandLine, ...] = ()
+    #: The stores the game's commands find in ``ctx.services`` (Dvorak: its saved decks),
+    #: made by the server from its database and settings.
+    services: Callable[[Database, Settings], tuple[object, ...]] = lambda database, settings: ()
     #: More of the game's help, by topic (``help vote``, ``help alchemist``; also asked as
     #: ``help <game> <topic>``), each written as :attr:`rules_help` is.
     help_topics: Mapping[str, str] = field(default_factory=dict)

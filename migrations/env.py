@@ -13,7 +13,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from persistence.models import Base
+from persistence.models import schema
 
 config = context.config
 
@@ -21,7 +21,7 @@ config = context.config
 def run_on(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=schema(),
         # SQLite cannot ALTER most things in place: batch mode copies the table instead.
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,

@@ -1,8 +1,14 @@
-"""The database schema, as SQLAlchemy declarative models. Alembic migrations follow it."""
+"""The database schema, as SQLAlchemy declarative models. Alembic migrations follow it.
+
+A game that keeps tables of its own declares them on :class:`Base` in its own storage
+module, the one its kind names as its projection (:attr:`games.base.GameKind.projection`);
+:func:`schema` is every table, theirs too."""
 
 from __future__ import annotations
 
+import importlib
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import ClassVar
 
 from sqlalchemy import (
@@ -10,7 +16,6 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
-    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -22,6 +27,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import false as sa_false
 from sqlalchemy.types import TypeDecorator
+
+from games import KINDS
 
 #: Deterministic constraint names, so that migrations (and SQLite batch mode) can name them.
 NAMING_CONVENTION = {
@@ -197,32 +204,6 @@ class RoomSpectator(Base):
     set_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
-class CardRow(Base):
-    """A card of a room: its face, and exactly one place (zone, owner, position)."""
-
-    __tablename__ = "cards"
-
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(80))
-    kind: Mapped[str] = mapped_column(String(60))
-    text: Mapped[str] = mapped_column(Text)
-    author_account_id: Mapped[int] = mapped_column(Integer)
-    author_name: Mapped[str] = mapped_column(String(32))
-    zone: Mapped[str] = mapped_column(String(10))
-    owner: Mapped[int] = mapped_column(Integer)
-    position: Mapped[int] = mapped_column(Integer)
-    attached_to: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    deck_owner: Mapped[int] = mapped_column(Integer)
-    is_rule: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
-    colour: Mapped[str] = mapped_column(String(8), default="", server_default="")
-    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
-    #: A copy in a player's CCG deck: the number of the set card it copies.
-    copy_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-    __table_args__ = (Index("ix_cards_place", "room_id", "zone", "owner", "position"),)
-
-
 class EventRow(Base):
     """One entry of a room's append-only event log: what happened and the deltas that
     replay it."""
@@ -257,96 +238,6 @@ class GameResult(Base):
     winners: Mapped[list | None] = mapped_column(JSON, nullable=True)
     #: The version of the deck (a CCG room's card set) it was played with.
     deck_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class ProposalRow(Base):
-    """A proposal put to a room's vote, and how it ended (pending, accepted, rejected,
-    withdrawn)."""
-
-    __tablename__ = "proposals"
-
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10))
-    subject: Mapped[int] = mapped_column(Integer)
-    proposer_account_id: Mapped[int] = mapped_column(Integer)
-    proposer_name: Mapped[str] = mapped_column(String(32))
-    face: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    bundle: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    status: Mapped[str] = mapped_column(String(10))
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    created_seq: Mapped[int] = mapped_column(Integer)
-    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
-    decided_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class VoteRow(Base):
-    """One player's current vote on a pending proposal: who, what, when."""
-
-    __tablename__ = "votes"
-
-    room_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    proposal_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    choice: Mapped[str] = mapped_column(String(8))
-    voted_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    seq: Mapped[int] = mapped_column(Integer)
-
-    __table_args__ = (
-        ForeignKeyConstraint(["room_id", "proposal_id"], ["proposals.room_id", "proposals.id"], ondelete="CASCADE"),
-    )
-
-
-class CardVersion(Base):
-    """One version of a card's face: the first, and one more for each accepted edit."""
-
-    __tablename__ = "card_versions"
-
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(80))
-    kind: Mapped[str] = mapped_column(String(60))
-    text: Mapped[str] = mapped_column(Text)
-    colour: Mapped[str] = mapped_column(String(8))
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    seq: Mapped[int] = mapped_column(Integer)
-
-
-class PlayerDeck(Base):
-    """A CCG deck a player built and saved: set cards by name and how many copies."""
-
-    __tablename__ = "player_decks"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    owner_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(40))
-    #: The room whose set it was built from, and that set's version then.
-    room_name: Mapped[str] = mapped_column(String(80))
-    set_version: Mapped[int] = mapped_column(Integer)
-    card_count: Mapped[int] = mapped_column(Integer)
-    saved_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    #: ``{"cards": [[name, copies], ...]}``
-    data: Mapped[dict] = mapped_column(JSON)
-
-    __table_args__ = (Index("ix_player_decks_owner_name", "owner_account_id", "name_key", unique=True),)
-
-
-class SavedDeck(Base):
-    """A room saved under a name by its owner: cards, piles, rules, settings, votes, turn."""
-
-    __tablename__ = "saved_decks"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(40), unique=True)
-    owner_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    card_count: Mapped[int] = mapped_column(Integer)
-    saved_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    data: Mapped[dict] = mapped_column(JSON)
-    #: The size of ``data`` as JSON, in bytes: what counts against the owner's quota.
-    size_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Ban(Base):
@@ -420,3 +311,22 @@ class Report(Base):
     #: When a staff member marked it dealt with (None: open), and who.
     closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     closed_by_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+def game_storage() -> list[ModuleType]:
+    """The storage module of each registered game that keeps tables of its own (the
+    module its kind names as its projection), imported: its models are then part of
+    the schema."""
+    return [importlib.import_module(kind.projection) for kind in KINDS.values() if kind.projection]
+
+
+def schema() -> MetaData:
+    """Every table of the database, the games' own too: what migrations must make."""
+    game_storage()
+    return Base.metadata
+
+
+def account_rows() -> list[tuple[Table, str]]:
+    """The games' own rows that belong to one account (a storage module's
+    ``ACCOUNT_ROWS``: each table with the column naming the account), deleted with it."""
+    return [rows for module in game_storage() for rows in getattr(module, "ACCOUNT_ROWS", ())]

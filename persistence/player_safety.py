@@ -10,12 +10,11 @@ from sqlalchemy import String, and_, cast, delete, func, insert, or_, select, up
 from sqlalchemy.exc import IntegrityError
 
 from persistence.database import Database
-from persistence.models import Account, Ignore, PlayerDeck, Report, RoomSpectator, StaffAction
+from persistence.models import Account, Ignore, Report, RoomSpectator, StaffAction, account_rows
 
 _accounts = Account.__table__
 _ignores = Ignore.__table__
 _reports = Report.__table__
-_player_decks = PlayerDeck.__table__
 _spectators = RoomSpectator.__table__
 _staff_log = StaffAction.__table__
 
@@ -299,7 +298,8 @@ class AccountDeletions:
                     or_(_ignores.c.account_id == account_id, _ignores.c.ignored_account_id == account_id)
                 )
             )
-            await connection.execute(delete(_player_decks).where(_player_decks.c.owner_account_id == account_id))
+            for table, column in account_rows():
+                await connection.execute(delete(table).where(table.c[column] == account_id))
             await connection.execute(delete(_spectators).where(_spectators.c.account_id == account_id))
         return True
 

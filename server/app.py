@@ -20,14 +20,12 @@ from prometheus_client import ProcessCollector
 
 from commands.base import Services
 from commands.dispatch import CommandProcessor
-from commands.games import announce, web_panels
+from commands.games import all_game_commands, announce, web_panels
 from commands.safety import delete_due_accounts
 from games import KINDS
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseFull, DatabaseUnavailable, describe_url
-from persistence.decks import DeckStore
 from persistence.moderation import ModerationStore
-from persistence.player_decks import PlayerDeckStore
 from persistence.rooms import RoomStore
 from persistence.staff_log import StaffLog
 from server.accounts import AccountService, LoginThrottle
@@ -122,8 +120,7 @@ def build_world(
         accounts,
         rooms,
         Services(
-            DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes),
-            PlayerDeckStore(database, settings.max_saved_decks),
+            *(service for game in all_game_commands().values() for service in game.services(database, settings)),
             session_tokens,
             ModerationStore(database),
             StaffLog(database),

@@ -30,10 +30,10 @@ import aiomqtt
 import pytest
 from sqlalchemy import update
 
+from commands.dvorak.storage.models import CardRow
 from games.dvorak.invariants import differences
 from games.dvorak.rules import Event, Table
 from persistence.database import Database
-from persistence.models import CardRow
 from persistence.rooms import RoomStore
 from server import envelopes
 from server.app import MushServer

@@ -11,9 +11,10 @@ import sqlite3
 import pytest
 from sqlalchemy import select, update
 
+from commands.dvorak.storage.decks import deck_size
+from commands.dvorak.storage.models import CardRow, SavedDeck
 from persistence.database import Database
-from persistence.decks import deck_size
-from persistence.models import Account, CardRow, EventRow, SavedDeck
+from persistence.models import Account, EventRow
 from persistence.rooms import RoomStore
 from server.audit import check_rooms, replay_rooms
 from tests.chaos import RandomPlayer, start_all, unconfirmed_in_log

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from sqlalchemy import update
 
 from commands.dispatch import in_a_room
+from commands.dvorak.storage.models import CardRow
 from games import KINDS
-from persistence.models import CardRow
 from server.app import FLOOD_NOTICE, LOGIN_TIMEOUT_NOTICE, MushServer
 from server.audit import check_rooms
 from tests.client import IAC, SB, MudClient

@@ -210,11 +210,11 @@ async def test_the_migrations_build_exactly_the_schema_the_models_describe(datab
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from persistence.models import Base
+    from persistence.models import schema
 
     def differences(sync_connection):
         context = MigrationContext.configure(sync_connection, opts={"compare_type": True})
-        return compare_metadata(context, Base.metadata)
+        return compare_metadata(context, schema())
 
     async with database.snapshot() as connection:
         assert await connection.run_sync(differences) == []

@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 
+from commands.dvorak.storage.models import PlayerDeck
 from persistence.accounts import AccountStore
-from persistence.models import Account, PlayerDeck
+from persistence.models import Account
 from persistence.player_safety import IgnoreStore, TooManyIgnored
 from persistence.staff_log import StaffLog
 from server.audit import check_rooms, replay_rooms

@@ -9,7 +9,8 @@ import asyncio
 from sqlalchemy import func, select
 
 import commands.rooms as rooms_commands
-from persistence.models import CardRow, Room, SavedDeck
+from commands.dvorak.storage.models import CardRow, SavedDeck
+from persistence.models import Room
 from server.rooms import GameRoom
 from tests.players import ScriptedPlayer, flat
 

@@ -9,9 +9,10 @@ import re
 
 from sqlalchemy import select, update
 
+from commands.dvorak.storage.models import CardVersion, SavedDeck
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import Table
-from persistence.models import CardVersion, Room, SavedDeck
+from persistence.models import Room
 from tests.players import ScriptedPlayer, flat, seated_at
 from tests.server_process import run_cli
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from persistence.models import ProposalRow, VoteRow
+from commands.dvorak.storage.models import ProposalRow, VoteRow
 from tests.players import ScriptedPlayer, flat, loosely
 from tests.server_process import run_cli
 

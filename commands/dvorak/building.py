@@ -14,13 +14,13 @@ from datetime import UTC, datetime
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, inspect, perform
 from commands.dvorak.render import card_full, card_list
+from commands.dvorak.storage.decks import TooManyDecks
+from commands.dvorak.storage.player_decks import PlayerDeckStore, SavedPlayerDeck
 from commands.tables import current_room
 from commands.text import echoed, plural
 from games.dvorak.building import COPIES_PER_MOVE, PASTED_DECK
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import RuleViolation, Table
-from persistence.decks import TooManyDecks
-from persistence.player_decks import PlayerDeckStore, SavedPlayerDeck
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
 from server.text import clean_text

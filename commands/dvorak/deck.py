@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, inspect, perform
+from commands.dvorak.storage.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks, deck_size
+from commands.dvorak.storage.tables import card_versions
 from commands.social import refuse_if_muted
 from commands.tables import current_room, writing
 from commands.text import echoed, plural
@@ -24,8 +26,6 @@ from games.dvorak.deckformat import (
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
-from persistence.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks, deck_size
-from persistence.dvorak_tables import card_versions
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
 

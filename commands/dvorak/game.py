@@ -15,6 +15,9 @@ from commands.dvorak.gmcp import EMPTY_VIEWS, send_table
 from commands.dvorak.manage import TABLE_COMMANDS
 from commands.dvorak.moves import MOVE_COMMANDS
 from commands.dvorak.render import render_event, render_table
+from commands.dvorak.storage.decks import DeckStore
+from commands.dvorak.storage.player_decks import PlayerDeckStore
+from commands.dvorak.storage.tables import card_versions
 from commands.dvorak.views import VIEW_COMMANDS, own_hand
 from commands.dvorak.votes import VOTE_COMMANDS
 from commands.games import GameCommands
@@ -22,7 +25,6 @@ from commands.text import docstring_section
 from games.dvorak import rules
 from games.dvorak.rules import Table
 from persistence.database import Database
-from persistence.dvorak_tables import card_versions
 from server.rooms import GameRoom
 
 RULES_HELP = """Dvorak: the card game whose cards are written by its players.
@@ -121,5 +123,9 @@ GAME_COMMANDS = GameCommands(
     lobby_command_sets=(SAVED_DECK_COMMANDS,),
     split_line=split_pasted_line,
     command_lines=(DECK_COMMAND_LINE,),
+    services=lambda database, settings: (
+        DeckStore(database, settings.max_saved_decks, settings.max_saved_deck_bytes),
+        PlayerDeckStore(database, settings.max_saved_decks),
+    ),
     tables_then=cards_as_they_were,
 )

@@ -7,13 +7,13 @@ import re
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import CardMove, GameCommand, card_number, hidden_copy_refused, inspect, perform
 from commands.dvorak.render import card_entries, card_full, card_label, card_list, render_proposal
+from commands.dvorak.storage.tables import card_versions
 from commands.social import refuse_if_muted
 from commands.tables import current_room, writing
 from commands.text import page_number, page_of, plural
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
-from persistence.dvorak_tables import card_versions
 from server.safety import PlayerSafety
 
 

@@ -36,7 +36,7 @@ class DvorakKind(GameKind):
     name = "dvorak"
     title = "Dvorak: the card game whose cards are written by its players."
     # Its cards, proposals, votes and card versions are rows of their own.
-    projection = "persistence.dvorak_tables"
+    projection = "commands.dvorak.storage.tables"
 
     def new_state(self) -> TableState:
         """An empty table with the settings event logs start from (those of rooms made

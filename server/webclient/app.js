@@ -552,7 +552,7 @@ function turnLine(table, word) {
 /** The seats in ``order`` (ids; any others after), each with the shared marks (you, host,
  * computer player, away, out, whose turn) and what ``extra(seat)`` adds:
  * {lead: node before the name, marks: [words], content: [nodes after them]}. ``others``: rows
- * the game lists with them that are nobody's seat ({id, name}: Ys's neutral player). */
+ * the game lists with them that are nobody's seat ({id, name}: a neutral player's holdings). */
 function seatList(
   table,
   { order = [], extra = () => ({}), label = "Players in turn order", className = "", itemClass = "", others = [] } = {},

@@ -4,7 +4,8 @@ history kept), written with each move in the same transaction as the room's even
 
 Dvorak's kind names this module as its projection (:data:`PROJECTION`), which the room
 engine finds through it (:func:`persistence.room_log.projection_of`); the rest of a Dvorak
-table (seats, settings, turn) is stored as every game's is.
+table (seats, settings, turn) is stored as every game's is. Its :data:`ACCOUNT_ROWS` are
+deleted with an account (:func:`persistence.models.account_rows`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from commands.dvorak.storage.models import CardRow, CardVersion, PlayerDeck, ProposalRow, VoteRow
 from games.dvorak.state import Card, Proposal, TableState, card_face, proposal_from_dict
 from persistence.bulk import Bulk, RowWriter, sqlite_value
 from persistence.database import Database
-from persistence.models import CardRow, CardVersion, ProposalRow, VoteRow
 
 if TYPE_CHECKING:
     from persistence.room_log import Move
@@ -32,6 +33,9 @@ _votes = VoteRow.__table__
 _versions = CardVersion.__table__
 
 PENDING_STATUS = "pending"
+
+#: Dvorak's rows that belong to one account, deleted with it: the CCG decks they built.
+ACCOUNT_ROWS = [(PlayerDeck.__table__, "owner_account_id")]
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from commands.dvorak.storage.decks import TooManyDecks
+from commands.dvorak.storage.models import PlayerDeck
 from persistence.database import Database
-from persistence.decks import TooManyDecks
-from persistence.models import PlayerDeck
 
 _decks = PlayerDeck.__table__
 

@@ -11,8 +11,9 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from commands.dvorak.storage.models import SavedDeck
 from persistence.database import Database
-from persistence.models import Account, SavedDeck
+from persistence.models import Account
 
 _decks = SavedDeck.__table__
 _accounts = Account.__table__
