@@ -235,6 +235,22 @@ async def test_a_game_killed_while_resolution_waits_for_a_choice_goes_on_after_a
 # -- five people and a spectator, byte by byte ---------------------------------------------
 
 
+#: What a Room.Table holds, and each of its seats.
+TABLE_KEYS = ("phase", "host", "you", "seats", "waiting", "timer", "result")
+SEAT_KEYS = ("id", "name", "bot", "out", "away")
+
+
+def tables(human: Human) -> list[dict[str, Any]]:
+    """Every ``Room.Table`` GMCP message the human received in a room."""
+    found = []
+    for raw in human.client.subnegotiations:
+        if raw[:1] == bytes([GMCP]):
+            package, _, data = raw[1:].decode("utf-8").partition(" ")
+            if package == "Room.Table" and data.strip() not in ("", "{}"):
+                found.append(json.loads(data))
+    return found
+
+
 def gmcp_packages(human: Human) -> set[str]:
     """The GMCP packages the human was sent with something in them (other games' views
     are sent empty, ``{}`` or with empty lists, to clear them)."""
@@ -302,9 +318,16 @@ async def test_five_people_and_a_spectator_are_never_sent_a_secret_while_it_is_o
         seen = views(viewer)
         # A view goes out once per batch of events announced together, so how many arrive
         # depends on timing (50-55 here when alone, fewer under load): enough to be a check.
-        assert len(seen) > 25 and gmcp_packages(viewer) <= {"Ys.View", "Char.Name", "Room.Info", "Comm.Channel.Text"}, (
-            gmcp_packages(viewer)
-        )
+        assert len(seen) > 25 and gmcp_packages(viewer) <= {
+            "Ys.View",
+            "Char.Name",
+            "Room.Info",
+            "Room.Table",
+            "Comm.Channel.Text",
+        }, gmcp_packages(viewer)
+        # Room.Table, every game's table, holds only the seats, whose turn and the result.
+        assert {tuple(table) for table in tables(viewer)} == {TABLE_KEYS}
+        assert {tuple(seat) for table in tables(viewer) for seat in table["seats"]} == {SEAT_KEYS}
         assert [leak for view in seen for leak in view_leaks(view, secrets)] == []
         found, read = text_leaks(viewer.client.transcript, marks.get(ids.get(viewer.name, 0), ""))
         assert found == []
