@@ -301,6 +301,11 @@ async def test_only_the_host_sets_and_starts_and_settings_shows_the_changes(worl
     assert re.search(r"^handsize\s+3\s*\*", settings, re.M), settings
     # Only ASCII digits are numbers ("５" is not 5).
     assert (await world.call("Ann", "set handsize=\uff15"))["Ann"].startswith("handsize is a whole number from")
+    # A setting name no table has is echoed cut short; nothing changes, nobody else hears.
+    saw = await world.call("Ann", f"set {'Ж' * 400}=1")
+    assert saw["Ann"].startswith(f'There is no setting "{"Ж" * 30}". The settings are handsize,'), saw
+    assert saw["Bo"] == saw["Cy"] == ""
+    assert (await world.call("Ann", "set votetime=nan"))["Ann"].startswith("votetime is a whole number from 10")
 
     saw = await world.call("Bo", "start")
     assert saw["Bo"].startswith("Only the host")
