@@ -188,12 +188,17 @@ class Rooms(Command):
         ctx.reply("\n".join(lines))
 
 
+def leaving_costs() -> str:
+    """What giving up a seat mid-game costs, game by game, for help."""
+    costs = (f"{name.capitalize()}: {game_commands(name).leaving_costs}" for name in KINDS)
+    return f"What it costs, by game: {'; '.join(costs)}."
+
+
 class NewRoom(Command):
     """Make a new game room and sit down as its host.
 
-    A Dvorak room, or a room of the game named after a slash: "newroom/gnav Fjord" makes
-    a room of Gnav ("games" lists the games). With a password, only those who know it can
-    join or watch.
+    Plain newroom makes a room of the first game "games" lists; "newroom/<game> <name>"
+    makes one of that game. With a password, only those who know it can join or watch.
     """
 
     key = "newroom"
@@ -256,7 +261,8 @@ class Games(Command):
     key = "games"
 
     async def run(self, ctx: Context, args: str) -> None:
-        lines = ["Games (make a room of one with newroom/<game> <name>; plain newroom makes Dvorak):"]
+        first = KINDS[DEFAULT_KIND].name.capitalize()
+        lines = [f"Games (make a room of one with newroom/<game> <name>; plain newroom makes {first}):"]
         lines += [f"  {kind.name:<8} {kind.title}" for kind in KINDS.values()]
         ctx.reply("\n".join(lines))
 
@@ -327,14 +333,16 @@ class Watch(Command):
 class Leave(Command):
     """Go back to the lobby.
 
-    A seat is given up. In a game that is running that costs something (Dvorak: your hand
-    and Things go to the discard pile; Gnav: you forfeit the match; Ys: the game ends for
-    everyone), so there you must type "leave now" (not once you are out of the game:
-    resigned or eliminated).
+    A seat is given up. In a game that is running that costs something, so there you
+    must type "leave now" (not once you are out of the game: resigned or eliminated).
     """
 
     key = "leave"
     usage = ("leave", "leave now")
+
+    @classmethod
+    def help_text(cls) -> str:
+        return f"{super().help_text()}\n{leaving_costs()}"
 
     async def run(self, ctx: Context, args: str) -> None:
         room = current_room(ctx)
@@ -359,11 +367,9 @@ class Leave(Command):
 class Kick(Command):
     """Remove a player or spectator from the room (host).
 
-    A seated player loses their seat as if they had left: in a running Dvorak game their
-    hand and Things go to the discard pile (a kick never decides it), in a Gnav match
-    they forfeit (the last one left wins), and a Ys game ends. A spectator may not come
-    back, to watch or to sit, until you let them with "allowspec <player>" (staff aside:
-    they are only shown out).
+    A seated player loses their seat as if they had left ("help leave" says what that
+    costs in each game). A spectator may not come back, to watch or to sit, until you
+    let them with "allowspec <player>" (staff aside: they are only shown out).
     """
 
     key = "kick"

@@ -18,6 +18,8 @@ from commands.base import CommandError
 from commands.dvorak.command_line import import_deck
 from commands.dvorak.gmcp import votes_json
 from commands.dvorak.render import RENDERERS, render_event
+from commands.games import game_commands
+from games import KINDS
 from games.dvorak.rules import Event
 from games.dvorak.state import DRAW, NO_OWNER
 from games.gnav.cards import FOOL
@@ -1204,3 +1206,12 @@ def test_a_player_leaving_a_ccg_game_is_told_their_copies_go_back_to_their_deck(
     told = {viewer: render_event(room.table, room.events[-1], viewer) for viewer in (CY, ANN)}
     assert "The copies of your deck go back to it; anything else you held goes to the discard pile." in told[CY]
     assert "The copies of their deck go back to it; anything else they held" in told[ANN]
+
+
+async def test_help_leave_says_what_leaving_mid_game_costs_in_every_registered_game(world):
+    await world.log_in("Ann")
+    await world.call("Ann", "newroom Hall")
+    shown = " ".join((await world.call("Ann", "help leave"))["Ann"].split())
+    for name in KINDS:
+        assert f"{name.capitalize()}: {' '.join(game_commands(name).leaving_costs.split())}" in shown, name
+    assert "help leave" in (await world.call("Ann", "help kick"))["Ann"]
