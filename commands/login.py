@@ -16,6 +16,7 @@ from commands.moderation import address_ban, address_ban_text, login_refusal
 from commands.rooms import hand_reminder, seat_to_return_to, welcome_back
 from commands.safety import delete_account, deletion_reminder
 from commands.text import parse_quoted_word
+from games import KINDS
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
@@ -31,6 +32,7 @@ _WELCOME = """\
   D V O R A K   M U S H     the card game whose cards are written by you
 {rule}
 {intro}
+{games}
 
   connect <name> <password>    log in
   create <name> <password>     make a new player (then you are logged in)
@@ -41,16 +43,15 @@ _WELCOME = """\
 A name with spaces goes in double quotes:
   create "Jo Smith" <password>
 {rule}"""
-#: One paragraph, filled to the client's window as it is sent.
-_INTRO = (
-    "Play Dvorak with other people over telnet: draw, play and destroy cards, and invent new ones mid-game. "
-    "Propose a card, the table votes on it by number, and if it is accepted it is shuffled into the deck."
-)
+#: One paragraph, filled to the client's window as it is sent; then each game, by its
+#: registration's one-line title.
+_INTRO = "Sit down at a named table with other people, or computer players, and play:"
 
 
 def welcome_screen(width: int) -> str:
     """The screen a new connection sees, its rules no wider than the client's window."""
-    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO)
+    games = "\n".join(f"  {kind.title}" for kind in KINDS.values())
+    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO, games=games)
 
 
 class Connect(Command):

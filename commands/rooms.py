@@ -26,6 +26,7 @@ from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place, RemotePlayer, Someone
 from server.rooms import GameRoom, check_room_name, place_key
+from server.text import reflowable
 
 log = logging.getLogger(__name__)
 
@@ -342,7 +343,7 @@ class Leave(Command):
 
     @classmethod
     def help_text(cls) -> str:
-        return f"{super().help_text()}\n{leaving_costs()}"
+        return f"{super().help_text()}\n\n{reflowable(leaving_costs())}"
 
     async def run(self, ctx: Context, args: str) -> None:
         room = current_room(ctx)

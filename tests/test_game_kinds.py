@@ -162,3 +162,11 @@ def test_every_kind_of_event_the_dvorak_rules_make_has_a_renderer():
     made = {kind for first in firsts for kind in re.findall(r'"(\w+)"', first)}
     assert len(made) > 30
     assert made <= set(RENDERERS), made - set(RENDERERS)
+
+
+def test_the_welcome_names_every_registered_game_and_no_client():
+    from commands.login import welcome_screen
+
+    screen = welcome_screen(80)
+    assert all(kind.title in screen for kind in KINDS.values())
+    assert "telnet" not in screen.lower()
