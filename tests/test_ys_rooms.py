@@ -19,13 +19,13 @@ from tests.server_process import ServerProcess
 from tests.ys_players import command_for, free_spaces, secrets_in, text_leaks, view_leaks
 
 
-def views(human: Human) -> list[dict[str, Any]]:
-    """Every ``Ys.View`` GMCP message the human received."""
+def views(human: Human, wanted: str = "Ys.View") -> list[dict[str, Any]]:
+    """Every ``Ys.View`` GMCP message the human received (or every ``wanted`` one)."""
     found = []
     for raw in human.client.subnegotiations:
         if raw[:1] == bytes([GMCP]):
             package, _, data = raw[1:].decode("utf-8").partition(" ")
-            if package == "Ys.View" and data.strip() not in ("", "{}"):
+            if package == wanted and data.strip() not in ("", "{}"):
                 found.append(json.loads(data))
     return found
 
@@ -240,17 +240,6 @@ TABLE_KEYS = ("phase", "host", "you", "seats", "waiting", "timer", "result")
 SEAT_KEYS = ("id", "name", "bot", "out", "away")
 
 
-def tables(human: Human) -> list[dict[str, Any]]:
-    """Every ``Room.Table`` GMCP message the human received in a room."""
-    found = []
-    for raw in human.client.subnegotiations:
-        if raw[:1] == bytes([GMCP]):
-            package, _, data = raw[1:].decode("utf-8").partition(" ")
-            if package == "Room.Table" and data.strip() not in ("", "{}"):
-                found.append(json.loads(data))
-    return found
-
-
 def gmcp_packages(human: Human) -> set[str]:
     """The GMCP packages the human was sent with something in them (other games' views
     are sent empty, ``{}`` or with empty lists, to clear them)."""
@@ -326,8 +315,8 @@ async def test_five_people_and_a_spectator_are_never_sent_a_secret_while_it_is_o
             "Comm.Channel.Text",
         }, gmcp_packages(viewer)
         # Room.Table, every game's table, holds only the seats, whose turn and the result.
-        assert {tuple(table) for table in tables(viewer)} == {TABLE_KEYS}
-        assert {tuple(seat) for table in tables(viewer) for seat in table["seats"]} == {SEAT_KEYS}
+        assert {tuple(table) for table in views(viewer, "Room.Table")} == {TABLE_KEYS}
+        assert {tuple(seat) for table in views(viewer, "Room.Table") for seat in table["seats"]} == {SEAT_KEYS}
         assert [leak for view in seen for leak in view_leaks(view, secrets)] == []
         found, read = text_leaks(viewer.client.transcript, marks.get(ids.get(viewer.name, 0), ""))
         assert found == []
