@@ -32,7 +32,6 @@ _WELCOME = """\
   D V O R A K   M U S H     the card game whose cards are written by you
 {rule}
 {intro}
-{games}
 
   connect <name> <password>    log in
   create <name> <password>     make a new player (then you are logged in)
@@ -43,15 +42,18 @@ _WELCOME = """\
 A name with spaces goes in double quotes:
   create "Jo Smith" <password>
 {rule}"""
-#: One paragraph, filled to the client's window as it is sent; then each game, by its
-#: registration's one-line title.
-_INTRO = "Sit down at a named table with other people, or computer players, and play:"
+#: One paragraph, filled to the client's window as it is sent: the games by their
+#: registered names ("games" says what each is).
+_INTRO = (
+    'Sit down at a named table with other people, or computer players, and play {games} ("games" says what each is).'
+)
 
 
 def welcome_screen(width: int) -> str:
     """The screen a new connection sees, its rules no wider than the client's window."""
-    games = "\n".join(f"  {kind.title}" for kind in KINDS.values())
-    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO, games=games)
+    names = [name.capitalize() for name in KINDS]
+    games = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO.format(games=games))
 
 
 class Connect(Command):

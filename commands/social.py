@@ -9,6 +9,7 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
 from commands.safety import refuses_pages_from
 from commands.text import echoed, split_assignment, truncate
+from persistence.names import DRAWN_AS_LATIN
 from server.budgets import Budgets
 from server.rooms import GameRoom
 
@@ -117,12 +118,6 @@ class SemiPose(Command):
 #: starts (@emit, a pose) may not, so that they cannot pass one off as the server's.
 SERVER_NOTICE_STARTS = ("announcementfrom", "***")
 
-#: Greek and Cyrillic letters drawn as Latin ones.
-_DRAWN_AS_LATIN = str.maketrans(
-    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχАВЕКМНОРСТУХаеорсухіјѕԁɑɡ",
-    "abezhikmnoptyxaiknoptuxabekmhopctyxaeopcyxijsdag",
-)
-
 
 def as_read(text: str) -> str:
     """``text`` as the eye takes it in, for comparing with the server's notices: letters
@@ -131,7 +126,7 @@ def as_read(text: str) -> str:
     as m, 0 as o), asterisks of every shape as ``*``; spaces, punctuation and invisible
     characters left out."""
     kept = []
-    for ch in unicodedata.normalize("NFKD", text).translate(_DRAWN_AS_LATIN):
+    for ch in unicodedata.normalize("NFKD", text).translate(DRAWN_AS_LATIN):
         name = unicodedata.name(ch, "")
         if ch == "*" or "ASTERISK" in name or ch in "⁎⁑✱✲✳✻✼✽❃❉❊❋":
             kept.append("*")

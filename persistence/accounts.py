@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from persistence.database import Database
 from persistence.models import Account
+from persistence.names import DRAWN_AS_LATIN, folded, normal, plain, without_marks
 
 _accounts = Account.__table__
 
@@ -53,25 +54,30 @@ class AccountRecord:
 
 
 def name_key(name: str) -> str:
-    """The form of ``name`` that must be unique: case-folded."""
-    return name.casefold()
+    """The form of ``name`` that must be unique: composed and case-folded."""
+    return folded(name)
 
 
 #: Glyphs drawn alike in most fonts, before letter case is folded (so a capital I is not
-#: taken for the small i it folds to): a capital I, a small l, the digit one and a bar are
-#: one upright stroke; the digit zero is an o, five an s, six a b.
-_ALIKE_GLYPHS = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "6": "b"})
+#: taken for the small i it folds to): a capital I (Latin, Greek or Cyrillic), a small l,
+#: the digit one and a bar are one upright stroke; the digit zero is an o, five an s,
+#: six a b.
+_ALIKE_GLYPHS = str.maketrans(
+    {"I": "l", "Ι": "l", "І": "l", "Ӏ": "l", "1": "l", "|": "l", "0": "o", "5": "s", "6": "b"}
+)
 #: Pairs of letters drawn as one letter, or as another pair, once case is folded: rn and
 #: m, vv and w, cl and d; an n beside an m is read as another m (Enma, Emma).
 _ALIKE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("nm", "mm"), ("mn", "mm"))
 
 
 def name_skeleton(name: str) -> str:
-    """What ``name`` looks like on a screen, for telling names apart by eye: every upright
-    stroke (I, l, 1) one letter, zero an o, five an s, six a b, then case-folded, rn and
-    m one, and so vv and w, cl and d, nm and mm, and the punctuation and spaces a name may
-    have left out (Alice., A.lice, Al ice)."""
-    skeleton = name.translate(_ALIKE_GLYPHS).casefold()
+    """What ``name`` looks like on a screen, for telling names apart by eye (after
+    Unicode TR 39's skeletons): every upright stroke (I, l, 1) one letter, zero an o, five
+    an s, six a b, Greek and Cyrillic letters drawn as Latin ones Latin, accents taken off
+    (Šárka and Sarka), then case-folded, rn and m one, and so vv and w, cl and d, nm and
+    mm, and the punctuation and spaces a name may have left out (Alice., A.lice, Al ice).
+    A name of ASCII letters has the skeleton it had before names took other letters."""
+    skeleton = without_marks(normal(name).translate(_ALIKE_GLYPHS).translate(DRAWN_AS_LATIN)).casefold()
     for mark in " _'.-":
         skeleton = skeleton.replace(mark, "")
     for pair, alike in _ALIKE_PAIRS:
@@ -107,6 +113,20 @@ class AccountStore:
         async with self._database.snapshot() as connection:
             row = (await connection.execute(select(_accounts).where(_accounts.c.name_key == name_key(name)))).first()
         return _record(row) if row is not None else None
+
+    async def find_without_marks(self, name: str) -> AccountRecord | None:
+        """The one player (not deleted) whose name is ``name`` once both have their
+        accents taken off (``Sarka`` for ``Šárka``), or None if none is, or several."""
+        async with self._database.snapshot() as connection:
+            rows = (
+                await connection.execute(
+                    select(_accounts).where(
+                        _accounts.c.name_skeleton.in_(sorted(name_readings(name))), _accounts.c.deleted_at.is_(None)
+                    )
+                )
+            ).all()
+        found = [row for row in rows if plain(row.name) == plain(name)]
+        return _record(found[0]) if len(found) == 1 else None
 
     async def lookalike(self, name: str) -> str | None:
         """The name of a player (not deleted) whose name ``name`` may be read as (see

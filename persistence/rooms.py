@@ -28,6 +28,7 @@ from persistence.database import Database
 from persistence.group_commit import GroupCommit
 from persistence.models import Account, EventRow, Room
 from persistence.models import Seat as SeatRow
+from persistence.names import folded
 from persistence.room_log import (
     EMPTY_LOG,
     ClaimedRoom,
@@ -103,7 +104,8 @@ class StoredRoom:
 
 
 def room_key(name: str) -> str:
-    return name.casefold()
+    """The form of a room's name that must be unique among open rooms."""
+    return folded(name)
 
 
 class RoomStore(RoomLog, RoomPeople):

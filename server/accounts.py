@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import argon2
 
 from persistence.accounts import AccountRecord, AccountStore, NameTaken, name_readings, name_skeleton
+from persistence.names import letters_problem, normal
 from server.budgets import Budgets
 from server.limits import OneAtATime
 from server.metrics import UNWATCHED, Metrics
@@ -37,11 +38,13 @@ NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 4, 128
 
 NAME_RULE = (
-    f"A name is {NAME_MIN}-{NAME_MAX} characters: letters, digits, spaces and _ - ' . ; "
-    "it starts with a letter and has no double spaces. Put a name with spaces in double "
-    'quotes: create "Jo Smith" <password>'
+    f"A name is {NAME_MIN}-{NAME_MAX} characters: letters (Latin, Cyrillic or Greek), digits, "
+    "spaces and _ - ' . ; it starts with a letter and has no double spaces. Put a name with "
+    'spaces in double quotes: create "Jo Smith" <password>'
 )
-_NAME_PATTERN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_'.-]| (?! ))*")
+#: A letter of any alphabet (\w less digits and _), then letters, ASCII digits, _ ' . - and
+#: single spaces; :func:`persistence.names.letters_problem` then checks the alphabets.
+_NAME_PATTERN = re.compile(r"[^\W\d_](?:[^\W\d_]|[0-9_'.-]| (?! ))*")
 #: How far back players made from one address are counted.
 MAKING_WINDOW = timedelta(hours=1)
 #: Names a player may not take: words the server's lines use for someone or somewhere
@@ -85,9 +88,13 @@ class LoginFailed(AccountError):
 
 
 def check_name(name: str) -> str | None:
-    """Why ``name`` is not a valid player name, or None if it is."""
+    """Why ``name`` (composed: :func:`persistence.names.normal`) is not a valid player
+    name, or None if it is."""
     if not NAME_MIN <= len(name) <= NAME_MAX or not _NAME_PATTERN.fullmatch(name) or name.endswith(" "):
         return NAME_RULE
+    mixed = letters_problem(name, "A name")
+    if mixed is not None:
+        return mixed
     readings = name_readings(name)
     if any(reading.startswith("announcement") for reading in readings):
         # Every line that starts with the name would read as a wall ("Announcement from Ann: ...").
@@ -310,6 +317,7 @@ class AccountService:
         One address makes its players one at a time, and at most
         ``accounts_per_address`` in an hour."""
         self._refuse_if_throttled(address)
+        name = normal(name)
         problem = check_name(name) or check_password(password)
         if problem:
             raise AccountError(problem)
@@ -343,7 +351,7 @@ class AccountService:
         against a decoy hash, so that it takes as long to refuse as a wrong password."""
         try:
             async with self._guess(address) as guess:
-                account = await self.store.find(name)
+                account = await self.store.find(name) or await self.store.find_without_marks(name)
                 if account is None:
                     await self._verify(self._decoy_hash, password, address)
                     guess.wrong = True

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from persistence.names import folded, plain
 from server.connection import Connection
 
 LOBBY_KEY = "lobby"
@@ -465,19 +466,26 @@ class Hub:
         return account_id in self.players or account_id in self.remote
 
     def match_online(self, name: str) -> list[Someone]:
-        """Players online anywhere called ``name`` (any case); failing that, those whose
-        name starts with it."""
-        key = name.casefold()
+        """Players online anywhere called ``name`` (any case); failing that, those called
+        it once accents are taken off (``Rehor`` for ``Řehoř``); failing that, those whose
+        name starts with it, and then those whose name starts with it without accents."""
+        key, unmarked = folded(name), plain(name)
         if not key:
             return []
+        alike: list[Someone] = []
         starts: list[Someone] = []
+        bare_starts: list[Someone] = []
         for player in self.everyone():
-            folded = player.name.casefold()
-            if folded == key:
+            name_key, bare = folded(player.name), plain(player.name)
+            if name_key == key:
                 return [player]
-            if folded.startswith(key):
+            if bare == unmarked:
+                alike.append(player)
+            elif name_key.startswith(key):
                 starts.append(player)
-        return starts
+            elif bare.startswith(unmarked):
+                bare_starts.append(player)
+        return alike or starts or bare_starts
 
     def everyone(self) -> list[Someone]:
         """Every player online, on this node and the others."""

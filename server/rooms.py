@@ -35,6 +35,7 @@ from typing import Any, TypeVar, cast
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Event, GameTable, RuleViolation, merged_changes
 from persistence.database import DatabaseUnavailable, OutcomeUnknown
+from persistence.names import folded, letters_problem, plain
 from persistence.rooms import (
     EMPTY_LOG,
     GameRecord,
@@ -62,10 +63,12 @@ Announcer = Callable[["GameRoom", list[Event]], None]
 
 ROOM_NAME_MAX = 30
 ROOM_NAME_RULE = (
-    f"A room name is 2-{ROOM_NAME_MAX} characters: letters, digits, single spaces and - _ ' . ! ?, "
-    "starting with a letter or digit."
+    f"A room name is 2-{ROOM_NAME_MAX} characters: letters (Latin, Cyrillic or Greek), digits, "
+    "single spaces and - _ ' . ! ?, starting with a letter or digit."
 )
-_ROOM_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_'.!?-]| (?! ))*")
+#: Letters of any alphabet (\w less digits and _), ASCII digits, punctuation and single
+#: spaces; :func:`persistence.names.letters_problem` then checks the alphabets.
+_ROOM_NAME = re.compile(r"(?:[^\W\d_]|[0-9])(?:[^\W\d_]|[0-9_'.!?-]| (?! ))*")
 
 
 #: What those in a room are told when it is closed other than by its host's ``delroom``.
@@ -84,10 +87,11 @@ def room_id_in(key: str) -> int | None:
 
 
 def check_room_name(name: str) -> str | None:
-    """Why ``name`` cannot name a room, or None if it can."""
+    """Why ``name`` (composed: :func:`persistence.names.normal`) cannot name a room, or
+    None if it can."""
     if not 2 <= len(name) <= ROOM_NAME_MAX or not _ROOM_NAME.fullmatch(name) or name.endswith(" "):
         return ROOM_NAME_RULE
-    return None
+    return letters_problem(name, "A room name")
 
 
 class _Queued:
@@ -859,13 +863,18 @@ class RoomRegistry:
         self.hub.peers.room_unloaded(room.id)
 
     async def find(self, name: str) -> GameRoom | None:
-        """The room called ``name`` (any letter case), or None."""
-        key = name.casefold()
+        """The room called ``name`` (any letter case), or None; failing that, the one
+        room whose name it is without accents (``Cajovna`` for ``Čajovňa``)."""
+        key = folded(name)
         for room in self._rooms.values():
-            if room.name.casefold() == key:
+            if folded(room.name) == key:
                 room.used_at = time.monotonic()
                 return room
         room_id = await self.store.find_id(name)
+        if room_id is None:
+            unmarked = plain(name)
+            found = [summary.id for summary in await self.store.summaries() if plain(summary.name) == unmarked]
+            room_id = found[0] if len(found) == 1 else None
         return await self.get(room_id) if room_id is not None else None
 
     async def refuse_new(self, name: str, maker: int) -> None:

@@ -75,20 +75,22 @@ def clean_text(text: str) -> str:
     are dropped. Printable Unicode (accents, every script, emoji) is kept as sent, with
     the joiners that emoji and some scripts need (see :data:`_INVISIBLE`).
 
+    Text beyond ASCII is composed (Unicode NFC): ``Č`` sent as a C and a háček is the
+    one letter ``Č``, as names are kept and compared.
+
     Every step is one regular expression or string method, run in C: a line costs the
     same few calls whatever it holds, so that no script or character is slower to clean.
     """
-    if text.isprintable():
-        return text
-    text = _ESCAPE_SEQUENCE.sub("", text)
-    text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
-    text = _CONTROL_CHARACTER.sub("", text)
-    if text.isprintable():
-        return text
-    # Half of a UTF-16 pair, alone (JSON can carry one): no character, and text no
-    # database or client can encode. Shown as invalid input is: U+FFFD.
-    text = _LONE_SURROGATE.sub(REPLACEMENT_CHARACTER, text)
-    return _INVISIBLE.sub(r"\1", text)
+    if not text.isprintable():
+        text = _ESCAPE_SEQUENCE.sub("", text)
+        text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+        text = _CONTROL_CHARACTER.sub("", text)
+        if not text.isprintable():
+            # Half of a UTF-16 pair, alone (JSON can carry one): no character, and text
+            # no database or client can encode. Shown as invalid input is: U+FFFD.
+            text = _LONE_SURROGATE.sub(REPLACEMENT_CHARACTER, text)
+            text = _INVISIBLE.sub(r"\1", text)
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 #: What a character that cannot be read becomes (as invalid UTF-8 from telnet does).

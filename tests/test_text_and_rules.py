@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import sys
 import textwrap
 import time
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -15,7 +17,8 @@ from hypothesis import strategies as st
 from commands.base import CommandSet, find_command
 from commands.social import SOCIAL_COMMANDS
 from commands.text import format_duration, format_online_time, parse_quoted_word
-from persistence.accounts import name_readings, name_skeleton
+from persistence.accounts import name_key, name_readings, name_skeleton
+from persistence.names import plain
 from server import connection as connection_module
 from server import text as text_module
 from server.accounts import LoginThrottle, check_name
@@ -170,11 +173,50 @@ def test_quoted_first_argument():
     assert parse_quoted_word('"Jo Smith') == ("Jo Smith", "")
 
 
+DATA = Path(__file__).parent / "data"
+
+
 def test_name_rules():
-    for good in ("Al", "Jo Smith", "O'Brien", "Anne-Marie", "R2.D2"):
+    for good in ("Al", "Jo Smith", "O'Brien", "Anne-Marie", "R2.D2", "Zoë", "Řehoř", "Šárka", "Жанна", "Ελένη"):
         assert check_name(good) is None, good
-    for bad in ("A", "1abc", "Jo  Smith", "Jo ", "x" * 21, "Zoë", "a;b", "me", "HERE", "AdmIn", "Adrnin", "Serv.er"):
+    for bad in ("A", "1abc", "Jo  Smith", "Jo ", "x" * 21, "a;b", "me", "HERE", "AdmIn", "Adrnin", "Serv.er"):
         assert check_name(bad) is not None, bad
+    # Letters of other alphabets, a digit of another script, a letter with a loose mark.
+    for bad in ("李白", "Ann٣", "Ann\u0301", "Ж\u200d", "Mañana月"):
+        assert check_name(bad) is not None, bad
+    # One alphabet to a name: a Cyrillic o in Bob is a look-alike.
+    refusal = "'B\u043eb' mixes letters of two alphabets (Cyrillic and Latin), as a look-alike name does: use one."
+    assert check_name("B\u043eb") == refusal
+
+
+def test_names_in_other_alphabets_look_like_their_latin_twins_and_match_without_accents():
+    for name, like in (("Šárka", "Sarka"), ("Řehoř", "Rehor"), ("Васе", "Bace"), ("Ιαν", "Ian"), ("Zoë", "Zoe")):
+        assert name_skeleton(like) in name_readings(name), (name, like)
+    for name, other in (("Жанна", "Zhanna"), ("Řehoř", "Rehora")):
+        assert name_skeleton(other) not in name_readings(name), (name, other)
+    assert plain("Čajovňa") == plain("cajovna") == "cajovna" and plain("Łódź") == "lodz"
+
+
+def skeleton_before_other_letters(name: str) -> str:
+    """``name_skeleton`` as the stored skeletons were made while names were ASCII."""
+    skeleton = name.translate(str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "6": "b"})).casefold()
+    for mark in " _'.-":
+        skeleton = skeleton.replace(mark, "")
+    for pair, alike in (("rn", "m"), ("vv", "w"), ("cl", "d"), ("nm", "mm"), ("mn", "mm")):
+        skeleton = skeleton.replace(pair, alike)
+    return skeleton
+
+
+def test_the_names_players_have_keep_the_keys_and_skeletons_they_are_stored_with():
+    """No migration is needed: every name the rules allowed before (ASCII), the previous
+    release's players' among them, has the key and the skeleton it is stored with."""
+    with sqlite3.connect(f"file:{DATA / 'release-0.1.0.sqlite3'}?mode=ro", uri=True) as stored:
+        accounts = stored.execute("SELECT name, name_key FROM accounts").fetchall()
+    assert accounts
+    for name, key in accounts:
+        assert name_key(name) == key and name_skeleton(name) == skeleton_before_other_letters(name), name
+    for name in ("AIice", "Jo Smith", "O'Brien", "R2.D2", "Vvill-0", "Mary_56|x"):
+        assert name_key(name) == name.casefold() and name_skeleton(name) == skeleton_before_other_letters(name)
 
 
 def test_names_that_look_alike_are_read_alike_and_others_are_not():

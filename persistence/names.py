@@ -1,0 +1,70 @@
+"""Names in any letters: the alphabets a player's or a room's name may be written in, the
+form it is kept and compared in, and the form that matches it without its accents (for
+players who cannot type them). Pure functions; the stores key names with them."""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: The alphabets a name may be written in, by the word Unicode's character names start with.
+ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
+
+#: Greek and Cyrillic letters drawn as Latin ones (Unicode TR 39's confusables, for the
+#: letters names and chat use), lower case.
+DRAWN_AS_LATIN = str.maketrans(
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχАВЕКМНОРСТУХаеорсухіјѕԁɑɡ",
+    "abezhikmnoptyxaiknoptuxabekmhopctyxaeopcyxijsdag",
+)
+
+#: Letters that are not a plain letter with a mark on it, so that taking marks off leaves
+#: them as they are: their plain forms, as a keyboard without them types them.
+_PLAIN_LETTERS = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe"}
+    | {"Œ": "OE", "ı": "i", "ħ": "h", "Ħ": "H", "ŧ": "t", "Ŧ": "T"}
+)
+
+
+def normal(text: str) -> str:
+    """``text`` as names are kept: composed (Unicode NFC), so that ``Č`` typed as C and
+    a háček is the same name as ``Č`` typed as one letter."""
+    return unicodedata.normalize("NFC", text)
+
+
+def folded(text: str) -> str:
+    """The form two names that are the same whatever their letter case share."""
+    return normal(text).casefold()
+
+
+def without_marks(text: str) -> str:
+    """``text`` with its accents and other marks taken off: ``Čajovňa`` is ``Cajovna``."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def plain(text: str) -> str:
+    """The form a name is matched in by one who cannot type its accents: ``rehor``
+    for ``Řehoř``, and for ``Rehor``."""
+    return without_marks(normal(text)).casefold()
+
+
+def alphabet(ch: str) -> str | None:
+    """The alphabet of the letter ``ch`` (``LATIN``, ``CYRILLIC``, ``GREEK``), or None
+    if it is of none that names may use."""
+    name = unicodedata.name(ch, "")
+    return next((word for word in ALPHABETS if name.startswith(word + " ")), None)
+
+
+def letters_problem(name: str, what: str) -> str | None:
+    """Why the letters of ``name`` (composed) cannot make ``what`` ("A name"), or None:
+    each is of one alphabet names may use, and all of the same one."""
+    found = set()
+    for ch in name:
+        if ch.isalpha():
+            letters = alphabet(ch)
+            if letters is None:
+                return f"{what} is written in Latin, Cyrillic or Greek letters; '{ch}' is none of them."
+            found.add(letters)
+    if len(found) > 1:
+        names = " and ".join(sorted(word.capitalize() for word in found))
+        return f"'{name}' mixes letters of two alphabets ({names}), as a look-alike name does: use one."
+    return None
