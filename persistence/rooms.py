@@ -188,6 +188,12 @@ class RoomStore(RoomLog, RoomPeople):
                 await connection.execute(select(_rooms.c.id).where(_rooms.c.name_key == room_key(name), _OPEN))
             ).scalar_one_or_none()
 
+    async def open_names(self) -> list[tuple[int, str]]:
+        """Every open room's id and name."""
+        async with self._database.snapshot() as connection:
+            rows = await connection.execute(select(_rooms.c.id, _rooms.c.name).where(_OPEN))
+            return [(row.id, row.name) for row in rows]
+
     async def summaries(self) -> list[RoomSummary]:
         """Every open room (not deleted or archived), by name, with who is seated."""
         async with self._database.snapshot() as connection:

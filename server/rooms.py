@@ -873,7 +873,7 @@ class RoomRegistry:
         room_id = await self.store.find_id(name)
         if room_id is None:
             unmarked = plain(name)
-            found = [summary.id for summary in await self.store.summaries() if plain(summary.name) == unmarked]
+            found = [room_id for room_id, named in await self.store.open_names() if plain(named) == unmarked]
             room_id = found[0] if len(found) == 1 else None
         return await self.get(room_id) if room_id is not None else None
 
