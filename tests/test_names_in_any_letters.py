@@ -19,6 +19,7 @@ async def test_players_and_rooms_named_in_their_own_letters_are_found_without_th
     # Found without its accents: page, join, connect.
     assert "You paged Řehoř" in await sarka.ask("page Rehor=Ahoj!")
     await rehor.client.expect("Šárka pages: Ahoj!")
+    assert "mixes letters of two alphabets (Cyrillic and Latin)" in await rehor.ask("newroom Čajovn\u0430")
     assert "You made room Čajovňa" in await rehor.ask("newroom Čajovňa")
     assert "You take a seat" in await sarka.ask("join Cajovna")
     await zhanna.ask("watch čajovna")
