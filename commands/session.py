@@ -146,6 +146,43 @@ class Colour(Command):
         ctx.reply(f"Colour is {choice}" + (": " + coloured("like this", "hr") + "." if choice != "off" else "."))
 
 
+#: What ``@charset`` takes, by the name a player types: each a character set that keeps
+#: ASCII as ASCII (see server.telnet.CHARSETS).
+CHARSET_CHOICES = {
+    "utf-8": "UTF-8",
+    "cp1250": "CP1250",
+    "iso-8859-2": "ISO-8859-2",
+    "cp1251": "CP1251",
+    "koi8-r": "KOI8-R",
+    "ascii": "US-ASCII",
+}
+
+
+class Charset(Command):
+    """Choose the character set your client shows and types, if it cannot say.
+
+    Most clients use UTF-8, or tell the server theirs (telnet CHARSET). For one that
+    does not: cp1250 or iso-8859-2 (Central European: Czech, Slovak), cp1251 or koi8-r
+    (Cyrillic), or ascii, which writes letters without their accents (Čajovňa as
+    Cajovna, Жанна as Zhanna). "@charset auto" goes back to what the client says.
+    """
+
+    key = "@charset"
+    usage = ("@charset", "@charset utf-8|cp1250|iso-8859-2|cp1251|koi8-r|ascii|auto")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        choice = args.strip().lower()
+        connection = ctx.connection
+        if not choice:
+            ctx.reply(f"Your text is sent and read in {connection.charset.upper()}. Usage: {self.usage_text()}")
+            return
+        if choice != "auto" and choice not in CHARSET_CHOICES:
+            raise CommandError(f"Which character set? Usage: {self.usage[1]}")
+        if not connection.choose_charset(CHARSET_CHOICES.get(choice)):
+            raise CommandError("A browser always reads and writes UTF-8: there is nothing to choose.")
+        ctx.reply(f"Your text is sent and read in {connection.charset.upper()} from now on: Čajovňa, Жанна.")
+
+
 def colour_status(ctx: Context) -> str:
     """Whether this connection shows colour, and why: the player's choice, or on auto,
     what the client said of itself."""
@@ -297,6 +334,6 @@ class Password(Command):
 
 
 CONNECTION_COMMANDS = CommandSet(
-    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix(), Comment()]
+    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix(), Comment(), Charset()]
 )
 ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password(), Colour()])

@@ -16,11 +16,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from server.telnet import gmcp_enabled, gmcp_message, read_text, set_local_echo
+from server.telnet import MushTelnetServer, gmcp_enabled, gmcp_message, read_text, set_local_echo
 from server.text import (
     COLOUR_END,
     COLOUR_SEPARATOR,
     COLOUR_START,
+    TRANSLITERATE,
     WHOLE_LINE,
     clean_text,
     render_colours,
@@ -277,6 +278,16 @@ class Connection(ABC):
     def client_has_colour(self) -> bool:
         """Whether the client shows ANSI colour."""
 
+    @property
+    def charset(self) -> str:
+        """The character set the client's text is sent and read in."""
+        return "utf-8"
+
+    def choose_charset(self, name: str | None) -> bool:
+        """Send and read the client's text in ``name`` from now on (None: as the client
+        said); False if this kind of connection has no choice (a page reads UTF-8)."""
+        return False
+
     def _write(self, text: str, wrap: bool = True, hold: bool = False) -> None:
         """Queue ``text`` for the client: everything written in one turn of the event
         loop goes out together, in one write. Text written with ``hold`` waits for the
@@ -422,6 +433,18 @@ class TelnetConnection(Connection):
         return min(MAX_WIDTH, max(MIN_WIDTH, cols)) if cols else DEFAULT_WIDTH
 
     @property
+    def charset(self) -> str:
+        protocol = self.writer.protocol
+        return protocol.output_encoding() if isinstance(protocol, MushTelnetServer) else "utf-8"
+
+    def choose_charset(self, name: str | None) -> bool:
+        protocol = self.writer.protocol
+        if not isinstance(protocol, MushTelnetServer):
+            return False
+        protocol.choose_charset(name)
+        return True
+
+    @property
     def client_has_colour(self) -> bool:
         """Whether the client said it has colour (worked out again when it says more)."""
         version = getattr(self.writer.protocol, "terminal_version", 0)
@@ -557,5 +580,6 @@ class TelnetConnection(Connection):
 
 
 def _telnet_text(texts: list[str], encoding: str) -> bytes:
-    """Text as telnet sends it: each piece followed by CR LF, any IAC byte doubled."""
-    return ("\r\n".join(texts) + "\r\n").encode(encoding, "replace").replace(b"\xff", b"\xff\xff")
+    """Text as telnet sends it: each piece followed by CR LF, any IAC byte doubled; what
+    the client's character set lacks written in ASCII letters (see :data:`TRANSLITERATE`)."""
+    return ("\r\n".join(texts) + "\r\n").encode(encoding, TRANSLITERATE).replace(b"\xff", b"\xff\xff")

@@ -214,9 +214,15 @@ async def read_text(reader: telnetlib3.TelnetReaderUnicode, most: int) -> str:
     return reader.decode(data) if data else ""
 
 
+#: The key of the character set a player chose with ``@charset`` among what the
+#: connection was told (it outranks what the client said, and goes with it when handed).
+CHOSEN_CHARSET = "chosen_charset"
+
 #: What a connection handed to another worker takes along of what its client told
 #: (:meth:`MushTelnetServer.handoff_state`), and at most how much of each text.
-TOLD_KEPT = frozenset({"TERM", "term", "LANG", "charset", "cols", "rows", "ttype1", "ttype2", "ttype3", "ttype4"})
+TOLD_KEPT = frozenset(
+    {"TERM", "term", "LANG", "charset", CHOSEN_CHARSET, "cols", "rows", "ttype1", "ttype2", "ttype3", "ttype4"}
+)
 TOLD_MOST = 256
 
 #: The character sets offered to a client (CHARSET) and taken from it (CHARSET, or its
@@ -239,6 +245,11 @@ CHARSETS = (
     "EUC-KR",
     "CP949",
     "US-ASCII",
+    # Central European and Cyrillic, for the seeds' players (Czech, Slovak, Russian).
+    "CP1250",
+    "ISO-8859-2",
+    "CP1251",
+    "KOI8-R",
 )
 _CHARSET_CODECS = frozenset(codecs.lookup(name).name for name in CHARSETS)
 
@@ -373,10 +384,20 @@ class MushTelnetServer(telnetlib3.TelnetServer):
         self.terminal_version += 1
 
     def encoding(self, outgoing: bool | None = None, incoming: bool | None = None) -> str | bool:
-        """telnetlib3's choice (the client's LANG, else its CHARSET, else UTF-8), kept
-        only if it is one of :data:`CHARSETS`: otherwise UTF-8."""
-        chosen = super().encoding(outgoing, incoming)
+        """The character set the player chose (``@charset``), else telnetlib3's choice
+        (the client's LANG, else its CHARSET, else UTF-8), kept only if it is one of
+        :data:`CHARSETS`: otherwise UTF-8."""
+        chosen = self.get_extra_info(CHOSEN_CHARSET) or super().encoding(outgoing, incoming)
         return chosen if not isinstance(chosen, str) or usable_charset(chosen) else "utf-8"
+
+    def choose_charset(self, name: str | None) -> None:
+        """Send and read the client's text in ``name`` (one of :data:`CHARSETS`) from now
+        on, whatever it said; None: as it said."""
+        if name is None:
+            self._extra.pop(CHOSEN_CHARSET, None)
+        else:
+            self._extra[CHOSEN_CHARSET] = name
+        self.terminal_version += 1
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

@@ -7,10 +7,12 @@ another player's terminal.
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 
 import regex
+from anyascii import anyascii
 
 #: ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), the
 #: string commands DCS/SOS/PM/APC (ESC P/X/^/_ ... ST), and two-byte ESC sequences.
@@ -282,3 +284,21 @@ def wrap_lines(text: str, width: int) -> list[str]:
             indent = HANGING_INDENT if len(HANGING_INDENT) <= width // 2 else ""
         lines.extend(_fill(line, width, indent))
     return lines
+
+
+def _transliterated(error: UnicodeError) -> tuple[str, int]:
+    """What a client's character set cannot show, in ASCII letters instead (``Жанна`` is
+    ``Zhanna``, ``Čajovňa`` ``Cajovna``); a ``?`` for what has no such letters."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    missing = error.object[error.start : error.end]
+    shown = anyascii(missing)
+    if not shown and not all(unicodedata.combining(ch) for ch in missing):
+        shown = "?"
+    return shown, error.end
+
+
+#: The codec error handler that writes what a character set lacks in ASCII letters
+#: (every character set a client may choose keeps ASCII as ASCII).
+TRANSLITERATE = "mush-transliterate"
+codecs.register_error(TRANSLITERATE, _transliterated)

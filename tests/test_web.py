@@ -676,3 +676,11 @@ async def test_logging_out_retracts_every_token_the_page_was_given(start_server,
         client.send_json({"resume": token})
         await client.expect("That session has ended")
         await client.close()
+
+
+async def test_a_page_has_no_character_set_to_choose(start_server):
+    server = await start_server()
+    page = await web_player(server, "Ann")
+    await page.command("@charset cp1250", "A browser always reads and writes UTF-8: there is nothing to choose.")
+    await page.command("@charset", "Your text is sent and read in UTF-8.")
+    await page.close()
