@@ -158,8 +158,8 @@ def _fill(line: str, width: int, indent: str) -> list[str]:
     while index < len(chunks):
         prefix = indent if lines else ""
         room = max(1, width - len(prefix))
-        if lines and offset == 0 and chunks[index][0] == " ":
-            index += 1  # the spaces at a break
+        if lines and chunks[index][0] == " ":
+            index, offset = index + 1, 0  # the spaces at a break (what is left of them, if cut)
             continue
         parts: list[str] = []
         used = 0

@@ -11,7 +11,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from commands.base import CommandSet, find_command
@@ -190,7 +190,7 @@ def test_name_rules():
 
 
 def test_names_in_other_alphabets_look_like_their_latin_twins_and_match_without_accents():
-    for name, like in (("Šárka", "Sarka"), ("Řehoř", "Rehor"), ("Васе", "Bace"), ("Ιαν", "Ian"), ("Zoë", "Zoe")):
+    for name, like in (("Šárka", "Sarka"), ("Řehoř", "Rehor"), ("Васе", "Bace"), ("ΤΟΜ", "Tom"), ("Zoë", "Zoe")):
         assert name_skeleton(like) in name_readings(name), (name, like)
     for name, other in (("Жанна", "Zhanna"), ("Řehoř", "Rehora")):
         assert name_skeleton(other) not in name_readings(name), (name, other)
@@ -322,6 +322,8 @@ _WORDS = st.text(alphabet="abcdefgh", min_size=1, max_size=30) | st.text(alphabe
 @given(
     st.lists(st.tuples(_WORDS, st.sampled_from([" ", " ", "  ", "   "])), min_size=1, max_size=40), st.integers(4, 100)
 )
+# Found by Hypothesis: a run of spaces cut at the end of a line left a blank line after it.
+@example(words=[("a", " "), ("aaaaa", "   "), ("aaa", " ")], width=4)
 def test_a_plain_line_is_filled_as_textwrap_fills_it(words, width):
     """The wrapper is textwrap's filling (the spaces at a break dropped, long words cut to
     fill the line they start on), made linear: plain text comes out as textwrap makes it."""
