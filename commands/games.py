@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from commands.base import CommandSet
 from games import KINDS
-from games.base import OVER, Event, GameTable, Seat
+from games.base import NOBODY, OVER, Event, GameTable, Seat
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -155,32 +155,46 @@ def send_views(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """The room's structured views to everyone in it who asked for GMCP (or just to
     ``players``): ``Room.Table``, which every game's table has, then the game's own."""
     table = room.table
-    away = room.away()
-    timer = turn_timer(room)
-    send_packages(room, players, lambda viewer: {"Room.Table": table_summary(table, viewer, away, timer)})
+    # The same for everyone but "you": made once, for the first viewer asked.
+    shared = cache(lambda: table_summary(table, NOBODY, room.away(), *turn_timer(room)))
+    send_packages(
+        room,
+        players,
+        lambda viewer: {"Room.Table": {**shared(), "you": viewer if table.holds_seat(viewer) else None}},
+    )
     game_commands(room.game).send_views(room, players)
 
 
-def turn_timer(room: GameRoom) -> int | None:
-    """The whole seconds a person has left for the turn ``room`` waits for now: as its
-    timer runs, or, just after a move, as the next turn's is about to be timed. None
-    when the table times no turn."""
+def turn_timer(room: GameRoom) -> tuple[int | None, int | None]:
+    """The whole seconds a person has left for the turn ``room`` waits for now (as its
+    timer runs, or, just after a move on the node that times the table, as the next
+    turn's is about to be timed), and the point of the game it is timed for; None and
+    None when the table times no turn, or not here (then the node that does tells it)."""
+    due = room.table.due()
+    if due is None or due.reason != "timer":
+        return None, None
     left = room.turn_timer_left()
-    if left is None:
-        due = room.table.due()
-        left = due.delay if due is not None and due.reason == "timer" else None
-    return None if left is None else max(1, math.ceil(left))
+    if left is None and room.times_here:
+        left = due.delay
+    since = room.seq if due.since is None else due.since
+    return (None, None) if left is None else (max(1, math.ceil(left)), since)
 
 
 def table_summary(
-    table: GameTable, viewer: int, away: set[int] | frozenset[int] = frozenset(), timer: int | None = None
+    table: GameTable,
+    viewer: int,
+    away: set[int] | frozenset[int] = frozenset(),
+    timer: int | None = None,
+    timer_for: int | None = None,
 ) -> dict[str, Any]:
     """``Room.Table``: what every game's table shows everyone, the same way for every
     game. The phase; the host; the seats in turn order (each one's id, name, computer
     player level, whether they are out or away); whom the table waits for; the seconds
-    left on the turn timer; how the last game ended, once it has; and ``you``, the
-    viewer's seat if they play here. The web page's shared table panel draws it (the
-    seats, whose turn, a countdown, the winner line); each game's panel adds its own."""
+    left on the turn timer, and the point of the game it is timed for (a timer started
+    again for the same seat is a new summary, not one already sent); how the last game
+    ended, once it has; and ``you``, the viewer's seat if they play here. The web page's
+    shared table panel draws it (the seats, whose turn, a countdown, the winner line);
+    each game's panel adds its own."""
     state = table.state
     over = state.phase == OVER
     return {
@@ -199,6 +213,7 @@ def table_summary(
         ],
         "waiting": table.waiting_for(),
         "timer": timer,
+        "timer_for": timer_for,
         "result": state.result or None if over else None,
     }
 

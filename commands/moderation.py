@@ -142,13 +142,13 @@ def player_name(text: str) -> str:
 
 
 async def find_account(ctx: Context, name: str, command: type[Command]) -> AccountRecord:
-    """The account called ``name`` (any letter case), or else the one player online whose
-    name starts with it; :class:`CommandError` if there is none, or more than one (or, for
+    """The account called ``name`` (any letter case, or without its accents), or else
+    the one player online whose name starts with it; :class:`CommandError` if there is none, or more than one (or, for
     no name at all, how to use ``command``)."""
     if not name:
         raise CommandError(f"Usage: {command.usage_text()}")
     store = ctx.accounts.store
-    account = await store.find(name)
+    account = await store.find(name) or await store.find_without_marks(name)
     if account is None or account.deleted_at is not None:
         matches = ctx.hub.match_online(name)
         if len(matches) > 1:

@@ -159,7 +159,7 @@ CHARSET_CHOICES = {
 
 
 class Charset(Command):
-    """Choose the character set your client shows and types, if it cannot say.
+    """Choose your client's character set, if it cannot say.
 
     Most clients use UTF-8, or tell the server theirs (telnet CHARSET). For one that
     does not: cp1250 or iso-8859-2 (Central European: Czech, Slovak), cp1251 or koi8-r

@@ -77,7 +77,9 @@ def name_skeleton(name: str) -> str:
     (Šárka and Sarka), then case-folded, rn and m one, and so vv and w, cl and d, nm and
     mm, and the punctuation and spaces a name may have left out (Alice., A.lice, Al ice).
     A name of ASCII letters has the skeleton it had before names took other letters."""
-    skeleton = without_marks(normal(name).translate(_ALIKE_GLYPHS).translate(DRAWN_AS_LATIN)).casefold()
+    # As TR 39 does: marks off first (Cyrillic ё is then е, drawn as Latin e), then
+    # look-alikes made one, then case folded.
+    skeleton = without_marks(normal(name)).translate(_ALIKE_GLYPHS).translate(DRAWN_AS_LATIN).casefold()
     for mark in " _'.-":
         skeleton = skeleton.replace(mark, "")
     for pair, alike in _ALIKE_PAIRS:
@@ -117,12 +119,13 @@ class AccountStore:
     async def find_without_marks(self, name: str) -> AccountRecord | None:
         """The one player (not deleted) whose name is ``name`` once both have their
         accents taken off (``Sarka`` for ``Šárka``), or None if none is, or several."""
+        # Typed in small letters, a name is looked for as it is usually written too
+        # (``ivan`` as ``Ivan``: a capital I is drawn as an l).
+        readings = sorted(name_readings(name) | name_readings(name.title()))
         async with self._database.snapshot() as connection:
             rows = (
                 await connection.execute(
-                    select(_accounts).where(
-                        _accounts.c.name_skeleton.in_(sorted(name_readings(name))), _accounts.c.deleted_at.is_(None)
-                    )
+                    select(_accounts).where(_accounts.c.name_skeleton.in_(readings), _accounts.c.deleted_at.is_(None))
                 )
             ).all()
         found = [row for row in rows if plain(row.name) == plain(name)]

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import unicodedata
 
-#: The alphabets a name may be written in, by the word Unicode's character names start with.
-ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
-
 #: Greek and Cyrillic letters drawn as Latin ones (Unicode TR 39's confusables, for the
 #: letters names and chat use), lower case.
 DRAWN_AS_LATIN = str.maketrans(
     "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχАВЕКМНОРСТУХаеорсухіјѕԁɑɡ",
-    "abezhikmnoptyxaiknoptuxabekmhopctyxaeopcyxijsdag",
+    "abezhikmnoptyxaikvoptuxabekmhopctyxaeopcyxijsdag",
 )
 
 #: Letters that are not a plain letter with a mark on it, so that taking marks off leaves
@@ -47,23 +44,44 @@ def plain(text: str) -> str:
     return without_marks(normal(text)).casefold()
 
 
+#: The Greek and Cyrillic letters a name may have: the modern alphabets (with their
+#: accented letters), not their archaic, phonetic or small-capital forms.
+_GREEK = range(0x0386, 0x03D0)
+_CYRILLIC = range(0x0400, 0x0460)
+
+
 def alphabet(ch: str) -> str | None:
     """The alphabet of the letter ``ch`` (``LATIN``, ``CYRILLIC``, ``GREEK``), or None
-    if it is of none that names may use."""
-    name = unicodedata.name(ch, "")
-    return next((word for word in ALPHABETS if name.startswith(word + " ")), None)
+    if it is no letter a name may use: a capital or small letter of a modern alphabet,
+    a Latin one being a plain letter (a to z, or ł, ø, ß...) with marks on it. Not a
+    number letter (Ⅰ), a small capital (ᴀ), a phonetic letter (ɩ) or a ligature (ﬃ):
+    each reads as another letter."""
+    if unicodedata.category(ch) not in ("Lu", "Ll"):
+        return None
+    if ord(ch) in _GREEK:
+        return "GREEK"
+    if ord(ch) in _CYRILLIC:
+        return "CYRILLIC"
+    decomposed = unicodedata.normalize("NFD", ch.translate(_PLAIN_LETTERS))
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "LATIN" if bare.isascii() and bare.isalpha() else None
 
 
 def letters_problem(name: str, what: str) -> str | None:
     """Why the letters of ``name`` (composed) cannot make ``what`` ("A name"), or None:
-    each is of one alphabet names may use, and all of the same one."""
+    each is one names may use (:func:`alphabet`), and all of the same alphabet; nothing
+    else but ASCII is in it."""
     found = set()
     for ch in name:
-        if ch.isalpha():
-            letters = alphabet(ch)
-            if letters is None:
-                return f"{what} is written in Latin, Cyrillic or Greek letters; '{ch}' is none of them."
-            found.add(letters)
+        if ch.isascii() and not ch.isalpha():
+            continue
+        letters = alphabet(ch)
+        if letters is None:
+            return f"{what} is written in Latin, Cyrillic or Greek letters; '{ch}' is none of them."
+        found.add(letters)
+    if len(folded(name)) > len(name):
+        # ß and the like fold to two letters: a name is kept in as many as it has.
+        return f"'{name}' is longer once its letter case is folded (ß is ss): write it as it folds."
     if len(found) > 1:
         names = " and ".join(sorted(word.capitalize() for word in found))
         return f"'{name}' mixes letters of two alphabets ({names}), as a look-alike name does: use one."

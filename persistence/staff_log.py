@@ -57,10 +57,18 @@ class StaffLog:
         or target is that name (any letter case)."""
         query = select(_log).order_by(_log.c.id.desc()).limit(limit)
         if about is not None:
-            # Player names are ASCII (see server.accounts.check_name): lower() is their
-            # letter case on every backend.
+            # lower() folds ASCII letters on every backend, but SQLite's no others: a name
+            # in other letters (Šárka) is also looked for as it is typed in its usual cases.
             key = about.lower()
-            query = query.where(or_(func.lower(_log.c.actor_name) == key, func.lower(_log.c.target) == key))
+            cases = sorted({about, about.lower(), about.capitalize(), about.title(), about.upper()})
+            query = query.where(
+                or_(
+                    func.lower(_log.c.actor_name) == key,
+                    func.lower(_log.c.target) == key,
+                    _log.c.actor_name.in_(cases),
+                    _log.c.target.in_(cases),
+                )
+            )
         async with self._database.snapshot() as connection:
             rows = (await connection.execute(query)).all()
         return [LoggedAction(r.id, r.at, r.actor_name, r.action, r.target, r.reason) for r in rows]

@@ -470,7 +470,7 @@ class Hub:
         it once accents are taken off (``Rehor`` for ``Řehoř``); failing that, those whose
         name starts with it, and then those whose name starts with it without accents."""
         key, unmarked = folded(name), plain(name)
-        if not key:
+        if not unmarked:
             return []
         alike: list[Someone] = []
         starts: list[Someone] = []

@@ -89,6 +89,12 @@ class TableClock:
         or None if it makes none now."""
         return self._due_at if self._due_timer is not None else None
 
+    @property
+    def times_here(self) -> bool:
+        """Whether this node makes the table's own moves, and so times its turns (see
+        :meth:`_driven_here`)."""
+        return self._driven_here()
+
     def turn_timer_left(self) -> float | None:
         """The seconds left on the turn timer this node runs for the point the table is at
         now; None if it runs none for it (none is due, another node times it, or the

@@ -287,15 +287,19 @@ def wrap_lines(text: str, width: int) -> list[str]:
 
 
 def _transliterated(error: UnicodeError) -> tuple[str, int]:
-    """What a client's character set cannot show, in ASCII letters instead (``Жанна`` is
-    ``Zhanna``, ``Čajovňa`` ``Cajovna``); a ``?`` for what has no such letters."""
+    """What a client's character set cannot show: letters and digits in ASCII letters
+    instead (``Жанна`` is ``Zhanna``, ``Čajovňa`` ``Cajovna``, ``漢`` ``Han``), a mark
+    left off, anything else (a symbol, an emoji) a ``?``."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    missing = error.object[error.start : error.end]
-    shown = anyascii(missing)
-    if not shown and not all(unicodedata.combining(ch) for ch in missing):
-        shown = "?"
-    return shown, error.end
+    shown = []
+    for ch in error.object[error.start : error.end]:
+        kind = unicodedata.category(ch)[0]
+        if kind in "LN":
+            shown.append(anyascii(ch) or "?")
+        elif kind != "M":
+            shown.append("?")
+    return "".join(shown), error.end
 
 
 #: The codec error handler that writes what a character set lacks in ASCII letters

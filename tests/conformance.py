@@ -124,6 +124,9 @@ class _Room:
     def turn_timer_left(self) -> float | None:
         return None
 
+    seq = 0
+    times_here = False
+
     def spectators(self) -> list[str]:
         return ["Watcher"]
 

@@ -568,3 +568,15 @@ def test_which_addresses_a_ban_covers():
     assert covers("127.0.0.0/24", "127.0.0.200") and not covers("127.0.0.0/24", "127.0.1.1")
     assert covers("2001:db8::/48", "2001:db8:0:1::5") and not covers("2001:db8::/48", "127.0.0.1")
     assert not covers("127.0.0.2", "unknown") and not covers("nonsense", "127.0.0.2")
+
+
+async def test_the_audit_log_about_a_player_named_in_other_letters_finds_their_entries(start_server):
+    # SQLite's lower() folds only ASCII letters: the log was looked up by it alone.
+    server = await start_server()
+    mod = await staff(server, "Mod", "moderator")
+    sarka = await ScriptedPlayer.connect(server.port, "Šárka")
+    assert "Šárka is muted" in flat(await mod.ask("@mute šárka=1h shouting"))
+    await sarka.close()
+    for typed in ("Šárka", "šárka", "Sarka"):
+        shown = flat(await mod.ask(f"@modlog {typed}"))
+        assert "newest first" in shown and "mute" in shown.split("newest first", 1)[1], shown

@@ -236,7 +236,7 @@ async def test_a_game_killed_while_resolution_waits_for_a_choice_goes_on_after_a
 
 
 #: What a Room.Table holds, and each of its seats.
-TABLE_KEYS = ("phase", "host", "you", "seats", "waiting", "timer", "result")
+TABLE_KEYS = ("phase", "host", "you", "seats", "waiting", "timer", "timer_for", "result")
 SEAT_KEYS = ("id", "name", "bot", "out", "away")
 
 
