@@ -39,6 +39,9 @@ async def test_players_and_rooms_named_in_their_own_letters_are_found_without_th
     assert "Welcome back, Řehoř." in flat(again.client.transcript)
     bare = await ScriptedPlayer.connect(server.port, "Rehor", create=False)
     assert "Welcome back, Řehoř." in flat(bare.client.transcript)
+    await ScriptedPlayer.connect(server.port, "Ivaň")
+    small = await ScriptedPlayer.connect(server.port, "ivan", create=False)
+    assert "Welcome back, Ivaň." in flat(small.client.transcript)
 
 
 async def test_a_name_in_two_alphabets_or_like_another_s_is_refused_and_makes_nothing(server):
