@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from commands.base import CommandSet
 from games import KINDS
-from games.base import NOBODY, OVER, Event, GameTable, Seat
+from games.base import OVER, Event, GameTable, Seat
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -156,7 +156,7 @@ def send_views(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     ``players``): ``Room.Table``, which every game's table has, then the game's own."""
     table = room.table
     # The same for everyone but "you": made once, for the first viewer asked.
-    shared = cache(lambda: table_summary(table, NOBODY, room.away(), *turn_timer(room)))
+    shared = cache(lambda: table_summary(table, room.away(), *turn_timer(room)))
     send_packages(
         room,
         players,
@@ -176,13 +176,11 @@ def turn_timer(room: GameRoom) -> tuple[int | None, int | None]:
     left = room.turn_timer_left()
     if left is None and room.times_here:
         left = due.delay
-    since = room.seq if due.since is None else due.since
-    return (None, None) if left is None else (max(1, math.ceil(left)), since)
+    return (None, None) if left is None else (max(1, math.ceil(left)), room.point_of(due))
 
 
 def table_summary(
     table: GameTable,
-    viewer: int,
     away: set[int] | frozenset[int] = frozenset(),
     timer: int | None = None,
     timer_for: int | None = None,
@@ -192,15 +190,15 @@ def table_summary(
     player level, whether they are out or away); whom the table waits for; the seconds
     left on the turn timer, and the point of the game it is timed for (a timer started
     again for the same seat is a new summary, not one already sent); how the last game
-    ended, once it has; and ``you``, the viewer's seat if they play here. The web page's
-    shared table panel draws it (the seats, whose turn, a countdown, the winner line);
-    each game's panel adds its own."""
+    ended, once it has; and ``you``, which :func:`send_views` fills in with each
+    viewer's seat if they play here. The web page's shared table panel draws it (the
+    seats, whose turn, a countdown, the winner line); each game's panel adds its own."""
     state = table.state
     over = state.phase == OVER
     return {
         "phase": state.phase,
         "host": state.host if state.seat(state.host) is not None else None,
-        "you": viewer if table.holds_seat(viewer) else None,
+        "you": None,  # each viewer's own: send_views
         "seats": [
             {
                 "id": seat.account_id,

@@ -73,7 +73,7 @@ class TableClock:
         if due is None or not self._driven_here():
             self._forget_due()
             return
-        key = (self.seq if due.since is None else due.since, due.reason, due.actor)
+        key = (self.point_of(due), due.reason, due.actor)
         if self._due_timer is not None and self._due_key == key:
             return
         self._forget_due()
@@ -89,6 +89,10 @@ class TableClock:
         or None if it makes none now."""
         return self._due_at if self._due_timer is not None else None
 
+    def point_of(self, due: Due) -> int:
+        """The point of the game ``due`` is made for: its step, else the log's seq."""
+        return self.seq if due.since is None else due.since
+
     @property
     def times_here(self) -> bool:
         """Whether this node makes the table's own moves, and so times its turns (see
@@ -102,7 +106,7 @@ class TableClock:
         due = self.table.due()
         if due is None or due.reason != "timer" or self._due_timer is None:
             return None
-        if self._due_key != (self.seq if due.since is None else due.since, due.reason, due.actor):
+        if self._due_key != (self.point_of(due), due.reason, due.actor):
             return None
         return max(0.0, self._due_at - asyncio.get_running_loop().time())
 

@@ -127,6 +127,9 @@ class _Room:
     seq = 0
     times_here = False
 
+    def point_of(self, due: Any) -> int:
+        return self.seq if due.since is None else due.since
+
     def spectators(self) -> list[str]:
         return ["Watcher"]
 
