@@ -441,6 +441,8 @@ class TelnetConnection(Connection):
         protocol = self.writer.protocol
         if not isinstance(protocol, MushTelnetServer):
             return False
+        # What is queued was written for the character set chosen before: it goes first.
+        self.flush()
         protocol.choose_charset(name)
         return True
 

@@ -74,3 +74,18 @@ async def test_a_cp1250_client_types_and_reads_czech_and_an_ascii_one_reads_it_w
     ota.send(b"WHO")
     assert "Жанна".encode() in await ota.until(b"players connected.")
     await ota.close()
+
+
+async def test_lines_typed_together_are_each_answered_in_the_character_set_chosen_when_written(server):
+    zhanna = await ScriptedPlayer.connect(server.port, "Жанна")
+    ota = await RawClient.open(server.port)
+    ota.send(b"create Ota heslo123")
+    await ota.until(b"Players here:")
+    # Typed at once, their answers are queued together: each keeps its own character set.
+    ota.send(b"@charset ascii\r\nWHO\r\n@charset cp1250\r\n@charset auto")
+    seen = await ota.until("UTF8 from now on: Čajovňa, Жанна.".encode())
+    assert b"US-ASCII from now on: Cajovna, Zhanna." in seen
+    assert b"\nZhanna " in seen.replace(b"\r", b"")
+    assert b"CP1250 from now on: \xc8ajov\xf2a, Zhanna." in seen
+    await ota.close()
+    await zhanna.close()
