@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import textwrap
 
 from commands.base import Command, CommandError, CommandSet, Context, find_command
@@ -174,13 +175,18 @@ class Charset(Command):
         choice = args.strip().lower()
         connection = ctx.connection
         if not choice:
-            ctx.reply(f"Your text is sent and read in {connection.charset.upper()}. Usage: {self.usage_text()}")
+            ctx.reply(f"Your text is sent and read in {charset_name(connection.charset)}. Usage: {self.usage_text()}")
             return
         if choice != "auto" and choice not in CHARSET_CHOICES:
             raise CommandError(f"Which character set? Usage: {self.usage[1]}")
         if not connection.choose_charset(CHARSET_CHOICES.get(choice)):
             raise CommandError("A browser always reads and writes UTF-8: there is nothing to choose.")
-        ctx.reply(f"Your text is sent and read in {connection.charset.upper()} from now on: Čajovňa, Жанна.")
+        ctx.reply(f"Your text is sent and read in {charset_name(connection.charset)} from now on: Čajovňa, Жанна.")
+
+
+def charset_name(charset: str) -> str:
+    """A character set's name as players read it (``utf8`` and ``UTF-8`` are UTF-8)."""
+    return codecs.lookup(charset).name.upper()
 
 
 def colour_status(ctx: Context) -> str:
