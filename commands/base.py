@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from i18n import _
 from server.text import WHOLE_LINE, reflowable
 
 if TYPE_CHECKING:
@@ -103,17 +104,23 @@ class Command:
     def refuse_arguments(cls, args: str) -> None:
         """Refuse ``args`` if the command is typed alone and something follows it."""
         if cls.alone and args.strip():
-            raise CommandError(f"Type {cls.key} alone: it takes nothing after it.")
+            raise CommandError(_("Type {command} alone: it takes nothing after it.").format(command=cls.key))
 
     @classmethod
     def usage_text(cls) -> str:
         """The ways to call it, on one line, for a refusal: ``join <room>   or   join <room>=<password>``."""
-        return "   or   ".join(cls.usage or (cls.key,))
+        return _("   or   ").join(cls.usage or (cls.key,))
+
+    @classmethod
+    def doc(cls) -> str:
+        """The docstring, in the reader's language."""
+        docstring = inspect.getdoc(cls)
+        return _(docstring) if docstring else ""
 
     @classmethod
     def summary(cls) -> str:
         """The docstring's first paragraph: one short sentence, for the ``help`` index."""
-        return " ".join((inspect.getdoc(cls) or "").split("\n\n", 1)[0].split())
+        return " ".join(cls.doc().split("\n\n", 1)[0].split())
 
     @classmethod
     def help_text(cls) -> str:
@@ -121,9 +128,9 @@ class Command:
         docstring's indented lines (examples) are sent whole; its paragraphs are filled to
         the width of the client that reads them (see :func:`reflowable`)."""
         usage = cls.usage or (cls.key,)
-        parts = ["\n".join(f"{WHOLE_LINE}  {form}" for form in usage), reflowable(inspect.getdoc(cls) or "")]
+        parts = ["\n".join(f"{WHOLE_LINE}  {form}" for form in usage), reflowable(cls.doc())]
         if cls.aliases:
-            parts.append("Also: " + ", ".join(cls.aliases))
+            parts.append(_("Also: {aliases}").format(aliases=", ".join(cls.aliases)))
         return "\n".join(parts)
 
 
@@ -131,6 +138,7 @@ class CommandSet:
     """A group of commands available in one situation (before login, in a room, ...)."""
 
     def __init__(self, title: str, commands: Iterable[Command]) -> None:
+        #: Its heading in ``help`` and ``commands``, in English (marked with N_).
         self.title = title
         self.commands = tuple(commands)
         self.by_name: dict[str, Command] = {}

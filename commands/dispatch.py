@@ -21,9 +21,10 @@ from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from commands.text import close_matches
 from games import DEFAULT_KIND
+from i18n import ENGLISH, LANGUAGE, N_, _
 from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
 from server.accounts import AccountService
-from server.connection import CURRENT_CONNECTION, Connection
+from server.connection import CURRENT_CONNECTION, Connection, serving
 from server.hub import Hub, OnlinePlayer, RemotePlayer
 from server.metrics import UNKNOWN_COMMAND, UNWATCHED, Metrics
 from server.rooms import GameRoom, RoomRegistry
@@ -31,12 +32,12 @@ from server.safety import PlayerSafety
 
 log = logging.getLogger(__name__)
 
-HUH = 'Huh?  (Type "help" for help.)'
-NOT_LOGGED_IN = (
+HUH = N_('Huh?  (Type "help" for help.)')
+NOT_LOGGED_IN = N_(
     "You are not logged in: type connect <name> <password> to log in, or create <name> <password> to make a new player."
 )
-ONLY_IN_A_ROOM = 'That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.'
-OTHER_GAMES_COMMAND = (
+ONLY_IN_A_ROOM = N_('That command is used at a game table. Type "rooms" to see the rooms, "join <room>" to sit down.')
+OTHER_GAMES_COMMAND = N_(
     'That command is used at {others} tables, not at this {game} table. Type "help" for this table\'s commands.'
 )
 IN_THE_LOBBY = (
@@ -81,7 +82,7 @@ STAFF_COMMAND_SETS: tuple[tuple[str, CommandSet], ...] = (
 
 
 #: Every command only staff have.
-STAFF_ONLY = frozenset(command for _, staff in STAFF_COMMAND_SETS for command in staff.commands)
+STAFF_ONLY = frozenset(command for _least, staff in STAFF_COMMAND_SETS for command in staff.commands)
 
 
 @cache
@@ -92,15 +93,15 @@ def with_staff_sets(command_sets: tuple[CommandSet, ...], role: str) -> tuple[Co
 
 #: Commands for getting in, which a logged-in player has no use for.
 BEFORE_LOGIN_ONLY = (LOGIN_COMMANDS,)
-SERVER_ERROR = "Sorry, that command failed because of a server error (it has been logged)."
-DATABASE_DOWN = "The database is not answering, so nothing was changed. Please try again in a moment."
-DATABASE_FULL = (
+SERVER_ERROR = N_("Sorry, that command failed because of a server error (it has been logged).")
+DATABASE_DOWN = N_("The database is not answering, so nothing was changed. Please try again in a moment.")
+DATABASE_FULL = N_(
     "The server has no room left to store anything (its disk is full), so nothing was changed. "
     "Its operators have been told; please try again later."
 )
 
 
-MAYBE_STORED = (
+MAYBE_STORED = N_(
     "The database stopped answering as that was being stored, so it may or may not have been made. "
     "Please look again in a moment."
 )
@@ -111,12 +112,12 @@ def _database_trouble(outage: DatabaseUnavailable, during: str) -> str:
     must act), and say so to the player."""
     if isinstance(outage, DatabaseFull):
         log.error("the database is full (during %s): %s", during, outage)
-        return DATABASE_FULL
+        return _(DATABASE_FULL)
     if isinstance(outage, OutcomeUnknown):
         log.warning("a commit's outcome is unknown (during %s): %s", during, outage)
-        return MAYBE_STORED
+        return _(MAYBE_STORED)
     log.warning("database unavailable during %s: %s", during, outage)
-    return DATABASE_DOWN
+    return _(DATABASE_DOWN)
 
 
 def _not_here(connection: Connection, line: str) -> str:
@@ -125,9 +126,10 @@ def _not_here(connection: Connection, line: str) -> str:
     ``Huh?``, with the command usable here that the first word was likely a typo of."""
     player = connection.player
     if player is None:
-        return NOT_LOGGED_IN if find_command(in_a_room(DEFAULT_KIND), line) is not None else _huh(connection, line)
+        return _(NOT_LOGGED_IN) if find_command(in_a_room(DEFAULT_KIND), line) is not None else _huh(connection, line)
     if find_command(BEFORE_LOGIN_ONLY, line) is not None:
-        return f"You are already logged in, as {player.name}. To be another player, type LOGOUT first."
+        refusal = _("You are already logged in, as {name}. To be another player, type LOGOUT first.")
+        return refusal.format(name=player.name)
     if isinstance(player.place, GameRoom):
         here = player.place.game
         others = [
@@ -137,8 +139,8 @@ def _not_here(connection: Connection, line: str) -> str:
         ]
         if not others:
             return _huh(connection, line)
-        return OTHER_GAMES_COMMAND.format(others=_listed(others), game=here.capitalize())
-    return ONLY_IN_A_ROOM if find_command(ROOM_ONLY, line) is not None else _huh(connection, line)
+        return _(OTHER_GAMES_COMMAND).format(others=_listed(others), game=here.capitalize())
+    return _(ONLY_IN_A_ROOM) if find_command(ROOM_ONLY, line) is not None else _huh(connection, line)
 
 
 def _huh(connection: Connection, line: str) -> str:
@@ -147,12 +149,12 @@ def _huh(connection: Connection, line: str) -> str:
     word = line.split(" ", 1)[0].lower()
     names = [name for command_set in command_sets_for(connection) for name in command_set.by_name]
     close = close_matches(word, names, most=1)
-    return f'Huh?  Did you mean "{close[0]}"?  (Type "help" for help.)' if close else HUH
+    return _('Huh?  Did you mean "{command}"?  (Type "help" for help.)').format(command=close[0]) if close else _(HUH)
 
 
 def _listed(names: list[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def command_sets_for(connection: Connection) -> tuple[CommandSet, ...]:
@@ -188,7 +190,9 @@ class CommandProcessor:
         listen_for_walls(hub)
 
     def welcome(self, connection: Connection) -> None:
-        connection.send(welcome_screen(connection.width))
+        if not connection.language_chosen:
+            connection.set_language(connection.client_language() or ENGLISH)
+        connection.send(welcome_screen(connection.width, connection.language))
 
     def gmcp_ready(self, connection: Connection) -> None:
         """The client has just agreed to GMCP: send it what it would have had."""
@@ -239,8 +243,7 @@ class CommandProcessor:
         answer, connection.secret_prompt = connection.secret_prompt, None
         assert answer is not None
         connection.hide_input(False)
-        token = CURRENT_CONNECTION.set(connection)
-        try:
+        with serving(connection):
             connection.touch()
             with connection.framed():
                 try:
@@ -249,13 +252,10 @@ class CommandProcessor:
                     connection.send(str(refusal))
                 except DatabaseUnavailable as outage:
                     connection.send(_database_trouble(outage, "login"))
-        finally:
-            CURRENT_CONNECTION.reset(token)
 
     async def _execute_one(self, connection: Connection, line: str) -> str:
         """Run one command; its name (its key, or "huh" if the line calls none here)."""
-        token = CURRENT_CONNECTION.set(connection)
-        try:
+        with serving(connection):
             command_sets = command_sets_for(connection)
             found = find_command(command_sets, line)
             player = connection.player
@@ -289,8 +289,6 @@ class CommandProcessor:
             else:
                 await self._run(command, ctx, args)
             return command.key
-        finally:
-            CURRENT_CONNECTION.reset(token)
 
     async def _confirm_role(self, player: OnlinePlayer) -> None:
         """Take the player's role from the database: one taken away from the command line
@@ -313,7 +311,7 @@ class CommandProcessor:
         except Exception:
             shown = "(hidden)" if command.private_arguments else repr(args[:200])
             log.exception("error in %r running %s %s", ctx.connection, command.key, shown)
-            ctx.reply(SERVER_ERROR)
+            ctx.reply(_(SERVER_ERROR))
 
     async def come_over(self, connection: Connection, handed: dict[str, Any]) -> bool:
         """Log in, silently, a player another worker handed over (see
@@ -321,6 +319,7 @@ class CommandProcessor:
         off) or the database did not answer."""
         ctx = Context(connection, self.hub, self.accounts, self.rooms, self.services, command_sets_for(connection))
         token = CURRENT_CONNECTION.set(connection)
+        language = LANGUAGE.set(connection.language)
         try:
             await come_over(ctx, handed)
         except CommandError as refusal:
@@ -329,11 +328,12 @@ class CommandProcessor:
             connection.close(_database_trouble(outage, "login"))
         except Exception:
             log.exception("error letting in %s, handed over", handed.get("name"))
-            connection.close(SERVER_ERROR)
+            connection.close(_(SERVER_ERROR))
         else:
             if connection.gmcp:
                 self.gmcp_ready(connection)
         finally:
+            LANGUAGE.reset(language)
             CURRENT_CONNECTION.reset(token)
         if connection.player is None:
             try:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from commands.base import CommandSet
 from games import KINDS
 from games.base import OVER, Event, GameTable, Seat
+from i18n import _, language
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -110,7 +111,8 @@ class GameCommands(Generic[G]):
             return self.render_event(table, event, viewer, past)
         except Exception:
             log.exception("could not render a %r event for #%d", event.kind, viewer)
-            return f"({event.actor_name or 'Someone'}: a {event.kind} event that cannot be shown.)"
+            note = _("({name}: a {kind} event that cannot be shown.)")
+            return note.format(name=event.actor_name or _("Someone"), kind=event.kind)
 
     async def past_lines(self, database: Database, room: GameRoom, events: list[LoggedEvent], viewer: int) -> list[str]:
         """The lines ``viewer`` reads for ``events`` of the room's past, each as it was
@@ -147,7 +149,8 @@ def announce(room: GameRoom, events: list[Event]) -> None:
     structured views."""
     game = game_commands(room.game)
     for occupant in list(room.occupants.values()):
-        occupant.send("\n".join(game.line_for(room.table, event, occupant.account_id) for event in events))
+        with language(occupant.language):
+            occupant.send("\n".join(game.line_for(room.table, event, occupant.account_id) for event in events))
     send_views(room, None)
 
 
@@ -224,7 +227,8 @@ def send_packages(
     asked only for those who will be sent them."""
     for player in players if players is not None else list(room.occupants.values()):
         if any(connection.gmcp for connection in player.connections):
-            packages = packages_for(player.account_id)
+            with language(player.language):
+                packages = packages_for(player.account_id)
             for connection in player.connections:
                 for package, data in packages.items():
                     connection.send_gmcp(package, data)
@@ -235,12 +239,13 @@ def with_presence(drawing: str, table: GameTable, away: set[int], watching: list
     and who is watching."""
     lines = [drawing]
     if away:
-        lines.append("Away: " + ", ".join(table.name_of(account_id) for account_id in sorted(away)) + ".")
+        names = ", ".join(table.name_of(account_id) for account_id in sorted(away))
+        lines.append(_("Away: {names}.").format(names=names))
     if watching:
-        lines.append("Watching: " + ", ".join(watching) + ".")
+        lines.append(_("Watching: {names}.").format(names=", ".join(watching)))
     return "\n".join(lines)
 
 
 def bot_label(seat: Seat) -> str:
     """A seat's name as lists show it: a computer player's marked as one."""
-    return f"{seat.name} (bot)" if seat.bot else seat.name
+    return _("{name} (bot)").format(name=seat.name) if seat.bot else seat.name

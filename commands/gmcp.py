@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from commands.games import all_game_commands, send_views
+from i18n import _, language
 from server.hub import OnlinePlayer, Place
 from server.rooms import GameRoom
 
@@ -22,7 +23,7 @@ from server.rooms import GameRoom
 def room_info(place: Place) -> dict[str, Any]:
     if isinstance(place, GameRoom):
         return {"name": place.name, "kind": "game", "game": place.game, "password": place.password_hash is not None}
-    return {"name": place.title, "kind": "lobby"}
+    return {"name": _(place.title), "kind": "lobby"}
 
 
 def send_identity(player: OnlinePlayer) -> None:
@@ -37,8 +38,10 @@ def send_place(player: OnlinePlayer) -> None:
     if not any(connection.gmcp for connection in player.connections):
         return
     place = player.place
+    with language(player.language):
+        info = room_info(place)
     for connection in player.connections:
-        connection.send_gmcp("Room.Info", room_info(place))
+        connection.send_gmcp("Room.Info", info)
     here = place.game if isinstance(place, GameRoom) else None
     if here is None:
         for connection in player.connections:

@@ -17,6 +17,7 @@ from commands.rooms import hand_reminder, seat_to_return_to, welcome_back
 from commands.safety import delete_account, deletion_reminder
 from commands.text import parse_quoted_word
 from games import KINDS
+from i18n import ENGLISH, LANGUAGES, N_, _, known_language, language, said
 from persistence.accounts import AccountRecord
 from persistence.database import DatabaseUnavailable
 from server.accounts import AccountError, LoginFailed
@@ -27,7 +28,11 @@ from server.sessions import SessionTokens, credential_stamp
 
 log = logging.getLogger("server.login")
 
-_WELCOME = """\
+DELETED = N_("That player has been deleted, as its owner asked.")
+SEAT_KEPT = N_("{name} has disconnected; the seat is kept.")
+DISCONNECTED = N_("{name} has disconnected.")
+
+_WELCOME = N_("""\
 {rule}
   D V O R A K   M U S H     the card game whose cards are written by you
 {rule}
@@ -37,23 +42,30 @@ _WELCOME = """\
   create <name> <password>     make a new player (then you are logged in)
   WHO                          see who is on
   help                         what else you can do here
+  @language {codes}     {languages}
   QUIT                         leave
 
 A name with spaces goes in double quotes:
   create "Jo Smith" <password>
-{rule}"""
+{rule}""")
 #: One paragraph, filled to the client's window as it is sent: the games by their
 #: registered names ("games" says what each is).
-_INTRO = (
+_INTRO = N_(
     'Sit down at a named table with other people, or computer players, and play {games} ("games" says what each is).'
 )
 
 
-def welcome_screen(width: int) -> str:
-    """The screen a new connection sees, its rules no wider than the client's window."""
-    names = [name.capitalize() for name in KINDS]
-    games = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-    return _WELCOME.format(rule="=" * min(76, width), intro=_INTRO.format(games=games))
+def welcome_screen(width: int, code: str = ENGLISH) -> str:
+    """The screen a new connection sees in language ``code``, its rules no wider than
+    the client's window, with the languages to choose from."""
+    with language(code):
+        names = [name.capitalize() for name in KINDS]
+        games = _(" or ").join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+        rule = "=" * min(76, width)
+        intro = _(_INTRO).format(games=games)
+        # The languages, each named in itself: the same in every language.
+        codes, languages = "|".join(LANGUAGES), ", ".join(LANGUAGES.values())
+        return _(_WELCOME).format(rule=rule, intro=intro, codes=codes, languages=languages)
 
 
 class Connect(Command):
@@ -72,9 +84,10 @@ class Connect(Command):
     async def run(self, ctx: Context, args: str) -> None:
         name, password = parse_quoted_word(args)
         if not name:
-            raise CommandError("Usage: connect <name> <password>")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         if not password:
-            ask_password(ctx, f"Password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
+            prompt = _("Password for {name}:").format(name=name)
+            ask_password(ctx, prompt, lambda secret: self.run(ctx, f'"{name}" {secret}'))
             return
         connection = ctx.connection
         try:
@@ -104,9 +117,10 @@ class Create(Command):
     async def run(self, ctx: Context, args: str) -> None:
         name, password = parse_quoted_word(args)
         if not name:
-            raise CommandError("Usage: create <name> <password>")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         if not password:
-            ask_password(ctx, f"Choose a password for {name}:", lambda secret: self.run(ctx, f'"{name}" {secret}'))
+            prompt = _("Choose a password for {name}:").format(name=name)
+            ask_password(ctx, prompt, lambda secret: self.run(ctx, f'"{name}" {secret}'))
             return
         ban = await address_ban(ctx)
         if ban is not None:
@@ -142,9 +156,24 @@ class Resume(Command):
             or session.credential != credential_stamp(account.password_hash)
         ):
             ctx.connection.end_session()
-            raise CommandError("That session has ended: log in with your name and password.")
+            raise CommandError(_("That session has ended: log in with your name and password."))
         log.info("session resumed by %s (#%d) from %s", account.name, account.id, ctx.connection.address)
         await enter(ctx, account, created=False)
+
+
+async def settle_language(ctx: Context, account: AccountRecord) -> None:
+    """Write to the player in their language: the one chosen on this connection before
+    login (kept for the player from now on), else the one they chose before."""
+    connection = ctx.connection
+    if connection.language_chosen:
+        if account.language != connection.language:
+            await ctx.accounts.store.set_language(account.id, connection.language)
+        chosen: str | None = connection.language
+    else:
+        chosen = account.language
+    if chosen is not None and known_language(chosen) == chosen:
+        for each in ctx.player.connections:
+            each.set_language(chosen)
 
 
 def ask_password(ctx: Context, prompt: str, answer: Callable[[str], Awaitable[None]]) -> None:
@@ -166,7 +195,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     due = account.delete_after is not None and account.delete_after <= datetime.now(UTC)
     # Its cool-off is over, and no node has deleted it yet: now is the time.
     if due and await delete_account(ctx.hub, ctx.rooms, safety, account.id):
-        raise CommandError("That player has been deleted, as its owner asked.")
+        raise CommandError(_(DELETED))
     # What the database must read or store for the player to come in is done first: if
     # it fails, they are told so and are still at the welcome screen, not half inside.
     ignoring = await safety.ignores.ignored_ids(account.id)
@@ -177,11 +206,11 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
         # here, so it reached no one, and must be seen now.
         fresh = await ctx.accounts.store.find(account.name)
         if fresh is None or fresh.id != account.id:
-            raise CommandError("That player has been deleted, as its owner asked.")
+            raise CommandError(_(DELETED))
         if fresh.password_hash != account.password_hash:
             # Changed while this login was checked: what was given is no longer the password,
             # and this session must not be let in (nor given a token) under the new one.
-            raise CommandError("This player's password was changed just now. Log in with the new password.")
+            raise CommandError(_("This player's password was changed just now. Log in with the new password."))
         account = fresh
         refusal = await login_refusal(ctx, account)
         if refusal is not None:
@@ -199,10 +228,11 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     if player.role != account.role:
         ctx.hub.set_role(player, account.role)
     log.info("login %s (#%d) from %s (connection %d)", account.name, account.id, connection.address, connection.number)
+    await settle_language(ctx, account)
     if created:
-        connection.send(f"Welcome, {account.name}! Your player has been created.")
+        connection.send(_("Welcome, {name}! Your player has been created.").format(name=account.name))
     else:
-        connection.send(f"Welcome back, {account.name}.")
+        connection.send(_("Welcome back, {name}.").format(name=account.name))
     reminder = deletion_reminder(account)
     if reminder is not None:
         connection.send(reminder)
@@ -210,7 +240,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
     if not first:
         for other in player.connections:
             if other is not connection:
-                other.send(f"Your player has also logged in from {connection.address}.")
+                other.send(said("Your player has also logged in from {address}.", address=connection.address))
         connection.send(await look_text(ctx))
         place = player.place
         if isinstance(place, GameRoom) and place.is_seated(account.id):
@@ -220,7 +250,7 @@ async def enter(ctx: Context, account: AccountRecord, created: bool) -> None:
                 connection.send(hand)
         gmcp.send_place(player)
     elif back is None or not await welcome_back(ctx, back):
-        player.place.notice(f"{player.name} has connected.", exclude=player)
+        player.place.notice(said("{name} has connected.", name=player.name), exclude=player)
         connection.send(await look_text(ctx))
         gmcp.send_place(player)
 
@@ -236,7 +266,9 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
     name, account_id, room_id, seq = handed["name"], handed["account"], handed["room"], handed["seq"]
     account = await ctx.accounts.store.find(name)
     if account is None or account.id != account_id:
-        raise CommandError("That player has been deleted, as its owner asked.")
+        raise CommandError(_(DELETED))
+    if account.language is not None and known_language(account.language) == account.language:
+        connection.set_language(account.language)
     refusal = await login_refusal(ctx, account)
     if refusal is not None:
         log.info("%s (#%d), handed over, refused: %s", account.name, account.id, refusal)
@@ -301,9 +333,9 @@ async def node_lost(hub: Hub, rooms: RoomRegistry, players: list[RemotePlayer]) 
         place = hub.places.get(player.place)
         room_id = room_id_in(player.place)
         if isinstance(place, GameRoom) and place.is_seated(player.account_id):
-            place.deliver(f"{player.name} has disconnected; the seat is kept.")
+            place.deliver(said(SEAT_KEPT, name=player.name))
         elif place is not None:
-            place.notice(f"{player.name} has disconnected.", everywhere=False)
+            place.notice(said(DISCONNECTED, name=player.name), everywhere=False)
         if room_id is not None:
             try:
                 await rooms.store.mark_away(room_id, player.account_id)
@@ -337,11 +369,11 @@ async def lost_on_arrival(ctx: Context, handed: dict[str, Any]) -> None:
 
 async def _gone_from(place: Place, account_id: int, name: str) -> None:
     if isinstance(place, GameRoom) and place.is_seated(account_id):
-        place.broadcast(f"{name} has disconnected; the seat is kept.")
+        place.broadcast(said(SEAT_KEPT, name=name))
         gmcp.send_table(place)
         await place.went_away(account_id)
     else:
-        place.notice(f"{name} has disconnected.")
+        place.notice(said(DISCONNECTED, name=name))
 
 
-LOGIN_COMMANDS = CommandSet("Login", [Connect(), Create(), Resume()])
+LOGIN_COMMANDS = CommandSet(N_("Login"), [Connect(), Create(), Resume()])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from commands.base import Command, CommandSet, Context
 from commands.games import game_commands
 from games.base import GameTable
+from i18n import N_, _, ngettext
 from server.rooms import GameRoom
 
 #: Names listed by ``look`` in a crowded place; WHO has the rest.
@@ -25,8 +26,10 @@ async def look_text(ctx: Context) -> str:
     names = [p.name for p in place.everyone()]
     shown = ", ".join(names[:NAMES_SHOWN])
     if len(names) > NAMES_SHOWN:
-        shown += f" and {len(names) - NAMES_SHOWN} more (WHO lists everyone)"
-    return "\n".join([place.title, place.description, f"Players here: {shown}."])
+        more = len(names) - NAMES_SHOWN
+        shown = ngettext("{names} and {n} more (WHO lists everyone)", "{names} and {n} more (WHO lists everyone)", more)
+        shown = shown.format(names=", ".join(names[:NAMES_SHOWN]), n=more)
+    return "\n".join([_(place.title), _(place.description), _("Players here: {names}.").format(names=shown)])
 
 
 class Look(Command):
@@ -44,4 +47,4 @@ class Look(Command):
         ctx.reply(await look_text(ctx))
 
 
-LOOK_COMMANDS = CommandSet("Look", [Look()])
+LOOK_COMMANDS = CommandSet(N_("Look"), [Look()])

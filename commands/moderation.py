@@ -26,6 +26,7 @@ from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.text import echoed, format_duration, split_assignment
+from i18n import N_, Said, Text, _, from_wire_fields, said, wire_fields
 from persistence.accounts import ROLES, AccountRecord
 from persistence.moderation import REASON_MAX, BanRecord, ModerationStore
 from persistence.staff_log import StaffLog
@@ -35,7 +36,7 @@ from server.hub import Hub, OnlinePlayer, Someone
 from server.text import clean_text
 
 #: What each role is called in a sentence.
-ROLE_TITLES = {"player": "a player", "moderator": "a moderator", "admin": "an administrator"}
+ROLE_TITLES = {"player": N_("a player"), "moderator": N_("a moderator"), "admin": N_("an administrator")}
 #: How ``@grant`` may name a role.
 ROLE_NAMES = {"moderator": "moderator", "mod": "moderator", "admin": "admin", "administrator": "admin"}
 #: A ban lasts this long unless its length is given; a mute, this.
@@ -45,7 +46,7 @@ MUTE_DEFAULT = timedelta(hours=1)
 LONGEST = timedelta(days=365)
 #: Words for a ban that does not end.
 FOREVER = ("perm", "permanent", "forever")
-DURATION_HELP = "Use e.g. 30s, 30m, 2h, 7d, 2w, or perm for a ban for good."
+DURATION_HELP = N_("Use e.g. 30s, 30m, 2h, 7d, 2w, or perm for a ban for good.")
 _DURATION = re.compile(r"(?:[0-9]{1,7}[smhdw])+")
 _DURATION_PART = re.compile(r"([0-9]+)([smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -56,6 +57,9 @@ WIDEST_PREFIX = {4: 16, 6: 32}
 #: Entries ``@modlog`` shows.
 MODLOG_ENTRIES = 20
 
+NO_SUCH_PLAYER = N_('There is no player called "{name}".')
+#: What a ban is of, as ``@bans`` shows it.
+BAN_KINDS = {"account": N_("player"), "address": N_("address"), "network": N_("network")}
 #: The kinds of announcement this module makes (see :func:`install`).
 BOOT, BOOT_ADDRESS, MUTE, ROLE = "boot", "boot-address", "mute", "role"
 
@@ -74,25 +78,30 @@ def now() -> datetime:
 # -- wording -------------------------------------------------------------------------------
 
 
-def until_text(until: datetime | None, at: datetime | None = None) -> str:
-    """``until 2026-12-02 10:00 UTC (2h from now)``, or ``for good`` for None."""
+def until_text(until: datetime | None, at: datetime | None = None) -> Said:
+    """``until 2026-12-02 10:00 UTC (2h from now)``, or ``for good`` for None, in each
+    reader's language."""
     if until is None:
-        return "for good"
+        return said("for good")
     left = (until - (at or now())).total_seconds()
-    return f"until {until:%Y-%m-%d %H:%M} UTC ({format_duration(math.ceil(left))} from now)"
+    moment, time = f"{until:%Y-%m-%d %H:%M}", format_duration(math.ceil(left))
+    return said("until {moment} UTC ({time} from now)", moment=moment, time=time)
 
 
-def because(reason: str) -> str:
+def because(reason: str) -> Text:
     """``: <reason>``, or nothing when no reason was given; for the end of a sentence."""
-    return f": {reason}" if reason else ""
+    # Translators: the reason given for a ban, a mute or a lock, at the end of a sentence.
+    return said(": {reason}", reason=reason) if reason else ""
 
 
-def mute_refusal(player: OnlinePlayer, what: str = "speak in public") -> str | None:
-    """Why ``player`` may not ``what`` (they are muted, and until when), or None if they may."""
+def mute_refusal(player: OnlinePlayer, what: str = N_("speak in public")) -> str | None:
+    """Why ``player`` may not ``what`` (marked for the catalogs with ``N_``: they are
+    muted, and until when), or None if they may."""
     until = player.muted_until
     if until is None or until <= now():
         return None
-    return f"You are muted {until_text(until)}{because(player.mute_reason)}. You may not {what} until then."
+    refusal = _("You are muted {until}{reason}. You may not {what} until then.")
+    return refusal.format(until=until_text(until), reason=because(player.mute_reason), what=_(what))
 
 
 def is_staff(someone: Someone) -> bool:
@@ -106,12 +115,14 @@ def parse_duration(word: str) -> timedelta:
     """``30s``, ``2h``, ``1d12h`` as a length of time; :class:`CommandError` if it is none
     or is not between a second and :data:`LONGEST`."""
     if not _DURATION.fullmatch(word.lower()):
-        raise CommandError(f'"{word[:20]}" is not a length of time. {DURATION_HELP}')
+        raise CommandError(_('"{typed}" is not a length of time.').format(typed=word[:20]) + " " + _(DURATION_HELP))
     seconds = sum(int(count) * _UNIT_SECONDS[unit] for count, unit in _DURATION_PART.findall(word.lower()))
     if seconds < 1:
-        raise CommandError("A length of time is at least 1s.")
+        raise CommandError(_("A length of time is at least 1s."))
     if seconds > LONGEST.total_seconds():
-        raise CommandError(f"That is longer than {LONGEST.days}d, the most there is; for a ban, use perm.")
+        raise CommandError(
+            _("That is longer than {days}d, the most there is; for a ban, use perm.").format(days=LONGEST.days)
+        )
     return timedelta(seconds=seconds)
 
 
@@ -119,10 +130,12 @@ def parse_term(text: str, default: timedelta, forever_allowed: bool) -> tuple[ti
     """The length (None: for good) and the reason from ``[<duration>] [<reason>]``. A first
     word that starts with a digit (or a sign) is meant as a length and must be one; any
     other is the start of the reason, and the length is ``default``."""
-    first, _, rest = text.strip().partition(" ")
+    first, _space, rest = text.strip().partition(" ")
     if first.lower() in FOREVER:
         if not forever_allowed:
-            raise CommandError(f"A mute lasts at most {LONGEST.days}d; to keep someone out for good, ban them.")
+            raise CommandError(
+                _("A mute lasts at most {days}d; to keep someone out for good, ban them.").format(days=LONGEST.days)
+            )
         return None, rest.strip()
     if re.match(r"[+-]?[0-9]", first):
         return parse_duration(first), rest.strip()
@@ -133,7 +146,7 @@ def checked_reason(reason: str) -> tuple[str, str]:
     """The reason, cut to :data:`REASON_MAX` characters, and a note saying so if it was."""
     if len(reason) <= REASON_MAX:
         return reason, ""
-    return reason[:REASON_MAX], f" (The reason was cut to {REASON_MAX} characters.)"
+    return reason[:REASON_MAX], " " + _("(The reason was cut to {n} characters.)").format(n=REASON_MAX)
 
 
 def player_name(text: str) -> str:
@@ -146,31 +159,33 @@ async def find_account(ctx: Context, name: str, command: type[Command]) -> Accou
     the one player online whose name starts with it; :class:`CommandError` if there is none, or more than one (or, for
     no name at all, how to use ``command``)."""
     if not name:
-        raise CommandError(f"Usage: {command.usage_text()}")
+        raise CommandError(_("Usage: {usage}").format(usage=command.usage_text()))
     store = ctx.accounts.store
     account = await store.find(name) or await store.find_without_marks(name)
     if account is None or account.deleted_at is not None:
         matches = ctx.hub.match_online(name)
         if len(matches) > 1:
             names = ", ".join(sorted(p.name for p in matches))
-            raise CommandError(f'"{echoed(name)}" could be any of: {names}. Use more of the name.')
+            raise CommandError(
+                _('"{typed}" could be any of: {names}. Use more of the name.').format(typed=echoed(name), names=names)
+            )
         account = await store.find(matches[0].name) if matches else None
     if account is None or account.deleted_at is not None:
-        raise CommandError(f'There is no player called "{echoed(name)}".')
+        raise CommandError(_(NO_SUCH_PLAYER).format(name=echoed(name)))
     return account
 
 
 def check_power(ctx: Context, account: AccountRecord, verb: str, yourself: str = "") -> None:
     """Refuse to ``verb`` oneself (saying ``yourself`` if given), or staff of one's own
-    role or higher."""
+    role or higher (both marked for the catalogs with ``N_``)."""
     me = ctx.player
     if account.id == me.account_id:
-        raise CommandError(yourself or f"You cannot {verb} yourself.")
+        raise CommandError(_(yourself) if yourself else _("You cannot {verb} yourself.").format(verb=_(verb)))
     if rank(account.role) >= rank(me.role):
-        raise CommandError(
-            f"You cannot {verb} {account.name}: they are {ROLE_TITLES[account.role]}. "
-            "Staff act only on those of a lower role than their own."
+        refusal = _(
+            "You cannot {verb} {name}: they are {role}. Staff act only on those of a lower role than their own."
         )
+        raise CommandError(refusal.format(verb=_(verb), name=account.name, role=_(ROLE_TITLES[account.role])))
 
 
 def plain_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -196,16 +211,15 @@ def parse_network(text: str) -> IPNetwork:
     try:
         network = ipaddress.ip_network(text, strict=False)
     except ValueError:
-        raise CommandError(f'"{text[:50]}" is not an address or a network (like 192.0.2.7 or 192.0.2.0/24).') from None
+        refusal = _('"{typed}" is not an address or a network (like 192.0.2.7 or 192.0.2.0/24).')
+        raise CommandError(refusal.format(typed=text[:50])) from None
     mapped = network.network_address.ipv4_mapped if isinstance(network, ipaddress.IPv6Network) else None
     if mapped is not None and network.prefixlen >= 96:
         network = ipaddress.ip_network(f"{mapped}/{network.prefixlen - 96}")
     widest = WIDEST_PREFIX[network.version]
     if network.prefixlen < widest:
-        raise CommandError(
-            f"{network} is too wide to ban: a network ban covers at most a /{WIDEST_PREFIX[4]} (IPv4) "
-            f"or a /{WIDEST_PREFIX[6]} (IPv6)."
-        )
+        refusal = _("{network} is too wide to ban: a network ban covers at most a /{ipv4} (IPv4) or a /{ipv6} (IPv6).")
+        raise CommandError(refusal.format(network=network, ipv4=WIDEST_PREFIX[4], ipv6=WIDEST_PREFIX[6]))
     return network
 
 
@@ -237,23 +251,26 @@ async def address_ban(ctx: Context) -> BanRecord | None:
     return next((ban for ban in bans if covers(ban.target, ctx.connection.address)), None)
 
 
-def address_ban_text(reason: str, until: datetime | None) -> str:
-    return f"Your address is banned from this server {until_text(until)}{because(reason)}."
+def address_ban_text(reason: str, until: datetime | None) -> Said:
+    return said(
+        "Your address is banned from this server {until}{reason}.", until=until_text(until), reason=because(reason)
+    )
 
 
 async def login_refusal(ctx: Context, account: AccountRecord) -> str | None:
     """Why ``account`` may not log in from this connection (it is locked, banned, or its
     address is banned: staff are never shut out by their address), or None if it may."""
     if account.locked_at is not None:
-        why = because(account.lock_reason)
-        return f"{account.name} is locked by the staff{why}. It stays locked until they unlock it."
+        refusal = _("{name} is locked by the staff{reason}. It stays locked until they unlock it.")
+        return refusal.format(name=account.name, reason=because(account.lock_reason))
     ban = await ctx.services.get(ModerationStore).account_ban(account.id)
     if ban is not None:
-        return f"{account.name} is banned from this server {until_text(ban.expires_at)}{because(ban.reason)}."
+        refusal = _("{name} is banned from this server {until}{reason}.")
+        return refusal.format(name=account.name, until=until_text(ban.expires_at), reason=because(ban.reason))
     if account.role not in ("moderator", "admin"):
         address = await address_ban(ctx)
         if address is not None:
-            return address_ban_text(address.reason, address.expires_at)
+            return str(address_ban_text(address.reason, address.expires_at))
     return None
 
 
@@ -289,7 +306,7 @@ def _moment(value: Any) -> datetime | None:
     return datetime.fromtimestamp(value, UTC)
 
 
-def _close(connections: list[Connection], text: str) -> None:
+def _close(connections: list[Connection], text: Text) -> None:
     for connection in connections:
         connection.end_session()  # a browser must not log straight back in with its token
         connection.close(text)
@@ -299,7 +316,7 @@ def _boot(hub: Hub, message: dict[str, Any]) -> None:
     """``{"account", "text"}``: close every connection of that account here, saying ``text``;
     but the one ``"keep"`` names, ``[node, connection number]``, if any (whose player
     changed their password: every other session ends)."""
-    account, text = _account(message["account"]), _shown(message["text"])
+    account, text = _account(message["account"]), from_wire_fields(message, "text", _shown)
     keep = message.get("keep")
     if keep is not None and not (
         isinstance(keep, list) and len(keep) == 2 and isinstance(keep[0], str) and type(keep[1]) is int
@@ -314,7 +331,7 @@ def _boot(hub: Hub, message: dict[str, Any]) -> None:
 def _boot_address(hub: Hub, message: dict[str, Any]) -> None:
     """``{"network", "text"}``: close every connection here from that network (an address
     is a network of one), but staff's, saying ``text``."""
-    network, text = _text(message["network"]), _shown(message["text"])
+    network, text = _text(message["network"]), from_wire_fields(message, "text", _shown)
     ipaddress.ip_network(network)  # raises ValueError: not a network
     dropped = [
         connection
@@ -328,7 +345,7 @@ def _mute(hub: Hub, message: dict[str, Any]) -> None:
     """``{"account", "until", "reason", "text"}``: the account is muted until ``until``
     (Unix time; None: no longer muted); if they are online here, tell them ``text``."""
     account, until = _account(message["account"]), _moment(message["until"])
-    reason, text = _shown(message["reason"])[:REASON_MAX], _shown(message["text"])
+    reason, text = _shown(message["reason"])[:REASON_MAX], from_wire_fields(message, "text", _shown)
     player = hub.players.get(account)
     if player is None:
         return
@@ -341,7 +358,7 @@ def _mute(hub: Hub, message: dict[str, Any]) -> None:
 def _role(hub: Hub, message: dict[str, Any]) -> None:
     """``{"account", "role", "text"}``: the account now has that role; if they are online
     here, their commands change at once, and they are told ``text``."""
-    account, role, text = _account(message["account"]), message["role"], _shown(message["text"])
+    account, role, text = _account(message["account"]), message["role"], from_wire_fields(message, "text", _shown)
     if role not in ROLES:
         raise ValueError(f"{role!r} is not a role")
     player = hub.players.get(account)
@@ -394,16 +411,16 @@ class Boot(Command):
     usage = ("@boot <player>", "@boot <player>=<reason>")
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, _, reason = args.partition("=")
+        name, _equals, reason = args.partition("=")
         account = await find_account(ctx, player_name(name), type(self))
-        check_power(ctx, account, "boot")
+        check_power(ctx, account, N_("boot"))
         if not ctx.hub.is_online(account.id):
-            raise CommandError(f"{account.name} is not connected.")
+            raise CommandError(_("{name} is not connected.").format(name=account.name))
         reason, note = checked_reason(reason.strip())
         await audit(ctx, "boot", account.name, reason)
-        text = f"*** You have been disconnected by the staff{because(reason)}. ***"
-        ctx.hub.announce({"kind": BOOT, "account": account.id, "text": text})
-        ctx.reply(f"You boot {account.name}{because(reason)}.{note}")
+        text = said("*** You have been disconnected by the staff{reason}. ***", reason=because(reason))
+        ctx.hub.announce({"kind": BOOT, "account": account.id, **wire_fields(text, "text")})
+        ctx.reply(_("You boot {name}{reason}.").format(name=account.name, reason=because(reason)) + note)
 
 
 class BanCommand(Command):
@@ -424,10 +441,10 @@ class BanCommand(Command):
     usage = ("@ban <player>", "@ban <address>|<network>", "@ban <target>=[<time>] [<reason>]")
 
     async def run(self, ctx: Context, args: str) -> None:
-        target, _, term = args.partition("=")
+        target, _equals, term = args.partition("=")
         target = player_name(target)
         if not target:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         length, reason = parse_term(term, BAN_DEFAULT, forever_allowed=True)
         reason, note = checked_reason(reason)
         expires = now() + length if length is not None else None
@@ -438,22 +455,37 @@ class BanCommand(Command):
             network = parse_network(target)
             own = [c.address for c in player.connections if covers(str(network), c.address)]
             if own:
-                raise CommandError(f"That would ban your own address ({own[0]}): check what you typed.")
+                raise CommandError(
+                    _("That would ban your own address ({address}): check what you typed.").format(address=own[0])
+                )
             kind, shown = ban_target(network)
             account_id = None
-            text = f"*** {address_ban_text(reason, expires)} ***"
-            announcement = {"kind": BOOT_ADDRESS, "network": str(network), "text": text}
+            text = said("*** {notice} ***", notice=address_ban_text(reason, expires))
+            announcement = {"kind": BOOT_ADDRESS, "network": str(network), **wire_fields(text, "text")}
         else:
             account = await find_account(ctx, target, type(self))
-            check_power(ctx, account, "ban")
+            check_power(ctx, account, N_("ban"))
             kind, shown, account_id = "account", account.name, account.id
-            text = f"*** You are banned from this server {until_text(expires)}{because(reason)}. ***"
-            announcement = {"kind": BOOT, "account": account.id, "text": text}
+            text = said(
+                "*** You are banned from this server {until}{reason}. ***",
+                until=until_text(expires),
+                reason=because(reason),
+            )
+            announcement = {"kind": BOOT, "account": account.id, **wire_fields(text, "text")}
         ban, replaced = await store.ban(kind, shown, account_id, reason, player.account_id, player.name, expires)
         await audit(ctx, "ban", shown, logged_reason(length, reason))
         ctx.hub.announce(announcement)
-        instead = f" It replaces the ban {', '.join(f'#{old.id}' for old in replaced)}." if replaced else ""
-        ctx.reply(f"Ban #{ban.id}: {shown} is banned {until_text(expires)}{because(reason)}.{instead}{note}")
+        instead = ""
+        if replaced:
+            instead = " " + _("It replaces the ban {numbers}.").format(
+                numbers=", ".join(f"#{old.id}" for old in replaced)
+            )
+        reply = _("Ban #{number}: {target} is banned {until}{reason}.")
+        ctx.reply(
+            reply.format(number=ban.id, target=shown, until=until_text(expires), reason=because(reason))
+            + instead
+            + note
+        )
 
 
 class Unban(Command):
@@ -468,12 +500,12 @@ class Unban(Command):
     async def run(self, ctx: Context, args: str) -> None:
         target = player_name(args)
         if not target:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         store = ctx.services.get(ModerationStore)
         by = ctx.player.name
         if target.startswith("#"):
             if not target[1:].isdigit() or len(target) > 12:
-                raise CommandError(f'"{target[:20]}" is not a ban\'s number: see @bans.')
+                raise CommandError(_('"{typed}" is not a ban\'s number: see @bans.').format(typed=target[:20]))
             lifted = await store.lift(by, ban_id=int(target[1:]))
         elif looks_like_address(target):
             kind, shown = ban_target(parse_network(target))
@@ -482,11 +514,13 @@ class Unban(Command):
             account = await find_account(ctx, target, type(self))
             lifted = await store.lift(by, kind="account", target=account.name, account_id=account.id)
         if not lifted:
-            raise CommandError(f"There is no ban in force on {echoed(target)}: see @bans.")
+            raise CommandError(_("There is no ban in force on {target}: see @bans.").format(target=echoed(target)))
         numbers = ", ".join(f"#{ban.id}" for ban in lifted)
         for ban in lifted:
             await audit(ctx, "unban", ban.target, f"ban #{ban.id}")
-        ctx.reply(f"{lifted[0].target} is no longer banned (ban {numbers} lifted).")
+        ctx.reply(
+            _("{target} is no longer banned (ban {numbers} lifted).").format(target=lifted[0].target, numbers=numbers)
+        )
 
 
 class Bans(Command):
@@ -497,14 +531,21 @@ class Bans(Command):
     async def run(self, ctx: Context, args: str) -> None:
         bans = await ctx.services.get(ModerationStore).active_bans()
         if not bans:
-            ctx.reply("There are no bans in force.")
+            ctx.reply(_("There are no bans in force."))
             return
         at = now()
-        lines = ["Bans in force:"]
+        lines = [_("Bans in force:")]
         for ban in bans:
+            entry = _("#{number} {target} ({kind}), by {name}, {until}{reason}")
             lines.append(
-                f"#{ban.id} {ban.target} ({ban.kind}), by {ban.created_by_name}, {until_text(ban.expires_at, at)}"
-                f"{because(ban.reason)}"
+                entry.format(
+                    number=ban.id,
+                    target=ban.target,
+                    kind=_(BAN_KINDS.get(ban.kind, ban.kind)),
+                    name=ban.created_by_name,
+                    until=until_text(ban.expires_at, at),
+                    reason=because(ban.reason),
+                )
             )
         ctx.reply("\n".join(lines))
 
@@ -521,22 +562,30 @@ class Mute(Command):
     usage = ("@mute <player>", "@mute <player>=[<time>] [<reason>]")
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, _, term = args.partition("=")
+        name, _equals, term = args.partition("=")
         account = await find_account(ctx, player_name(name), type(self))
-        check_power(ctx, account, "mute")
+        check_power(ctx, account, N_("mute"))
         length, reason = parse_term(term, MUTE_DEFAULT, forever_allowed=False)
         assert length is not None
         reason, note = checked_reason(reason)
         until = now() + length
         await ctx.services.get(ModerationStore).set_mute(account.id, until, reason)
         await audit(ctx, "mute", account.name, logged_reason(length, reason))
-        text = (
-            f"You have been muted by the staff {until_text(until)}{because(reason)}. "
-            "You may play on, and page staff, but not speak in public until then."
+        text = said(
+            "You have been muted by the staff {until}{reason}. "
+            "You may play on, and page staff, but not speak in public until then.",
+            until=until_text(until),
+            reason=because(reason),
         )
         moment = until.timestamp()
-        ctx.hub.announce({"kind": MUTE, "account": account.id, "until": moment, "reason": reason, "text": text})
-        ctx.reply(f"{account.name} is muted {until_text(until)}{because(reason)}.{note}")
+        announcement = {"kind": MUTE, "account": account.id, "until": moment, "reason": reason}
+        ctx.hub.announce({**announcement, **wire_fields(text, "text")})
+        ctx.reply(
+            _("{name} is muted {until}{reason}.").format(
+                name=account.name, until=until_text(until), reason=because(reason)
+            )
+            + note
+        )
 
 
 class Unmute(Command):
@@ -547,14 +596,16 @@ class Unmute(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         account = await find_account(ctx, player_name(args), type(self))
-        check_power(ctx, account, "unmute")
+        check_power(ctx, account, N_("unmute"))
         if account.muted_until is None or account.muted_until <= now():
-            raise CommandError(f"{account.name} is not muted.")
+            raise CommandError(_("{name} is not muted.").format(name=account.name))
         await ctx.services.get(ModerationStore).set_mute(account.id, None)
         await audit(ctx, "unmute", account.name)
-        text = "You may speak in public again."
-        ctx.hub.announce({"kind": MUTE, "account": account.id, "until": None, "reason": "", "text": text})
-        ctx.reply(f"{account.name} may speak in public again.")
+        text = said("You may speak in public again.")
+        ctx.hub.announce(
+            {"kind": MUTE, "account": account.id, "until": None, "reason": "", **wire_fields(text, "text")}
+        )
+        ctx.reply(_("{name} may speak in public again.").format(name=account.name))
 
 
 class Lock(Command):
@@ -569,17 +620,18 @@ class Lock(Command):
     usage = ("@lock <player>", "@lock <player>=<reason>")
 
     async def run(self, ctx: Context, args: str) -> None:
-        name, _, reason = args.partition("=")
+        name, _equals, reason = args.partition("=")
         account = await find_account(ctx, player_name(name), type(self))
-        check_power(ctx, account, "lock")
+        check_power(ctx, account, N_("lock"))
         if account.locked_at is not None:
-            raise CommandError(f"{account.name} is locked already{because(account.lock_reason)}.")
+            refusal = _("{name} is locked already{reason}.")
+            raise CommandError(refusal.format(name=account.name, reason=because(account.lock_reason)))
         reason, note = checked_reason(reason.strip())
         await ctx.services.get(ModerationStore).set_lock(account.id, True, reason)
         await audit(ctx, "lock", account.name, reason)
-        text = f"*** Your player has been locked by the staff{because(reason)}. ***"
-        ctx.hub.announce({"kind": BOOT, "account": account.id, "text": text})
-        ctx.reply(f"{account.name} is locked{because(reason)}.{note}")
+        text = said("*** Your player has been locked by the staff{reason}. ***", reason=because(reason))
+        ctx.hub.announce({"kind": BOOT, "account": account.id, **wire_fields(text, "text")})
+        ctx.reply(_("{name} is locked{reason}.").format(name=account.name, reason=because(reason)) + note)
 
 
 class Unlock(Command):
@@ -590,12 +642,12 @@ class Unlock(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         account = await find_account(ctx, player_name(args), type(self))
-        check_power(ctx, account, "unlock")
+        check_power(ctx, account, N_("unlock"))
         if account.locked_at is None:
-            raise CommandError(f"{account.name} is not locked.")
+            raise CommandError(_("{name} is not locked.").format(name=account.name))
         await ctx.services.get(ModerationStore).set_lock(account.id, False)
         await audit(ctx, "unlock", account.name)
-        ctx.reply(f"{account.name} is unlocked: they may log in again.")
+        ctx.reply(_("{name} is unlocked: they may log in again.").format(name=account.name))
 
 
 class ModLog(Command):
@@ -614,9 +666,16 @@ class ModLog(Command):
             about = (await find_account(ctx, about, type(self))).name
         entries = await ctx.services.get(StaffLog).recent(MODLOG_ENTRIES, about)
         if not entries:
-            ctx.reply("The audit log has nothing" + (f" about {about}." if about else " yet."))
+            ctx.reply(
+                _("The audit log has nothing about {name}.").format(name=about)
+                if about
+                else _("The audit log has nothing yet.")
+            )
             return
-        lines = [f"The audit log{' about ' + about if about else ''}, newest first (times in UTC):"]
+        if about:
+            lines = [_("The audit log about {name}, newest first (times in UTC):").format(name=about)]
+        else:
+            lines = [_("The audit log, newest first (times in UTC):")]
         for entry in entries:
             whom = f" {entry.target}" if entry.target else ""
             lines.append(f"{entry.at:%Y-%m-%d %H:%M:%S} {entry.actor_name} {entry.action}{whom}{because(entry.reason)}")
@@ -639,10 +698,10 @@ class NewPassword(Command):
     async def run(self, ctx: Context, args: str) -> None:
         assignment = split_assignment(args)
         if assignment is None or not assignment[0] or not assignment[1]:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         name, password = assignment
         account = await find_account(ctx, player_name(name), type(self))
-        check_power(ctx, account, "set the password of", "To change your own password, use @password.")
+        check_power(ctx, account, N_("set the password of"), N_("To change your own password, use @password."))
         problem = check_password(password)
         if problem:
             raise CommandError(problem)
@@ -652,9 +711,11 @@ class NewPassword(Command):
             raise CommandError(str(error)) from None
         await ctx.accounts.store.set_password_hash(account.id, password_hash)
         await audit(ctx, "newpassword", account.name)
-        text = "*** The staff have set a new password for your player: log in again with it. ***"
-        ctx.hub.announce({"kind": BOOT, "account": account.id, "text": text})
-        ctx.reply(f"{account.name} has a new password; anyone logged in as them has been disconnected.")
+        text = said("*** The staff have set a new password for your player: log in again with it. ***")
+        ctx.hub.announce({"kind": BOOT, "account": account.id, **wire_fields(text, "text")})
+        ctx.reply(
+            _("{name} has a new password; anyone logged in as them has been disconnected.").format(name=account.name)
+        )
 
 
 class Grant(Command):
@@ -672,12 +733,13 @@ class Grant(Command):
         assignment = split_assignment(args)
         role = ROLE_NAMES.get(assignment[1].lower()) if assignment is not None else None
         if assignment is None or role is None:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         account = await find_account(ctx, player_name(assignment[0]), type(self))
-        check_power(ctx, account, "change the role of", "You cannot change your own role.")
+        check_power(ctx, account, N_("change the role of"), N_("You cannot change your own role."))
         if account.role == role:
-            raise CommandError(f"{account.name} is {ROLE_TITLES[role]} already.")
-        await set_role(ctx, account, role, f'You are now {ROLE_TITLES[role]}: type "help" for the staff commands.')
+            raise CommandError(_("{name} is {role} already.").format(name=account.name, role=_(ROLE_TITLES[role])))
+        text = said('You are now {role}: type "help" for the staff commands.', role=said(ROLE_TITLES[role]))
+        await set_role(ctx, account, role, text)
 
 
 class Revoke(Command):
@@ -691,24 +753,25 @@ class Revoke(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         account = await find_account(ctx, player_name(args), type(self))
-        check_power(ctx, account, "change the role of", "You cannot change your own role.")
+        check_power(ctx, account, N_("change the role of"), N_("You cannot change your own role."))
         if account.role == "player":
-            raise CommandError(f"{account.name} has no staff role.")
-        await set_role(ctx, account, "player", "You are no longer staff.")
+            raise CommandError(_("{name} has no staff role.").format(name=account.name))
+        await set_role(ctx, account, "player", said("You are no longer staff."))
 
 
-async def set_role(ctx: Context, account: AccountRecord, role: str, text: str) -> None:
+async def set_role(ctx: Context, account: AccountRecord, role: str, text: Said) -> None:
     """Give ``account`` the role ``role`` (noted in the audit log, as ``dvorak-mush admin``
     does), and change it at once wherever they are online."""
     before = await ctx.accounts.store.set_role(account.name, role)
     if before is None:
-        raise CommandError(f'There is no player called "{account.name}".')
+        raise CommandError(_(NO_SUCH_PLAYER).format(name=account.name))
     await audit(ctx, "grant" if role != "player" else "revoke", account.name, role)
-    ctx.hub.announce({"kind": ROLE, "account": account.id, "role": role, "text": text})
-    ctx.reply(f"{account.name} is now {ROLE_TITLES[role]} (was {ROLE_TITLES[before.role]}).")
+    ctx.hub.announce({"kind": ROLE, "account": account.id, "role": role, **wire_fields(text, "text")})
+    reply = _("{name} is now {role} (was {before}).")
+    ctx.reply(reply.format(name=account.name, role=_(ROLE_TITLES[role]), before=_(ROLE_TITLES[before.role])))
 
 
 MODERATOR_COMMANDS = CommandSet(
-    "Staff", [Boot(), BanCommand(), Unban(), Bans(), Mute(), Unmute(), Lock(), Unlock(), ModLog()]
+    N_("Staff"), [Boot(), BanCommand(), Unban(), Bans(), Mute(), Unmute(), Lock(), Unlock(), ModLog()]
 )
-ADMIN_COMMANDS = CommandSet("Admin", [Grant(), Revoke(), NewPassword()])
+ADMIN_COMMANDS = CommandSet(N_("Admin"), [Grant(), Revoke(), NewPassword()])

@@ -18,19 +18,36 @@ from commands.look import look_text
 from commands.safety import SPECTATOR_RULE
 from commands.social import refuse_if_muted
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
-from commands.text import echoed, truncate
+from commands.text import echoed, ljust, rjust, truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
+from i18n import N_, Text, _, from_stored, ngettext, said
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place, RemotePlayer, Someone
 from server.rooms import GameRoom, check_room_name, place_key
-from server.text import reflowable
+from server.text import reflowable, shown_width
 
 log = logging.getLogger(__name__)
 
 LOG_DEFAULT, LOG_MAX = 20, 200
+NO_SUCH_ROOM = N_('There is no room called "{room}".')
+ARRIVES = N_("{name} arrives.")
+TO_GO = N_('To go, type "leave".')
+#: A room's phase, as ``rooms`` shows it.
+PHASES = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over")}
+#: How a game ended, as ``results`` shows it (each game's words, see its rules).
+OUTCOMES = {
+    "won": N_("won"),
+    "draw": N_("draw"),
+    "abandoned": N_("abandoned"),
+    "forfeit": N_("forfeit"),
+    "last standing": N_("last standing"),
+    "stalemate": N_("stalemate"),
+    "boredom": N_("boredom"),
+    "no winner": N_("no winner"),
+}
 #: The most finished games ``results`` shows.
 RESULTS_SHOWN = 10
 #: Events shown at most when a player comes back; the rest are in ``log``.
@@ -40,10 +57,10 @@ CATCH_UP_SAID = 15
 
 
 def _name_and_password(args: str, usage: str) -> tuple[str, str]:
-    name, _, password = args.partition("=")
+    name, _equals, password = args.partition("=")
     name = name.strip()
     if not name:
-        raise CommandError(f"Usage: {usage}")
+        raise CommandError(_("Usage: {usage}").format(usage=usage))
     return name, password.strip()
 
 
@@ -54,21 +71,21 @@ async def _room_named(ctx: Context, name: str) -> GameRoom:
     if room is not None:
         return room
     start = " ".join(name.casefold().split())
-    starting = [s.name for s, _ in await ctx.rooms.summaries() if s.name.casefold().startswith(start)]
+    starting = [s.name for s, _live in await ctx.rooms.summaries() if s.name.casefold().startswith(start)]
     if len(starting) == 1:
         room = await ctx.rooms.find(starting[0])
         if room is not None:
             return room
     if len(starting) > 1:
-        raise CommandError(f'"{echoed(name)}" could be any of: {", ".join(sorted(starting, key=str.casefold))}.')
-    raise CommandError(
-        f'There is no room called "{echoed(name)}". Type "rooms" for the list; "newroom {echoed(name)}" makes it.'
-    )
+        names = ", ".join(sorted(starting, key=str.casefold))
+        raise CommandError(_('"{typed}" could be any of: {names}.').format(typed=echoed(name), names=names))
+    refusal = _('There is no room called "{name}". Type "rooms" for the list; "newroom {name}" makes it.')
+    raise CommandError(refusal.format(name=echoed(name)))
 
 
 def _refuse_if_barred(ctx: Context, room: GameRoom) -> None:
     if room.barred(ctx.player.account_id) and not ctx.player.is_staff:
-        raise CommandError(f"The host of room {room.name} has barred you from it.")
+        raise CommandError(_("The host of room {room} has barred you from it.").format(room=room.name))
 
 
 async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb: str) -> None:
@@ -76,9 +93,8 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb
     if room.password_hash is None or room.is_seated(ctx.player.account_id):
         return
     if not password:
-        raise CommandError(
-            f"Room {room.name} has a password: add it after an equals sign, e.g. {verb} {room.name}=<password>"
-        )
+        refusal = _("Room {room} has a password: add it after an equals sign, e.g. {command} {room}=<password>")
+        raise CommandError(refusal.format(room=room.name, command=verb))
     try:
         correct = await ctx.accounts.check_secret(
             room.password_hash, password, ctx.connection.address, ctx.player.account_id
@@ -86,7 +102,7 @@ async def _check_room_password(ctx: Context, room: GameRoom, password: str, verb
     except AccountError as error:
         raise CommandError(str(error)) from None
     if not correct:
-        raise CommandError(f"That is not the password of room {room.name}.")
+        raise CommandError(_("That is not the password of room {room}.").format(room=room.name))
 
 
 async def _hashed(ctx: Context, password: str) -> str:
@@ -105,9 +121,10 @@ async def _name_taken(ctx: Context, name: str) -> str:
     """The refusal of a room name already taken, with how to join that room."""
     room = await ctx.rooms.find(name)
     if room is None:  # gone again since
-        return f'A room called "{name}" already exists. Choose another name.'
-    password = "=<password>" if room.password_hash is not None else ""
-    return f'A room called "{room.name}" already exists. Join it with: join {room.name}{password}'
+        return _('A room called "{room}" already exists. Choose another name.').format(room=name)
+    if room.password_hash is not None:
+        return _('A room called "{room}" already exists. Join it with: join {room}=<password>').format(room=room.name)
+    return _('A room called "{room}" already exists. Join it with: join {room}').format(room=room.name)
 
 
 def _still_playing(room: GameRoom, account_id: int) -> bool:
@@ -120,13 +137,13 @@ def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
     origin = ctx.player.place
     if isinstance(origin, GameRoom) and origin is not destination and _still_playing(origin, ctx.player.account_id):
         costs = game_commands(origin.game).leaving_costs
-        raise CommandError(
-            f"You are playing in room {origin.name}. Finish there first, or give up your seat there "
-            f'({costs}) with "leave now".'
+        refusal = _(
+            'You are playing in room {room}. Finish there first, or give up your seat there ({costs}) with "leave now".'
         )
+        raise CommandError(refusal.format(room=origin.name, costs=costs))
 
 
-async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
+async def go_to(ctx: Context, destination: Place, arrival: Text) -> None:
     """Move the player to ``destination``, giving up a seat in a room without a game running."""
     player = ctx.player
     origin = player.place
@@ -139,10 +156,14 @@ async def go_to(ctx: Context, destination: Place, arrival: str) -> None:
     if isinstance(destination, GameRoom):
         loaded = await ctx.rooms.get(destination.id)  # the room as it is now loaded here
         if loaded is None:
-            raise CommandError(f'There is no room called "{destination.name}".')
+            raise CommandError(_(NO_SUCH_ROOM).format(room=destination.name))
         destination = loaded
-    where = f"room {destination.name}" if isinstance(destination, GameRoom) else "the lobby"
-    origin.broadcast(f"{player.name} leaves for {where}.", exclude=player)
+    if isinstance(destination, GameRoom):
+        origin.broadcast(
+            said("{name} leaves for room {room}.", name=player.name, room=destination.name), exclude=player
+        )
+    else:
+        origin.broadcast(said("{name} leaves for the lobby.", name=player.name), exclude=player)
     ctx.hub.move(player, destination)
     destination.broadcast(arrival, exclude=player)
     await stop_watching(ctx, player.account_id)
@@ -166,10 +187,16 @@ class Rooms(Command):
     async def run(self, ctx: Context, args: str) -> None:
         rows = await ctx.rooms.summaries()
         if not rows:
-            ctx.reply("There are no rooms yet. Make one with: newroom <name>")
+            ctx.reply(_("There are no rooms yet. Make one with: newroom <name>"))
             return
-        width = max(len("Room"), *(len(summary.name) for summary, _ in rows))
-        lines = [f"{'Room':<{width}} {'Game':<7} {'State':<8} {'Watch':>5} {'Pw':<3} Seated"]
+        headings = [_("Room"), _("Game"), _("State"), _("Watch"), _("Pw"), _("Seated")]
+        width = max(shown_width(headings[0]), *(shown_width(summary.name) for summary, _live in rows))
+        game_width, state_width = max(7, shown_width(headings[1])), max(8, shown_width(headings[2]))
+        watch_width, password_width = max(5, shown_width(headings[3])), max(3, shown_width(headings[4]))
+        lines = [
+            f"{ljust(headings[0], width)} {ljust(headings[1], game_width)} {ljust(headings[2], state_width)} "
+            f"{rjust(headings[3], watch_width)} {ljust(headings[4], password_width)} {headings[5]}"
+        ]
         for summary, live in rows:
             seated = live.table.state.seats if live else None
             names = [bot_label(seat) for seat in seated] if seated is not None else list(summary.seated)
@@ -179,20 +206,27 @@ class Rooms(Command):
             else:
                 elsewhere = ctx.hub.remote_in(place_key(summary.id)).values()
                 watching = sum(p.name not in summary.seated for p in elsewhere)
+            password = _("yes") if summary.has_password else _("no")
             row = (
-                f"{summary.name:<{width}} {summary.game.capitalize():<7} {phase:<8} {watching:>5} "
-                f"{'yes' if summary.has_password else 'no':<3} {len(names)}: {', '.join(names) or '-'}"
+                f"{ljust(summary.name, width)} {ljust(summary.game.capitalize(), game_width)} "
+                f"{ljust(_(PHASES.get(phase, phase)), state_width)} {rjust(str(watching), watch_width)} "
+                f"{ljust(password, password_width)} {len(names)}: {', '.join(names) or '-'}"
             )
             # Names are shown whole (they are typed); only the list of seats is cut.
-            lines.append(truncate(row, max(ctx.connection.width, len(summary.name) + 30)))
-        lines.append(f"{len(rows)} room{'s' if len(rows) != 1 else ''}. Join one with: join <room>")
+            lines.append(truncate(row, max(ctx.connection.width, shown_width(summary.name) + 30)))
+        count = len(rows)
+        lines.append(
+            ngettext("{n} room. Join one with: join <room>", "{n} rooms. Join one with: join <room>", count).format(
+                n=count
+            )
+        )
         ctx.reply("\n".join(lines))
 
 
 def leaving_costs() -> str:
     """What giving up a seat mid-game costs, game by game, for help."""
     costs = (f"{name.capitalize()}: {game_commands(name).leaving_costs}" for name in KINDS)
-    return f"What it costs, by game: {'; '.join(costs)}."
+    return _("What it costs, by game: {costs}.").format(costs="; ".join(costs))
 
 
 class NewRoom(Command):
@@ -211,10 +245,11 @@ class NewRoom(Command):
     async def run(self, ctx: Context, args: str) -> None:
         game = DEFAULT_KIND
         if args.startswith("/"):
-            switch, _, args = args[1:].partition(" ")
+            switch, _space, args = args[1:].partition(" ")
             game = switch.strip().lower()
             if game not in KINDS:
-                raise CommandError(f'There is no game "{switch[:20]}". Games: {", ".join(KINDS)} (type "games").')
+                refusal = _('There is no game "{game}". Games: {games} (type "games").')
+                raise CommandError(refusal.format(game=switch[:20], games=", ".join(KINDS)))
         name, password = _name_and_password(args, self.usage_text())
         refuse_if_muted(ctx)
         problem = check_room_name(name)
@@ -222,7 +257,9 @@ class NewRoom(Command):
             raise CommandError(problem)
         if " ".join(name.casefold().split()) in LOBBY_NAMES:
             # "Ann leaves for room The Lobby" would send everyone looking in the wrong place.
-            raise CommandError(f'"{name}" is the lobby\'s name, where everyone meets: choose another name.')
+            raise CommandError(
+                _('"{name}" is the lobby\'s name, where everyone meets: choose another name.').format(name=name)
+            )
         _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
         maker = ctx.player.account_id
         try:
@@ -233,14 +270,18 @@ class NewRoom(Command):
         except RoomNameTaken:
             raise CommandError(await _name_taken(ctx, name)) from None
         except TooManyRooms as quota:
-            raise CommandError(
-                f"You already have {len(quota.names)} rooms, the most a player may: {', '.join(quota.names)} "
-                "(those you host, and those you made that nobody hosts). Play in one of them (join <room>: in "
-                "one nobody hosts you become its host), hand one over there (host <player>), or delete one "
-                "(delroom <room>)."
-            ) from None
+            refusal = ngettext(
+                "You already have {n} room, the most a player may: {names} (those you host, and those you made "
+                "that nobody hosts). Play in it (join <room>: in one nobody hosts you become its host), hand it "
+                "over there (host <player>), or delete it (delroom <room>).",
+                "You already have {n} rooms, the most a player may: {names} (those you host, and those you made "
+                "that nobody hosts). Play in one of them (join <room>: in one nobody hosts you become its host), "
+                "hand one over there (host <player>), or delete one (delroom <room>).",
+                len(quota.names),
+            )
+            raise CommandError(refusal.format(n=len(quota.names), names=", ".join(quota.names))) from None
         try:
-            await go_to(ctx, room, f"{ctx.player.name} arrives.")
+            await go_to(ctx, room, said(ARRIVES, name=ctx.player.name))
         except Exception:
             # Refused on the way (the table they leave would not let them go, say): the
             # room nobody has been in goes again, its name free, as if never made.
@@ -249,7 +290,10 @@ class NewRoom(Command):
         actor, player_name = ctx.player.account_id, ctx.player.name
         await perform(ctx, lambda table: table.sit(actor, player_name))
         first_steps = game_commands(game).first_steps
-        ctx.reply(f"You made room {room.name} ({KINDS[game].name.capitalize()}) and are its host. {first_steps}")
+        made = _("You made room {room} ({game}) and are its host.").format(
+            room=room.name, game=KINDS[game].name.capitalize()
+        )
+        ctx.reply(f"{made} {first_steps}")
         ctx.reply(await look_text(ctx))
 
 
@@ -263,7 +307,9 @@ class Games(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         first = KINDS[DEFAULT_KIND].name.capitalize()
-        lines = [f"Games (make a room of one with newroom/<game> <name>; plain newroom makes {first}):"]
+        lines = [
+            _("Games (make a room of one with newroom/<game> <name>; plain newroom makes {game}):").format(game=first)
+        ]
         lines += [f"  {kind.name:<8} {kind.title}" for kind in KINDS.values()]
         ctx.reply("\n".join(lines))
 
@@ -285,21 +331,23 @@ class Join(Command):
         name, password = _name_and_password(args, self.usage_text())
         room = await _room_named(ctx, name)
         if room.is_seated(ctx.player.account_id) and ctx.player.place is room:
-            raise CommandError("You are already seated here.")
+            raise CommandError(_("You are already seated here."))
         _refuse_if_barred(ctx, room)
         if room.muted(ctx.player.account_id) and not ctx.player.is_staff:
             # A seat would let them talk again: the host's mute is theirs to lift.
-            raise CommandError(
-                f"The host of room {room.name} has muted you there: you may watch, but not sit down "
-                "until they unmute you."
+            refusal = _(
+                "The host of room {room} has muted you there: you may watch, but not sit down until they unmute you."
             )
+            raise CommandError(refusal.format(room=room.name))
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "join")
         player = ctx.player
-        refusal = None if room.is_seated(player.account_id) else room.table.seat_refusal(player.account_id, player.name)
-        if refusal is not None:
-            raise CommandError(refusal)
-        await go_to(ctx, room, f"{ctx.player.name} arrives.")
+        seat_refusal = (
+            None if room.is_seated(player.account_id) else room.table.seat_refusal(player.account_id, player.name)
+        )
+        if seat_refusal is not None:
+            raise CommandError(seat_refusal)
+        await go_to(ctx, room, said(ARRIVES, name=ctx.player.name))
         if not room.is_seated(ctx.player.account_id):
             actor, player_name = ctx.player.account_id, ctx.player.name
             await perform(ctx, lambda table: table.sit(actor, player_name))
@@ -322,11 +370,11 @@ class Watch(Command):
         name, password = _name_and_password(args, self.usage_text())
         room = await _room_named(ctx, name)
         if ctx.player.place is room:
-            raise CommandError("You are already in this room.")
+            raise CommandError(_("You are already in this room."))
         _refuse_if_barred(ctx, room)
         _refuse_if_playing_elsewhere(ctx, room)
         await _check_room_password(ctx, room, password, "watch")
-        await go_to(ctx, room, f"{ctx.player.name} arrives to watch.")
+        await go_to(ctx, room, said("{name} arrives to watch.", name=ctx.player.name))
         await ctx.rooms.store.set_watching(ctx.player.account_id, room.id)
         ctx.reply(await look_text(ctx))
 
@@ -350,18 +398,20 @@ class Leave(Command):
         player = ctx.player
         seated = room.is_seated(player.account_id)
         if _still_playing(room, player.account_id) and args.strip().lower() != "now":
-            raise CommandError(
-                f"You are playing in this game. Leaving gives up your seat: {game_commands(room.game).leaving_costs}. "
-                "To go anyway, type: leave now"
+            refusal = _(
+                "You are playing in this game. Leaving gives up your seat: {costs}. To go anyway, type: leave now"
             )
+            raise CommandError(refusal.format(costs=game_commands(room.game).leaving_costs))
         if seated:
             actor = player.account_id
             await perform(ctx, lambda table: table.unseat(actor, actor))
-        room.broadcast(f"{player.name} goes back to the lobby.", exclude=player)
+        room.broadcast(said("{name} goes back to the lobby.", name=player.name), exclude=player)
         ctx.hub.move(player, ctx.hub.lobby)
         await stop_watching(ctx, player.account_id)
-        ctx.hub.lobby.broadcast(f"{player.name} comes back from room {room.name}.", exclude=player)
-        ctx.reply(f"You leave room {room.name}.")
+        ctx.hub.lobby.broadcast(
+            said("{name} comes back from room {room}.", name=player.name, room=room.name), exclude=player
+        )
+        ctx.reply(_("You leave room {room}.").format(room=room.name))
         ctx.reply(await look_text(ctx))
 
 
@@ -381,36 +431,42 @@ class Kick(Command):
         actor = ctx.player.account_id
         name = args.strip()
         if not name:
-            raise CommandError("Usage: kick <player>")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         _hosted_room(ctx)
         seat = await inspect(ctx, lambda table: find_seat(table, ctx, name))
         barred = False
         if seat is not None and seat.account_id == actor:
             # Leaving says first what it costs in a running game; a kick would not.
-            raise CommandError('To go, type "leave".')
+            raise CommandError(_(TO_GO))
         if seat is not None:
             await perform(ctx, lambda table: table.unseat(actor, seat.account_id))
             target_id = seat.account_id
         else:
             matches = [p for p in room.everyone() if p.name.casefold().startswith(name.casefold())]
             if len(matches) != 1:
-                raise CommandError(f'Nobody called "{echoed(name)}" is here.')
+                raise CommandError(_('Nobody called "{name}" is here.').format(name=echoed(name)))
             target_id = matches[0].account_id
             if target_id == actor:
-                raise CommandError('To go, type "leave".')
+                raise CommandError(_(TO_GO))
             barred = not await _is_staff(ctx, matches[0])
             if barred:
                 rule = room.spectator_rules.get(target_id, SpectatorRule(matches[0].name))
                 await _decide(ctx, room, target_id, SpectatorRule(matches[0].name, rule.muted, barred=True))
-            room.broadcast(f"{ctx.player.name} shows {matches[0].name} out of the room.")
+            room.broadcast(said("{host} shows {name} out of the room.", host=ctx.player.name, name=matches[0].name))
             if barred:
-                ctx.reply(
-                    f"{matches[0].name} may not come back to watch or sit here until you type: "
-                    f"allowspec {matches[0].name}"
-                )
-        notice = f"You have been removed from room {room.name} by {ctx.player.name}. You are in the lobby."
+                reply = _("{name} may not come back to watch or sit here until you type: allowspec {name}")
+                ctx.reply(reply.format(name=matches[0].name))
+        notice = said(
+            "You have been removed from room {room} by {host}. You are in the lobby.",
+            room=room.name,
+            host=ctx.player.name,
+        )
         if barred:
-            notice = f"{ctx.player.name}, the host, has removed you from room {room.name}: you may not come back."
+            notice = said(
+                "{host}, the host, has removed you from room {room}: you may not come back.",
+                host=ctx.player.name,
+                room=room.name,
+            )
         await stop_watching(ctx, target_id)
         target = room.occupants.get(target_id)
         if target is not None:
@@ -456,12 +512,12 @@ def _spectator_rules_text(room: GameRoom) -> str:
     muted = sorted((r.name for r in rules if r.muted), key=str.casefold)
     barred = sorted((r.name for r in rules if r.barred), key=str.casefold)
     if not muted and not barred:
-        return f"Nobody is muted or barred in room {room.name}."
+        return _("Nobody is muted or barred in room {room}.").format(room=room.name)
     lines = []
     if muted:
-        lines.append(f"Muted here: {', '.join(muted)}.")
+        lines.append(_("Muted here: {names}.").format(names=", ".join(muted)))
     if barred:
-        lines.append(f"Barred from here: {', '.join(barred)}.")
+        lines.append(_("Barred from here: {names}.").format(names=", ".join(barred)))
     return "\n".join(lines)
 
 
@@ -499,20 +555,22 @@ class MuteSpec(Command):
             p for p in room.everyone() if p.name.casefold().startswith(key)
         ]
         if len(here) != 1:
-            raise CommandError(f'Nobody called "{truncate(name, 30)}" is watching here.')
+            raise CommandError(_('Nobody called "{name}" is watching here.').format(name=truncate(name, 30)))
         target = here[0]
         if target.account_id == ctx.player.account_id:
-            raise CommandError("You cannot mute yourself.")
+            raise CommandError(_("You cannot mute yourself."))
         if room.is_seated(target.account_id):
-            raise CommandError(f"{target.name} is seated here: only spectators can be muted (kick removes a player).")
+            refusal = _("{name} is seated here: only spectators can be muted (kick removes a player).")
+            raise CommandError(refusal.format(name=target.name))
         if await _is_staff(ctx, target):
-            raise CommandError(f"{target.name} is staff: a host cannot mute them.")
+            raise CommandError(_("{name} is staff: a host cannot mute them.").format(name=target.name))
         rule = room.spectator_rules.get(target.account_id, SpectatorRule(target.name))
         if rule.muted:
-            raise CommandError(f"{target.name} is muted here already.")
+            raise CommandError(_("{name} is muted here already.").format(name=target.name))
         await _decide(ctx, room, target.account_id, SpectatorRule(target.name, muted=True, barred=rule.barred))
-        target.send(f"The host of room {room.name} has muted you: you may watch, but not talk here.")
-        ctx.reply(f"You mute {target.name} here: they may watch, but not talk. To let them: unmutespec {target.name}")
+        target.send(said("The host of room {room} has muted you: you may watch, but not talk here.", room=room.name))
+        reply = _("You mute {name} here: they may watch, but not talk. To let them: unmutespec {name}")
+        ctx.reply(reply.format(name=target.name))
 
 
 class UnmuteSpec(Command):
@@ -525,16 +583,18 @@ class UnmuteSpec(Command):
         room = _hosted_room(ctx)
         name = args.strip()
         if not name:
-            raise CommandError(f"Usage: {self.usage_text()}  (mutespec lists who is muted here)")
+            raise CommandError(_("Usage: {usage}  (mutespec lists who is muted here)").format(usage=self.usage_text()))
         found = _ruled_named(room, name, "muted")
         if found is None:
-            raise CommandError(f'Nobody called "{truncate(name, 30)}" is muted here. (mutespec lists them.)')
+            raise CommandError(
+                _('Nobody called "{name}" is muted here. (mutespec lists them.)').format(name=truncate(name, 30))
+            )
         account_id, rule = found
         await _decide(ctx, room, account_id, SpectatorRule(rule.name, muted=False, barred=rule.barred))
         target = room.occupants.get(account_id) or room.remote.get(account_id)
         if target is not None:
-            target.send(f"The host of room {room.name} lets you talk here again.")
-        ctx.reply(f"{rule.name} may talk here again.")
+            target.send(said("The host of room {room} lets you talk here again.", room=room.name))
+        ctx.reply(_("{name} may talk here again.").format(name=rule.name))
 
 
 class AllowSpec(Command):
@@ -551,13 +611,14 @@ class AllowSpec(Command):
         room = _hosted_room(ctx)
         name = args.strip()
         if not name:
-            raise CommandError(f"Usage: {self.usage_text()}  (mutespec lists who is barred here)")
+            raise CommandError(_("Usage: {usage}  (mutespec lists who is barred here)").format(usage=self.usage_text()))
         found = _ruled_named(room, name, "barred")
         if found is None:
-            raise CommandError(f'Nobody called "{truncate(name, 30)}" is barred from here. (mutespec lists them.)')
+            refusal = _('Nobody called "{name}" is barred from here. (mutespec lists them.)')
+            raise CommandError(refusal.format(name=truncate(name, 30)))
         account_id, rule = found
         await _decide(ctx, room, account_id, SpectatorRule(rule.name, muted=rule.muted, barred=False))
-        ctx.reply(f"{rule.name} may come back to room {room.name}.")
+        ctx.reply(_("{name} may come back to room {room}.").format(name=rule.name, room=room.name))
 
 
 class Host(Command):
@@ -590,17 +651,21 @@ class Log(Command):
         count = LOG_DEFAULT
         if args.strip():
             if not args.strip().isdigit() or not 1 <= int(args) <= LOG_MAX:
-                raise CommandError(f"Usage: log <n>, where n is 1 to {LOG_MAX}.")
+                raise CommandError(_("Usage: log <n>, where n is 1 to {most}.").format(most=LOG_MAX))
             count = int(args)
         entries = await room.events(last=count)
         if not entries:
-            ctx.reply("Nothing has happened in this room yet.")
+            ctx.reply(_("Nothing has happened in this room yet."))
             return
         viewer = ctx.player.account_id
-        what = "event" if len(entries) == 1 else f"{len(entries)} events"
-        lines = [f"The last {what} in room {room.name} (times in UTC):"]
-        said = await game_commands(room.game).past_lines(ctx.rooms.store.database, room, entries, viewer)
-        lines += [f"[{e.created_at:%H:%M}] {line}" for e, line in zip(entries, said, strict=True)]
+        heading = ngettext(
+            "The last event in room {room} (times in UTC):",
+            "The last {n} events in room {room} (times in UTC):",
+            len(entries),
+        )
+        lines = [heading.format(n=len(entries), room=room.name)]
+        read = await game_commands(room.game).past_lines(ctx.rooms.store.database, room, entries, viewer)
+        lines += [f"[{e.created_at:%H:%M}] {line}" for e, line in zip(entries, read, strict=True)]
         ctx.reply("\n".join(lines))
 
 
@@ -617,14 +682,20 @@ class Results(Command):
         room = current_room(ctx)
         records = await room.results(RESULTS_SHOWN)
         if not records:
-            ctx.reply(f"No game has ended in room {room.name} yet.")
+            ctx.reply(_("No game has ended in room {room} yet.").format(room=room.name))
             return
-        last = "game" if len(records) == 1 else f"{len(records)} games, the latest first"
-        lines = [f"The last {last} in room {room.name}:"]
+        heading = ngettext(
+            "The last game in room {room}:", "The last {n} games in room {room}, the latest first:", len(records)
+        )
+        lines = [heading.format(n=len(records), room=room.name)]
         for record in records:
-            how = record.outcome or "ended"
+            how = _(OUTCOMES.get(record.outcome, record.outcome or N_("ended")))
             winners = f": {', '.join(record.winners)}" if record.winners else ""
-            version = f" (deck version {record.deck_version})" if record.deck_version is not None else ""
+            version = (
+                _(" (deck version {version})").format(version=record.deck_version)
+                if record.deck_version is not None
+                else ""
+            )
             lines.append(f"  {record.finished_at:%Y-%m-%d %H:%M} UTC  {how}{winners}{version}. {record.result}")
         ctx.reply("\n".join(lines))
 
@@ -648,29 +719,33 @@ class DelRoom(Command):
         host = room.table.state.host
         if player.account_id != host and not player.is_admin:
             if host == NOBODY:
-                raise CommandError(f"Room {room.name} has no host: join it (you become its host), then delete it.")
-            raise CommandError(f"Only the host ({room.table.name_of(host)}) can delete room {room.name}.")
+                refusal = _("Room {room} has no host: join it (you become its host), then delete it.")
+                raise CommandError(refusal.format(room=room.name))
+            refusal = _("Only the host ({host}) can delete room {room}.")
+            raise CommandError(refusal.format(host=room.table.name_of(host), room=room.name))
         answer = answer.lower()
         playing = room.table.state.phase == PLAYING
         if answer not in ("yes", "force") or (answer == "yes" and playing):
             if playing:
-                raise CommandError(
-                    f"A game is running in room {room.name}: deleting the room ends it for everyone. "
-                    f"To delete it anyway, type: delroom {room.name}=force"
+                refusal = _(
+                    "A game is running in room {room}: deleting the room ends it for everyone. "
+                    "To delete it anyway, type: delroom {room}=force"
                 )
-            raise CommandError(
-                f"Deleting room {room.name} sends everyone in it to the lobby, and nobody can go back in. "
-                f"To delete room {room.name}, type: delroom {room.name}=yes"
+                raise CommandError(refusal.format(room=room.name))
+            refusal = _(
+                "Deleting room {room} sends everyone in it to the lobby, and nobody can go back in. "
+                "To delete room {room}, type: delroom {room}=yes"
             )
+            raise CommandError(refusal.format(room=room.name))
         was_here = player.place is room
-        notice = f"{player.name} deletes room {room.name}. You are in the lobby."
+        notice = said("{name} deletes room {room}. You are in the lobby.", name=player.name, room=room.name)
         if not await ctx.rooms.archive(room, notice, player.account_id):
-            raise CommandError(f'There is no room called "{echoed(name)}".')
+            raise CommandError(_(NO_SUCH_ROOM).format(room=echoed(name)))
         if was_here:
-            ctx.reply(f"You delete room {room.name}. You are in the lobby.")
+            ctx.reply(_("You delete room {room}. You are in the lobby.").format(room=room.name))
             ctx.reply(await look_text(ctx))
         else:
-            ctx.reply(f"You delete room {room.name}.")
+            ctx.reply(_("You delete room {room}.").format(room=room.name))
 
 
 @dataclass
@@ -713,12 +788,12 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
         return False
     ctx.hub.move(player, room)
     if missed is None:
-        room.broadcast(f"{player.name} is back to watch.", exclude=player)
-        ctx.reply(f"You are back watching room {room.name}.")
+        room.broadcast(said("{name} is back to watch.", name=player.name), exclude=player)
+        ctx.reply(_("You are back watching room {room}.").format(room=room.name))
         ctx.reply(await look_text(ctx))
         return True
-    room.broadcast(f"{player.name} is back.", exclude=player)
-    ctx.reply(f"You are back at your seat in room {room.name}.")
+    room.broadcast(said("{name} is back.", name=player.name), exclude=player)
+    ctx.reply(_("You are back at your seat in room {room}.").format(room=room.name))
     ctx.reply(await look_text(ctx))
     viewer = player.account_id
     game = game_commands(room.game)
@@ -727,15 +802,23 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
         ctx.reply(hand)
     talk = [line for line in missed.talk if player.hears(line.speaker)]
     if missed.events or talk:
-        lines = ["While you were away:"]
+        lines = [_("While you were away:")]
         if missed.count > len(missed.events):
-            lines.append(f"  ({missed.count - len(missed.events)} earlier events: see log)")
+            earlier = missed.count - len(missed.events)
+            lines.append(
+                ngettext("  ({n} earlier event: see log)", "  ({n} earlier events: see log)", earlier).format(n=earlier)
+            )
         if missed.said > len(missed.talk):
-            lines.append(f"  ({missed.said - len(missed.talk)} earlier lines said, not shown)")
+            earlier = missed.said - len(missed.talk)
+            lines.append(
+                ngettext(
+                    "  ({n} earlier line said, not shown)", "  ({n} earlier lines said, not shown)", earlier
+                ).format(n=earlier)
+            )
         read = await game.past_lines(ctx.rooms.store.database, room, missed.events, viewer)
         entries = [(e.created_at, f"[{e.created_at:%H:%M}] {r}") for e, r in zip(missed.events, read, strict=True)]
-        entries += [(line.created_at, f"[{line.created_at:%H:%M}] {line.text}") for line in talk]
-        lines += [text for _, text in sorted(entries, key=lambda entry: entry[0])]
+        entries += [(line.created_at, f"[{line.created_at:%H:%M}] {from_stored(line.text)}") for line in talk]
+        lines += [text for _when, text in sorted(entries, key=lambda entry: entry[0])]
         ctx.reply("\n".join(lines))
     seat = room.table.state.seat(viewer)
     if seat is not None and seat.absent:
@@ -746,9 +829,9 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
     return True
 
 
-LOBBY_ROOM_COMMANDS = CommandSet("Rooms", [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
+LOBBY_ROOM_COMMANDS = CommandSet(N_("Rooms"), [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
 IN_ROOM_COMMANDS = CommandSet(
-    "Rooms",
+    N_("Rooms"),
     [
         Rooms(),
         Games(),

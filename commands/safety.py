@@ -21,8 +21,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.text import echoed, plural, split_assignment, truncate
+from commands.text import echoed, split_assignment, truncate
 from games.base import RuleViolation
+from i18n import N_, _, ngettext, said
 from persistence.accounts import AccountRecord
 from persistence.player_safety import TooManyIgnored
 from persistence.rooms import SpectatorRule
@@ -35,7 +36,7 @@ from server.text import clean_text
 log = logging.getLogger(__name__)
 
 #: What someone who may not use a staff command is told: what any unknown command gets.
-HUH = 'Huh?  (Type "help" for help.)'
+HUH = N_('Huh?  (Type "help" for help.)')
 #: Reports one player may make in :data:`REPORT_WINDOW` (their report is about the worst
 #: thing that happened to them; a flood of them is a way to trouble the staff).
 REPORTS_PER_WINDOW = 5
@@ -44,11 +45,13 @@ REPORT_TEXT_MAX = 1000
 #: Most reports ``@reports`` lists at once, and the longest note closing one.
 REPORTS_SHOWN = 30
 CLOSE_NOTE_MAX = 200
-DELETED_NOTICE = "*** Your player has been deleted, as you asked. Goodbye. ***"
+DELETED_NOTICE = N_("*** Your player has been deleted, as you asked. Goodbye. ***")
 #: The kinds of announcement (see :meth:`server.hub.Hub.announce`) this module makes.
 NEW_REPORT = "report"
 ACCOUNT_DELETED = "account deleted"
 SPECTATOR_RULE = "spectator"
+GIVE_PASSWORD = N_("Give your password, to be sure it is you: {usage}")
+TO_BE_DELETED = N_("Your player is to be deleted at {when}. To keep it: @delete/cancel <password>")
 
 
 def _safety(ctx: Context) -> PlayerSafety:
@@ -64,17 +67,21 @@ async def account_named(ctx: Context, name: str, usage: str) -> AccountRecord:
     online whose name starts with it."""
     name = name.strip()
     if not name:
-        raise CommandError(f"Usage: {usage}")
+        raise CommandError(_("Usage: {usage}").format(usage=usage))
     account = await ctx.accounts.store.find(name)
     if account is None:
         matches = ctx.hub.match_online(name)
         if len(matches) > 1:
             names = ", ".join(sorted(p.name for p in matches))
-            raise CommandError(f'"{truncate(name, 30)}" could be any of: {names}. Use more of the name.')
+            raise CommandError(
+                _('"{typed}" could be any of: {names}. Use more of the name.').format(
+                    typed=truncate(name, 30), names=names
+                )
+            )
         if matches:
             account = await ctx.accounts.store.find(matches[0].name)
     if account is None:
-        raise CommandError(f'There is no player called "{echoed(name)}".')
+        raise CommandError(_('There is no player called "{name}".').format(name=echoed(name)))
     return account
 
 
@@ -112,32 +119,39 @@ class Ignore(Command):
             ignored = await safety.ignores.ignored_by(player.account_id)
             player.ignoring = {p.account_id for p in ignored}
             if not ignored:
-                ctx.reply('You ignore nobody. "ignore <player>" stops their chat and pages reaching you.')
+                ctx.reply(_('You ignore nobody. "ignore <player>" stops their chat and pages reaching you.'))
                 return
-            names = [p.name + (" (staff now, so heard)" if p.role != "player" else "") for p in ignored]
-            ctx.reply(f"You ignore {plural(len(ignored), 'player')} (at most {IGNORE_MAX}): {', '.join(names)}.")
+            staff = _(" (staff now, so heard)")
+            names = [p.name + (staff if p.role != "player" else "") for p in ignored]
+            listing = ngettext(
+                "You ignore {n} player (at most {most}): {names}.",
+                "You ignore {n} players (at most {most}): {names}.",
+                len(ignored),
+            )
+            ctx.reply(listing.format(n=len(ignored), most=IGNORE_MAX, names=", ".join(names)))
             return
         account = await account_named(ctx, args, self.usage_text())
         if account.id == player.account_id:
-            raise CommandError("You cannot ignore yourself.")
+            raise CommandError(_("You cannot ignore yourself."))
         if account.role != "player":
-            raise CommandError(
-                f"{account.name} is staff, and staff cannot be ignored: they must be able to reach everyone. "
-                f"If they trouble you, tell the other staff: report {account.name}=<what happened>"
+            refusal = _(
+                "{name} is staff, and staff cannot be ignored: they must be able to reach everyone. "
+                "If they trouble you, tell the other staff: report {name}=<what happened>"
             )
+            raise CommandError(refusal.format(name=account.name))
         try:
             added = await safety.ignores.add(player.account_id, account.id, IGNORE_MAX)
         except TooManyIgnored:
-            raise CommandError(
-                f"You ignore {IGNORE_MAX} players, the most you may. Unignore someone first (ignore lists them)."
-            ) from None
+            refusal = _("You ignore {n} players, the most you may. Unignore someone first (ignore lists them).")
+            raise CommandError(refusal.format(n=IGNORE_MAX)) from None
         if not added:
-            raise CommandError(f"You already ignore {account.name}.")
+            raise CommandError(_("You already ignore {name}.").format(name=account.name))
         player.ignoring.add(account.id)
-        ctx.reply(
-            f"You ignore {account.name}: what they say, pose or emit and their pages no longer reach you. "
-            f"To hear them again: unignore {account.name}"
+        reply = _(
+            "You ignore {name}: what they say, pose or emit and their pages no longer reach you. "
+            "To hear them again: unignore {name}"
         )
+        ctx.reply(reply.format(name=account.name))
 
 
 class Unignore(Command):
@@ -150,18 +164,19 @@ class Unignore(Command):
         safety, player = _safety(ctx), ctx.player
         name = args.strip()
         if not name:
-            raise CommandError(f"Usage: {self.usage_text()}  (ignore lists whom you ignore)")
+            raise CommandError(_("Usage: {usage}  (ignore lists whom you ignore)").format(usage=self.usage_text()))
         ignored = await safety.ignores.ignored_by(player.account_id)
         key = name.casefold()
         matches = [p for p in ignored if p.name.casefold() == key] or [
             p for p in ignored if p.name.casefold().startswith(key)
         ]
         if len(matches) != 1:
-            raise CommandError(f'You ignore nobody called "{truncate(name, 30)}". (ignore lists whom you ignore.)')
+            refusal = _('You ignore nobody called "{name}". (ignore lists whom you ignore.)')
+            raise CommandError(refusal.format(name=truncate(name, 30)))
         other = matches[0]
         await safety.ignores.remove(player.account_id, other.account_id)
         player.ignoring.discard(other.account_id)
-        ctx.reply(f"You no longer ignore {other.name}.")
+        ctx.reply(_("You no longer ignore {name}.").format(name=other.name))
 
 
 class Report(Command):
@@ -180,34 +195,38 @@ class Report(Command):
         safety, player = _safety(ctx), ctx.player
         assignment = split_assignment(args)
         if assignment is None or not assignment[0]:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         name, text = assignment
         if not text:
-            raise CommandError(f"What happened? Usage: {self.usage_text()}")
+            raise CommandError(_("What happened? Usage: {usage}").format(usage=self.usage_text()))
         if len(text) > REPORT_TEXT_MAX:
-            raise CommandError(
-                f"A report is at most {REPORT_TEXT_MAX} characters (yours has {len(text)}). Please say it shorter."
-            )
+            refusal = _("A report is at most {most} characters (yours has {n}). Please say it shorter.")
+            raise CommandError(refusal.format(most=REPORT_TEXT_MAX, n=len(text)))
         account = await account_named(ctx, name, self.usage_text())
         if account.id == player.account_id:
-            raise CommandError("You cannot report yourself.")
+            raise CommandError(_("You cannot report yourself."))
         now = datetime.now(UTC)
         made = await safety.reports.made_since(player.account_id, now - REPORT_WINDOW)
         if len(made) >= REPORTS_PER_WINDOW:
             minutes = max(1, int((made[0] + REPORT_WINDOW - now).total_seconds() // 60) + 1)
-            raise CommandError(
-                f"You have made {len(made)} reports in the last hour, the most you may: the staff have them. "
-                f"You may report again in {plural(minutes, 'minute')}."
+            refusal = ngettext(
+                "You have made {made} reports in the last hour, the most you may: the staff have them. "
+                "You may report again in {n} minute.",
+                "You have made {made} reports in the last hour, the most you may: the staff have them. "
+                "You may report again in {n} minutes.",
+                minutes,
             )
+            raise CommandError(refusal.format(made=len(made), n=minutes))
         place = player.place
+        # For the staff's list: in English, as the staff's log is.
         where = f"room {place.name}" if isinstance(place, GameRoom) else "the lobby"
         report_id = await safety.reports.add(player.account_id, player.name, account.id, account.name, where, text)
         log.info("report #%d by %s about %s", report_id, player.name, account.name)
         ctx.hub.announce({"kind": NEW_REPORT, "id": report_id, "subject": account.name})
-        ctx.reply(
-            f"Thank you: your report about {account.name} is with the staff (report #{report_id}). "
-            f"{account.name} is not told who made it."
+        reply = _(
+            "Thank you: your report about {name} is with the staff (report #{number}). {name} is not told who made it."
         )
+        ctx.reply(reply.format(name=account.name, number=report_id))
 
 
 class Reports(Command):
@@ -224,52 +243,74 @@ class Reports(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not ctx.player.is_staff:
-            raise CommandError(HUH)
+            raise CommandError(_(HUH))
         if args.startswith("/"):
-            switch, _, rest = args[1:].partition(" ")
+            switch, _space, rest = args[1:].partition(" ")
             if switch.strip().lower() != "close":
-                raise CommandError(f"There is no @reports/{truncate(switch, 20)}. Usage: {self.usage_text()}")
+                refusal = _("There is no @reports/{switch}. Usage: {usage}")
+                raise CommandError(refusal.format(switch=truncate(switch, 20), usage=self.usage_text()))
             await self._close(ctx, rest)
             return
         word = args.strip().lower()
         if word not in ("", "all"):
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         reports = await _safety(ctx).reports.listing(closed_too=word == "all", limit=REPORTS_SHOWN)
         if not reports:
-            ctx.reply("There are no reports." if word else 'There are no open reports ("@reports all" lists all).')
-            return
-        which = "Reports" if word else "Open reports"
-        lines = [f"{which}, the newest first ({len(reports)}{' shown' if len(reports) == REPORTS_SHOWN else ''}):"]
-        for report in reports:
-            closed = (
-                f" [closed {_when(report.closed_at)} by {report.closed_by_name}]"
-                if report.closed_at is not None
-                else ""
+            ctx.reply(
+                _("There are no reports.") if word else _('There are no open reports ("@reports all" lists all).')
             )
+            return
+        shown = len(reports)
+        if word and shown == REPORTS_SHOWN:
+            heading = _("Reports, the newest first ({n} shown):")
+        elif word:
+            heading = _("Reports, the newest first ({n}):")
+        elif shown == REPORTS_SHOWN:
+            heading = _("Open reports, the newest first ({n} shown):")
+        else:
+            heading = _("Open reports, the newest first ({n}):")
+        lines = [heading.format(n=shown)]
+        for report in reports:
+            closed = ""
+            if report.closed_at is not None:
+                closed = _(" [closed {when} by {name}]").format(
+                    when=_when(report.closed_at), name=report.closed_by_name
+                )
+            entry = _("#{number} {when}: {reporter} about {subject}, in {place}{closed}:")
             lines.append(
-                f"#{report.id} {_when(report.created_at)}: {report.reporter_name} about {report.subject_name}, "
-                f"in {report.place}{closed}:"
+                entry.format(
+                    number=report.id,
+                    when=_when(report.created_at),
+                    reporter=report.reporter_name,
+                    subject=report.subject_name,
+                    place=report.place,
+                    closed=closed,
+                )
             )
             lines.append(f"    {report.text}")
         ctx.reply("\n".join(lines))
 
     async def _close(self, ctx: Context, rest: str) -> None:
         safety, player = _safety(ctx), ctx.player
-        number, _, note = rest.partition("=")
+        number, _equals, note = rest.partition("=")
         number, note = number.strip().removeprefix("#"), note.strip()
         if not (number.isascii() and number.isdigit()) or len(number) > 9:
-            raise CommandError("Which report? Usage: @reports/close <number>=<note>")
+            raise CommandError(_("Which report? Usage: @reports/close <number>=<note>"))
         if len(note) > CLOSE_NOTE_MAX:
-            raise CommandError(f"A note is at most {CLOSE_NOTE_MAX} characters.")
+            raise CommandError(_("A note is at most {most} characters.").format(most=CLOSE_NOTE_MAX))
         report = await safety.reports.find(int(number))
         if report is None:
-            raise CommandError(f"There is no report #{int(number)}.")
+            raise CommandError(_("There is no report #{number}.").format(number=int(number)))
         if report.closed_at is not None or not await safety.reports.close(report, player.account_id, player.name, note):
             closed = await safety.reports.find(report.id)
             by = closed.closed_by_name if closed is not None else None
-            raise CommandError(f"Report #{report.id} is closed already{f' (by {by})' if by else ''}.")
+            if by:
+                raise CommandError(
+                    _("Report #{number} is closed already (by {name}).").format(number=report.id, name=by)
+                )
+            raise CommandError(_("Report #{number} is closed already.").format(number=report.id))
         log.info("report #%d closed by %s", report.id, player.name)
-        ctx.reply(f"Report #{report.id} about {report.subject_name} is closed.")
+        ctx.reply(_("Report #{number} about {name} is closed.").format(number=report.id, name=report.subject_name))
 
 
 class DeletePlayer(Command):
@@ -293,47 +334,52 @@ class DeletePlayer(Command):
     async def run(self, ctx: Context, args: str) -> None:
         safety, player = _safety(ctx), ctx.player
         if args.startswith("/"):
-            switch, _, password = args[1:].partition(" ")
+            switch, _space, password = args[1:].partition(" ")
             if switch.strip().lower() != "cancel":
-                raise CommandError(f"Usage: {self.usage_text()}")
+                raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
             if not password.strip():
-                raise CommandError(f"Give your password, to be sure it is you: {self.usage[1]}")
+                raise CommandError(_(GIVE_PASSWORD).format(usage=self.usage[1]))
             await _refuse_unless_password(ctx, password.strip())
             if not await safety.deletions.cancel(player.account_id):
-                raise CommandError("Your player is not to be deleted: there is nothing to cancel.")
+                raise CommandError(_("Your player is not to be deleted: there is nothing to cancel."))
             log.info("%s (#%d) called off the deletion of their player", player.name, player.account_id)
-            ctx.reply("Your player will not be deleted: it is yours to keep.")
+            ctx.reply(_("Your player will not be deleted: it is yours to keep."))
             return
         target, equals, password = args.partition("=")
         if not target.strip() and not equals:
             account = await ctx.accounts.store.find(player.name)
             if account is not None and account.delete_after is not None:
                 when = _when(account.delete_after)
-                ctx.reply(f"Your player is to be deleted at {when}. To keep it: @delete/cancel <password>")
+                ctx.reply(_(TO_BE_DELETED).format(when=when))
             else:
-                ctx.reply(f"Your player is not to be deleted. To delete it: {self.usage[0]}")
+                ctx.reply(_("Your player is not to be deleted. To delete it: {usage}").format(usage=self.usage[0]))
             return
         if target.strip().casefold() not in ("me", player.name.casefold()):
-            raise CommandError(f"You can delete only your own player: {self.usage[0]}")
+            raise CommandError(_("You can delete only your own player: {usage}").format(usage=self.usage[0]))
         if not password:
-            raise CommandError(f"Give your password, to be sure it is you: {self.usage[0]}")
+            raise CommandError(_(GIVE_PASSWORD).format(usage=self.usage[0]))
         if player.is_staff:
             raise CommandError(
-                "Staff cannot delete their player: ask an administrator to revoke your role first "
-                "(so that the server always keeps someone who can run it)."
+                _(
+                    "Staff cannot delete their player: ask an administrator to revoke your role first "
+                    "(so that the server always keeps someone who can run it)."
+                )
             )
         await _refuse_unless_password(ctx, password)
         at = datetime.now(UTC) + safety.delete_cooloff
         already = await safety.deletions.schedule(player.account_id, at)
         if already is not None:
             raise CommandError(
-                f"Your player is already to be deleted at {_when(already)}. To keep it: @delete/cancel <password>"
+                _("Your player is already to be deleted at {when}. To keep it: @delete/cancel <password>").format(
+                    when=_when(already)
+                )
             )
         log.info("%s (#%d) asked for their player to be deleted at %s", player.name, player.account_id, _when(at))
-        ctx.reply(
-            f"Your player will be deleted at {_when(at)}. Until then you can play as usual; "
+        reply = _(
+            "Your player will be deleted at {when}. Until then you can play as usual; "
             "to keep it, type: @delete/cancel <password>"
         )
+        ctx.reply(reply.format(when=_when(at)))
 
 
 async def _refuse_unless_password(ctx: Context, password: str) -> None:
@@ -344,7 +390,7 @@ async def _refuse_unless_password(ctx: Context, password: str) -> None:
     except AccountError as error:
         raise CommandError(str(error)) from None
     if not right:
-        raise CommandError("That is not your password, so nothing is changed.")
+        raise CommandError(_("That is not your password, so nothing is changed."))
 
 
 def deletion_reminder(account: AccountRecord) -> str | None:
@@ -352,7 +398,9 @@ def deletion_reminder(account: AccountRecord) -> str | None:
     if account.delete_after is None:
         return None
     when = _when(account.delete_after)
-    return f"Your player is to be deleted at {when}, as you asked. To keep it, type: @delete/cancel <password>"
+    return _(
+        "Your player is to be deleted at {when}, as you asked. To keep it, type: @delete/cancel <password>"
+    ).format(when=when)
 
 
 async def delete_account(hub: Hub, rooms: RoomRegistry, safety: PlayerSafety, account_id: int) -> bool:
@@ -397,7 +445,7 @@ def _log_out_deleted(hub: Hub, safety: PlayerSafety, account_id: int) -> None:
     if player is not None:
         for connection in list(player.connections):
             connection.end_session()
-            connection.close(DELETED_NOTICE)
+            connection.close(said(DELETED_NOTICE))
 
 
 # -- announcements: what every node does when told (each checks what it is given) ---------
@@ -432,7 +480,13 @@ class _Announcements:
         report_id, subject = _positive(announcement.get("id")), _name(announcement.get("subject"))
         for player in self.hub.players.values():
             if player.is_staff:
-                player.send(f"[Staff] New report #{report_id}, about {subject}: type @reports to read it.")
+                player.send(
+                    said(
+                        "[Staff] New report #{number}, about {name}: type @reports to read it.",
+                        number=report_id,
+                        name=subject,
+                    )
+                )
 
     def account_deleted(self, announcement: dict[str, Any]) -> None:
         """An account was deleted: it is a former player here, and logged out if online here."""
@@ -457,6 +511,6 @@ def install(hub: Hub, rooms: RoomRegistry, safety: PlayerSafety) -> None:
     hub.announcement_handlers[SPECTATOR_RULE] = announcements.spectator_rule
 
 
-SAFETY_COMMANDS = CommandSet("Safety", [Ignore(), Unignore(), Report(), DeletePlayer()])
+SAFETY_COMMANDS = CommandSet(N_("Safety"), [Ignore(), Unignore(), Report(), DeletePlayer()])
 #: Given only to staff (see :func:`commands.dispatch.command_sets_for`).
-STAFF_SAFETY_COMMANDS = CommandSet("Staff", [Reports()])
+STAFF_SAFETY_COMMANDS = CommandSet(N_("Staff"), [Reports()])

@@ -16,9 +16,10 @@ import re
 from typing import Any
 
 from commands.base import Command, CommandError, CommandSet, Context
+from i18n import ENGLISH, N_, Said, _, in_language, said
 from persistence.database import DatabaseUnavailable
 from persistence.staff_log import StaffLog
-from server.hub import Hub
+from server.hub import WALL_LINE, Hub
 from server.shutdown import MOST_MESSAGE, MOST_NAME, MOST_SECONDS, Countdown, duration
 from server.text import clean_text
 
@@ -28,13 +29,13 @@ log = logging.getLogger(__name__)
 WALL = "wall"
 #: Longest wall, in characters.
 WALL_MAX = 1000
-AUDIT_FAILED = "(It could not be written to the audit log: the database is not answering. The server's log has it.)"
+AUDIT_FAILED = N_("(It could not be written to the audit log: the database is not answering. The server's log has it.)")
 _DELAY = re.compile(r"(\d{1,5}(?:\.\d{1,3})?|\.\d{1,3}) ?([ms]?)", re.IGNORECASE)
 
 
-def wall_line(sender: str, text: str) -> str:
-    """What every player sees of a wall."""
-    return f"Announcement from {sender}: {text}"
+def wall_line(sender: str, text: str) -> Said:
+    """What every player sees of a wall, in their language."""
+    return said(WALL_LINE, name=sender, text=text)
 
 
 def listen_for_walls(hub: Hub) -> None:
@@ -63,7 +64,7 @@ async def audit(ctx: Context, action: str, target: str = "", reason: str = "") -
         await ctx.services.get(StaffLog).record(player.account_id, player.name, action, target, reason)
     except DatabaseUnavailable as outage:
         log.warning("could not write %s by %s to the audit log: %s", action, player.name, outage)
-        ctx.reply(AUDIT_FAILED)
+        ctx.reply(_(AUDIT_FAILED))
 
 
 class Wall(Command):
@@ -79,12 +80,13 @@ class Wall(Command):
     async def run(self, ctx: Context, args: str) -> None:
         player = ctx.player
         if not player.is_staff:
-            raise CommandError("Only moderators and administrators can wall.")
+            raise CommandError(_("Only moderators and administrators can wall."))
         text = args.strip()
         if not text:
-            raise CommandError("Wall what? Use: @wall <text>")
+            raise CommandError(_("Wall what? Use: @wall <text>"))
         if len(text) > WALL_MAX:
-            raise CommandError(f"A wall is at most {WALL_MAX} characters; yours has {len(text)}. Nothing was sent.")
+            refusal = _("A wall is at most {most} characters; yours has {n}. Nothing was sent.")
+            raise CommandError(refusal.format(most=WALL_MAX, n=len(text)))
         ctx.hub.announce({"kind": WALL, "from": player.name, "text": text})
         await audit(ctx, "wall", "", text)
 
@@ -97,11 +99,11 @@ def parse_delay(text: str) -> float:
     match = _DELAY.fullmatch(text)
     if match is None:
         raise CommandError(
-            'Give the time in minutes ("@shutdown 10", "@shutdown 0.5") or in seconds with s ("@shutdown 90s").'
+            _('Give the time in minutes ("@shutdown 10", "@shutdown 0.5") or in seconds with s ("@shutdown 90s").')
         )
     seconds = float(match.group(1)) * (1 if match.group(2).lower() == "s" else 60)
     if seconds > MOST_SECONDS:
-        raise CommandError(f"A shutdown is at most a day away ({MOST_SECONDS // 60} minutes).")
+        raise CommandError(_("A shutdown is at most a day away ({n} minutes).").format(n=MOST_SECONDS // 60))
     return seconds
 
 
@@ -127,38 +129,40 @@ class Shutdown(Command):
     async def run(self, ctx: Context, args: str) -> None:
         player = ctx.player
         if not player.is_admin:
-            raise CommandError("Only administrators can shut the server down.")
+            raise CommandError(_("Only administrators can shut the server down."))
         countdown = ctx.services.get(Countdown)
         if args.startswith("/"):
-            switch, _, rest = args[1:].partition(" ")
+            switch, _space, rest = args[1:].partition(" ")
             if switch.lower() != "cancel" or rest.strip():
-                raise CommandError('@shutdown has one switch: "@shutdown/cancel", alone.')
+                raise CommandError(_('@shutdown has one switch: "@shutdown/cancel", alone.'))
             if not countdown.running:
-                raise CommandError("No shutdown is counting down.")
+                raise CommandError(_("No shutdown is counting down."))
             if countdown.local:
                 raise CommandError(
-                    "This node is stopping because its service manager asked (SIGTERM); that cannot be cancelled."
+                    _("This node is stopping because its service manager asked (SIGTERM); that cannot be cancelled.")
                 )
             countdown.cancel_everywhere(player.name)
             await audit(ctx, "shutdown-cancel")
             return
-        when, _, message = args.partition("=")
+        when, _equals, message = args.partition("=")
         seconds = parse_delay(when.strip())
         message = message.strip()
         if len(message) > MOST_MESSAGE:
-            raise CommandError(f"A shutdown message is at most {MOST_MESSAGE} characters; yours has {len(message)}.")
+            refusal = _("A shutdown message is at most {most} characters; yours has {n}.")
+            raise CommandError(refusal.format(most=MOST_MESSAGE, n=len(message)))
         left = countdown.seconds_left
         if left is not None:
-            raise CommandError(
-                f"A shutdown is counting down already ({duration(left)} left): @shutdown/cancel it first."
-            )
+            refusal = _("A shutdown is counting down already ({time} left): @shutdown/cancel it first.")
+            raise CommandError(refusal.format(time=duration(left)))
         countdown.announce(seconds, message, player.name)
         if seconds:
-            ctx.reply(f'Every node shuts down in {duration(seconds)}. "@shutdown/cancel" cancels it.')
-        await audit(ctx, "shutdown", f"in {duration(seconds)}", message)
+            ctx.reply(
+                _('Every node shuts down in {time}. "@shutdown/cancel" cancels it.').format(time=duration(seconds))
+            )
+        await audit(ctx, "shutdown", f"in {in_language(duration(seconds), ENGLISH)}", message)
 
 
 #: A moderator's server commands (an administrator has them too).
-SERVER_STAFF_COMMANDS = CommandSet("Server", [Wall()])
+SERVER_STAFF_COMMANDS = CommandSet(N_("Server"), [Wall()])
 #: An administrator's own.
-SERVER_ADMIN_COMMANDS = CommandSet("Server", [Shutdown()])
+SERVER_ADMIN_COMMANDS = CommandSet(N_("Server"), [Shutdown()])

@@ -9,11 +9,12 @@ from commands.base import Command, CommandError, CommandSet, Context, find_comma
 from commands.games import all_game_commands
 from commands.login import player_gone, welcome_screen
 from commands.moderation import BOOT
-from commands.text import close_matches, echoed, format_duration, format_online_time, truncate
+from commands.text import close_matches, echoed, format_duration, format_online_time, ljust, rjust, truncate
 from games import KINDS
+from i18n import LANGUAGES, N_, _, known_language, ngettext, said, wire_fields
 from server.accounts import AccountError
 from server.sessions import credential_stamp
-from server.text import coloured, reflowable
+from server.text import coloured, reflowable, shown_width
 
 #: How WHO marks staff, after their name.
 STAFF_MARKS = {"moderator": " [mod]", "admin": " [admin]"}
@@ -34,21 +35,22 @@ class Who(Command):
 
 def render_who(ctx: Context) -> str:
     width = ctx.connection.width
-    lines = [f"{'Player Name':<20} {'On For':>8} {'Idle':>5}  Doing"]
+    lines = [f"{ljust(_('Player Name'), 20)} {rjust(_('On For'), 8)} {rjust(_('Idle'), 5)}  {_('Doing')}"]
     players = ctx.hub.players_by_login()
     for player in players:
         mark = STAFF_MARKS.get(player.role, "")
         name = truncate(player.name, 20 - len(mark)) + mark
         row = (
-            f"{name:<20} {format_online_time(player.online_seconds):>8} "
+            f"{ljust(name, 20)} {format_online_time(player.online_seconds):>8} "
             f"{format_duration(player.idle_seconds):>5}  {player.doing}"
         )
         lines.append(truncate(row.rstrip(), width))
     count = len(players)
-    lines.append(f"{count} player{'s' if count != 1 else ''} connected.")
+    lines.append(ngettext("{n} player connected.", "{n} players connected.", count).format(n=count))
     bots = [f"{seat.name} ({room.name})" for room in ctx.rooms.loaded() for seat in room.table.state.seats if seat.bot]
     if bots:
-        lines += textwrap.wrap("Computer players: " + ", ".join(bots) + ".", width, subsequent_indent="  ")
+        listed = _("Computer players: {names}.").format(names=", ".join(bots))
+        lines += textwrap.wrap(listed, width, subsequent_indent="  ")
     return "\n".join(lines)
 
 
@@ -63,7 +65,7 @@ class Quit(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         ctx.connection.end_session()
-        ctx.connection.close("Goodbye. Come back soon!")
+        ctx.connection.close(_("Goodbye. Come back soon!"))
 
 
 class Idle(Command):
@@ -141,10 +143,13 @@ class Colour(Command):
     async def run(self, ctx: Context, args: str) -> None:
         choice = args.strip().lower()
         if choice not in ("on", "off", "auto"):
-            raise CommandError(f"{colour_status(ctx)} Usage: {self.usage[0]}")
+            raise CommandError(_("{status} Usage: {usage}").format(status=colour_status(ctx), usage=self.usage[0]))
         await ctx.accounts.store.set_color(ctx.player.account_id, choice)
         ctx.player.color = choice
-        ctx.reply(f"Colour is {choice}" + (": " + coloured("like this", "hr") + "." if choice != "off" else "."))
+        if choice == "off":
+            ctx.reply(_("Colour is off."))
+        else:
+            ctx.reply(_("Colour is {choice}: {example}.").format(choice=choice, example=coloured(_("like this"), "hr")))
 
 
 #: What ``@charset`` takes, by the name a player types: each a character set that keeps
@@ -175,13 +180,51 @@ class Charset(Command):
         choice = args.strip().lower()
         connection = ctx.connection
         if not choice:
-            ctx.reply(f"Your text is sent and read in {charset_name(connection.charset)}. Usage: {self.usage_text()}")
+            reply = _("Your text is sent and read in {charset}. Usage: {usage}")
+            ctx.reply(reply.format(charset=charset_name(connection.charset), usage=self.usage_text()))
             return
         if choice != "auto" and choice not in CHARSET_CHOICES:
-            raise CommandError(f"Which character set? Usage: {self.usage[1]}")
+            raise CommandError(_("Which character set? Usage: {usage}").format(usage=self.usage[1]))
         if not connection.choose_charset(CHARSET_CHOICES.get(choice)):
-            raise CommandError("A browser always reads and writes UTF-8: there is nothing to choose.")
-        ctx.reply(f"Your text is sent and read in {charset_name(connection.charset)} from now on: Čajovňa, Жанна.")
+            raise CommandError(_("A browser always reads and writes UTF-8: there is nothing to choose."))
+        reply = _("Your text is sent and read in {charset} from now on: Čajovňa, Жанна.")
+        ctx.reply(reply.format(charset=charset_name(connection.charset)))
+
+
+class Language(Command):
+    """Choose the language the server writes to you in.
+
+    cs is čeština, sk slovenčina, en English, es español and ru русский. Once you are
+    logged in, your choice is kept for your player. Commands stay as they are typed in
+    English; names, chat and cards stay as their players wrote them.
+    """
+
+    key = "@language"
+    usage = ("@language", "@language cs|sk|en|es|ru")
+
+    async def run(self, ctx: Context, args: str) -> None:
+        connection = ctx.connection
+        if not args.strip():
+            reply = _("The server writes to you in {language}. Usage: {usage}")
+            ctx.reply(reply.format(language=language_name(connection.language), usage=self.usage[1]))
+            return
+        code = known_language(args)
+        if code is None:
+            refusal = _('There is no language "{choice}" here. Usage: {usage}')
+            raise CommandError(refusal.format(choice=echoed(args.strip()), usage=self.usage[1]))
+        if connection.player is None:
+            connection.language_chosen = True
+            connection.set_language(code)
+        else:
+            await ctx.accounts.store.set_language(connection.player.account_id, code)
+            for each in connection.player.connections:
+                each.set_language(code)
+        ctx.reply(_("The server writes to you in {language} from now on.").format(language=language_name(code)))
+
+
+def language_name(code: str) -> str:
+    """A language as its own speakers name it (the pseudo-language by its code)."""
+    return LANGUAGES.get(code, code)
 
 
 def charset_name(charset: str) -> str:
@@ -192,13 +235,14 @@ def charset_name(charset: str) -> str:
 def colour_status(ctx: Context) -> str:
     """Whether this connection shows colour, and why: the player's choice, or on auto,
     what the client said of itself."""
-    setting = ctx.player.color
-    state = "on" if ctx.connection.colour else "off"
-    why = f"your setting is {setting}"
-    if setting == "auto":
-        said = "says it shows colour" if ctx.connection.colour else "has not said it shows colour"
-        why += f", and your client {said}"
-    return f"Colour is {state} here: {why}."
+    setting, shown = ctx.player.color, ctx.connection.colour
+    if setting != "auto":
+        status = _("Colour is on here: your setting is on.") if shown else _("Colour is off here: your setting is off.")
+    elif shown:
+        status = _("Colour is on here: your setting is auto, and your client says it shows colour.")
+    else:
+        status = _("Colour is off here: your setting is auto, and your client has not said it shows colour.")
+    return status
 
 
 class Help(Command):
@@ -214,7 +258,7 @@ class Help(Command):
 
     @classmethod
     def help_text(cls) -> str:
-        return super().help_text() + f"\n\nThe games: {', '.join(KINDS)}."
+        return super().help_text() + "\n\n" + _("The games: {games}.").format(games=", ".join(KINDS))
 
     async def run(self, ctx: Context, args: str) -> None:
         topic = " ".join(args.split()).lower()
@@ -224,8 +268,12 @@ class Help(Command):
         found = help_for(ctx.command_sets, topic)
         if found is None:
             close = close_matches(topic, help_topics(ctx.command_sets))
-            maybe = " Did you mean " + " or ".join(f'"{name}"' for name in close) + "?" if close else ""
-            raise CommandError(f'There is no help on "{echoed(args.strip())}" here.{maybe} Type "help" for the list.')
+            topic = echoed(args.strip())
+            if close:
+                names = _(" or ").join(f'"{name}"' for name in close)
+                refusal = _('There is no help on "{topic}" here. Did you mean {names}? Type "help" for the list.')
+                raise CommandError(refusal.format(topic=topic, names=names))
+            raise CommandError(_('There is no help on "{topic}" here. Type "help" for the list.').format(topic=topic))
         ctx.reply(found)
 
 
@@ -235,11 +283,11 @@ def help_for(command_sets: tuple[CommandSet, ...], topic: str) -> str | None:
     game's tables; None if it is none of these."""
     command = find_command(command_sets, topic)
     if command is not None and not command[1]:
-        return f"Help for {command[0].key}:\n{command[0].help_text()}"
+        return _("Help for {command}:").format(command=command[0].key) + "\n" + command[0].help_text()
     games = all_game_commands()
     if topic in games:
         return reflowable(games[topic].rules_help)
-    game, _, rest = topic.partition(" ")
+    game, _space, rest = topic.partition(" ")
     if game in games and rest in games[game].help_topics:
         return reflowable(games[game].help_topics[rest])
     for commands in games.values():
@@ -248,7 +296,9 @@ def help_for(command_sets: tuple[CommandSet, ...], topic: str) -> str | None:
     for name, commands in games.items():
         elsewhere = find_command(commands.command_sets, topic)
         if elsewhere is not None and not elsewhere[1]:
-            return f"Help for {elsewhere[0].key} (at {name.capitalize()} tables):\n{elsewhere[0].help_text()}"
+            heading = _("Help for {command} (at {game} tables):")
+            heading = heading.format(command=elsewhere[0].key, game=name.capitalize())
+            return heading + "\n" + elsewhere[0].help_text()
     return None
 
 
@@ -261,9 +311,9 @@ def help_topics(command_sets: tuple[CommandSet, ...]) -> list[str]:
 
 
 def render_help_index(command_sets: tuple[CommandSet, ...]) -> str:
-    lines = ['Type "help <command>" for details of one command, "commands" for a summary.']
+    lines = [_('Type "help <command>" for details of one command, "commands" for a summary.')]
     for command_set in command_sets:
-        lines.append(f"{command_set.title}:")
+        lines.append(_("{title}:").format(title=_(command_set.title)))
         for command in command_set.commands:
             lines.append(f"  {command.key:<14} {command.summary()}")
     return "\n".join(lines)
@@ -281,10 +331,12 @@ class Commands(Command):
             names = []
             for command in command_set.commands:
                 names.append(f"{command.key} ({', '.join(command.aliases)})" if command.aliases else command.key)
+            heading = _("{title}:").format(title=_(command_set.title))
+            indent = max(11, shown_width(heading) + 1)
             lines += textwrap.wrap(
-                ", ".join(names), width, initial_indent=f"{command_set.title + ':':<10} ", subsequent_indent=" " * 11
+                ", ".join(names), width, initial_indent=ljust(heading, indent - 1) + " ", subsequent_indent=" " * indent
             )
-        lines.append('Type "help <command>" for how to use one.')
+        lines.append(_('Type "help <command>" for how to use one.'))
         ctx.reply("\n".join(lines))
 
 
@@ -301,7 +353,7 @@ class Logout(Command):
         player = ctx.hub.log_out(connection)
         if player is not None:
             await player_gone(player)
-        connection.send("You are logged out.\n" + welcome_screen(connection.width))
+        connection.send(_("You are logged out.") + "\n" + welcome_screen(connection.width, connection.language))
 
 
 class Password(Command):
@@ -318,7 +370,7 @@ class Password(Command):
     async def run(self, ctx: Context, args: str) -> None:
         old, sep, new = args.partition("=")
         if not sep or not old or not new:
-            raise CommandError("Usage: @password <old>=<new>")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         player = ctx.player
         try:
             new_hash = await ctx.accounts.change_password(
@@ -330,16 +382,16 @@ class Password(Command):
         # password: every other session ends, and only this one gets a session token that
         # the new password keeps good (those made before it no longer log in).
         connection = ctx.connection
-        text = "*** Your password was changed elsewhere: this connection is closed. ***"
-        ctx.hub.announce(
-            {"kind": BOOT, "account": player.account_id, "text": text, "keep": [ctx.hub.peers.node, connection.number]}
-        )
+        text = said("*** Your password was changed elsewhere: this connection is closed. ***")
+        keep = [ctx.hub.peers.node, connection.number]
+        ctx.hub.announce({"kind": BOOT, "account": player.account_id, **wire_fields(text, "text"), "keep": keep})
         player.credential = credential_stamp(new_hash)
         connection.session_changed()
-        ctx.reply("Your password has been changed. Anyone else logged in as you is disconnected.")
+        ctx.reply(_("Your password has been changed. Anyone else logged in as you is disconnected."))
 
 
 CONNECTION_COMMANDS = CommandSet(
-    "Session", [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix(), Comment(), Charset()]
+    N_("Session"),
+    [Who(), Help(), Commands(), Quit(), Idle(), OutputPrefix(), OutputSuffix(), Comment(), Charset(), Language()],
 )
-ACCOUNT_COMMANDS = CommandSet("Account", [Logout(), Password(), Colour()])
+ACCOUNT_COMMANDS = CommandSet(N_("Account"), [Logout(), Password(), Colour()])

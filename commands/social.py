@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 
@@ -9,15 +10,18 @@ from commands.base import Command, CommandError, CommandSet, Context
 from commands.moderation import is_staff, mute_refusal
 from commands.safety import refuses_pages_from
 from commands.text import echoed, split_assignment, truncate
+from i18n import N_, Text, _, ngettext, said
 from persistence.names import DRAWN_AS_LATIN
 from server.budgets import Budgets
+from server.hub import wall_openings
 from server.rooms import GameRoom
 
 #: Longest ``@doing`` text kept; WHO shows it in its last column.
 DOING_MAX = 40
+PAGE_WHOM = N_("Page whom? Use: page <name>=<message>")
 
 
-def refuse_if_muted(ctx: Context, what: str = "speak in public") -> None:
+def refuse_if_muted(ctx: Context, what: str = N_("speak in public")) -> None:
     """A muted player may not speak in public (see ``@mute``): say why and until when."""
     refusal = mute_refusal(ctx.player, what)
     if refusal is not None:
@@ -28,20 +32,21 @@ def refuse_if_muted_here(ctx: Context) -> None:
     """Refuse to let a spectator the room's host muted talk there."""
     place, player = ctx.player.place, ctx.player
     if isinstance(place, GameRoom) and place.muted(player.account_id) and not player.is_staff:
-        raise CommandError(
-            f"The host of room {place.name} has muted you here: you may watch, but not talk. "
+        refusal = _(
+            "The host of room {room} has muted you here: you may watch, but not talk. "
             "(Pages still reach people, and you may talk in the lobby.)"
         )
+        raise CommandError(refusal.format(room=place.name))
 
 
-def talk(ctx: Context, text: str, to_others: bool = False, echo: str = "") -> None:
+def talk(ctx: Context, text: Text, to_others: bool = False, echo: str = "") -> None:
     """Show ``text`` to everyone where the player is (``to_others``: but the player, who
     is shown ``echo`` instead), but those who ignore them; in a game room where a seated
     player is away, keep it to show them when they are back. A player muted by staff, or
     by the room's host, or over their talk budget, is refused, and nothing is shown."""
     refuse_if_muted(ctx)
     refuse_if_muted_here(ctx)
-    refuse_if_talking_too_fast(ctx, text)
+    refuse_if_talking_too_fast(ctx, str(text))
     if echo:
         ctx.reply(echo)
     place, speaker = ctx.player.place, ctx.player.speaker_id
@@ -56,12 +61,15 @@ def refuse_if_talking_too_fast(ctx: Context, said: str) -> None:
     say more than their listeners can read; past it, it is refused."""
     wait = ctx.services.get(Budgets).speak(ctx.player.account_id, ctx.connection.address, len(said.encode()))
     if wait == math.inf:
-        raise CommandError("That is more than others can read at once: nothing was sent. Say it in parts.")
+        raise CommandError(_("That is more than others can read at once: nothing was sent. Say it in parts."))
     if wait:
-        raise CommandError(
-            f"You are saying more than others can read: nothing was sent. Wait {math.ceil(wait)} seconds, "
-            "then say less at a time."
+        seconds = math.ceil(wait)
+        refusal = ngettext(
+            "You are saying more than others can read: nothing was sent. Wait {n} second, then say less at a time.",
+            "You are saying more than others can read: nothing was sent. Wait {n} seconds, then say less at a time.",
+            seconds,
         )
+        raise CommandError(refusal.format(n=seconds))
 
 
 class Say(Command):
@@ -76,8 +84,13 @@ class Say(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
-            raise CommandError("Say what?")
-        talk(ctx, f'{ctx.player.name} says, "{args}"', to_others=True, echo=f'You say, "{args}"')
+            raise CommandError(_("Say what?"))
+        talk(
+            ctx,
+            said('{name} says, "{text}"', name=ctx.player.name, text=args),
+            to_others=True,
+            echo=_('You say, "{text}"').format(text=args),
+        )
 
 
 class Pose(Command):
@@ -92,8 +105,8 @@ class Pose(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
-            raise CommandError("Pose what?")
-        refuse_server_notice_lookalike(f"{ctx.player.name} {args}", "A pose")
+            raise CommandError(_("Pose what?"))
+        refuse_server_notice_lookalike(f"{ctx.player.name} {args}", _("A pose"))
         talk(ctx, f"{ctx.player.name} {args}")
 
 
@@ -108,15 +121,18 @@ class SemiPose(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
-            raise CommandError("Pose what?")
-        refuse_server_notice_lookalike(f"{ctx.player.name}{args}", "A pose")
+            raise CommandError(_("Pose what?"))
+        refuse_server_notice_lookalike(f"{ctx.player.name}{args}", _("A pose"))
         talk(ctx, f"{ctx.player.name}{args}")
 
 
 #: How the server's own notices begin (a wall: "Announcement from Ann: ...", a shutdown:
 #: "*** The server will shut down ..."), as :func:`as_read` folds them: a line a player
 #: starts (@emit, a pose) may not, so that they cannot pass one off as the server's.
-SERVER_NOTICE_STARTS = ("announcementfrom", "***")
+@functools.cache
+def server_notice_starts() -> tuple[str, ...]:
+    """How the server's notices begin, in every language, as :func:`as_read` folds them."""
+    return ("***", *(as_read(opening) for opening in wall_openings()))
 
 
 def as_read(text: str) -> str:
@@ -139,8 +155,9 @@ def as_read(text: str) -> str:
 def refuse_server_notice_lookalike(line: str, what: str) -> None:
     """Refuse ``line`` (what others would read, starting a line of its own) if it reads
     as one of the server's notices."""
-    if as_read(line).startswith(SERVER_NOTICE_STARTS):
-        raise CommandError(f'{what} may not read as the server\'s notices do ("***" or "Announcement from").')
+    if as_read(line).startswith(server_notice_starts()):
+        refusal = _('{what} may not read as the server\'s notices do ("***" or "Announcement from").')
+        raise CommandError(refusal.format(what=what))
 
 
 class Emit(Command):
@@ -155,8 +172,8 @@ class Emit(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args:
-            raise CommandError("Emit what?")
-        refuse_server_notice_lookalike(args, "An @emit")
+            raise CommandError(_("Emit what?"))
+        refuse_server_notice_lookalike(args, _("An @emit"))
         talk(ctx, args)
 
 
@@ -181,36 +198,37 @@ class Page(Command):
         assignment = split_assignment(args)
         if assignment is None:
             if player.last_paged is None:
-                raise CommandError("Page whom? Use: page <name>=<message>")
+                raise CommandError(_(PAGE_WHOM))
             target_name, message = player.last_paged, args.strip()
         else:
             target_name, message = assignment
         if not target_name:
-            raise CommandError("Page whom? Use: page <name>=<message>")
+            raise CommandError(_(PAGE_WHOM))
         matches = ctx.hub.match_online(target_name)
         if len(matches) > 1:
             names = ", ".join(sorted(p.name for p in matches))
-            raise CommandError(f'"{echoed(target_name)}" could be any of: {names}. Use more of the name.')
+            refusal = _('"{typed}" could be any of: {names}. Use more of the name.')
+            raise CommandError(refusal.format(typed=echoed(target_name), names=names))
         if not matches:
             if await ctx.accounts.store.find(target_name) is not None:
-                raise CommandError(f"{echoed(target_name)} is not connected.")
-            raise CommandError(f'There is no player called "{echoed(target_name)}".')
+                raise CommandError(_("{name} is not connected.").format(name=echoed(target_name)))
+            raise CommandError(_('There is no player called "{name}".').format(name=echoed(target_name)))
         target = matches[0]
         if not message:
-            raise CommandError(f"What do you want to page {target.name}?")
+            raise CommandError(_("What do you want to page {name}?").format(name=target.name))
         if not is_staff(target):
-            refuse_if_muted(ctx, "page anyone but staff")
+            refuse_if_muted(ctx, N_("page anyone but staff"))
         if await refuses_pages_from(ctx, target):
-            raise CommandError(f"{target.name} is not accepting pages from you.")
+            raise CommandError(_("{name} is not accepting pages from you.").format(name=target.name))
         refuse_if_talking_too_fast(ctx, message)
         player.last_paged = target.name
         if message.startswith(":"):
             action = f"{player.name} {message[1:].lstrip()}"
-            target.send_said(f"From afar, {action}", player.speaker_id)
-            ctx.reply(f"Long distance to {target.name}: {action}")
+            target.send_said(said("From afar, {action}", action=action), player.speaker_id)
+            ctx.reply(_("Long distance to {name}: {action}").format(name=target.name, action=action))
         else:
-            target.send_said(f"{player.name} pages: {message}", player.speaker_id)
-            ctx.reply(f"You paged {target.name} with '{message}'.")
+            target.send_said(said("{name} pages: {message}", name=player.name, message=message), player.speaker_id)
+            ctx.reply(_("You paged {name} with '{message}'.").format(name=target.name, message=message))
 
 
 class Doing(Command):
@@ -225,14 +243,14 @@ class Doing(Command):
     async def run(self, ctx: Context, args: str) -> None:
         player = ctx.player
         if args:
-            refuse_if_muted(ctx, "set your @doing")
+            refuse_if_muted(ctx, N_("set your @doing"))
         ctx.hub.set_doing(player, truncate(args, DOING_MAX))
         if not args:
-            ctx.reply("Your @doing is cleared.")
+            ctx.reply(_("Your @doing is cleared."))
         elif len(args) > DOING_MAX:
-            ctx.reply(f"Your @doing is now (cut to {DOING_MAX} characters): {player.doing}")
+            ctx.reply(_("Your @doing is now (cut to {n} characters): {doing}").format(n=DOING_MAX, doing=player.doing))
         else:
-            ctx.reply(f"Your @doing is now: {player.doing}")
+            ctx.reply(_("Your @doing is now: {doing}").format(doing=player.doing))
 
 
-SOCIAL_COMMANDS = CommandSet("Talk", [Say(), Pose(), SemiPose(), Page(), Emit(), Doing()])
+SOCIAL_COMMANDS = CommandSet(N_("Talk"), [Say(), Pose(), SemiPose(), Page(), Emit(), Doing()])

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.base import NOBODY
+from i18n import N_, _
 
 #: Seat ids to names (a leaver's too).
 Names = Mapping[int, str]
@@ -47,7 +48,16 @@ def listed(words: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("{names} and {last}").format(names=", ".join(words[:-1]), last=words[-1])
+
+
+def as_seen(person: int, viewer: int, names: Names, you: str, other: str, **params: Any) -> str:
+    """The sentence ``you`` (marked with ``N_``) when ``person`` is the viewer, else
+    ``other`` with their name as ``{name}``; translated, ``params`` filled in. Each
+    language words both as it needs (a verb agrees with its subject)."""
+    if person == viewer:
+        return _(you).format(**params)
+    return _(other).format(name=names.get(person, _("someone")), **params)
 
 
 def left_the_table(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
@@ -55,10 +65,20 @@ def left_the_table(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
     remove Ann from the table.``), and, if that abandoned the game, how it ended."""
     player = d["player"]
     if actor not in (player, NOBODY):
-        said = f"{subject(actor, v, n)} {verb(actor, v, 'remove', 'removes')} {who(player, v, n)} from the table."
+        if player == v:
+            line = _("{host} removes you from the table.").format(host=n.get(actor, _("someone")))
+        else:
+            line = as_seen(
+                actor,
+                v,
+                n,
+                N_("You remove {player} from the table."),
+                N_("{name} removes {player} from the table."),
+                player=n.get(player, _("someone")),
+            )
     else:
-        said = f"{subject(player, v, n)} {verb(player, v, 'leave', 'leaves')} the table."
-    return f"{said} {d['result']}" if d.get("abandoned") and d.get("result") else said
+        line = as_seen(player, v, n, N_("You leave the table."), N_("{name} leaves the table."))
+    return f"{line} {d['result']}" if d.get("abandoned") and d.get("result") else line
 
 
 def names_for(table: Any, event: Any) -> dict[int, str]:
@@ -76,19 +96,21 @@ def seating_lines(title: str) -> dict[str, Renderer]:
     table of the game called ``title``, by event kind."""
 
     def joined(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-        return f"{subject(d['player'], v, n)} {verb(d['player'], v, 'take', 'takes')} a seat at the {title} table."
+        you, other = N_("You take a seat at the {game} table."), N_("{name} takes a seat at the {game} table.")
+        return as_seen(d["player"], v, n, you, other, game=title)
 
     def hosting(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-        return f"{subject(d['player'], v, n)} {verb(d['player'], v, 'are', 'is')} now the host."
+        return as_seen(d["player"], v, n, N_("You are now the host."), N_("{name} is now the host."))
 
     def bot_seated(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-        return f"{d['name']} (bot, {d['level']}) takes a seat."
+        return _("{name} (bot, {level}) takes a seat.").format(name=d["name"], level=_(d["level"]))
 
     def bot_removed(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-        return f"{d['name']} (bot, {d['level']}) leaves the table."
+        return _("{name} (bot, {level}) leaves the table.").format(name=d["name"], level=_(d["level"]))
 
     def setting(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
-        return f"{subject(actor, v, n)} {verb(actor, v, 'set', 'sets')} {d['name']} to {d['value']}."
+        you, other = N_("You set {setting} to {value}."), N_("{name} sets {setting} to {value}.")
+        return as_seen(actor, v, n, you, other, setting=d["name"], value=d["value"])
 
     return {
         "join": joined,

@@ -10,11 +10,13 @@ from contextlib import asynccontextmanager
 from typing import Any, ClassVar, TypeVar
 
 from commands.base import Command, CommandError, Context
-from commands.text import echoed, split_assignment
+from commands.text import echoed, ljust, split_assignment
 from games.base import GameTable, RuleViolation, Seat
 from games.toolkit import Setting, TurnTable
+from i18n import _, ngettext
 from server.budgets import Budgets
 from server.rooms import GameRoom
+from server.text import shown_width
 
 T = TypeVar("T")
 #: A game's own table class.
@@ -25,7 +27,7 @@ def current_room(ctx: Context) -> GameRoom:
     """The game room the player is in; a clear refusal if they are in none."""
     place = ctx.player.place
     if not isinstance(place, GameRoom):
-        raise CommandError('You are not in a game room. Type "rooms" to see them, "join <room>" to sit down.')
+        raise CommandError(_('You are not in a game room. Type "rooms" to see them, "join <room>" to sit down.'))
     return place
 
 
@@ -47,23 +49,37 @@ async def writing(ctx: Context, budget: str, amount: float) -> AsyncIterator[Non
     allowance = budgets.writes if budget == "writes" else budgets.saved_bytes
     wait = budgets.spend(budget, allowance, account, amount)
     if wait:
-        what = "cards and proposals" if budget == "writes" else "saved decks"
-        if wait == math.inf:
-            raise CommandError(f"That is more {what} than one player may write in an hour, so nothing was changed.")
-        raise CommandError(
-            f"You have written as many {what} as one player may in an hour, so nothing was changed. "
-            f"You may write more in {_minutes(wait)}."
-        )
+        minutes = max(1, math.ceil(wait / 60))
+        if budget == "writes":
+            if wait == math.inf:
+                raise CommandError(
+                    _("That is more cards and proposals than one player may write in an hour, so nothing was changed.")
+                )
+            refusal = ngettext(
+                "You have written as many cards and proposals as one player may in an hour, so nothing was changed. "
+                "You may write more in {n} minute.",
+                "You have written as many cards and proposals as one player may in an hour, so nothing was changed. "
+                "You may write more in {n} minutes.",
+                minutes,
+            )
+        else:
+            if wait == math.inf:
+                raise CommandError(
+                    _("That is more saved decks than one player may write in an hour, so nothing was changed.")
+                )
+            refusal = ngettext(
+                "You have written as many saved decks as one player may in an hour, so nothing was changed. "
+                "You may write more in {n} minute.",
+                "You have written as many saved decks as one player may in an hour, so nothing was changed. "
+                "You may write more in {n} minutes.",
+                minutes,
+            )
+        raise CommandError(refusal.format(n=minutes))
     try:
         yield
     except BaseException:
         allowance.spend(account, -amount)
         raise
-
-
-def _minutes(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 async def inspect(ctx: Context, look: Callable[[GameTable], T]) -> T:
@@ -104,7 +120,9 @@ def find_seat(table: GameTable, ctx: Context, name: str) -> Seat | None:
         return exact[0]
     starts = [seat for seat in table.state.seats if seat.name.casefold().startswith(key)]
     if len(starts) > 1:
-        raise CommandError(f'"{echoed(name)}" could be any of: {", ".join(s.name for s in starts)}.')
+        raise CommandError(
+            _('"{typed}" could be any of: {names}.').format(typed=echoed(name), names=", ".join(s.name for s in starts))
+        )
     return starts[0] if starts else None
 
 
@@ -112,14 +130,12 @@ def seated_player(table: GameTable, ctx: Context, name: str, usage: str) -> Seat
     """Like :func:`find_seat`, but nobody found is a refusal; no name at all is answered
     with the command's ``usage``."""
     if not name.strip():
-        raise CommandError(f"Which player? Usage: {usage}")
+        raise CommandError(_("Which player? Usage: {usage}").format(usage=usage))
     seat = find_seat(table, ctx, name)
     if seat is None:
-        raise CommandError(
-            "You are not seated here."
-            if name.strip().lower() == "me"
-            else f'Nobody called "{name.strip()}" is seated here.'
-        )
+        if name.strip().lower() == "me":
+            raise CommandError(_("You are not seated here."))
+        raise CommandError(_('Nobody called "{name}" is seated here.').format(name=echoed(name.strip())))
     return seat
 
 
@@ -145,12 +161,14 @@ class AddBotCommand(Command):
     table_class: ClassVar[type[TurnTable]]
 
     async def run(self, ctx: Context, args: str) -> None:
-        level, _, name = args.strip().partition(" ")
+        level, _space, name = args.strip().partition(" ")
         levels = self.table_class.levels
         # Alone, it seats a normal player; a game without that level, its first.
         level = level or ("normal" if "normal" in levels else levels[0])
         if level.lower() not in levels:
-            raise CommandError(f"Which level? {', '.join(levels)}. Usage: {self.usage_text()}")
+            raise CommandError(
+                _("Which level? {levels}. Usage: {usage}").format(levels=", ".join(levels), usage=self.usage_text())
+            )
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.add_bot(actor, level, name))
 
@@ -164,7 +182,7 @@ class RemoveBotCommand(Command):
 
     async def run(self, ctx: Context, args: str) -> None:
         if not args.strip():
-            raise CommandError(f"Which computer player? Usage: {self.usage_text()}")
+            raise CommandError(_("Which computer player? Usage: {usage}").format(usage=self.usage_text()))
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.remove_bot(actor, args))
 
@@ -190,7 +208,7 @@ class SetCommand(Command):
             return
         assignment = split_assignment(args)
         if assignment is None or not assignment[0]:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         name, value = assignment
         actor = ctx.player.account_id
         await perform_on(ctx, self.table_class, lambda table: table.set(actor, name, value))
@@ -203,10 +221,14 @@ def settings_list(settings: Mapping[str, Setting], values: Mapping[str, Any]) ->
     for name, spec in settings.items():
         value = values.get(name, spec.default)
         shown[name] = spec.show(value) + ("*" if value != spec.default else "")
-    width = max(len("Value"), *map(len, shown.values()))
-    lines = [f"{'Setting':<11} {'Value':<{width}}  Meaning"]
-    lines += [f"{name:<11} {shown[name]:<{width}}  {spec.about}" for name, spec in settings.items()]
-    lines.append("* differs from the default. The host changes one with: set <setting>=<value>")
+    heading, value_heading = _("Setting"), _("Value")
+    name_width = max(11, shown_width(heading))
+    width = max(shown_width(value_heading), *map(shown_width, shown.values()))
+    lines = [f"{ljust(heading, name_width)} {ljust(value_heading, width)}  {_('Meaning')}"]
+    lines += [
+        f"{ljust(name, name_width)} {ljust(shown[name], width)}  {_(spec.about)}" for name, spec in settings.items()
+    ]
+    lines.append(_("* differs from the default. The host changes one with: set <setting>=<value>"))
     return "\n".join(lines)
 
 
@@ -214,17 +236,51 @@ def table_commands(table_class: type[TurnTable]) -> list[Command]:
     """``start``, ``addbot``, ``removebot`` and ``set`` for the toolkit table
     ``table_class``, each with help made from what the table says of itself (its
     levels, its settings). A game that wants help of its own subclasses them instead."""
-    word, words = table_class.game_word, table_class.games_word
-    settings = "; ".join(
-        f"{spec.name} ({spec.values}{'' if spec.mid_match else ', between ' + words}): {spec.about}"
-        for spec in table_class.settings_spec.values()
+    made = (
+        type(base.__name__, (base,), {"table_class": table_class, "doc": classmethod(doc)})
+        for base, doc in _DOCS.items()
     )
-    docs = {
-        StartCommand: f"Start a {word} of {table_class.title} (host), with everyone seated.",
-        AddBotCommand: f"Seat a computer player (host, between {words}).\n\n"
-        f"Levels: {', '.join(table_class.levels)}. Its name is one of {', '.join(table_class.bot_names)}.",
-        RemoveBotCommand: f"Take a computer player's seat away (host, between {words}).",
-        SetCommand: f'Change a table setting (host); "set" alone lists them.\n\n{settings}.',
-    }
-    made = (type(base.__name__, (base,), {"__doc__": doc, "table_class": table_class}) for base, doc in docs.items())
     return [command() for command in made]
+
+
+def _start_doc(command: type[StartCommand]) -> str:
+    table = command.table_class
+    return _("Start a {game} of {title} (host), with everyone seated.").format(
+        game=_(table.game_word), title=_(table.title)
+    )
+
+
+def _add_bot_doc(command: type[AddBotCommand]) -> str:
+    table = command.table_class
+    doc = _("Seat a computer player (host, between {games}).\n\nLevels: {levels}. Its name is one of {names}.")
+    return doc.format(games=_(table.games_word), levels=", ".join(table.levels), names=", ".join(table.bot_names))
+
+
+def _remove_bot_doc(command: type[RemoveBotCommand]) -> str:
+    return _("Take a computer player's seat away (host, between {games}).").format(
+        games=_(command.table_class.games_word)
+    )
+
+
+def _set_doc(command: type[SetCommand]) -> str:
+    table = command.table_class
+    settings = []
+    for spec in table.settings_spec.values():
+        if spec.mid_match:
+            settings.append(f"{spec.name} ({_(spec.values)}): {_(spec.about)}")
+        else:
+            between = _("{values}, between {games}").format(values=_(spec.values), games=_(table.games_word))
+            settings.append(f"{spec.name} ({between}): {_(spec.about)}")
+    return _('Change a table setting (host); "set" alone lists them.\n\n{settings}.').format(
+        settings="; ".join(settings)
+    )
+
+
+#: The help of each of the toolkit's commands, made from what the table says of itself
+#: (its levels, its settings) in the reader's language.
+_DOCS: dict[type[Command], Callable[..., str]] = {
+    StartCommand: _start_doc,
+    AddBotCommand: _add_bot_doc,
+    RemoveBotCommand: _remove_bot_doc,
+    SetCommand: _set_doc,
+}

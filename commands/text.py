@@ -11,6 +11,8 @@ import difflib
 import re
 
 from commands.base import CommandError
+from i18n import _, ngettext
+from server.text import shown_width
 
 
 def format_duration(seconds: float) -> str:
@@ -40,10 +42,26 @@ def plural(count: int, noun: str, many: str = "") -> str:
 
 
 def truncate(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters, ending in ``...`` when cut."""
-    if len(text) <= width:
+    """``text`` cut to ``width`` columns of the screen, ending in ``...`` when cut (a
+    wide character takes two columns, an accent that combines with a letter none)."""
+    if len(text) <= width and text.isascii() or shown_width(text) <= width:
         return text
-    return text[: max(0, width - 3)] + "..."
+    room, kept = max(0, width - 3), 0
+    for end, character in enumerate(text):
+        kept += shown_width(character)
+        if kept > room:
+            return text[:end] + "..."
+    return text
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` filled with spaces to ``width`` columns of the screen (a column of a table)."""
+    return text + " " * (width - shown_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` after spaces that make it ``width`` columns of the screen."""
+    return " " * (width - shown_width(text)) + text
 
 
 #: The most of what a player typed that a reply quotes back to them ("There is no
@@ -110,13 +128,22 @@ def page_of(entries: list[str], page: int, command: str, empty: str = "  (none)"
         size += len(entry) + 1
     pages.append((start, len(entries)))
     if page > len(pages):
-        raise CommandError(f"There {'is' if len(pages) == 1 else 'are'} only {plural(len(pages), 'page')} of it.")
+        raise CommandError(
+            ngettext("There is only {n} page of it.", "There are only {n} pages of it.", len(pages)).format(
+                n=len(pages)
+            )
+        )
     first, last = pages[page - 1]
     text = "\n".join(entries[first:last])
     if len(pages) == 1:
         return text
-    after = f" Next: {command} {page + 1}" if page < len(pages) else ""
-    return f"{text}\n(Page {page} of {len(pages)}: {first + 1}-{last} of {len(entries)}.{after})"
+    where = _("(Page {page} of {pages}: {first}-{last} of {count}.)")
+    if page < len(pages):
+        where = _("(Page {page} of {pages}: {first}-{last} of {count}. Next: {command} {next})")
+    shown = where.format(
+        page=page, pages=len(pages), first=first + 1, last=last, count=len(entries), command=command, next=page + 1
+    )
+    return f"{text}\n{shown}"
 
 
 def split_assignment(args: str) -> tuple[str, str] | None:

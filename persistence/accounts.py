@@ -47,6 +47,8 @@ class AccountRecord:
     #: When the account will be deleted, as its owner asked (None: it will not).
     delete_after: datetime | None = None
     deleted_at: datetime | None = None
+    #: The language the player chose to be written to in (None: none chosen).
+    language: str | None = None
 
     @property
     def is_admin(self) -> bool:
@@ -198,6 +200,11 @@ class AccountStore:
         """Store the account's colour choice: "auto", "on" or "off"."""
         async with self._database.transaction() as connection:
             await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(color=color))
+
+    async def set_language(self, account_id: int, language: str | None) -> None:
+        """Store the language the player chose (None: none)."""
+        async with self._database.transaction() as connection:
+            await connection.execute(update(_accounts).where(_accounts.c.id == account_id).values(language=language))
 
     async def set_role(self, name: str, role: str) -> AccountRecord | None:
         """Give the account called ``name`` the role ``role`` (one of :data:`ROLES`);

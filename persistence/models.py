@@ -86,6 +86,9 @@ class Account(Base):
     last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     #: ANSI colour: "auto" (when the client says it has colour), "on" or "off".
     color: Mapped[str] = mapped_column(String(4), default="auto", server_default="auto")
+    #: The language the player is written to in (``@language``: a code of
+    #: :data:`i18n.LANGUAGES`); None: what their client prefers.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     #: The address the account was made from (None for accounts made before it was
     #: kept): how many accounts one address may make in an hour is limited.
     created_address: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from i18n import N_, _
+
 #: Greek and Cyrillic letters drawn as Latin ones (Unicode TR 39's confusables, for the
 #: letters names and chat use), lower case.
 DRAWN_AS_LATIN = str.maketrans(
@@ -68,7 +70,8 @@ def alphabet(ch: str) -> str | None:
 
 
 def letters_problem(name: str, what: str) -> str | None:
-    """Why the letters of ``name`` (composed) cannot make ``what`` ("A name"), or None:
+    """Why the letters of ``name`` (composed) cannot make ``what`` ("A name", marked for
+    the catalogs with ``N_``), or None:
     each is one names may use (:func:`alphabet`), and all of the same alphabet; nothing
     else but ASCII is in it."""
     found = set()
@@ -77,12 +80,20 @@ def letters_problem(name: str, what: str) -> str | None:
             continue
         letters = alphabet(ch)
         if letters is None:
-            return f"{what} is written in Latin, Cyrillic or Greek letters; '{ch}' is none of them."
+            refusal = _("{what} is written in Latin, Cyrillic or Greek letters; '{letter}' is none of them.")
+            return refusal.format(what=_(what), letter=ch)
         found.add(letters)
     if len(folded(name)) > len(name):
         # ß and the like fold to two letters: a name is kept in as many as it has.
-        return f"'{name}' is longer once its letter case is folded (ß is ss): write it as it folds."
+        return _("'{name}' is longer once its letter case is folded (ß is ss): write it as it folds.").format(name=name)
     if len(found) > 1:
-        names = " and ".join(sorted(word.capitalize() for word in found))
-        return f"'{name}' mixes letters of two alphabets ({names}), as a look-alike name does: use one."
+        first, second = sorted(_(ALPHABET_NAMES[letters]) for letters in found)[:2]
+        refusal = _(
+            "'{name}' mixes letters of two alphabets ({first} and {second}), as a look-alike name does: use one."
+        )
+        return refusal.format(name=name, first=first, second=second)
     return None
+
+
+#: Each alphabet by its name for players.
+ALPHABET_NAMES = {"LATIN": N_("Latin"), "CYRILLIC": N_("Cyrillic"), "GREEK": N_("Greek")}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import math
 import re
 import secrets
@@ -26,9 +27,11 @@ from typing import Any, TypeVar
 
 import argon2
 
+from i18n import N_, _, ngettext
 from persistence.accounts import AccountRecord, AccountStore, NameTaken, name_readings, name_skeleton
 from persistence.names import letters_problem, normal
 from server.budgets import Budgets
+from server.hub import wall_openings
 from server.limits import OneAtATime
 from server.metrics import UNWATCHED, Metrics
 
@@ -36,9 +39,10 @@ T = TypeVar("T")
 
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 4, 128
+NAME_TAKEN = N_("The name '{name}' is taken. Choose another, or connect to it.")
 
-NAME_RULE = (
-    f"A name is {NAME_MIN}-{NAME_MAX} characters: letters (Latin, Cyrillic or Greek), digits, "
+NAME_RULE = N_(
+    "A name is {least}-{most} characters: letters (Latin, Cyrillic or Greek), digits, "
     "spaces and _ - ' . ; it starts with a letter and has no double spaces. Put a name with "
     'spaces in double quotes: create "Jo Smith" <password>'
 )
@@ -83,7 +87,7 @@ class LoginFailed(AccountError):
     is not logged)."""
 
     def __init__(self, known: bool) -> None:
-        super().__init__("Either that player does not exist, or has a different password.")
+        super().__init__(_("Either that player does not exist, or has a different password."))
         self.known = known
 
 
@@ -91,24 +95,52 @@ def check_name(name: str) -> str | None:
     """Why ``name`` (composed: :func:`persistence.names.normal`) is not a valid player
     name, or None if it is."""
     if not NAME_MIN <= len(name) <= NAME_MAX or not _NAME_PATTERN.fullmatch(name) or name.endswith(" "):
-        return NAME_RULE
-    mixed = letters_problem(name, "A name")
+        return _(NAME_RULE).format(least=NAME_MIN, most=NAME_MAX)
+    mixed = letters_problem(name, N_("A name"))
     if mixed is not None:
         return mixed
     readings = name_readings(name)
-    if any(reading.startswith("announcement") for reading in readings):
+    if any(reading.startswith(_wall_words()) for reading in readings):
         # Every line that starts with the name would read as a wall ("Announcement from Ann: ...").
-        return f"'{name}' would read as the server's announcements; choose another name."
+        return _("'{name}' would read as the server's announcements; choose another name.").format(name=name)
     if readings & {name_skeleton(reserved) for reserved in _RESERVED_NAMES}:
-        return f"'{name}' is reserved; choose another name."
+        return _("'{name}' is reserved; choose another name.").format(name=name)
     return None
+
+
+@functools.cache
+def _wall_words() -> tuple[str, ...]:
+    """The first word of a wall's line in each language ("announcement"), as a name reads."""
+    return tuple(name_skeleton(opening.split()[0]) for opening in wall_openings())
 
 
 def check_password(password: str) -> str | None:
     """Why ``password`` is not acceptable, or None if it is."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        return f"A password is {PASSWORD_MIN}-{PASSWORD_MAX} characters long."
+        return _("A password is {least}-{most} characters long.").format(least=PASSWORD_MIN, most=PASSWORD_MAX)
     return None
+
+
+def _too_many_checked(wait: float, logged_in: bool) -> str:
+    """Why a password may not be checked now: too many were, for this player or address."""
+    if wait == math.inf:
+        if logged_in:
+            return _("Too many passwords have been checked for you just now. Try again later.")
+        return _("Too many passwords have been checked for your address just now. Try again later.")
+    seconds = math.ceil(wait)
+    if logged_in:
+        refusal = ngettext(
+            "Too many passwords have been checked for you just now. Try again in {n} second.",
+            "Too many passwords have been checked for you just now. Try again in {n} seconds.",
+            seconds,
+        )
+    else:
+        refusal = ngettext(
+            "Too many passwords have been checked for your address just now. Try again in {n} second.",
+            "Too many passwords have been checked for your address just now. Try again in {n} seconds.",
+            seconds,
+        )
+    return refusal.format(n=seconds)
 
 
 class LoginThrottle:
@@ -254,12 +286,10 @@ class AccountService:
         if self.budgets is not None:
             wait = self.budgets.password_check(address, account)
             if wait:
-                whom = "you" if account is not None else "your address"
-                later = f"in {math.ceil(wait)} seconds" if wait < math.inf else "later"
-                raise AccountError(f"Too many passwords have been checked for {whom} just now. Try again {later}.")
+                raise AccountError(_too_many_checked(wait, account is not None))
         if self._waiting_hashes >= MOST_WAITING_HASHES:
             self.metrics.over_budget("hashing_queue")
-            raise AccountError("The server is busy checking passwords. Try again in a moment.")
+            raise AccountError(_("The server is busy checking passwords. Try again in a moment."))
         self._waiting_hashes += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
@@ -296,21 +326,23 @@ class AccountService:
             async with self.throttle.guess(address) as guess:
                 yield guess
         except Throttled as throttled:
-            throttle = self.throttle
-            raise AccountError(
-                f"Too many failed logins from your address ({throttle.limit} wrong passwords in "
-                f"{throttle.window:g} seconds, room passwords included). Try again in {int(throttled.wait) + 1} "
-                "seconds."
-            ) from None
+            raise AccountError(self._too_many_failed(throttled.wait)) from None
 
     def _refuse_if_throttled(self, address: str) -> None:
         wait = self.throttle.wait_time(address)
         if wait > 0:
-            throttle = self.throttle
-            raise AccountError(
-                f"Too many failed logins from your address ({throttle.limit} wrong passwords in "
-                f"{throttle.window:g} seconds, room passwords included). Try again in {int(wait) + 1} seconds."
-            )
+            raise AccountError(self._too_many_failed(wait))
+
+    def _too_many_failed(self, wait: float) -> str:
+        throttle, seconds = self.throttle, int(wait) + 1
+        refusal = ngettext(
+            "Too many failed logins from your address ({limit} wrong passwords in {window} seconds, room "
+            "passwords included). Try again in {n} second.",
+            "Too many failed logins from your address ({limit} wrong passwords in {window} seconds, room "
+            "passwords included). Try again in {n} seconds.",
+            seconds,
+        )
+        return refusal.format(limit=throttle.limit, window=f"{throttle.window:g}", n=seconds)
 
     async def create(self, name: str, password: str, address: str) -> AccountRecord:
         """Make a new account; raises :class:`AccountError` with the reason if refused.
@@ -324,15 +356,17 @@ class AccountService:
         async with self._making.turn(address):
             await self._refuse_if_made_enough(address)
             if await self.store.find(name) is not None:
-                raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.")
+                raise AccountError(_(NAME_TAKEN).format(name=name))
             like = await self.store.lookalike(name)
             if like is not None:
-                raise AccountError(f"The name '{name}' looks too much like {like}'s. Choose another.")
+                raise AccountError(
+                    _("The name '{name}' looks too much like {other}'s. Choose another.").format(name=name, other=like)
+                )
             password_hash = await self._hashing(self._hasher.hash, password, address=address, account=None)
             try:
                 return await self.store.create(name, password_hash, address)
             except NameTaken:
-                raise AccountError(f"The name '{name}' is taken. Choose another, or connect to it.") from None
+                raise AccountError(_(NAME_TAKEN).format(name=name)) from None
 
     async def _refuse_if_made_enough(self, address: str) -> None:
         limit = self.accounts_per_address
@@ -340,10 +374,14 @@ class AccountService:
             return
         made = await self.store.made_from(address, datetime.now(UTC) - MAKING_WINDOW)
         if made >= limit:
-            raise AccountError(
-                f"{made} players have been made from your address in the last hour, the most there may be. "
-                "Connect to one of them, or try again later."
+            refusal = ngettext(
+                "{n} player has been made from your address in the last hour, the most there may be. "
+                "Connect to it, or try again later.",
+                "{n} players have been made from your address in the last hour, the most there may be. "
+                "Connect to one of them, or try again later.",
+                made,
             )
+            raise AccountError(refusal.format(n=made))
 
     async def authenticate(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is right; otherwise :class:`LoginFailed` (and a
@@ -393,7 +431,7 @@ class AccountService:
         if problem:
             raise AccountError(problem)
         if not await self.check_password(account_id, name, old, address):
-            raise AccountError("That is not your current password; it is unchanged.")
+            raise AccountError(_("That is not your current password; it is unchanged."))
         new_hash = await self._hashing(self._hasher.hash, new, address=address, account=account_id)
         await self.store.set_password_hash(account_id, new_hash)
         return new_hash

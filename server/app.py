@@ -22,6 +22,7 @@ from commands.dispatch import CommandProcessor
 from commands.games import all_game_commands, announce, web_panels
 from commands.safety import delete_due_accounts
 from games import KINDS
+from i18n import N_, Said, Text, said
 from persistence.accounts import AccountStore
 from persistence.database import Database, DatabaseFull, DatabaseUnavailable, describe_url
 from persistence.moderation import ModerationStore
@@ -48,9 +49,9 @@ from server.workers import Listeners
 
 log = logging.getLogger("server")
 
-SHUTDOWN_NOTICE = "*** The server is shutting down. Your game is saved; come back soon. ***"
-FLOOD_NOTICE = "*** You send commands far too fast, so you are disconnected. ***"
-LOGIN_TIMEOUT_NOTICE = "*** You did not log in in time. Goodbye. ***"
+SHUTDOWN_NOTICE = N_("*** The server is shutting down. Your game is saved; come back soon. ***")
+FLOOD_NOTICE = N_("*** You send commands far too fast, so you are disconnected. ***")
+LOGIN_TIMEOUT_NOTICE = N_("*** You did not log in in time. Goodbye. ***")
 #: What MUD listing crawlers are told the server is (MSSP): this release.
 CODEBASE = f"dvorak-mush {installed_version()}"
 #: Seconds a connection has to send its PROXY header (a balancer sends it at once).
@@ -311,15 +312,13 @@ class MushServer(HandingOver):
             "LANGUAGE": "English",
         }
 
-    def _admit(self, connection: Connection) -> str | None:
+    def _admit(self, connection: Connection) -> Said | None:
         """Why a new connection is turned away (too many), or None to let it in."""
         if len(self.hub.connections) > self.settings.max_connections:
-            return "*** The server is full. Please try again later. ***"
+            return said("*** The server is full. Please try again later. ***")
         if self.hub.per_address[connection.address] > self.settings.max_connections_per_address:
-            return (
-                f"*** Too many connections from your address "
-                f"(the limit is {self.settings.max_connections_per_address}). ***"
-            )
+            limit = self.settings.max_connections_per_address
+            return said("*** Too many connections from your address (the limit is {n}). ***", n=limit)
         return None
 
     async def _session(
@@ -361,7 +360,7 @@ class MushServer(HandingOver):
         over by another worker, from where it was there). A player handed over as this
         worker stops is let in all the same, and then told and let go as everyone was."""
         if self._stopping and handed is None:
-            connection.close(SHUTDOWN_NOTICE)
+            connection.close(said(SHUTDOWN_NOTICE))
             return
         task = asyncio.current_task()
         assert task is not None
@@ -375,7 +374,7 @@ class MushServer(HandingOver):
         )
         try:
             if refusal is not None:
-                log.info("connection %d refused: %s", connection.number, refusal.strip("* "))
+                log.info("connection %d refused: %s", connection.number, str(refusal).strip("* "))
                 connection.close(refusal)
                 return
             if handed is None:
@@ -383,7 +382,7 @@ class MushServer(HandingOver):
             elif not await self.processor.come_over(connection, handed):
                 return
             if self._stopping:
-                connection.close(SHUTDOWN_NOTICE)
+                connection.close(said(SHUTDOWN_NOTICE))
                 return
             await self._serve_lines(connection, handed)
         except ConnectionError:
@@ -417,7 +416,7 @@ class MushServer(HandingOver):
                     delay = rate.delay(self.processor.cost_of(connection, command))
                     if rate.flooding():
                         log.warning("connection %d from %s flooded; cut off", connection.number, connection.address)
-                        connection.close(FLOOD_NOTICE)
+                        connection.close(said(FLOOD_NOTICE))
                         return
                     if delay:
                         await asyncio.sleep(delay)
@@ -444,7 +443,7 @@ class MushServer(HandingOver):
     def _login_timeout(self, connection: Connection) -> None:
         if connection.player is None and not connection.closing:
             log.info("connection %d did not log in in time", connection.number)
-            connection.close(LOGIN_TIMEOUT_NOTICE)
+            connection.close(said(LOGIN_TIMEOUT_NOTICE))
 
     async def _execute(self, connection: Connection, line: str) -> None:
         self._running_commands += 1
@@ -496,7 +495,7 @@ class MushServer(HandingOver):
         Stopping under way already (a countdown ran out), wait until it is done."""
         await asyncio.shield(self._begin_stop())
 
-    async def _stop(self, notice: str = SHUTDOWN_NOTICE) -> None:
+    async def _stop(self, notice: Text = said(SHUTDOWN_NOTICE)) -> None:
         self._stopping = True
         self.countdown.halt()
         log.info("shutting down")

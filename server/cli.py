@@ -23,6 +23,7 @@ from typing import TypeVar
 from pythonjsonlogger.json import JsonFormatter
 
 from commands.games import CommandLineError, all_game_commands
+from i18n import ENGLISH, LANGUAGES
 from persistence.accounts import AccountStore
 from persistence.database import Database, MigrationError, describe_url, normalize_url
 from persistence.rooms import RoomStore
@@ -130,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--role", choices=("moderator", "admin"), default="admin", help="the role granted (default: admin)"
     )
     Settings.add_arguments(admin, only=DATABASE_FLAGS)
+
+    translations = commands.add_parser(
+        "translations",
+        help="extract, update and check the language catalogs (docs/translators.md)",
+        description="extract: write i18n/locale/mush.pot from the code. update: that, and bring every "
+        "language's catalog up to date with it (new and changed texts are marked for the translator). "
+        "check: list what each language lacks or gets wrong; exit 1 if Czech or Slovak lacks anything.",
+    )
+    translations.add_argument("action", choices=("extract", "update", "check"))
     return parser
 
 
@@ -397,6 +407,28 @@ def backup_sqlite(settings: Settings, target: Path) -> str:
     return f"Backed up {source_path} to {target}."
 
 
+def translations_command(action: str) -> int:
+    """``translations extract|update|check`` (see :mod:`server.translations`)."""
+    from server import translations  # Babel's extraction is needed by no server
+
+    if action == "extract":
+        translations.extract()
+    elif action == "update":
+        translations.update()
+    else:
+        complete = True
+        for code in LANGUAGES:
+            if code == ENGLISH:
+                continue
+            found = translations.problems(code)
+            for problem in found:
+                print(problem)
+            print(f"{code}: {len(found)} to do")
+            complete = complete and (code not in translations.COMPLETE or not found)
+        return 0 if complete else 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = Settings.from_sources(arguments)
@@ -423,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if sound else 1
         elif arguments.command == "backup":
             print(backup_sqlite(settings, Path(arguments.file)))
+        elif arguments.command == "translations":
+            return translations_command(arguments.action)
         elif arguments.command == "prune":
             print(asyncio.run(with_database(settings, lambda db: prune_archived(db, arguments.archived_days))))
     except (OSError, CommandLineError, MigrationError, sqlite3.Error) as error:

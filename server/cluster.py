@@ -20,6 +20,9 @@ a prefix (``--mqtt-prefix``, ``dvorak`` by default):
     for staff or a notice: those who ignore the speaker are not shown it); or
     ``{"room": <id>, "closed"}``: the room was deleted or archived (the receiver checks
     the database, then sends its players there to the lobby with that text).
+    Text to show players is in English; a message that each reader is shown in their
+    own language also comes as ``<key>_said`` (see :func:`i18n.Said.to_wire`),
+    which a node of release 0.2 or later shows instead.
 ``<prefix>/lobby/<from>``
     ``{"news": [{"say", "exclude", "speaker"}, ...]}``: what was said in the lobby on
     that node.
@@ -80,6 +83,7 @@ import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from games.base import Event, json_text
+from i18n import N_, Text, from_wire_fields, said, wire_fields
 from persistence.accounts import ROLES
 from server.envelopes import MESSAGE_WINDOW, Envelopes, Refused
 from server.hub import Hub, OnlinePlayer, Peers, RemotePlayer
@@ -101,7 +105,7 @@ RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0
 #: Seconds a stranger (a client with no password) is given to connect to the broker and
 #: be sent this node's own presence, which the broker keeps (see Cluster._check_privacy).
 PRIVACY_CHECK_SECONDS = 5.0
-TAKEN_OVER_NOTICE = "*** You have logged in from somewhere else; this connection is closed. ***"
+TAKEN_OVER_NOTICE = N_("*** You have logged in from somewhere else; this connection is closed. ***")
 
 
 _NODE_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -394,8 +398,8 @@ class Cluster(Peers):
         tell_news()
         return packets
 
-    def relay(self, place_key: str, text: str, exclude: int | None, speaker: int | None = None) -> None:
-        said = {"say": text, "exclude": exclude, "speaker": speaker}
+    def relay(self, place_key: str, text: Text, exclude: int | None, speaker: int | None = None) -> None:
+        said = {**wire_fields(text, "say"), "exclude": exclude, "speaker": speaker}
         room_id = room_id_in(place_key)
         if room_id is None:
             self._send(Outgoing(f"{self.prefix}/lobby/{self.node}", said, news=True))
@@ -425,15 +429,15 @@ class Cluster(Peers):
         for node in nodes:
             self._send(Outgoing(self._news_topic(node), item, news=True))
 
-    def room_closed(self, room_id: int, text: str) -> None:
-        self._send_room_news(self._nodes_with(room_id), {"room": room_id, "closed": text})
+    def room_closed(self, room_id: int, text: Text) -> None:
+        self._send_room_news(self._nodes_with(room_id), {"room": room_id, **wire_fields(text, "closed")})
 
-    def tell(self, player: RemotePlayer, text: str, speaker: int | None = None) -> None:
-        message = {"tell": True, "account": player.account_id, "text": text, "speaker": speaker}
+    def tell(self, player: RemotePlayer, text: Text, speaker: int | None = None) -> None:
+        message = {"tell": True, "account": player.account_id, **wire_fields(text, "text"), "speaker": speaker}
         self._send(Outgoing(self._node_topic(player.node), message))
 
-    def evict(self, player: RemotePlayer, text: str) -> None:
-        message = {"evict": True, "account": player.account_id, "place": player.place, "text": text}
+    def evict(self, player: RemotePlayer, text: Text) -> None:
+        message = {"evict": True, "account": player.account_id, "place": player.place, **wire_fields(text, "text")}
         self._send(Outgoing(self._node_topic(player.node), message))
 
     def to_all(self, announcement: dict[str, Any]) -> None:
@@ -558,11 +562,11 @@ class Cluster(Peers):
                 if room is None:
                     continue  # unloaded here a moment ago; it is read afresh when loaded again
                 if "say" in item:
-                    said = _shown(item["say"])
+                    said = _shown_text(item, "say")
                     self._spawn(room.hear(said, _account(item["exclude"]), _account(item.get("speaker"))))
                     continue
                 if "closed" in item:
-                    self._spawn(self.rooms.closed_elsewhere(room.id, _shown(item["closed"])))
+                    self._spawn(self.rooms.closed_elsewhere(room.id, _shown_text(item, "closed")))
                     continue
                 before, after, events = _number(item["before"]), _number(item["after"]), item["events"]
                 if events is not None:
@@ -585,16 +589,16 @@ class Cluster(Peers):
         if player is None:
             return
         if message.get("tell") is True:
-            player.send_said(_shown(message["text"]), _account(message.get("speaker")))
+            player.send_said(_shown_text(message, "text"), _account(message.get("speaker")))
         elif message.get("evict") is True:
             if player.place.key == _text(message["place"]):
                 self.hub.move(player, self.hub.lobby)
-                player.send(_shown(message["text"]))
+                player.send(_shown_text(message, "text"))
         elif message.get("takeover") is True:
             player.taken_over = True
             for connection in list(player.connections):
                 connection.end_session()
-                connection.close(TAKEN_OVER_NOTICE)
+                connection.close(said(TAKEN_OVER_NOTICE))
 
     def _presence(self, node: str, message: dict[str, Any]) -> None:
         gone_whole = message.get("bye") is True
@@ -701,6 +705,11 @@ def _text(value: Any) -> str:
 def _shown(value: Any) -> str:
     """Text to show players: no escape sequence or control character gets through."""
     return "\n".join(clean_text(line) for line in _text(value).split("\n"))
+
+
+def _shown_text(item: dict[str, Any], key: str) -> Text:
+    """Text under ``key`` (see :func:`i18n.wire_fields`), cleaned as :func:`_shown` cleans."""
+    return from_wire_fields(item, key, _shown)
 
 
 def _role(value: Any) -> str:

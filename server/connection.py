@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from i18n import ENGLISH, LANGUAGE, N_, Text, in_language, known_language, said
 from server.telnet import MushTelnetServer, gmcp_enabled, gmcp_message, read_text, set_local_echo
 from server.text import (
     COLOUR_END,
@@ -53,6 +54,19 @@ def as_news() -> Iterator[None]:
         CURRENT_CONNECTION.reset(token)
 
 
+@contextmanager
+def serving(connection: Connection) -> Iterator[None]:
+    """Within the block, a command of ``connection`` runs: its output is the command's
+    reply, and text is translated into the connection's language."""
+    token = CURRENT_CONNECTION.set(connection)
+    spoken = LANGUAGE.set(connection.language)
+    try:
+        yield
+    finally:
+        LANGUAGE.reset(spoken)
+        CURRENT_CONNECTION.reset(token)
+
+
 DEFAULT_WIDTH = 80
 MIN_WIDTH, MAX_WIDTH = 20, 250
 #: Bytes taken from the reader at a time.
@@ -66,15 +80,16 @@ _LINE_END = re.compile(r"\r[\n\x00]?|\n")
 #: text is cut at the end of a line, and says so (lists that can be long are shown a
 #: page at a time instead: ``viewall 2``).
 MOST_LAID_OUT = 32 * 1024
-TOO_LONG_TO_SHOW = "(The rest is not shown: it is more than can be shown at once.)"
+TOO_LONG_TO_SHOW = N_("(The rest is not shown: it is more than can be shown at once.)")
 
 
-def _at_most_laid_out(text: str) -> str:
-    """``text`` cut to :data:`MOST_LAID_OUT` characters, at the end of a line."""
+def _at_most_laid_out(text: str, language: str) -> str:
+    """``text`` cut to :data:`MOST_LAID_OUT` characters, at the end of a line (saying
+    so in ``language``)."""
     if len(text) <= MOST_LAID_OUT:
         return text
     cut = text.rfind("\n", 0, MOST_LAID_OUT)
-    note = "\n" + TOO_LONG_TO_SHOW
+    note = "\n" + in_language(said(TOO_LONG_TO_SHOW), language)
     if cut > 0:
         return text[:cut] + note
     # One line that long: cut inside it, its colour taken out (the cut may fall in a span).
@@ -85,22 +100,22 @@ _NO_MARKUP = dict.fromkeys(map(ord, (COLOUR_START, COLOUR_SEPARATOR, COLOUR_END)
 
 
 #: Text rendered in this turn of the event loop: by the text (the same object, shown to
-#: everyone who sees it), width (0: unwrapped) and whether in colour.
-_rendered_texts: TurnCache[tuple[str, int, bool], str] = TurnCache()
+#: everyone who sees it), width (0: unwrapped), whether in colour, and language.
+_rendered_texts: TurnCache[tuple[str, int, bool, str], str] = TurnCache()
 
 
-def rendered(text: str, width: int, colour: bool) -> str:
+def rendered(text: str, width: int, colour: bool, language: str = ENGLISH) -> str:
     """``text`` as a client is sent it: wrapped to ``width`` columns (0: not wrapped, only
     its :data:`WHOLE_LINE` marks taken out), its lines joined by CR LF, its colour markup
     made ANSI (``colour``) or taken out; wrapped, at most :data:`MOST_LAID_OUT` characters
     of it (text sent unwrapped, a deck to copy, is only split into lines). A line said to
     a room of a hundred is rendered once per width and colour, not once per listener: what
     is rendered is kept until the end of the event loop's turn."""
-    key = (text, width, colour)
+    key = (text, width, colour, language)
     found = _rendered_texts.get(key)
     if found is not None:
         return found
-    lines = wrap_lines(_at_most_laid_out(text), width) if width else text.replace(WHOLE_LINE, "").split("\n")
+    lines = wrap_lines(_at_most_laid_out(text, language), width) if width else text.replace(WHOLE_LINE, "").split("\n")
     found = render_colours("\r\n".join(lines), colour)
     _rendered_texts.keep(key, found)
     return found
@@ -227,6 +242,12 @@ class Connection(ABC):
         self._flush_due = False
         #: The event loop the connection is served in (see :meth:`_write`).
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: The language the client is written to in (see :mod:`i18n`): the
+        #: player's choice, else what the client prefers, else English.
+        self.language = ENGLISH
+        #: Whether the language was chosen before login (``@language``, the page's
+        #: menu): kept for the player who logs in, rather than theirs taken.
+        self.language_chosen = False
 
     def __repr__(self) -> str:
         who = self.player.name if self.player else "not logged in"
@@ -236,6 +257,17 @@ class Connection(ABC):
     @abstractmethod
     def width(self) -> int:
         """The client's window width in characters."""
+
+    def client_language(self) -> str | None:
+        """The language the client says its user reads, if the server speaks it."""
+        return None
+
+    def set_language(self, code: str) -> None:
+        """Write to the client in language ``code`` from now on (the rest of the command
+        running for it included)."""
+        self.language = code
+        if CURRENT_CONNECTION.get() is self:
+            LANGUAGE.set(code)
 
     @property
     def idle_seconds(self) -> float:
@@ -251,14 +283,16 @@ class Connection(ABC):
         """Reset the idle time: the player did something."""
         self.last_command_at = time.monotonic()
 
-    def send(self, text: str, wrap: bool = True) -> None:
-        """Write ``text`` (one or more lines) to the client, wrapped to its width unless
-        ``wrap`` is False (text meant to be copied, such as a deck export).
+    def send(self, text: Text, wrap: bool = True) -> None:
+        """Write ``text`` (one or more lines, or a message put in the client's language)
+        to the client, wrapped to its width unless ``wrap`` is False (text meant to be
+        copied, such as a deck export).
 
         While this connection runs a command framed by OUTPUTPREFIX/OUTPUTSUFFIX, output
         caused by anyone else is held back and sent after the suffix, so a bot reading
         between the markers sees only its own command's reply.
         """
+        text = in_language(text, self.language)
         if self._in_framed_command and CURRENT_CONNECTION.get() is not self:
             self._held_back.append((text, wrap))
             return
@@ -294,7 +328,7 @@ class Connection(ABC):
         next text written (or the next :meth:`flush`) to go out with it."""
         if self.closing:
             return
-        self._outbox.append(rendered(text, self.width if wrap else 0, self.colour))
+        self._outbox.append(rendered(text, self.width if wrap else 0, self.colour, self.language))
         if not hold and not self._flush_due:  # checked here too: a line to each of a crowd
             self._flush_soon()
 
@@ -381,14 +415,14 @@ class Connection(ABC):
 
     def _refuse_long_line(self) -> None:
         log.info("connection %d sent a line over %d characters", self.number, self.max_line_length)
-        self.send(f"That line is longer than {self.max_line_length} characters; it was ignored.")
+        self.send(said("That line is longer than {n} characters; it was ignored.", n=self.max_line_length))
 
-    def close(self, message: str | None = None) -> None:
+    def close(self, message: Text | None = None) -> None:
         """Say ``message`` (if any) and hang up."""
         if self.closing:
             return
         if message:
-            self._write(message)
+            self._write(in_language(message, self.language))
         self.flush()
         self.closing = True
         self._hang_up()
@@ -431,6 +465,11 @@ class TelnetConnection(Connection):
         """The client's window width (from NAWS), or 80 columns when unknown."""
         cols = self.writer.protocol.cols
         return min(MAX_WIDTH, max(MIN_WIDTH, cols)) if cols else DEFAULT_WIDTH
+
+    def client_language(self) -> str | None:
+        """The language of the client's LANG (``cs_CZ.UTF-8``), if the server speaks it."""
+        told = self.writer.get_extra_info("LANG")
+        return known_language(told) if isinstance(told, str) else None
 
     @property
     def charset(self) -> str:

@@ -11,6 +11,7 @@ nodes announce; text for them goes through :class:`Peers`.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from i18n import ENGLISH, LANGUAGES, N_, PSEUDO, Text, _, language
 from persistence.names import folded, plain
 from server.connection import Connection
 
@@ -70,7 +72,12 @@ class OnlinePlayer:
         account, or None for staff (nobody can ignore staff, see ``ignore``)."""
         return None if self.is_staff else self.account_id
 
-    def send(self, text: str, wrap: bool = True) -> None:
+    @property
+    def language(self) -> str:
+        """The language the player is written to in (every connection of theirs has it)."""
+        return self.connections[0].language if self.connections else ENGLISH
+
+    def send(self, text: Text, wrap: bool = True) -> None:
         """Write ``text`` to every connection of this player (see :meth:`Connection.send`)."""
         for connection in self.connections:
             connection.send(text, wrap)
@@ -79,7 +86,7 @@ class OnlinePlayer:
         """Whether what account ``speaker`` says reaches this player (None: anyone's)."""
         return speaker is None or speaker not in self.ignoring
 
-    def send_said(self, text: str, speaker: int | None) -> None:
+    def send_said(self, text: Text, speaker: int | None) -> None:
         """Show ``text``, said by account ``speaker``, unless this player ignores them."""
         if self.hears(speaker):
             self.send(text)
@@ -112,11 +119,11 @@ class RemotePlayer:
     role: str = "player"
     peers: Peers = field(default_factory=lambda: Peers(), repr=False)
 
-    def send(self, text: str, wrap: bool = True) -> None:
+    def send(self, text: Text, wrap: bool = True) -> None:
         """Have their node show them ``text``."""
         self.peers.tell(self, text)
 
-    def send_said(self, text: str, speaker: int | None) -> None:
+    def send_said(self, text: Text, speaker: int | None) -> None:
         """Have their node show them ``text``, said by account ``speaker``, unless they
         ignore them (their node knows)."""
         self.peers.tell(self, text, speaker)
@@ -128,6 +135,21 @@ class RemotePlayer:
     @property
     def online_seconds(self) -> float:
         return max(0.0, time.time() - self.since)
+
+
+#: What every player sees of a wall (``@wall``), in their language.
+WALL_LINE = N_("Announcement from {name}: {text}")
+
+
+@functools.cache
+def wall_openings() -> tuple[str, ...]:
+    """How a wall's line begins in each language ("Announcement from "): no line a
+    player starts, nor a player's name, may pass for one."""
+    openings = set()
+    for code in (*LANGUAGES, PSEUDO):
+        with language(code):
+            openings.add(_(WALL_LINE).split("{name}", 1)[0])
+    return tuple(sorted(opening for opening in openings if opening.strip()))
 
 
 #: Anyone online, here or on another node: what WHO and page need of a player.
@@ -143,14 +165,14 @@ class Peers:
     #: This node's name among its peers ("" alone).
     node = ""
 
-    def relay(self, place_key: str, text: str, exclude: int | None, speaker: int | None = None) -> None:
+    def relay(self, place_key: str, text: Text, exclude: int | None, speaker: int | None = None) -> None:
         """Show ``text`` to the players of place ``place_key`` on the other nodes (said
         by account ``speaker``: not to those who ignore them)."""
 
-    def tell(self, player: RemotePlayer, text: str, speaker: int | None = None) -> None:
+    def tell(self, player: RemotePlayer, text: Text, speaker: int | None = None) -> None:
         """Show ``text`` to ``player`` (on their node), unless they ignore account ``speaker``."""
 
-    def evict(self, player: RemotePlayer, text: str) -> None:
+    def evict(self, player: RemotePlayer, text: Text) -> None:
         """Send ``player`` from the place they are in to the lobby, telling them ``text``."""
 
     def take_over(self, player: RemotePlayer) -> None:
@@ -162,7 +184,7 @@ class Peers:
     def room_events(self, room_id: int, seq_before: int, events: list[Any]) -> None:
         """This node stored ``events`` in room ``room_id``, whose seq was ``seq_before``."""
 
-    def room_closed(self, room_id: int, text: str) -> None:
+    def room_closed(self, room_id: int, text: Text) -> None:
         """Room ``room_id`` was deleted or archived: the other nodes send the players they
         have in it to the lobby, telling them ``text``."""
 
@@ -191,7 +213,7 @@ class Place:
         self.remote: dict[int, RemotePlayer] = {}
         #: Passes what is said here on to the other nodes (set by the hub): the text, who
         #: is not to see it, and who said it.
-        self.relay: Callable[[str, int | None, int | None], None] | None = None
+        self.relay: Callable[[Text, int | None, int | None], None] | None = None
 
     def enter(self, player: OnlinePlayer) -> None:
         self.occupants[player.account_id] = player
@@ -200,7 +222,7 @@ class Place:
     def leave(self, player: OnlinePlayer) -> None:
         self.occupants.pop(player.account_id, None)
 
-    def broadcast(self, text: str, exclude: OnlinePlayer | None = None, speaker: int | None = None) -> None:
+    def broadcast(self, text: Text, exclude: OnlinePlayer | None = None, speaker: int | None = None) -> None:
         """Send ``text`` to everyone here, on every node, except ``exclude``. Chat names
         its ``speaker`` (an account): those who ignore them are not shown it. (Game
         moves and notices name none: everyone sees them.)"""
@@ -209,14 +231,14 @@ class Place:
         if self.relay is not None:
             self.relay(text, exclude_id, speaker)
 
-    def deliver(self, text: str, exclude: int | None = None, speaker: int | None = None) -> None:
+    def deliver(self, text: Text, exclude: int | None = None, speaker: int | None = None) -> None:
         """Send ``text`` to the occupants on this node, except account ``exclude`` and
         those who ignore account ``speaker``."""
         for occupant in self.occupants.values():
             if occupant.account_id != exclude and occupant.hears(speaker):
                 occupant.send(text)
 
-    def notice(self, text: str, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
+    def notice(self, text: Text, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
         """Announce a comer or goer (see :meth:`Lobby.notice`), on every node or (not
         ``everywhere``) to the occupants on this one."""
         if everywhere:
@@ -239,8 +261,8 @@ class Place:
 class Lobby(Place):
     """Where logged-in players are when they are not in a game room."""
 
-    title = "The Lobby"
-    description = (
+    title = N_("The Lobby")
+    description = N_(
         'Players meet here before they sit down at a game. Talk with say (or ") and '
         'pose (or :), page anyone online, and type "commands" to see everything you can do.'
     )
@@ -251,7 +273,7 @@ class Lobby(Place):
     def __init__(self) -> None:
         super().__init__(LOBBY_KEY)
 
-    def notice(self, text: str, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
+    def notice(self, text: Text, exclude: OnlinePlayer | None = None, everywhere: bool = True) -> None:
         """Announce a comer or goer, unless the lobby is crowded."""
         if len(self.occupants) + len(self.remote) <= self.crowd:
             super().notice(text, exclude, everywhere)

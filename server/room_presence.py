@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.base import GameTable
+from i18n import Text, stored
 from persistence.rooms import Missed, RoomStore, SpectatorRule
 
 
@@ -89,11 +90,11 @@ class RoomPresence:
         present = self.present()
         return any(seat.account_id not in present for seat in self.table.state.seats if not seat.bot)
 
-    def remember_talk(self, text: str, speaker: int | None = None) -> None:
+    def remember_talk(self, text: Text, speaker: int | None = None) -> None:
         """Keep ``text``, said here by account ``speaker``, for the seated players who are
-        away (those who ignore the speaker will not be shown it): written a moment later,
-        with the other lines of that moment."""
-        self._store.remember_talk(self.id, text, speaker)
+        away (those who ignore the speaker will not be shown it, each in their language):
+        written a moment later, with the other lines of that moment."""
+        self._store.remember_talk(self.id, stored(text), speaker)
 
     def overdue(self, grace: float) -> tuple[list[int], list[int]]:
         """Who should stop counting in the vote (seated, not here on any node, for

@@ -34,6 +34,7 @@ from typing import Any, TypeVar, cast
 
 from games import DEFAULT_KIND, kind_of
 from games.base import Changes, Event, GameTable, RuleViolation, merged_changes
+from i18n import N_, Text, _, said
 from persistence.database import DatabaseUnavailable, OutcomeUnknown
 from persistence.names import folded, letters_problem, plain
 from persistence.rooms import (
@@ -62,8 +63,8 @@ T = TypeVar("T")
 Announcer = Callable[["GameRoom", list[Event]], None]
 
 ROOM_NAME_MAX = 30
-ROOM_NAME_RULE = (
-    f"A room name is 2-{ROOM_NAME_MAX} characters: letters (Latin, Cyrillic or Greek), digits, "
+ROOM_NAME_RULE = N_(
+    "A room name is 2-{most} characters: letters (Latin, Cyrillic or Greek), digits, "
     "single spaces and - _ ' . ! ?, starting with a letter or digit."
 )
 #: Letters of any alphabet (\w less digits and _), ASCII digits, punctuation and single
@@ -72,7 +73,7 @@ _ROOM_NAME = re.compile(r"(?:[^\W\d_]|[0-9])(?:[^\W\d_]|[0-9_'.!?-]| (?! ))*")
 
 
 #: What those in a room are told when it is closed other than by its host's ``delroom``.
-ARCHIVED_NOTICE = "This room has been closed (deleted or archived). You are in the lobby."
+ARCHIVED_NOTICE = N_("This room has been closed (deleted or archived). You are in the lobby.")
 
 
 def place_key(room_id: int) -> str:
@@ -90,8 +91,8 @@ def check_room_name(name: str) -> str | None:
     """Why ``name`` (composed: :func:`persistence.names.normal`) cannot name a room, or
     None if it can."""
     if not 2 <= len(name) <= ROOM_NAME_MAX or not _ROOM_NAME.fullmatch(name) or name.endswith(" "):
-        return ROOM_NAME_RULE
-    return letters_problem(name, "A room name")
+        return _(ROOM_NAME_RULE).format(most=ROOM_NAME_MAX)
+    return letters_problem(name, N_("A room name"))
 
 
 class _Queued:
@@ -327,7 +328,7 @@ class GameRoom(TableClock, RoomPresence, Place):
 
     def _unmake(self, made: list[tuple[_Queued, Changes]]) -> None:
         """Undo moves made on the table and not stored, the last first."""
-        for _, changes in reversed(made):
+        for _move, changes in reversed(made):
             self.table.undo(changes)
 
     async def _one_by_one(self, entries: list[_Queued]) -> None:
@@ -591,7 +592,7 @@ class GameRoom(TableClock, RoomPresence, Place):
             self._announce(self, events)
             self.reschedule()
 
-    async def hear(self, text: str, exclude: int | None, speaker: int | None = None) -> None:
+    async def hear(self, text: Text, exclude: int | None, speaker: int | None = None) -> None:
         """Show what was said here on another node (by account ``speaker``), in its place
         among the room's events."""
         async with self._lock:
@@ -755,7 +756,7 @@ class RoomRegistry:
             deleted, self._seen_deleted = deleted & self._seen_deleted, deleted
         for room_id in deleted:
             log.info("room %s was deleted on another node; closing it here", room_id)
-            self.close(room_id, ARCHIVED_NOTICE)
+            self.close(room_id, said(ARCHIVED_NOTICE))
         rooms = [room for room in rooms if room.id in self._rooms]
         heads = await self.store.heads()
         stored = {room_id: head.seq for room_id, head in heads.items()}
@@ -786,7 +787,7 @@ class RoomRegistry:
             for account_id in back:
                 await room.perform(_marking_absent(account_id, False))
 
-    async def archive(self, room: GameRoom, notice: str, actor: int) -> bool:
+    async def archive(self, room: GameRoom, notice: Text, actor: int) -> bool:
         """Delete (archive) ``room`` for account ``actor``: everyone in it, on every node,
         goes to the lobby, told ``notice`` (but ``actor``). False if it was already gone."""
         archived = await self.store.archive(room.id)
@@ -804,17 +805,17 @@ class RoomRegistry:
         for room_id in await self.store.archive_unused(since, occupied):
             room = self._rooms.get(room_id)
             names.append(room.name if room is not None else f"#{room_id}")
-            self.hub.peers.room_closed(room_id, ARCHIVED_NOTICE)
-            self.close(room_id, ARCHIVED_NOTICE)
+            self.hub.peers.room_closed(room_id, said(ARCHIVED_NOTICE))
+            self.close(room_id, said(ARCHIVED_NOTICE))
         return names
 
-    async def closed_elsewhere(self, room_id: int, notice: str) -> None:
+    async def closed_elsewhere(self, room_id: int, notice: Text) -> None:
         """Another node says it deleted or archived room ``room_id``: if the database
         agrees, close it here too."""
         if room_id in self._rooms and await self.store.archived_among([room_id]):
             self.close(room_id, notice)
 
-    def close(self, room_id: int, notice: str, untold: int | None = None) -> None:
+    def close(self, room_id: int, notice: Text, untold: int | None = None) -> None:
         """Send this node's occupants of the deleted room ``room_id`` to the lobby, telling
         them ``notice`` (all but account ``untold``), and let the room go."""
         room = self._rooms.pop(room_id, None)

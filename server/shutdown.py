@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from i18n import Said, Text, said, said_n
 from server.hub import Hub
 from server.text import clean_text
 
@@ -35,22 +36,34 @@ MOST_NAME = 32
 MARKS = (*(hours * 3600 for hours in range(23, 0, -1)), 1800, 600, 300, 120, 60, 30, 10)
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float) -> Said:
     """``seconds`` in words, to the second: ``5 minutes``, ``1 hour 30 minutes``, ``3 seconds``."""
-    left = math.ceil(seconds)
-    parts = []
-    for size, unit in ((3600, "hour"), (60, "minute"), (1, "second")):
-        count, left = divmod(left, size)
-        if count:
-            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
-    return " ".join(parts) or "0 seconds"
+    hours, left = divmod(math.ceil(seconds), 3600)
+    minutes, left = divmod(left, 60)
+    parts = [
+        *([said_n("{n} hour", "{n} hours", hours)] if hours else []),
+        *([said_n("{n} minute", "{n} minutes", minutes)] if minutes else []),
+        *([said_n("{n} second", "{n} seconds", left)] if left or not (hours or minutes) else []),
+    ]
+    words = parts[0]
+    for part in parts[1:]:
+        # Translators: two parts of a length of time, such as "1 hour" and "30 minutes".
+        words = said("{earlier} {later}", earlier=words, later=part)
+    return words
 
 
-def notice(seconds: float, message: str, by: str) -> str:
+def notice(seconds: float, message: str, by: str) -> Said:
     """What players are told with ``seconds`` to go."""
-    when = "is shutting down now" if seconds <= 0 else f"will shut down in {duration(seconds)}"
-    text = f"{by}: the server {when}." if by else f"The server {when}."
-    return f"*** {text} {message} ***" if message else f"*** {text} ***"
+    if seconds <= 0:
+        when = said("{by}: the server is shutting down now.", by=by) if by else said("The server is shutting down now.")
+    elif by:
+        when = said("{by}: the server will shut down in {time}.", by=by, time=duration(seconds))
+    else:
+        when = said("The server will shut down in {time}.", time=duration(seconds))
+    if message:
+        # Translators: a notice to every player, and what the administrator added to it.
+        return said("*** {notice} {message} ***", notice=when, message=message)
+    return said("*** {notice} ***", notice=when)
 
 
 class Countdown:
@@ -130,7 +143,7 @@ class Countdown:
             return
         self.halt()
         log.info("shutdown cancelled by %s", by)
-        self._tell(f"*** {by}: the shutdown is cancelled. ***")
+        self._tell(said("*** {by}: the shutdown is cancelled. ***", by=by))
 
     def _start(self, seconds: float, message: str, by: str, local: bool) -> None:
         self.halt()
@@ -153,7 +166,7 @@ class Countdown:
         log.info("the shutdown countdown is over")
         self._on_time()
 
-    def _tell(self, text: str) -> None:
+    def _tell(self, text: Text) -> None:
         """Tell every player on this node (each node tells its own)."""
         for player in list(self.hub.players.values()):
             player.send(text)

@@ -150,7 +150,7 @@ def _fill(line: str, width: int, indent: str) -> list[str]:
     stands, by an offset, never by measuring what is left of it again for each line."""
     chunks = [chunk for chunk in _SPACE_RUN.split(line) if chunk]
     #: The columns of each chunk, or of what is left of it once a piece was cut off.
-    columns = [_shown_length(chunk) for chunk in chunks]
+    columns = [shown_width(chunk) for chunk in chunks]
     if sum(columns) <= width:
         return [line]
     lines: list[str] = []
@@ -191,7 +191,7 @@ def _fill(line: str, width: int, indent: str) -> list[str]:
     return lines or [""]
 
 
-def _shown_length(chunk: str) -> int:
+def shown_width(chunk: str) -> int:
     """The columns ``chunk`` takes on the screen (its colour markup takes none)."""
     shown = _MARKUP_PARTS.sub("", chunk) if COLOUR_START in chunk or COLOUR_END in chunk else chunk
     return len(shown) if shown.isascii() else sum(map(_columns_of, shown))
@@ -272,7 +272,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
         if line.startswith(WHOLE_LINE):
             lines.append(line[1:])
             continue
-        if len(line) <= width and (line.isascii() or _shown_length(line) <= width):
+        if len(line) <= width and (line.isascii() or shown_width(line) <= width):
             lines.append(line)
             continue
         shown = render_colours(line, False)

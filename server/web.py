@@ -39,6 +39,7 @@ from aiohttp.typedefs import Handler
 from aiohttp.web_protocol import RequestHandler
 
 from games.base import json_text
+from i18n import N_, Text, in_language, known_language, preferred_language, said
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
@@ -50,6 +51,8 @@ from server.text import clean_text
 from server.turn_cache import TurnCache
 
 log = logging.getLogger(__name__)
+
+NOT_UNDERSTOOD = N_("That message is not one this server understands.")
 
 #: The page and its files (the page's own code, its styles, vendored libraries).
 WEB_ROOT = Path(__file__).resolve().parent / "webclient"
@@ -128,6 +131,8 @@ class WebConnection(Connection):
         self._views: dict[str, tuple[object, str]] = {}
         #: Whether the page reads the frames queued in one turn as one message, a JSON array.
         self.batches = False
+        #: The language the browser asked for first (Accept-Language), if the server speaks it.
+        self.browser_language: str | None = None
         #: What the page sent that is read but not run yet: lines, and None for one too long.
         self._splitter = LineSplitter(max_line_length)
         self._unread: deque[str | None] = deque()
@@ -140,6 +145,9 @@ class WebConnection(Connection):
     @property
     def width(self) -> int:
         return self._width
+
+    def client_language(self) -> str | None:
+        return self.browser_language
 
     def set_width(self, cols: object) -> None:
         """Wrap to ``cols`` characters from now on (what fits across the page's scrollback),
@@ -284,7 +292,7 @@ class WebConnection(Connection):
                 return
             wait = self.input_rate.take(_size_of(message.data)) if self.input_rate is not None else 0.0
             if message.type == WSMsgType.BINARY:
-                self.send("That message is not one this server understands.")
+                self.send(said(NOT_UNDERSTOOD))
                 self._unread.append("")
             else:
                 self._unread.extend(self._lines_in(message.data))
@@ -308,7 +316,7 @@ class WebConnection(Connection):
         except (ValueError, RecursionError):
             fields = None
         if not isinstance(fields, dict):
-            self.send("That message is not one this server understands.")
+            self.send(said(NOT_UNDERSTOOD))
             return [""]
         line, cols, token = fields.get("line"), fields.get("cols"), fields.get("resume")
         if isinstance(line, str):
@@ -376,13 +384,13 @@ class WebConnection(Connection):
         """Whether this page's messages are being relayed to another worker (see :meth:`relay_through`)."""
         return self._relay is not None and not self._relay.done()
 
-    def end_relay(self, notice: str) -> None:
+    def end_relay(self, notice: Text) -> None:
         """Stop relaying (this worker stops), telling the page ``notice``; it comes back
         with its token, as after any drop, to a worker that serves it."""
         if self.relaying:
             assert self._relay is not None
             self._relay.cancel()
-            self._post({"text": notice})
+            self._post({"text": in_language(notice, self.language)})
 
     async def _pass_messages(self) -> None:
         pair, self._relay_end = self._relay_end, None  # this task's to close from here
@@ -875,6 +883,12 @@ class WebFront:
         if cols.isdigit() and len(cols) < 5:
             connection.set_width(int(cols))
         connection.batches = request.query.get("batch") == "1"
+        # The language chosen in the page's menu, else the browser's first choice.
+        chosen = known_language(request.query.get("lang", "")[:20])
+        if chosen is not None:
+            connection.language_chosen = True
+            connection.set_language(chosen)
+        connection.browser_language = preferred_language(request.headers.get("Accept-Language", "")[:500])
         try:
             await self.serve_page(connection)
         finally:
@@ -899,7 +913,7 @@ class WebFront:
             finally:
                 self._relaying.discard(connection)
 
-    async def relays_ended(self, grace: float, notice: str) -> None:
+    async def relays_ended(self, grace: float, notice: Text) -> None:
         """Wait up to ``grace`` seconds for the pages this worker relays to be closed by
         the workers serving them (a host that stops stops them all, and each tells its
         players why); then end the rest, telling them ``notice``."""

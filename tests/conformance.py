@@ -102,6 +102,7 @@ class _Connection:
 class _Viewer:
     account_id: int
     connections: list[_Connection]
+    language: str = "en"
 
 
 @dataclass

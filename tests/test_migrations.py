@@ -49,6 +49,7 @@ NEW_COLUMNS = {
         "lock_reason": "",
         "delete_after": None,
         "deleted_at": None,
+        "language": None,  # 0012: no choice made
     },
     "room_talk": {"speaker_account_id": None},  # 0009: lines kept before it name no speaker
 }

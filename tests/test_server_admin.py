@@ -68,14 +68,14 @@ async def audit_log(database_url: str) -> list[tuple[str, str, str, str]]:
 
 
 def test_durations_and_notices_read_as_words():
-    assert duration(600) == "10 minutes"
-    assert duration(3) == "3 seconds"
-    assert duration(2.2) == "3 seconds"
-    assert duration(5400) == "1 hour 30 minutes"
-    assert duration(61) == "1 minute 1 second"
-    assert notice(300, "Upgrading.", "Ann") == "*** Ann: the server will shut down in 5 minutes. Upgrading. ***"
-    assert notice(0, "", "Ann") == "*** Ann: the server is shutting down now. ***"
-    assert notice(30, "", "") == "*** The server will shut down in 30 seconds. ***"
+    assert str(duration(600)) == "10 minutes"
+    assert str(duration(3)) == "3 seconds"
+    assert str(duration(2.2)) == "3 seconds"
+    assert str(duration(5400)) == "1 hour 30 minutes"
+    assert str(duration(61)) == "1 minute 1 second"
+    assert str(notice(300, "Upgrading.", "Ann")) == "*** Ann: the server will shut down in 5 minutes. Upgrading. ***"
+    assert str(notice(0, "", "Ann")) == "*** Ann: the server is shutting down now. ***"
+    assert str(notice(30, "", "")) == "*** The server will shut down in 30 seconds. ***"
 
 
 # -- refusals, without sockets ----------------------------------------------------------------

@@ -21,6 +21,7 @@ from commands.text import echoed, plural
 from games.dvorak.building import COPIES_PER_MOVE, PASTED_DECK
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import RuleViolation, Table
+from i18n import N_
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
 from server.text import clean_text
@@ -272,4 +273,4 @@ def _deck_name(args: str, usage: str) -> str:
     return name
 
 
-BUILD_COMMANDS = CommandSet("The CCG game", [ViewSet(), DeckBuild()])
+BUILD_COMMANDS = CommandSet(N_("The CCG game"), [ViewSet(), DeckBuild()])

@@ -26,6 +26,7 @@ from games.dvorak.deckformat import (
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
+from i18n import N_
 from server.rooms import check_room_name
 from server.safety import PlayerSafety
 
@@ -289,9 +290,9 @@ class DeleteDeck(Command):
 
 
 DECK_COMMANDS = CommandSet(
-    "Deck", [ClearDeck(), LoadCard(), LoadRule(), LogCards(), ExportDeck(), SaveDeck(), LoadDeck()]
+    N_("Deck"), [ClearDeck(), LoadCard(), LoadRule(), LogCards(), ExportDeck(), SaveDeck(), LoadDeck()]
 )
-SAVED_DECK_COMMANDS = CommandSet("Decks", [ListDecks(), DeleteDeck()])
+SAVED_DECK_COMMANDS = CommandSet(N_("Decks"), [ListDecks(), DeleteDeck()])
 
 PASTE_EMIT_SKIPPED = (
     "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "

@@ -9,6 +9,7 @@ from commands.tables import seated_player, settings_list
 from commands.text import split_assignment
 from games.dvorak.rules import ENDINGS, Table
 from games.dvorak.settings import SETTINGS
+from i18n import N_
 
 
 class Start(GameCommand):
@@ -130,4 +131,4 @@ class Team(GameCommand):
         await perform(ctx, move)
 
 
-TABLE_COMMANDS = CommandSet("Table", [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame()])
+TABLE_COMMANDS = CommandSet(N_("Table"), [Start(), Set(), Settings(), Team(), Win(), Eliminate(), EndGame()])

@@ -10,6 +10,7 @@ from commands.base import CommandError, CommandSet, Context, find_command
 from commands.dvorak.base import CardMove, GameCommand, card_number, card_ref, perform, resolve
 from commands.tables import seated_player
 from games.dvorak.rules import Table
+from i18n import N_
 
 #: Most cards one draw command takes.
 DRAW_MAX = 20
@@ -400,7 +401,7 @@ class Force(GameCommand):
 
 
 MOVE_COMMANDS = CommandSet(
-    "Cards",
+    N_("Cards"),
     [
         Draw(),
         DrawVisible(),

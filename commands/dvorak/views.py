@@ -14,6 +14,7 @@ from commands.tables import current_room, seated_player
 from commands.text import page_number, page_of, plural
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
+from i18n import N_
 from server.safety import PlayerSafety
 
 
@@ -221,6 +222,6 @@ class ViewAll(GameCommand):
 
 
 VIEW_COMMANDS = CommandSet(
-    "Looking",
+    N_("Looking"),
     [ReadCard(), ViewHand(), ViewPlay(), Count(), CountDraw(), ViewDiscard(), ViewDraw(), ViewAll()],
 )

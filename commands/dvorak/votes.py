@@ -14,6 +14,7 @@ from commands.text import page_number, page_of, plural
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
+from i18n import N_
 from server.safety import PlayerSafety
 
 
@@ -279,7 +280,7 @@ class CardHistory(GameCommand):
 
 
 VOTE_COMMANDS = CommandSet(
-    "Voting",
+    N_("Voting"),
     [
         NewCard(),
         NewRule(),

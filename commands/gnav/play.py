@@ -8,6 +8,7 @@ from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, StartCo
 from games.gnav.cards import english
 from games.gnav.rules import GnavTable
 from games.gnav.visibility import seat_view
+from i18n import N_
 
 
 class Start(StartCommand):
@@ -106,4 +107,4 @@ class Set(SetCommand):
     table_class = GnavTable
 
 
-PLAY_COMMANDS = CommandSet("Gnav", [Start(), Keep(), Swap(), Hand(), AddBot(), RemoveBot(), Set()])
+PLAY_COMMANDS = CommandSet(N_("Gnav"), [Start(), Keep(), Swap(), Hand(), AddBot(), RemoveBot(), Set()])

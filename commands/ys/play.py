@@ -32,6 +32,7 @@ from games.base import GameTable
 from games.ys import settings as ys_settings
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
+from i18n import N_
 from server.rooms import GameRoom
 
 
@@ -280,7 +281,7 @@ class Set(SetCommand):
 
 
 PLAY_COMMANDS = CommandSet(
-    "Ys",
+    N_("Ys"),
     [
         Start(),
         Board(),

@@ -1,0 +1,154 @@
+"""The catalogs' upkeep: what ``python3 run.py translations`` does (docs/translators.md).
+
+``extract`` writes the template, i18n/locale/mush.pot, from the code: every text in
+``_()``, ``N_()``, ``ngettext()``, ``said()`` and ``said_n()``, and every command's
+docstring (its help). ``update`` brings each language's catalog up to date with it,
+marking new and changed texts for its translator. ``check`` lists what a language still
+lacks or gets wrong: a text without a translation (or one only guessed, "fuzzy"), a
+translation whose ``{placeholders}`` differ from the English, and a line wider than a
+screen. The tests run the same checks.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import io
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir, extract_python
+from babel.messages.pofile import read_po, write_po
+
+from i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from server.text import shown_width
+
+ROOT = LOCALE_DIR.parents[1]
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+#: The packages whose text goes into the catalogs.
+SOURCES = ("server", "commands", "games", "persistence", "i18n")
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None, "said_n": (1, 2)}
+#: The widest line a translation may have: a line of a screen.
+MAX_LINE = 80
+#: Languages every text must be translated into (the others may lag).
+COMPLETE = ("cs", "sk")
+#: Where text is still being moved onto the catalogs (each game's): the check does not
+#: ask for translations of texts found only there yet. docs/translators.md says more.
+PENDING = ("commands/dvorak/", "commands/gnav/", "commands/ys/", "games/")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def extract_with_help(
+    fileobj: IO[bytes], keywords: dict[str, Any], comment_tags: Collection[str], options: Any
+) -> Iterator[tuple[int, Any, Any, Any]]:
+    """Babel's Python extraction, and the docstring of every command class (one that
+    sets ``key``): its help, looked up by :meth:`commands.base.Command.help_text`."""
+    source = fileobj.read()
+    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        sets_key = any(
+            isinstance(statement, ast.Assign | ast.AnnAssign)
+            and any(isinstance(target, ast.Name) and target.id == "key" for target in _targets(statement))
+            for statement in node.body
+        )
+        docstring = ast.get_docstring(node, clean=False)
+        if sets_key and docstring:
+            yield node.lineno, "", inspect.cleandoc(docstring), []
+
+
+def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return list(statement.targets) if isinstance(statement, ast.Assign) else [statement.target]
+
+
+def template() -> Catalog:
+    """Every text of the code, with where it is."""
+    catalog = Catalog(project="dvorak-mush", domain=DOMAIN, fuzzy=False)
+    method_map = [("**.py", "server.translations:extract_with_help")]
+    for package in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / package, method_map, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True
+        ):
+            catalog.add(message, None, [(f"{package}/{filename}", lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def extract() -> None:
+    """Write the template (i18n/locale/mush.pot)."""
+    with TEMPLATE.open("wb") as out:
+        write_po(out, template(), width=100, omit_header=False, sort_output=True)
+
+
+def read_catalog(code: str) -> Catalog:
+    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.exists():
+        return Catalog(locale=code, domain=DOMAIN)
+    with path.open("rb") as po:
+        return read_po(po, locale=code)
+
+
+def update() -> None:
+    """Bring every language's catalog up to date with the code (the template too)."""
+    fresh = template()
+    with TEMPLATE.open("wb") as out:
+        write_po(out, fresh, width=100, sort_output=True)
+    for code in LANGUAGES:
+        if code == "en":
+            continue
+        catalog = read_catalog(code)
+        catalog.update(fresh, update_header_comment=False)
+        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            write_po(out, catalog, width=100, sort_output=True, ignore_obsolete=True)
+
+
+@dataclass(frozen=True)
+class Problem:
+    language: str
+    message: str
+    what: str
+
+    def __str__(self) -> str:
+        first = self.message.split("\n", 1)[0]
+        return f"{self.language}: {self.what}: {first[:70]!r}"
+
+
+def problems(code: str, wanted: Collection[str] | None = None) -> list[Problem]:
+    """What language ``code`` lacks or gets wrong, among the texts of the code (or only
+    those in ``wanted``)."""
+    catalog = read_catalog(code)
+    found = []
+    for message in template():
+        if not message.id or wanted is not None and _key(message.id) not in wanted:
+            continue
+        if all(place.startswith(PENDING) for place, _line in message.locations):
+            continue
+        translated = catalog.get(message.id, message.context)
+        forms = translated.string if translated is not None else None
+        texts = [forms] if isinstance(forms, str) else list(forms or ())
+        if translated is None or translated.fuzzy or not texts or not all(texts):
+            found.append(Problem(code, _key(message.id), "not translated"))
+            continue
+        english = {
+            name
+            for text in ([message.id] if isinstance(message.id, str) else message.id)
+            for name in _PLACEHOLDER.findall(text)
+        }
+        for text in texts:
+            used = set(_PLACEHOLDER.findall(text))
+            # A plural form may leave out the number ("jeden hráč"), never anything else.
+            if not used <= english or english - used - {"n"}:
+                found.append(Problem(code, _key(message.id), "its {placeholders} differ from the English"))
+            wide = [line for line in text.split("\n") if shown_width(line) > MAX_LINE]
+            if wide:
+                found.append(Problem(code, _key(message.id), f"a line is wider than {MAX_LINE} columns"))
+    return found
+
+
+def _key(message_id: str | tuple[str, ...] | list[str]) -> str:
+    return message_id if isinstance(message_id, str) else message_id[0]
