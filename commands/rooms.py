@@ -310,7 +310,7 @@ class Games(Command):
         lines = [
             _("Games (make a room of one with newroom/<game> <name>; plain newroom makes {game}):").format(game=first)
         ]
-        lines += [f"  {kind.name:<8} {kind.title}" for kind in KINDS.values()]
+        lines += [f"  {kind.name:<8} {_(kind.title)}" for kind in KINDS.values()]
         ctx.reply("\n".join(lines))
 
 

@@ -250,18 +250,55 @@ def preferred_language(accept_language: str) -> str | None:
     return min(choices)[2] if choices else None
 
 
+#: Where the web page's own texts are (its labels, its notes): :func:`page_texts` sends
+#: the page those.
+PAGE_SOURCES = "server/webclient/"
+
+
+def page_texts(code: str) -> dict[str, str]:
+    """The web page's own texts in language ``code``, by their English (none for English,
+    whose texts the page has)."""
+    if code not in LANGUAGES and code != PSEUDO or code == ENGLISH:
+        return {}
+    catalog = _catalog(PSEUDO if code == PSEUDO else code)
+    if catalog is None:
+        return {}
+    texts = {}
+    for message in catalog:
+        if (
+            isinstance(message.id, str)
+            and message.id
+            and any(p.startswith(PAGE_SOURCES) for p, _n in message.locations)
+        ):
+            if code == PSEUDO:
+                texts[message.id] = pseudo(message.id)
+            elif isinstance(message.string, str) and message.string and not message.fuzzy:
+                texts[message.id] = message.string
+    return texts
+
+
+@functools.cache
+def _catalog(code: str) -> Any:
+    """Language ``code``'s catalog (Babel's), or for :data:`PSEUDO` the template; None if
+    there is none."""
+    from babel.messages.pofile import read_po
+
+    path = LOCALE_DIR / f"{DOMAIN}.pot" if code == PSEUDO else LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.exists():
+        return None
+    with path.open("rb") as po:
+        return read_po(po, locale=None if code == PSEUDO else code)
+
+
 @functools.cache
 def _translations(code: str) -> gettext.NullTranslations:
     if code == PSEUDO:
         return _Pseudo()
-    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if code == ENGLISH or not path.exists():
+    catalog = _catalog(code) if code != ENGLISH else None
+    if catalog is None:
         return gettext.NullTranslations()
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=code)
     compiled = io.BytesIO()
     # A fuzzy translation is a guess waiting for a translator: English is shown meanwhile.
     write_mo(compiled, catalog, use_fuzzy=False)

@@ -17,6 +17,7 @@ import io
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog
@@ -30,11 +31,35 @@ ROOT = LOCALE_DIR.parents[1]
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: The packages whose text goes into the catalogs.
 SOURCES = ("server", "commands", "games", "persistence", "i18n")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None, "said_n": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None, "said_n": (1, 2), "t": None, "setStatus": (2,)}
+#: How each kind of file is read: Python, and the web page's script (its own texts in
+#: ``t()``) and page (its labels: elements marked ``data-i18n``, ``data-i18n-label``).
+METHODS = [
+    ("**.py", "server.translations:extract_with_help"),
+    ("**/webclient/*.js", "javascript"),
+    ("**/webclient/*.html", "server.translations:extract_html"),
+]
 #: The widest line a translation may have: a line of a screen.
 MAX_LINE = 80
 #: Languages every text must be translated into (the others may lag).
 COMPLETE = ("cs", "sk")
+#: The files whose texts every language has, complete or not: getting in, the lobby,
+#: talk, rooms, safety and the help index (with every command's help listed there).
+EVERY_LANGUAGE = (
+    "commands/base.py",
+    "commands/dispatch.py",
+    "commands/login.py",
+    "commands/look.py",
+    "commands/rooms.py",
+    "commands/safety.py",
+    "commands/session.py",
+    "commands/social.py",
+    "persistence/names.py",
+    "server/accounts.py",
+    "server/hub.py",
+    "server/webclient/app.js",
+    "server/webclient/index.html",
+)
 #: Where text is still being moved onto the catalogs (each game's): the check does not
 #: ask for translations of texts found only there yet. docs/translators.md says more.
 PENDING = ("commands/dvorak/", "commands/gnav/", "commands/ys/", "games/")
@@ -61,6 +86,36 @@ def extract_with_help(
             yield node.lineno, "", inspect.cleandoc(docstring), []
 
 
+def extract_html(
+    fileobj: IO[bytes], keywords: dict[str, Any], comment_tags: Collection[str], options: Any
+) -> Iterator[tuple[int, Any, Any, Any]]:
+    """The web page's labels: the text of each element marked ``data-i18n``, the
+    ``aria-label`` of each marked ``data-i18n-label`` (app.js puts them in the reader's
+    language)."""
+    found: list[tuple[int, str]] = []
+
+    class Labels(HTMLParser):
+        marked: list[int] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            named = dict(attrs)
+            if "data-i18n-label" in named and named.get("aria-label"):
+                found.append((self.getpos()[0], str(named["aria-label"])))
+            self.marked.append(self.getpos()[0] if "data-i18n" in named else 0)
+
+        def handle_endtag(self, tag: str) -> None:
+            if self.marked:
+                self.marked.pop()
+
+        def handle_data(self, data: str) -> None:
+            if self.marked and self.marked[-1] and data.strip():
+                found.append((self.marked[-1], data.strip()))
+
+    Labels().feed(fileobj.read().decode())
+    for line, text in found:
+        yield line, "", text, []
+
+
 def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
     return list(statement.targets) if isinstance(statement, ast.Assign) else [statement.target]
 
@@ -68,10 +123,9 @@ def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
 def template() -> Catalog:
     """Every text of the code, with where it is."""
     catalog = Catalog(project="dvorak-mush", domain=DOMAIN, fuzzy=False)
-    method_map = [("**.py", "server.translations:extract_with_help")]
     for package in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / package, method_map, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True
+            ROOT / package, METHODS, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True
         ):
             catalog.add(message, None, [(f"{package}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
@@ -83,10 +137,16 @@ def extract() -> None:
         write_po(out, template(), width=100, omit_header=False, sort_output=True)
 
 
+def read_template() -> Catalog:
+    """The template as committed (i18n/locale/mush.pot)."""
+    with TEMPLATE.open("rb") as pot:
+        return read_po(pot)
+
+
 def read_catalog(code: str) -> Catalog:
     path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.exists():
-        return Catalog(locale=code, domain=DOMAIN)
+        return Catalog(locale=code, domain=DOMAIN, project="dvorak-mush", fuzzy=False)
     with path.open("rb") as po:
         return read_po(po, locale=code)
 
@@ -118,15 +178,16 @@ class Problem:
         return f"{self.language}: {self.what}: {first[:70]!r}"
 
 
-def problems(code: str, wanted: Collection[str] | None = None) -> list[Problem]:
+def problems(code: str, only: Collection[str] | None = None) -> list[Problem]:
     """What language ``code`` lacks or gets wrong, among the texts of the code (or only
-    those in ``wanted``)."""
+    those found in the files ``only``)."""
     catalog = read_catalog(code)
     found = []
     for message in template():
-        if not message.id or wanted is not None and _key(message.id) not in wanted:
+        places = [place for place, _line in message.locations]
+        if not message.id or only is not None and not any(place in only for place in places):
             continue
-        if all(place.startswith(PENDING) for place, _line in message.locations):
+        if all(place.startswith(PENDING) for place in places):
             continue
         translated = catalog.get(message.id, message.context)
         forms = translated.string if translated is not None else None

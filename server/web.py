@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import ipaddress
 import json
 import logging
@@ -39,7 +40,7 @@ from aiohttp.typedefs import Handler
 from aiohttp.web_protocol import RequestHandler
 
 from games.base import json_text
-from i18n import N_, Text, in_language, known_language, preferred_language, said
+from i18n import ENGLISH, LANGUAGES, N_, Text, in_language, known_language, page_texts, preferred_language, said
 from server.config import Settings
 from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
 from server.hub import Hub
@@ -718,6 +719,10 @@ class PendingConnections:
 
 #: Where the page's head takes its games' panels.
 PANELS_MARK = "<!-- game panels -->"
+#: Where the login form takes the languages to choose from.
+LANGUAGES_MARK = "<!-- languages -->"
+#: The page's language, as it comes from the files (the server sets the reader's).
+PAGE_LANGUAGE = '<html lang="en">'
 
 
 def page_with_panels(page: str, panels: Mapping[str, Path]) -> str:
@@ -729,6 +734,13 @@ def page_with_panels(page: str, panels: Mapping[str, Path]) -> str:
             tags.append(f'<link rel="stylesheet" href="/static/games/{game}.css">')
         tags.append(f'<script type="module" src="/static/games/{game}.js"></script>')
     return page.replace(PANELS_MARK, "\n  ".join(tags))
+
+
+def page_with_languages(page: str) -> str:
+    """The page ``page`` with the languages a player may choose (each named in itself)
+    in place of :data:`LANGUAGES_MARK`."""
+    options = (f'<option value="{code}" lang="{code}">{html.escape(name)}</option>' for code, name in LANGUAGES.items())
+    return page.replace(LANGUAGES_MARK, "\n          ".join(options))
 
 
 class WebFront:
@@ -756,7 +768,7 @@ class WebFront:
         #: Each game's panel for the page, by game: the folder of its ``panel.js`` (and
         #: ``panel.css``, if it has one), served as ``/static/games/<game>.js`` (``.css``).
         self._panels = dict(panels or {})
-        self._page_html = page_with_panels((WEB_ROOT / "index.html").read_text(), self._panels)
+        self._page_html = page_with_languages(page_with_panels((WEB_ROOT / "index.html").read_text(), self._panels))
         self._origins = {
             origin.strip().rstrip("/").lower() for origin in settings.web_origins.split(",") if origin.strip()
         }
@@ -779,6 +791,7 @@ class WebFront:
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/static/games/{file}", self._panel_file)
+        app.router.add_get("/i18n/{file}", self._page_texts)
         app.router.add_static("/static/", WEB_ROOT, show_index=False, follow_symlinks=False)
         if self._metrics is not None and self._health is not None:
             add_routes(app, self._metrics, self._health)
@@ -831,7 +844,22 @@ class WebFront:
             await self._runner.cleanup()
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(text=self._page_html, content_type="text/html")
+        """The page, in the language asked for (``?lang=``: the one its menu chose), else
+        the browser's first that the server speaks (Accept-Language), else English."""
+        code = known_language(request.query.get("lang", "")[:20]) or preferred_language(
+            request.headers.get("Accept-Language", "")[:500]
+        )
+        page = self._page_html
+        if code is not None and code != ENGLISH:
+            page = page.replace(PAGE_LANGUAGE, f'<html lang="{code}">', 1)
+        return web.Response(text=page, content_type="text/html")
+
+    async def _page_texts(self, request: web.Request) -> web.StreamResponse:
+        """``<language>.json``: the page's own texts in that language, by their English."""
+        code, dot, suffix = request.match_info["file"].partition(".")
+        if not dot or suffix != "json" or known_language(code) != code:
+            raise web.HTTPNotFound()
+        return web.json_response(page_texts(code))
 
     async def _panel_file(self, request: web.Request) -> web.StreamResponse:
         """A game's panel script or style: ``<game>.js`` or ``<game>.css``."""

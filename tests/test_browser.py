@@ -31,6 +31,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from games import KINDS
 from games.ys import tables as t
+from i18n import _, language
 from server.config import Settings
 from server.web import WebConnection
 from tests.client import MudClient
@@ -171,7 +172,7 @@ def seat(tab: Tab, name: str) -> Locator:
 
 async def tab_to(page: Page, element_id: str, most: int = 30) -> None:
     """Press Tab until the element with ``element_id`` has the focus (at most ``most`` times)."""
-    for _ in range(most):
+    for _attempt in range(most):
         await page.keyboard.press("Tab")
         if await page.evaluate("document.activeElement && document.activeElement.id") == element_id:
             return
@@ -809,3 +810,51 @@ async def test_a_cards_line_breaks_read_as_breaks_in_the_panels(start_server, op
     await bo.command("newcard Note/A/One. %rTwo.", r"Vote with")
     await expect(tab.page.locator("#dvorak-votes .card-text")).to_have_text("One.\nTwo.")
     await bo.close()
+
+
+async def test_the_page_speaks_the_browser_s_language_and_the_menu_changes_it_for_the_page_and_the_player(
+    start_server, browser
+):
+    """A browser that asks for Czech (Accept-Language) gets the page's labels and the
+    server's text in Czech before anyone logs in; choosing Slovak in the login form's menu
+    changes both at once, and the player made then keeps Slovak: their page on another
+    browser, which asks for English, turns Slovak once they log in."""
+    server = await start_server()
+    czech = await browser.new_context(viewport=DESKTOP, locale="cs-CZ")
+    page = await czech.new_page()
+    tab = Tab(page, "czech")
+    await page.goto(f"http://127.0.0.1:{server.web_port}/")
+    assert await page.evaluate("document.documentElement.lang") == "cs"
+    with language("cs"):
+        await expect(page.locator("label[for=login-name]")).to_have_text(_("Name"))
+        await expect(page.locator("#login-connect")).to_have_text(_("Connect"))
+        await tab.sees(_("  help                         what else you can do here").strip())
+    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    await page.locator("#login-language").select_option("sk")
+    with language("sk"):
+        await expect(page.locator("label[for=login-name]")).to_have_text(_("Name"))
+        await expect(page.locator("#status")).to_have_text(_("Connected"))
+        await tab.sees(_("The server writes to you in {language} from now on.").format(language="slovenčina"))
+        await page.locator("#login-name").fill("Šárka")
+        await page.locator("#login-password").fill("secret1")
+        await page.locator("#login-create").click()
+        await expect(page.locator("#login")).to_be_hidden()
+        await tab.sees(_("Players here: {names}.").split("{", 1)[0])
+    await tab.screenshot("language-slovak")
+
+    english = await browser.new_context(viewport=DESKTOP, locale="en-US")
+    other = Tab(await english.new_page(), "english")
+    await other.page.goto(f"http://127.0.0.1:{server.web_port}/")
+    await expect(other.page.locator("label[for=login-name]")).to_have_text("Name")
+    await expect(other.page.locator("#status")).to_have_attribute("data-state", "connected")
+    await other.page.locator("#login-name").fill("Šárka")
+    await other.page.locator("#login-password").fill("secret1")
+    await other.page.locator("#login-connect").click()
+    with language("sk"):
+        await other.sees(_("Welcome back, {name}.").format(name="Šárka"))
+        await expect(other.page.locator("#leave-room")).to_have_text(_("Leave room"))
+    assert await other.page.evaluate("document.documentElement.lang") == "sk"
+    problems = tab.problems + tab.dialogs + other.problems + other.dialogs
+    await czech.close()
+    await english.close()
+    assert problems == []

@@ -21,6 +21,7 @@ from games.dvorak.invariants import differences, table_problems
 from games.dvorak.rules import Table
 from games.dvorak.state import Seat, TableState, Turn
 from games.dvorak.visibility import card_visible, event_for
+from i18n import N_
 
 #: The cards of the sample game's deck.
 SAMPLE_DECK = 12
@@ -34,7 +35,7 @@ def game_table(table: GameTable) -> Table:
 
 class DvorakKind(GameKind):
     name = "dvorak"
-    title = "Dvorak: the card game whose cards are written by its players."
+    title = N_("Dvorak: the card game whose cards are written by its players.")
     # Its cards, proposals, votes and card versions are rows of their own.
     projection = "commands.dvorak.storage.tables"
 

@@ -18,11 +18,12 @@ from games.gnav import visibility as who_sees_what
 from games.gnav.rules import MIN_PLAYERS, GnavTable
 from games.gnav.state import GnavState, hand_pairs
 from games.toolkit import SnapshotKind
+from i18n import N_
 
 
 class GnavKind(SnapshotKind):
     name = "gnav"
-    title = "Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players."
+    title = N_("Gnav: one hidden card each, keep it or swap it; avoid the lowest. With computer players.")
     table_class = GnavTable
     visibility = who_sees_what
     bots = computer_players

@@ -16,13 +16,14 @@ from games.ys import tables as t
 from games.ys import visibility as who_sees_what
 from games.ys.rules import YsTable
 from games.ys.state import YsState
+from i18n import N_
 
 STAGES = ("bid", "order", "place", "resolve", "favour")
 
 
 class YsKind(SnapshotKind):
     name = "ys"
-    title = "Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players."
+    title = N_("Ys: hidden brokers bid for gems in a city and its market; prices rise and fall; computer players.")
     table_class = YsTable
     visibility = who_sees_what
     bots = computer_players

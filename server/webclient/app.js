@@ -14,6 +14,7 @@ import { AnsiUp } from "./vendor/ansi_up.js";
 const SCROLLBACK_LIMIT = 2000;
 const HISTORY_LIMIT = 200;
 const TOKEN_KEY = "dvorak-mush.token";
+const LANGUAGE_KEY = "dvorak-mush.language";
 const COLS_MIN = 20;
 const COLS_MAX = 250;
 /** The smallest a text the server laid out in columns of its own is shrunk to, to fit across
@@ -33,6 +34,45 @@ const statusLine = $("status");
 const reconnectButton = $("reconnect");
 const roomName = $("room-name");
 const leaveButton = $("leave-room");
+const languageMenu = $("login-language");
+
+// ---------------------------------------------------------------------------------------------
+// The page's own texts in the reader's language (the server's text comes in it already).
+
+/** The page's own texts in the reader's language, by their English (from /i18n/<code>.json). */
+let pageTexts = {};
+
+/** ``text`` (one of the page's own, in English) in the reader's language, its {placeholders}
+ * filled from ``params``. */
+export function t(text, params = {}) {
+  const shown = Object.hasOwn(pageTexts, text) ? pageTexts[text] : text;
+  return shown.replace(/\{(\w+)\}/g, (whole, key) => (Object.hasOwn(params, key) ? String(params[key]) : whole));
+}
+
+/** Write the page's own labels in language ``code`` from now on, as the server is asked to
+ * write to the player (@language). */
+async function useLanguage(code) {
+  let texts = {};
+  try {
+    const response = await fetch(`/i18n/${encodeURIComponent(code)}.json`);
+    if (response.ok) texts = await response.json();
+  } catch {
+    // Unreachable just now: the labels stay as they are.
+  }
+  pageTexts = texts && typeof texts === "object" && !Array.isArray(texts) ? texts : {};
+  document.documentElement.lang = code;
+  if ([...languageMenu.options].some((option) => option.value === code)) languageMenu.value = code;
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    node.dataset.english ??= node.textContent;
+    node.textContent = t(node.dataset.english);
+  }
+  for (const node of document.querySelectorAll("[data-i18n-label]")) {
+    node.dataset.englishLabel ??= node.getAttribute("aria-label");
+    node.setAttribute("aria-label", t(node.dataset.englishLabel));
+  }
+  setStatus(statusLine.dataset.state, state.status.text, state.status.params);
+  for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Small DOM helpers: every string goes in as text.
@@ -185,11 +225,13 @@ const state = {
   table: null, // Room.Table in a game room
   timerEnds: null, // when the turn timer Room.Table gave runs out (Date.now()'s clock)
   pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
+  status: { text: "Connecting…", params: {} }, // the status line's text, in English
 };
 
-function setStatus(kind, text) {
+function setStatus(kind, text, params = {}) {
+  state.status = { text, params };
   statusLine.dataset.state = kind;
-  statusLine.textContent = text;
+  statusLine.textContent = t(text, params);
   reconnectButton.hidden = kind !== "reconnecting";
 }
 
@@ -210,7 +252,11 @@ function connect() {
   // This page reads several messages sent together as one JSON array (see the socket's
   // "message" listener); a page of an older release, which does not say so, gets them one by one.
   url.searchParams.set("batch", "1");
-  setStatus(state.retries ? "reconnecting" : "connecting", state.retries ? "Reconnecting…" : "Connecting…");
+  // The language chosen in the menu; else the server takes the browser's (Accept-Language).
+  const chosen = localStorage.getItem(LANGUAGE_KEY);
+  if (chosen) url.searchParams.set("lang", chosen);
+  if (state.retries) setStatus("reconnecting", "Reconnecting…");
+  else setStatus("connecting", "Connecting…");
   const socket = new WebSocket(url);
   state.socket = socket;
   socket.addEventListener("open", () => {
@@ -252,7 +298,7 @@ function connect() {
       setStatus("disconnected", "Not connected: logging in connects again");
       return;
     }
-    if (wasOpen) showNote("The connection dropped; reconnecting…", "note");
+    if (wasOpen) showNote(t("The connection dropped; reconnecting…"), "note");
     scheduleReconnect();
   });
 }
@@ -261,7 +307,7 @@ function scheduleReconnect() {
   // 1, 2, 4, 8, 16, then every 30 seconds, each with up to a quarter more at random.
   const delay = Math.min(30, 2 ** state.retries) * 1000 * (1 + Math.random() / 4);
   state.retries += 1;
-  setStatus("reconnecting", `Reconnecting in ${Math.round(delay / 1000)} s…`);
+  setStatus("reconnecting", "Reconnecting in {n} s…", { n: Math.round(delay / 1000) });
   state.retryTimer = setTimeout(connect, delay);
 }
 
@@ -338,7 +384,7 @@ function setSecret(secret) {
 export function sendCommand(line, { fromCommandLine = false } = {}) {
   const secret = state.secret || line.split("\n").some((part) => SECRET_COMMAND.test(part));
   if (!send({ line })) {
-    showNote("Not connected: nothing was sent. Reconnecting…", "note");
+    showNote(t("Not connected: nothing was sent. Reconnecting…"), "note");
     return false;
   }
   if (!secret) {
@@ -397,6 +443,14 @@ commandInput.addEventListener("paste", (event) => {
 // ---------------------------------------------------------------------------------------------
 // The login form: the commands as lines; the password goes only into the socket.
 
+languageMenu.addEventListener("change", () => {
+  const code = languageMenu.value;
+  localStorage.setItem(LANGUAGE_KEY, code);
+  useLanguage(code);
+  // The server writes in it from now on (and keeps it for the player who logs in).
+  send({ line: `@language ${code}` });
+});
+
 loginForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const verb = event.submitter && event.submitter.value === "create" ? "create" : "connect";
@@ -408,7 +462,7 @@ loginForm.addEventListener("submit", (event) => {
   const line = `${verb} "${name}" ${password}`;
   if (!send({ line })) {
     if (state.socket) {
-      showNote("Not connected yet: try again in a moment.", "note");
+      showNote(t("Not connected yet: try again in a moment."), "note");
       return;
     }
     // Not connected and not trying to (see the socket's close): connect, then log in.
@@ -474,6 +528,14 @@ function receiveGmcp(name, data) {
     if (data && typeof data.name === "string") loggedIn(data.name);
     return;
   }
+  if (name === "Char.Language") {
+    // The player's language (chosen with @language, or kept for them): the page's labels follow.
+    if (data && typeof data.code === "string" && data.code !== document.documentElement.lang) {
+      localStorage.setItem(LANGUAGE_KEY, data.code);
+      useLanguage(data.code);
+    }
+    return;
+  }
   if (name === "Room.Info") {
     state.room = data && typeof data === "object" ? data : null;
     showRoom();
@@ -537,13 +599,23 @@ export function tableSummary() {
   return state.table || null;
 }
 
+/** Whose turn it is, by the word a game calls one ("turn", or "move" in Ys). */
+const TURN_LINES = {
+  turn: { yours: () => t("Your turn."), theirs: (name) => t("{name}'s turn.", { name }) },
+  move: { yours: () => t("Your move."), theirs: (name) => t("{name}'s move.", { name }) },
+};
+
 /** "Your turn" or "<name>'s turn" (or move: ``word``), with the turn timer counting down. */
 function turnLine(table, word) {
   const waiting = (table.seats || []).filter((seat) => (table.waiting || []).includes(seat.id));
   if (table.phase !== "playing" || !waiting.length) return null;
   let whose;
-  if (waiting.length === 1) whose = waiting[0].id === table.you ? `Your ${word}.` : `${waiting[0].name}'s ${word}.`;
-  else whose = `Waiting for ${waiting.map((seat) => (seat.id === table.you ? "you" : seat.name)).join(", ")}.`;
+  if (waiting.length === 1) {
+    const lines = TURN_LINES[word] || TURN_LINES.turn;
+    whose = waiting[0].id === table.you ? lines.yours() : lines.theirs(waiting[0].name);
+  } else {
+    whose = t("Waiting for {names}.", { names: waiting.map((seat) => (seat.id === table.you ? t("you") : seat.name)).join(", ") });
+  }
   const countdown = state.timerEnds === null ? null : el("span", { class: "countdown", "data-ends": String(state.timerEnds) });
   if (countdown) tick(countdown);
   return el("p", { class: "turn-line" }, whose, countdown ? " " : null, countdown);
@@ -563,16 +635,16 @@ function seatList(
   const waiting = table.phase === "playing" ? table.waiting || [] : [];
   return el(
     "ol",
-    { class: `seats ${className}`.trim(), "aria-label": label },
+    { class: `seats ${className}`.trim(), "aria-label": t(label) },
     ordered.map((seat) => {
       const own = extra(seat) || {};
       const marks = [];
-      if (waiting.includes(seat.id)) marks.push(seat.id === table.you ? "your turn" : "their turn");
-      if (seat.id === table.you) marks.push("you");
-      if (seat.id === table.host) marks.push("host");
-      if (seat.bot) marks.push(`computer, ${seat.bot}`);
-      if (seat.away) marks.push("away");
-      if (seat.out) marks.push("out");
+      if (waiting.includes(seat.id)) marks.push(seat.id === table.you ? t("your turn") : t("their turn"));
+      if (seat.id === table.you) marks.push(t("you"));
+      if (seat.id === table.host) marks.push(t("host"));
+      if (seat.bot) marks.push(t("computer, {level}", { level: seat.bot }));
+      if (seat.away) marks.push(t("away"));
+      if (seat.out) marks.push(t("out"));
       marks.push(...(own.marks || []));
       const current = waiting.includes(seat.id);
       return el(
@@ -607,7 +679,7 @@ export function tablePanel(id, title, { turnWord = "turn", above = [], seats = {
 /** A countdown's text: the whole seconds left. */
 function tick(countdown) {
   const left = Math.max(0, Math.ceil((Number(countdown.dataset.ends) - Date.now()) / 1000));
-  countdown.textContent = `${left} s left`;
+  countdown.textContent = t("{n} s left", { n: left });
 }
 
 setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 1000);
@@ -622,4 +694,7 @@ export function isEmpty(data) {
 
 // ---------------------------------------------------------------------------------------------
 
+// The language chosen in the menu before, else the page's (the server set it from the
+// browser's Accept-Language).
+useLanguage(localStorage.getItem(LANGUAGE_KEY) || document.documentElement.lang || "en");
 connect();
