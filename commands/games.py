@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from commands.base import CommandSet
 from games import KINDS
 from games.base import OVER, Event, GameTable, Seat
-from i18n import _, language
+from i18n import _, language, shown
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -215,7 +215,7 @@ def table_summary(
         "waiting": table.waiting_for(),
         "timer": timer,
         "timer_for": timer_for,
-        "result": state.result or None if over else None,
+        "result": shown(state.result) or None if over and state.result else None,
     }
 
 

@@ -21,7 +21,7 @@ from commands.tables import current_room, find_seat, inspect, perform, seated_pl
 from commands.text import echoed, ljust, rjust, truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING
-from i18n import N_, Text, _, from_stored, ngettext, said
+from i18n import N_, Text, _, from_stored, ngettext, said, shown
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
@@ -696,7 +696,7 @@ class Results(Command):
                 if record.deck_version is not None
                 else ""
             )
-            lines.append(f"  {record.finished_at:%Y-%m-%d %H:%M} UTC  {how}{winners}{version}. {record.result}")
+            lines.append(f"  {record.finished_at:%Y-%m-%d %H:%M} UTC  {how}{winners}{version}. {shown(record.result)}")
         ctx.reply("\n".join(lines))
 
 

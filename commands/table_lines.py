@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.base import NOBODY
-from i18n import N_, _
+from i18n import N_, _, shown
 
 #: Seat ids to names (a leaver's too).
 Names = Mapping[int, str]
@@ -78,7 +78,7 @@ def left_the_table(d: dict[str, Any], v: int, n: Names, actor: int) -> str:
             )
     else:
         line = as_seen(player, v, n, N_("You leave the table."), N_("{name} leaves the table."))
-    return f"{line} {d['result']}" if d.get("abandoned") and d.get("result") else line
+    return f"{line} {shown(d['result'])}" if d.get("abandoned") and d.get("result") else line
 
 
 def names_for(table: Any, event: Any) -> dict[int, str]:

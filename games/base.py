@@ -27,6 +27,8 @@ from typing import Any, ClassVar, Protocol
 
 import orjson
 
+from i18n import _
+
 Delta = list[Any]
 
 #: The id of nobody: no host yet, no owner, no player to act.
@@ -192,12 +194,14 @@ class GameTable(ABC):
 
     def name_of(self, account_id: int) -> str:
         seat = self.state.seat(account_id)
-        return seat.name if seat else "someone"
+        return seat.name if seat else _("someone")
 
     def only_the_host(self) -> str:
         """The refusal of a host's move to anyone else, naming the host when one is seated."""
         seat = self.state.seat(self.state.host)
-        return f"Only the host ({seat.name}) can do that." if seat else "Only the host can do that."
+        return (
+            _("Only the host ({name}) can do that.").format(name=seat.name) if seat else _("Only the host can do that.")
+        )
 
     def _host(self, actor: int) -> None:
         """Refuse unless ``actor`` is the host."""

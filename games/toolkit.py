@@ -38,6 +38,7 @@ from games.base import (
     json_ready,
     seating_inverse,
 )
+from i18n import N_, Said, _, said, stored
 
 #: The longest name a seat is taken under.
 NAME_MAX = 30
@@ -67,7 +68,9 @@ class Setting:
             return "on/off"
         if self.choices:
             return "/".join(self.choices)
-        return f"{'0 or ' if self.zero_allowed else ''}{self.low}-{self.high}"
+        if self.zero_allowed:
+            return _("0 or {low}-{high}").format(low=self.low, high=self.high)
+        return f"{self.low}-{self.high}"
 
     def parse(self, raw: Any) -> Any:
         """The value ``raw`` (typed text, or a value) stands for; RuleViolation with a
@@ -78,14 +81,23 @@ class Setting:
                 return True
             if text in ("off", "no", "false", "0"):
                 return False
-            raise RuleViolation(f"{self.name} is on or off.")
+            raise RuleViolation(_("{setting} is on or off.").format(setting=self.name))
         if self.choices:
             if text not in self.choices:
-                raise RuleViolation(f"{self.name} is one of: {', '.join(self.choices)}.")
+                raise RuleViolation(
+                    _("{setting} is one of: {values}.").format(setting=self.name, values=", ".join(self.choices))
+                )
             return text
         whole = isinstance(self.default, int)
-        zero = " (or 0 for none)" if self.zero_allowed else ""
-        refusal = f"{self.name} is a {'whole ' if whole else ''}number from {self.low} to {self.high}{zero}."
+        if whole and self.zero_allowed:
+            refusal = _("{setting} is a whole number from {low} to {high} (or 0 for none).")
+        elif whole:
+            refusal = _("{setting} is a whole number from {low} to {high}.")
+        elif self.zero_allowed:
+            refusal = _("{setting} is a number from {low} to {high} (or 0 for none).")
+        else:
+            refusal = _("{setting} is a number from {low} to {high}.")
+        refusal = refusal.format(setting=self.name, low=self.low, high=self.high)
         if not text.isascii():  # int() and float() also read other scripts' digits ("５")
             raise RuleViolation(refusal)
         try:
@@ -109,21 +121,23 @@ def turn_time(default: int, about: str) -> Setting:
 
 
 #: ``botdelay``: the seconds a computer player waits before its move.
-BOT_DELAY = Setting("botdelay", 1.0, "seconds a computer player waits before its move", 0.0, 10.0)
+BOT_DELAY = Setting("botdelay", 1.0, N_("seconds a computer player waits before its move"), 0.0, 10.0)
 
 
 def find_setting(settings: Mapping[str, Setting], name: str) -> Setting:
     """The setting ``name`` (as typed) among ``settings``; RuleViolation if none is."""
     found = settings.get(name.strip().lower())
     if found is None:
-        raise RuleViolation(f'There is no setting "{name.strip()[:30]}". The settings are {", ".join(settings)}.')
+        refusal = _('There is no setting "{name}". The settings are {settings}.')
+        raise RuleViolation(refusal.format(name=name.strip()[:30], settings=", ".join(settings)))
     return found
 
 
 def change_refusal(setting: Setting, phase: str, games_word: str) -> str | None:
     """Why ``setting`` may not change now (``phase``), or None."""
     if not setting.mid_match and phase == PLAYING:
-        return f"{setting.name} can be changed only between {games_word}."
+        # Translators: {games} is what the table's game calls its games ("games", "matches").
+        return _("{setting} can be changed only between {games}.").format(setting=setting.name, games=_(games_word))
     return None
 
 
@@ -292,9 +306,9 @@ class TurnTable(GameTable):
         """Take a seat (between games)."""
         name = name.strip()
         if account_id <= 0 or not name or len(name) > NAME_MAX:
-            raise RuleViolation("Only a player with an account and a name can take a seat.")
+            raise RuleViolation(_("Only a player with an account and a name can take a seat."))
         if self.state.seat(account_id) is not None:
-            raise RuleViolation("You already have a seat here.")
+            raise RuleViolation(_("You already have a seat here."))
         refusal = self.seat_refusal(account_id, name)
         if refusal is not None:
             raise RuleViolation(refusal)
@@ -307,14 +321,17 @@ class TurnTable(GameTable):
         """People take seats between games, while one is free, under a name no computer
         player here has (the table's lines name players by name)."""
         if self.state.phase == PLAYING:
-            return f"A {self.game_word} is being played here; you can join when it ends (watch it meanwhile: watch)."
+            # Translators: {game} is what the table's game calls a game ("game", "match").
+            refusal = _("A {game} is being played here; you can join when it ends (watch it meanwhile: watch).")
+            return refusal.format(game=_(self.game_word))
         key = name.strip().casefold()
         namesake = next((s for s in self.state.seats if s.bot and s.name.casefold() == key), None)
         if namesake is not None:
-            return (
-                f"A computer player here is called {namesake.name}, as you are: the host may remove it "
+            refusal = _(
+                "A computer player here is called {name}, as you are: the host may remove it "
                 "(removebot) for you to sit down."
             )
+            return refusal.format(name=namesake.name)
         try:
             self._room_for_one_more()
         except RuleViolation as full:
@@ -328,9 +345,9 @@ class TurnTable(GameTable):
         if actor != account_id:
             self._host(actor)
             if seat is None or seat.bot:
-                raise RuleViolation("That player is not seated at this table (computer players go with removebot).")
+                raise RuleViolation(_("That player is not seated at this table (computer players go with removebot)."))
         if seat is None:
-            raise RuleViolation("You have no seat here.")
+            raise RuleViolation(_("You have no seat here."))
         if self.state.phase == PLAYING:
             self._leave_mid_game(actor, seat)
             return
@@ -343,15 +360,19 @@ class TurnTable(GameTable):
         default it ends the game for everyone: abandoned, nobody won."""
         self._step_pending = True
         event = self._record("leave", actor, player=seat.account_id, name=seat.name, abandoned=True)
-        self._end_game(event, f"The {self.game_word} was abandoned: {seat.name} left.", "abandoned", [])
+        # Translators: {game} is what the table's game calls a game ("game", "match").
+        result = said("The {game} was abandoned: {name} left.", game=said(self.game_word), name=seat.name)
+        self._end_game(event, result, "abandoned", [])
         self._pass_host(event, seat.account_id)
         self._seats(event, [s for s in self.state.seats if s.account_id != seat.account_id])
 
-    def _end_game(self, event: Event, result: str, outcome: str, winners: list[str]) -> None:
+    def _end_game(self, event: Event, result: Said, outcome: str, winners: list[str]) -> None:
         """End the game with ``event``, which carries how it ended (the sentence
-        ``result``, ``outcome`` and the winners' names: what the results list keeps)."""
-        event.data.update(result=result, outcome=outcome, winners=winners)
-        self._set(event, "result", result)
+        ``result``, kept as a message each reader is shown in their language, see
+        :func:`i18n.stored`; ``outcome`` and the winners' names: what the results list keeps)."""
+        kept = stored(result)
+        event.data.update(result=kept, outcome=outcome, winners=winners)
+        self._set(event, "result", kept)
         self._set(event, "phase", OVER)
 
     def set_host(self, actor: int, account_id: int) -> None:
@@ -359,9 +380,9 @@ class TurnTable(GameTable):
         self._host(actor)
         seat = self.state.seat(account_id)
         if seat is None or seat.bot or not self.holds_seat(account_id):
-            raise RuleViolation("The host must be a person seated at this table.")
+            raise RuleViolation(_("The host must be a person seated at this table."))
         if account_id == actor:
-            raise RuleViolation("You are the host already.")
+            raise RuleViolation(_("You are the host already."))
         event = self._record("host", actor, player=account_id, name=seat.name)
         self._set(event, "host", account_id)
 
@@ -383,26 +404,25 @@ class TurnTable(GameTable):
         first free one if none is given). Host only, between games."""
         self._host(actor)
         if self.state.phase == PLAYING:
-            raise RuleViolation(f"Computer players join between {self.games_word}.")
+            # Translators: {games} is what the table's game calls its games ("games", "matches").
+            raise RuleViolation(_("Computer players join between {games}.").format(games=_(self.games_word)))
         level = level.strip().lower()
         if level not in self.levels:
-            raise RuleViolation(f"A computer player is {', '.join(self.levels)}.")
+            raise RuleViolation(_("A computer player is {levels}.").format(levels=", ".join(self.levels)))
         self._room_for_one_more()
         taken = {seat.name.lower() for seat in self.state.seats}
         wanted = name.strip().lower()
         if wanted:
             chosen = next((bot for bot in self.bot_names if bot.lower() == wanted), None)
             if chosen is None:
-                raise RuleViolation(
-                    f"There is no computer player called {name.strip()[:30]}: "
-                    f"computer players are named {', '.join(self.bot_names)}."
-                )
+                refusal = _("There is no computer player called {name}: computer players are named {names}.")
+                raise RuleViolation(refusal.format(name=name.strip()[:30], names=", ".join(self.bot_names)))
             if chosen.lower() in taken:
-                raise RuleViolation(f"{chosen} is already seated here.")
+                raise RuleViolation(_("{name} is already seated here.").format(name=chosen))
         else:
             chosen = next((bot for bot in self.bot_names if bot.lower() not in taken), None)
             if chosen is None:
-                raise RuleViolation("Every computer player's name is taken here.")
+                raise RuleViolation(_("Every computer player's name is taken here."))
         bot_id = self.state.next_bot
         event = self._record("addbot", actor, player=bot_id, name=chosen, level=level)
         self._set(event, "next_bot", bot_id - 1)
@@ -412,10 +432,15 @@ class TurnTable(GameTable):
         """Take a computer player's seat away (host only, between games)."""
         self._host(actor)
         if self.state.phase == PLAYING:
-            raise RuleViolation(f"Computer players play a {self.game_word} to its end; remove them after it.")
+            # Translators: {game} is what the table's game calls a game ("game", "match").
+            raise RuleViolation(
+                _("Computer players play a {game} to its end; remove them after it.").format(game=_(self.game_word))
+            )
         seat = next((s for s in self.state.seats if s.bot and s.name.lower() == name.strip().lower()), None)
         if seat is None:
-            raise RuleViolation(f"No computer player here is named {name.strip() or 'that'}.")
+            if not name.strip():
+                raise RuleViolation(_("No computer player here is named that."))
+            raise RuleViolation(_("No computer player here is named {name}.").format(name=name.strip()))
         event = self._record("removebot", actor, player=seat.account_id, name=seat.name, level=seat.bot)
         self._seats(event, [s for s in self.state.seats if s is not seat])
 
@@ -455,7 +480,9 @@ class TurnTable(GameTable):
 
     def _room_for_one_more(self) -> None:
         if len(self.state.seats) >= self.max_seats:
-            raise RuleViolation(f"This table is full: {self.title} seats at most {self.max_seats}.")
+            raise RuleViolation(
+                _("This table is full: {game} seats at most {n}.").format(game=_(self.title), n=self.max_seats)
+            )
 
 
 class HidesNothing:

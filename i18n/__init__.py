@@ -225,6 +225,11 @@ def _cleaned(message: Said, clean: Callable[[Any], str]) -> Said:
     return Said(clean(message.message), plural, message.n, params)
 
 
+def shown(text: str) -> str:
+    """What :func:`stored` kept, in the current language (a game's result, say)."""
+    return in_language(from_stored(text), LANGUAGE.get())
+
+
 def known_language(code: str) -> str | None:
     """The language ``code`` names (``cs``, ``CS``, ``cs_CZ.UTF-8``, ``cs-CZ``), if the
     server speaks it."""
