@@ -534,7 +534,7 @@ class Cluster(Peers):
             self._heard(sender)
             for item in _items(message["news"]):
                 try:
-                    said = _shown(item["say"])
+                    said = _shown_text(item, "say")
                     self.hub.lobby.deliver(said, _account(item["exclude"]), _account(item.get("speaker")))
                 except (KeyError, TypeError, ValueError):
                     log.exception("ignored a malformed news item from node %s", sender)

@@ -33,6 +33,7 @@ from sqlalchemy import update
 from commands.dvorak.storage.models import CardRow
 from games.dvorak.invariants import differences
 from games.dvorak.rules import Event, Table
+from i18n import in_language, said
 from persistence.database import Database
 from persistence.rooms import RoomStore
 from server import envelopes
@@ -1209,3 +1210,20 @@ async def test_a_node_says_when_its_broker_lets_anyone_read_the_world_s_messages
         assert node.cluster.readable_by_anyone is readable
     warned = [r.getMessage() for r in caplog.records if "lets a client with no password read" in r.getMessage()]
     assert len(warned) == 1 and f":{private_broker.port}" not in warned[0]
+
+
+async def test_what_one_node_tells_another_s_players_is_in_each_reader_s_language(start_node):
+    """A page, talk in the lobby and an arrival, made on one node, reach a player on
+    another in their own language: the message crosses as itself, not as English."""
+    north, south = await start_node("north"), await start_node("south")
+    rehor = await player(south, "Řehoř")
+    await rehor.ask("@language cs")
+    ann = await player(north, "Ann")
+    await rehor.client.expect(re.escape(in_language(said("{name} has connected.", name="Ann"), "cs")))
+    await eventually(ann, "WHO", "Řehoř")
+    assert "You paged Řehoř" in flat(await ann.ask("page Rehor=Ahoj"))
+    await rehor.client.expect(re.escape(in_language(said("{name} pages: {message}", name="Ann", message="Ahoj"), "cs")))
+    await ann.ask("say Hello, south.")
+    spoken = said('{name} says, "{text}"', name="Ann", text="Hello, south.")
+    await rehor.client.expect(re.escape(in_language(spoken, "cs")))
+    assert in_language(spoken, "cs") != in_language(spoken, "en")
