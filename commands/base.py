@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from i18n import _
+from i18n import COMMAND, ENGLISH, LANGUAGE, _, language, pgettext
+from persistence.names import plain
 from server.text import WHOLE_LINE, reflowable
 
 if TYPE_CHECKING:
@@ -112,6 +113,13 @@ class Command:
         return _("   or   ").join(cls.usage or (cls.key,))
 
     @classmethod
+    def translated_name(cls) -> str:
+        """The command's name in the reader's language, where the translation gives it
+        one (typed as well as the English); else ""."""
+        translated = pgettext(COMMAND, cls.key)
+        return translated if translated != cls.key else ""
+
+    @classmethod
     def doc(cls) -> str:
         """The docstring, in the reader's language."""
         docstring = inspect.getdoc(cls)
@@ -129,8 +137,9 @@ class Command:
         the width of the client that reads them (see :func:`reflowable`)."""
         usage = cls.usage or (cls.key,)
         parts = ["\n".join(f"{WHOLE_LINE}  {form}" for form in usage), reflowable(cls.doc())]
-        if cls.aliases:
-            parts.append(_("Also: {aliases}").format(aliases=", ".join(cls.aliases)))
+        also = [*cls.aliases, *filter(None, [cls.translated_name()])]
+        if also:
+            parts.append(_("Also: {aliases}").format(aliases=", ".join(also)))
         return "\n".join(parts)
 
 
@@ -161,8 +170,35 @@ def find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Comma
 
     A leading ``"``, ``:`` or ``;`` is a command by itself (``"hello`` says hello);
     otherwise the first word, in any letter case, names the command. Earlier sets win.
-    A command that takes a switch is also called as ``<name>/<switch>``.
+    A command that takes a switch is also called as ``<name>/<switch>``. A word that
+    names no command may be a command's name in the player's language (``nápověda``,
+    with or without its accents), where the translation gives it one.
     """
+    found = _find_command(command_sets, line)
+    code = LANGUAGE.get()
+    if found is None and code != ENGLISH and line:
+        word, space, rest = line.partition(" ")
+        key = _translated_names(command_sets, code).get(plain(word))
+        if key is not None:
+            return _find_command(command_sets, f"{key}{space}{rest}")
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _translated_names(command_sets: tuple[CommandSet, ...], code: str) -> dict[str, str]:
+    """The names the commands of ``command_sets`` have in language ``code``, as typed
+    without accents, to their keys (none that is an English command's name)."""
+    by_name = _merged(command_sets)[1]
+    names: dict[str, str] = {}
+    with language(code):
+        for command in dict.fromkeys(by_name.values()):
+            translated = plain(command.translated_name())
+            if translated and translated not in by_name:
+                names.setdefault(translated, command.key)
+    return names
+
+
+def _find_command(command_sets: tuple[CommandSet, ...], line: str) -> tuple[Command, str] | None:
     prefixes, by_name = _merged(command_sets)
     command = prefixes.get(line[0])
     if command is not None:

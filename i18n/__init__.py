@@ -12,8 +12,8 @@ of two ways:
   their own language when it is delivered to them. Anything sent to other players (a
   notice to a room, a page, a broadcast) is one, and crosses to other nodes as one.
 
-:func:`N_` marks a text that is translated later (a command's usage, a table of
-messages). Player-written text (names, chat, card texts) is never translated: it is a
+:func:`N_` marks a text that is translated later, where it is shown (a constant, a
+table of words). Player-written text (names, chat, card texts) is never translated: it is a
 parameter of a message, never its text.
 
 The catalogs are ``i18n/locale/<language>/LC_MESSAGES/mush.po``, compiled in memory
@@ -51,6 +51,10 @@ ENGLISH = "en"
 #: For translators and tests (``@language qps``); no player is offered it.
 PSEUDO = "qps"
 
+#: The context of a command's name in the catalogs: a translation is another name a
+#: player of that language may type it by (``pgettext(COMMAND, "help")``).
+COMMAND = "command"
+
 #: The language of the player whose command is running (English outside any command).
 LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=ENGLISH)
 
@@ -76,6 +80,12 @@ def _(message: str) -> str:
     return _translations(LANGUAGE.get()).gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message``, in the sense ``context`` gives it ("command": a command's name), in
+    the current language; itself where the catalog has no translation for it."""
+    return _translations(LANGUAGE.get()).pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the current language (Czech,
     Slovak and Russian have three)."""
@@ -85,7 +95,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 class Said:
     """A message each reader is shown in their own language: its English text (the
     catalog's key) and the values of its ``{placeholders}``, which may be messages too.
-    ``str()`` of one is its English."""
+    ``str()`` of one is it in the current language (:data:`LANGUAGE`)."""
 
     __slots__ = ("_texts", "message", "n", "params", "plural")
 
@@ -336,6 +346,10 @@ def pseudo(message: str) -> str:
 class _Pseudo(gettext.NullTranslations):
     def gettext(self, message: str) -> str:
         return pseudo(message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        # A command's name is typed, not read: the pseudo-language gives none its own.
+        return message if context == COMMAND else pseudo(message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         return pseudo(msgid1 if n == 1 else msgid2)

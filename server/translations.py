@@ -24,14 +24,23 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.pofile import read_po, write_po
 
-from i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from i18n import COMMAND, DOMAIN, LANGUAGES, LOCALE_DIR
 from server.text import shown_width
 
 ROOT = LOCALE_DIR.parents[1]
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: The packages whose text goes into the catalogs.
 SOURCES = ("server", "commands", "games", "persistence", "i18n")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None, "said_n": (1, 2), "t": None, "setStatus": (2,)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "said": None,
+    "said_n": (1, 2),
+    "t": None,
+    "setStatus": (2,),
+}
 #: How each kind of file is read: Python, and the web page's script (its own texts in
 #: ``t()``) and page (its labels: elements marked ``data-i18n``, ``data-i18n-label``).
 METHODS = [
@@ -84,6 +93,9 @@ def extract_with_help(
         docstring = ast.get_docstring(node, clean=False)
         if sets_key and docstring:
             yield node.lineno, "", inspect.cleandoc(docstring), []
+        key = _key_of(node)
+        if key is not None and key.isalpha():
+            yield node.lineno, "pgettext", (COMMAND, key), [_COMMAND_NOTE]
 
 
 def extract_html(
@@ -114,6 +126,23 @@ def extract_html(
     Labels().feed(fileobj.read().decode())
     for line, text in found:
         yield line, "", text, []
+
+
+#: What a translator is told of a command's name.
+_COMMAND_NOTE = (
+    "A name a player of this language may also type for the command, one word "
+    "(with or without its accents); leave it untranslated for none."
+)
+
+
+def _key_of(node: ast.ClassDef) -> str | None:
+    """The ``key = "..."`` a command class sets, if it sets one."""
+    for statement in node.body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(statement.value, ast.Constant):
+            named = any(isinstance(target, ast.Name) and target.id == "key" for target in _targets(statement))
+            if named and isinstance(statement.value.value, str):
+                return statement.value.value
+    return None
 
 
 def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
@@ -187,8 +216,8 @@ def problems(code: str, only: Collection[str] | None = None) -> list[Problem]:
         places = [place for place, _line in message.locations]
         if not message.id or only is not None and not any(place in only for place in places):
             continue
-        if all(place.startswith(PENDING) for place in places):
-            continue
+        if all(place.startswith(PENDING) for place in places) or message.context == COMMAND:
+            continue  # a command's other name is the translator's to give or not
         translated = catalog.get(message.id, message.context)
         forms = translated.string if translated is not None else None
         texts = [forms] if isinstance(forms, str) else list(forms or ())

@@ -213,3 +213,16 @@ async def test_no_text_bypasses_the_catalogs_and_none_of_it_reaches_a_reader_of_
     seen_by_ann = ann.client.transcript.split('create "Jo Smith"', 1)[1]
     assert "Zed pages: Hello friend" in seen_by_ann and "Zed has connected." in seen_by_ann
     assert not re.search("[ŵţþƀđƒĝĥĵķľɱǫŕûṽẋ]|~~", seen_by_ann), seen_by_ann
+
+
+async def test_a_command_is_also_typed_by_its_name_in_the_player_s_language(server):
+    sarka = await ScriptedPlayer.connect(server.port, "Šárka")
+    await sarka.ask("@language cs")
+    with language("cs"):
+        assert flat(await sarka.ask("nápověda say")) == flat(await sarka.ask("help say"))
+        assert _("Also: {aliases}").split("{", 1)[0] in await sarka.ask("help help")
+    assert flat(await sarka.ask("napoveda say")) == flat(await sarka.ask("help say"))  # without the accents
+    assert (await sarka.ask("KDO")).startswith(put("cs", "Player Name"))
+    assert flat(await sarka.ask("řekni Ahoj")) == put("cs", 'You say, "{text}"', text="Ahoj")
+    # Another language's names are not this player's: a Slovak word is not a command here.
+    assert flat(await sarka.ask("povedz Ahoj")).startswith(flat(put("cs", 'Huh?  (Type "help" for help.)')).split("(")[0])
