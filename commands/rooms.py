@@ -136,7 +136,7 @@ def _still_playing(room: GameRoom, account_id: int) -> bool:
 def _refuse_if_playing_elsewhere(ctx: Context, destination: Place) -> None:
     origin = ctx.player.place
     if isinstance(origin, GameRoom) and origin is not destination and _still_playing(origin, ctx.player.account_id):
-        costs = game_commands(origin.game).leaving_costs
+        costs = _(game_commands(origin.game).leaving_costs)
         refusal = _(
             'You are playing in room {room}. Finish there first, or give up your seat there ({costs}) with "leave now".'
         )
@@ -225,7 +225,7 @@ class Rooms(Command):
 
 def leaving_costs() -> str:
     """What giving up a seat mid-game costs, game by game, for help."""
-    costs = (f"{name.capitalize()}: {game_commands(name).leaving_costs}" for name in KINDS)
+    costs = (f"{name.capitalize()}: {_(game_commands(name).leaving_costs)}" for name in KINDS)
     return _("What it costs, by game: {costs}.").format(costs="; ".join(costs))
 
 
@@ -289,7 +289,7 @@ class NewRoom(Command):
             raise
         actor, player_name = ctx.player.account_id, ctx.player.name
         await perform(ctx, lambda table: table.sit(actor, player_name))
-        first_steps = game_commands(game).first_steps
+        first_steps = _(game_commands(game).first_steps)
         made = _("You made room {room} ({game}) and are its host.").format(
             room=room.name, game=KINDS[game].name.capitalize()
         )
@@ -401,7 +401,7 @@ class Leave(Command):
             refusal = _(
                 "You are playing in this game. Leaving gives up your seat: {costs}. To go anyway, type: leave now"
             )
-            raise CommandError(refusal.format(costs=game_commands(room.game).leaving_costs))
+            raise CommandError(refusal.format(costs=_(game_commands(room.game).leaving_costs)))
         if seated:
             actor = player.account_id
             await perform(ctx, lambda table: table.unseat(actor, actor))

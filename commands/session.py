@@ -288,13 +288,13 @@ def help_for(command_sets: tuple[CommandSet, ...], topic: str) -> str | None:
         return _("Help for {command}:").format(command=command[0].key) + "\n" + command[0].help_text()
     games = all_game_commands()
     if topic in games:
-        return reflowable(games[topic].rules_help)
+        return reflowable(_(games[topic].rules_help))
     game, _space, rest = topic.partition(" ")
     if game in games and rest in games[game].help_topics:
-        return reflowable(games[game].help_topics[rest])
+        return reflowable(_(games[game].help_topics[rest]))
     for commands in games.values():
         if topic in commands.help_topics:
-            return reflowable(commands.help_topics[topic])
+            return reflowable(_(commands.help_topics[topic]))
     for name, commands in games.items():
         elsewhere = find_command(commands.command_sets, topic)
         if elsewhere is not None and not elsewhere[1]:

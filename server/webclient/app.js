@@ -599,7 +599,7 @@ export function tableSummary() {
   return state.table || null;
 }
 
-/** Whose turn it is, by the word a game calls one ("turn", or "move" in Ys). */
+/** Whose turn it is, by the word a game calls one: "turn", or "move". */
 const TURN_LINES = {
   turn: { yours: () => t("Your turn."), theirs: (name) => t("{name}'s turn.", { name }) },
   move: { yours: () => t("Your move."), theirs: (name) => t("{name}'s move.", { name }) },
