@@ -20,6 +20,7 @@ from commands.gnav.render import card_name
 from games.base import Event
 from games.gnav import rules as gnav_rules
 from games.gnav.cards import english
+from i18n import shown
 from persistence.database import Database
 from persistence.models import GameResult
 from tests.gnav_players import (
@@ -74,7 +75,9 @@ async def test_a_player_plays_a_whole_match_against_three_computer_players(serve
     async with server.database.snapshot() as connection:
         results = (await connection.execute(select(GameResult.result, GameResult.players))).all()
     assert len(results) == 1, results
-    result, players = results[0]
+    stored, players = results[0]
+    # Kept as a message, each reader shown it in their language: read here in English.
+    result = shown(stored)
     assert players == ["Hana", "Olga", "Sven", "Astrid"]
     assert re.fullmatch(r"(Hana|Olga|Sven|Astrid) won the match\.|A draw: .*", result), result
 

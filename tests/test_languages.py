@@ -225,4 +225,6 @@ async def test_a_command_is_also_typed_by_its_name_in_the_player_s_language(serv
     assert (await sarka.ask("KDO")).startswith(put("cs", "Player Name"))
     assert flat(await sarka.ask("řekni Ahoj")) == put("cs", 'You say, "{text}"', text="Ahoj")
     # Another language's names are not this player's: a Slovak word is not a command here.
-    assert flat(await sarka.ask("povedz Ahoj")).startswith(flat(put("cs", 'Huh?  (Type "help" for help.)')).split("(")[0])
+    assert flat(await sarka.ask("povedz Ahoj")).startswith(
+        flat(put("cs", 'Huh?  (Type "help" for help.)')).split("(")[0]
+    )

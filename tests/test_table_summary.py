@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import i18n
 from tests.harness import World
 
 pytestmark = pytest.mark.fast
@@ -40,7 +41,8 @@ async def test_a_gnav_table_says_whose_turn_with_its_timer_and_at_the_end_who_wo
         await world.call("Ann", "keep")
     over = summary(world, "Ann")
     assert over["phase"] == "over" and over["waiting"] == [] and over["timer"] is None
-    assert over["result"] == room.table.state.result and over["result"]
+    # The result is kept as a message (i18n.stored): each reader is shown it in their language.
+    assert over["result"] == i18n.shown(room.table.state.result) and over["result"]
 
     await world.call("Ann", "leave")
     assert summary(world, "Ann") == {}

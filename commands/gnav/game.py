@@ -9,13 +9,15 @@ from typing import Any
 
 from commands.games import GameCommands, send_packages, with_presence
 from commands.gnav.play import PLAY_COMMANDS
-from commands.gnav.render import help_text, render_event, render_view
+from commands.gnav.render import render_event, render_view
 from commands.table_lines import names_for
 from commands.tables import timer_seconds_left
 from games.base import Event, GameTable
 from games.gnav import KIND
-from games.gnav.cards import english
+from games.gnav.cards import shown_name
+from games.gnav.rules import RULES_HELP
 from games.gnav.visibility import seat_view
+from i18n import N_
 from server.hub import OnlinePlayer
 from server.rooms import GameRoom
 
@@ -41,7 +43,8 @@ def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], wa
 
 
 def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
-    """``Gnav.Table`` for ``viewer``: their seat's view (nothing it may not know)."""
+    """``Gnav.Table`` for ``viewer``: their seat's view (nothing it may not know), the
+    cards named in the viewer's language (set around it: :func:`commands.games.send_packages`)."""
     view = seat_view(table.state, viewer)
     return {
         "phase": view.phase,
@@ -51,7 +54,7 @@ def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
         "turn": view.turn,
         "order": list(view.order),
         "you": viewer if view.seated else None,
-        "card": english(view.card) if view.card is not None else None,
+        "card": shown_name(view.card) if view.card is not None else None,
         "seats": [
             {
                 "id": p.account_id,
@@ -63,7 +66,7 @@ def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
             }
             for p in view.players
         ],
-        "revealed": [{"holder": holder, "card": english(card), "why": why} for holder, card, why in view.revealed],
+        "revealed": [{"holder": holder, "card": shown_name(card), "why": why} for holder, card, why in view.revealed],
     }
 
 
@@ -79,7 +82,8 @@ GAME_COMMANDS = GameCommands(
     render_table=table_text,
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
-    first_steps='Add computer players with addbot (easy, normal or strong), then type "start".',
-    leaving_costs="you forfeit the match",
-    rules_help=help_text(),
+    first_steps=N_('Add computer players with addbot (easy, normal or strong), then type "start".'),
+    # Translators: what leaving a Gnav match costs ("Leaving gives up your seat: you forfeit the match.").
+    leaving_costs=N_("you forfeit the match"),
+    rules_help=RULES_HELP,
 )

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
 from commands.tables import AddBotCommand, RemoveBotCommand, SetCommand, StartCommand, inspect_on, perform_on
-from games.gnav.cards import english
+from games.gnav.cards import shown_name
 from games.gnav.rules import GnavTable
 from games.gnav.visibility import seat_view
-from i18n import N_
+from i18n import N_, _
 
 
 class Start(StartCommand):
@@ -53,7 +53,7 @@ class Swap(Command):
         if args.strip():
             # A name would read as a choice of whom to ask: there is none to make.
             raise CommandError(
-                "Type swap alone: you always ask the next player on your left (the dealer swaps with the stock)."
+                _("Type swap alone: you always ask the next player on your left (the dealer swaps with the stock).")
             )
         actor = ctx.player.account_id
         await perform_on(ctx, GnavTable, lambda table: table.swap(actor))
@@ -71,10 +71,10 @@ class Hand(Command):
         def look(table: GnavTable) -> str:
             view = seat_view(table.state, viewer)
             if not view.seated:
-                return "You are watching, so you hold no card."
+                return _("You are watching, so you hold no card.")
             if view.card is None:
-                return "You hold no card now (no deal is being played, or you sit this one out)."
-            return f"Your card: {english(view.card)}."
+                return _("You hold no card now (no deal is being played, or you sit this one out).")
+            return _("Your card: {card}.").format(card=shown_name(view.card))
 
         ctx.reply(await inspect_on(ctx, GnavTable, look))
 

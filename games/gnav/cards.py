@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Rank:
@@ -24,17 +26,21 @@ class Rank:
 
 
 NUMERALS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+#: Each rank's key, English name and Norwegian name, lowest first. The English names of
+#: the word ranks are the catalogs' keys (:func:`shown_name`); a number is the same in every
+#: language, and the Norwegian names are the cards' own, shown beside them untranslated.
 _TABLE = [
-    ("fool", "Fool", "Narr"),
-    ("owl", "Owl", "Ugle"),
-    ("pot", "Pot", "Potte"),
+    # Translators: the names of Gnav's cards (the Norwegian names are shown beside them).
+    ("fool", N_("Fool"), "Narr"),
+    ("owl", N_("Owl"), "Ugle"),
+    ("pot", N_("Pot"), "Potte"),
     ("0", "0", "0"),
     *((numeral.lower(), numeral, numeral) for numeral in NUMERALS),
-    ("house", "House", "Hus"),
-    ("horse", "Horse", "Hest"),
-    ("cat", "Cat", "Katt"),
-    ("dragoon", "Dragoon", "Drak"),
-    ("cuckoo", "Cuckoo", "Gjøk"),
+    ("house", N_("House"), "Hus"),
+    ("horse", N_("Horse"), "Hest"),
+    ("cat", N_("Cat"), "Katt"),
+    ("dragoon", N_("Dragoon"), "Drak"),
+    ("cuckoo", N_("Cuckoo"), "Gjøk"),
 ]
 
 #: The ranks, lowest first.
@@ -52,7 +58,7 @@ REFUSERS = (CAT, DRAGOON)
 
 COPIES = 2
 #: The 42 cards, two of each rank, lowest first (the rules shuffle a copy every deal).
-DECK: tuple[str, ...] = tuple(rank.key for rank in RANKS for _ in range(COPIES))
+DECK: tuple[str, ...] = tuple(rank.key for rank in RANKS for _copy in range(COPIES))
 
 
 def order(key: str) -> int:
@@ -63,6 +69,13 @@ def order(key: str) -> int:
 def english(key: str) -> str:
     """The card's English name: ``Fool``, ``VII``, ``Cuckoo``."""
     return BY_KEY[key].english
+
+
+def shown_name(key: str) -> str:
+    """The card's name as the reader is shown it: its English name in their language
+    (a number, ``VII``, is the same in every language)."""
+    rank = BY_KEY[key]
+    return rank.english if rank.english == rank.norwegian else _(rank.english)
 
 
 def norwegian(key: str) -> str:

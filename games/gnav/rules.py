@@ -12,50 +12,8 @@ the holders of the lowest card lose a life; the last player with lives wins.
 Readings
 --------
 Where the rules (the Czech page of Cardavia, the authority) leave a point open, this
-table plays it so:
-
-- Lowest is by the one order of the 21 ranks, Fool lowest and Cuckoo highest, the
-  matadors being the top five (House < Horse < Cat < Dragoon < Cuckoo). Two cards of one
-  rank tie.
-- One Fool in play: its holder loses a life, and so do all players tied for the lowest
-  card among the others (with two contestants, that is both).
-- Two Fools in play: only the two Fool holders lose a life.
-- Surviving Fool holders rest the next deal: no card, no turn, nothing to pay; they
-  return for the deal after it. A deal without a comparison (below) rests nobody.
-- If fewer than two players would take part in a deal (the others resting), it is
-  skipped: nobody loses a life, the resters return, and the deal is dealt to all
-  survivors. The skipped deal does not move the dealer.
-- If fewer than two contestants are left when the swapping ends (the others brought to 0
-  by a Dragoon or a Cat, or gone), there is no comparison and nobody loses a life.
-- The dealer is the next surviving seat taking part in the deal (a resting player does
-  not deal); the first dealer of a match is drawn by lot.
-- Play goes round once: each participant acts at most once a deal, the dealer last. An
-  ask never goes round past the dealer: past the dealer lies the stock.
-- A Horse or House that is passed is shown to everyone (its holder says which it is).
-  After a swap, play goes on with the next participant after the asker, so a passed
-  Horse or House holder still has their turn, and the receiver then has theirs.
-- After a Dragoon's or Cat's refusal, play goes on with the next participant left of the
-  refuser; the passed Horse/House holders between the asker and the refuser, and the
-  refuser, have no turn this deal. A refusal from the stock ends the deal (nobody is
-  left of the stock), even when a player other than the dealer asked past the dealer.
-- A player brought to 0 by a Dragoon or Cat is out at once: their card stays with them
-  (a Cat still undoes swaps through their hand), but they are not compared.
-- The stock: a Horse or House drawn is shown and left where it lies, and the next card
-  is drawn. A Cuckoo drawn is shown and ends the deal at once; the asker keeps their
-  card. A Dragoon or Cat drawn is shown and refuses: the asker loses a life (the Cat also
-  undoing the deal's swaps), the card stays in the stock. An ordinary card is taken, and
-  the asker's card goes face down where it lay (the asker alone knows it); the next draw
-  takes the card under it. The dealer's draw is shown to the dealer alone unless it
-  reveals a matador.
-- The Cat's undoing also undoes swaps with the stock, and a swap undone before a Cat
-  does not give anyone a turn again.
-- A player who leaves mid-match forfeits: they are out at once, their card is no longer
-  compared, and their seat goes when the match ends. If it was their turn, play goes on.
-  Computer players cannot be removed mid-match (they play it to the end), but when the
-  last person in it leaves, a match of computer players alone is abandoned: no winner.
-- The match is won by the last player with lives; if every player left reaches 0 in the
-  same settlement, it is a draw.
-- At most 8 seats: 8 cards dealt leave 34 in the stock.
+table plays it as :data:`RULES_HELP` says under "Readings": written once, for the
+players, as ``help gnav`` shows them (in each reader's language).
 """
 
 from __future__ import annotations
@@ -70,14 +28,117 @@ from games.gnav.cards import CAT, CUCKOO, FOOL, PASSERS, REFUSERS
 from games.gnav.state import GnavState, Seat, hand_pairs
 from games.gnav.visibility import seat_view
 from games.toolkit import TurnTable
+from i18n import N_, _, said, stored
 
 MAX_SEATS = 8
 MIN_PLAYERS = 2
 #: Seconds between a settlement and the next deal, for everyone to read it.
 DEAL_PAUSE = 3.0
-LEVELS = ("easy", "normal", "strong")
+# Translators: the levels of Gnav's computer players (a player types them in English: addbot strong).
+LEVELS = (N_("easy"), N_("normal"), N_("strong"))
 #: The names computer players take, in the order they are given out.
 BOT_NAMES = ("Olga", "Sven", "Astrid", "Nils", "Ingrid", "Leif", "Sigrid", "Knut", "Frida", "Tor")
+#: The rules of Gnav for ``help gnav``, with each card's English and Norwegian names and
+#: every reading this table plays by (where the rules leave a point open): written as a
+#: docstring is (paragraphs apart, the matadors' answers indented, each whole), filled
+#: to the reader's window when sent.
+# Translators: the help of Gnav; commands (addbot, keep, swap) stay in English, and the
+# Norwegian names of the cards (in brackets) stay as they are.
+RULES_HELP = N_(
+    """\
+Gnav (Kille): one hidden card each; keep it or swap it; avoid the lowest.
+
+42 cards, two of each rank, lowest first: Fool (Narr), Owl (Ugle), Pot (Potte),
+0, I, II, III, IV, V, VI, VII, VIII, IX, X, XI, XII, House (Hus), Horse (Hest),
+Cat (Katt), Dragoon (Drak), Cuckoo (Gjøk). The top five are the matadors.
+
+Everyone starts with the same lives (setting lives, 3 unless the host sets it).
+Each deal, everyone alive and not resting gets one hidden card; a Fool dealt is
+shown to all. Play starts left of the dealer; the dealer acts last.
+
+On your turn: keep, or swap (ask) with the next player on your left. Numbers,
+0, Pot, Owl and Fool must accept. Matadors answer instead:
+    Cuckoo: shown; the deal ends at once.
+    Dragoon: refuses; you lose a life; play goes on left of it.
+    Cat: refuses; you lose a life; every swap of the deal is undone.
+    Horse, House: you pass them and ask the next player.
+
+The dealer swaps with the top of the stock instead. Then all cards are shown:
+the holders of the lowest card lose a life. One Fool: its holder and the lowest
+of the others lose a life; two Fools: only their holders. The last player with
+lives wins.
+
+At most 8 seats; computer players (addbot easy|normal|strong) fill any.
+
+Readings:
+
+Where the rules (the Czech page of Cardavia, the authority) leave a point open,
+this table plays it so:
+
+- Lowest is by the one order of the 21 ranks, Fool lowest and Cuckoo highest,
+the matadors being the top five (House < Horse < Cat < Dragoon < Cuckoo). Two
+cards of one rank tie.
+
+- One Fool in play: its holder loses a life, and so do all players tied for the
+lowest card among the others (with two contestants, that is both).
+
+- Two Fools in play: only the two Fool holders lose a life.
+
+- Surviving Fool holders rest the next deal: no card, no turn, nothing to pay;
+they return for the deal after it. A deal without a comparison (below) rests
+nobody.
+
+- If fewer than two players would take part in a deal (the others resting), it
+is skipped: nobody loses a life, the resters return, and the deal is dealt to
+all survivors. The skipped deal does not move the dealer.
+
+- If fewer than two contestants are left when the swapping ends (the others
+brought to 0 by a Dragoon or a Cat, or gone), there is no comparison and nobody
+loses a life.
+
+- The dealer is the next surviving seat taking part in the deal (a resting
+player does not deal); the first dealer of a match is drawn by lot.
+
+- Play goes round once: each participant acts at most once a deal, the dealer
+last. An ask never goes round past the dealer: past the dealer lies the stock.
+
+- A Horse or House that is passed is shown to everyone (its holder says which
+it is). After a swap, play goes on with the next participant after the asker,
+so a passed Horse or House holder still has their turn, and the receiver then
+has theirs.
+
+- After a Dragoon's or Cat's refusal, play goes on with the next participant
+left of the refuser; the passed Horse/House holders between the asker and the
+refuser, and the refuser, have no turn this deal. A refusal from the stock ends
+the deal (nobody is left of the stock), even when a player other than the
+dealer asked past the dealer.
+
+- A player brought to 0 by a Dragoon or Cat is out at once: their card stays
+with them (a Cat still undoes swaps through their hand), but they are not
+compared.
+
+- The stock: a Horse or House drawn is shown and left where it lies, and the
+next card is drawn. A Cuckoo drawn is shown and ends the deal at once; the
+asker keeps their card. A Dragoon or Cat drawn is shown and refuses: the asker
+loses a life (the Cat also undoing the deal's swaps), the card stays in the
+stock. An ordinary card is taken, and the asker's card goes face down where it
+lay (the asker alone knows it); the next draw takes the card under it. The
+dealer's draw is shown to the dealer alone unless it reveals a matador.
+
+- The Cat's undoing also undoes swaps with the stock, and a swap undone before
+a Cat does not give anyone a turn again.
+
+- A player who leaves mid-match forfeits: they are out at once, their card is
+no longer compared, and their seat goes when the match ends. If it was their
+turn, play goes on. Computer players cannot be removed mid-match (they play it
+to the end), but when the last person in it leaves, a match of computer players
+alone is abandoned: no winner.
+
+- The match is won by the last player with lives; if every player left reaches
+0 in the same settlement, it is a draw.
+
+- At most 8 seats: 8 cards dealt leave 34 in the stock."""
+)
 #: Events that make up a deal's history (its record of what happened, which each seat's
 #: view reads through the visibility policy).
 DEAL_EVENTS = ("keep", "timeout", "swap", "pass", "refuse", "undo", "cuckoo", "stock", "settle", "rest", "out", "leave")
@@ -86,8 +147,9 @@ DEAL_EVENTS = ("keep", "timeout", "swap", "pass", "refuse", "undo", "cuckoo", "s
 class GnavTable(TurnTable):
     """A Gnav table: its state and every move made on it."""
 
-    title = "Gnav"
-    game_word, games_word = "match", "matches"
+    title = N_("Gnav")
+    # Translators: what one game of Gnav is called, and more than one.
+    game_word, games_word = N_("match"), N_("matches")
     max_seats = MAX_SEATS
     settings_spec = table_settings.SETTINGS
     levels = LEVELS
@@ -122,7 +184,7 @@ class GnavTable(TurnTable):
         if it was their turn, play goes on."""
         account_id = seat.account_id
         if seat.left:
-            raise RuleViolation("You have already left this match; your seat goes when it ends.")
+            raise RuleViolation(_("You have already left this match; your seat goes when it ends."))
         self._step_pending = True
         was_turn = self.state.turn == account_id
         in_deal = self.state.in_deal(account_id)
@@ -145,9 +207,9 @@ class GnavTable(TurnTable):
         deal is dealt by a dealer drawn by lot."""
         self._host(actor)
         if self.state.phase == PLAYING:
-            raise RuleViolation("A match is already being played.")
+            raise RuleViolation(_("A match is already being played."))
         if len(self.state.seats) < MIN_PLAYERS:
-            raise RuleViolation("Gnav needs at least two players (add a computer player: addbot normal).")
+            raise RuleViolation(_("Gnav needs at least two players (add a computer player: addbot normal)."))
         self._step_pending = True
         lives = int(self.setting("lives"))
         event = self._record("start", actor, players=[s.account_id for s in self.state.seats], lives=lives)
@@ -168,7 +230,7 @@ class GnavTable(TurnTable):
         """The turn timer ran out: the player whose turn it is keeps their card."""
         state = self.state
         if state.phase != PLAYING or state.turn == NOBODY or step != state.step:
-            raise RuleViolation("That turn is already over.")
+            raise RuleViolation(_("That turn is already over."))
         actor = state.turn
         self._step_pending = True
         self._record("timeout", actor, player=actor)
@@ -178,7 +240,7 @@ class GnavTable(TurnTable):
         """A computer player's move, decided from its seat's view alone."""
         seat = self.state.seat(actor)
         if seat is None or not seat.bot:
-            raise RuleViolation("That is not a computer player here.")
+            raise RuleViolation(_("That is not a computer player here."))
         self._own_turn(actor, step)
         choice = bots.decide(seat.bot, seat_view(self.state, actor), self.rng)
         if choice == "swap":
@@ -231,7 +293,7 @@ class GnavTable(TurnTable):
         """Deal the next deal (the table does it by itself a moment after a settlement)."""
         state = self.state
         if state.phase != PLAYING or state.turn != NOBODY or step != state.step:
-            raise RuleViolation("The next deal is not due.")
+            raise RuleViolation(_("The next deal is not due."))
         self._step_pending = True
         self._deal()
 
@@ -404,10 +466,11 @@ class GnavTable(TurnTable):
         ones (``together``) lost their last lives in the same settlement."""
         state = self.state
         alive = state.alive()
-        # The end's event carries the result: that is what has the store record it.
+        # The end's event carries the result: that is what has the store record it. It is
+        # kept as a message, each reader shown it in their language (i18n.stored).
         if alive:
             winner = alive[0]
-            result = f"{winner.name} won the match."
+            result = stored(said("{name} won the match.", name=winner.name))
             end = self._record(
                 "win",
                 winner.account_id,
@@ -420,9 +483,10 @@ class GnavTable(TurnTable):
         else:
             players = together or []
             names = [self.name_of(account_id) for account_id in players]
-            result = (
-                f"A draw: {', '.join(names)} lost their last lives together." if names else "A draw: nobody is left."
-            )
+            if names:
+                result = stored(said("A draw: {names} lost their last lives together.", names=", ".join(names)))
+            else:
+                result = stored(said("A draw: nobody is left."))
             end = self._record("draw", NOBODY, players=players, names=names, result=result, outcome="draw", winners=[])
         self._finish_match(end, result)
 
@@ -430,11 +494,13 @@ class GnavTable(TurnTable):
         """The last person in the match left it to the computer players: nobody would
         see it played, and the room (pausing while its people are away) would wait for
         one for ever, so the match ends without a winner."""
-        result = "Nobody won: the last person playing left."
+        result = stored(said("Nobody won: the last person playing left."))
         end = self._record("abandon", NOBODY, result=result, outcome="abandoned", winners=[])
         self._finish_match(end, result)
 
     def _finish_match(self, end: Event, result: str) -> None:
+        """End the match with ``end``, whose ``result`` is kept as :func:`i18n.stored`
+        keeps a message."""
         for name, value in (("phase", OVER), ("turn", NOBODY), ("result", result)):
             self._set(end, name, value)
         for seat in self.state.seats:
@@ -470,20 +536,20 @@ class GnavTable(TurnTable):
     def _own_turn(self, actor: int, step: int | None) -> None:
         state = self.state
         if state.phase != PLAYING:
-            raise RuleViolation("No match is being played here. The host starts one with: start")
+            raise RuleViolation(_("No match is being played here. The host starts one with: start"))
         seat = state.seat(actor)
         if seat is None:
-            raise RuleViolation("Only players seated at this table can do that.")
+            raise RuleViolation(_("Only players seated at this table can do that."))
         if seat.out:
-            raise RuleViolation("You are out of this match.")
+            raise RuleViolation(_("You are out of this match."))
         if step is not None and step != state.step:
-            raise RuleViolation("That move is out of date: the table has moved on.")
+            raise RuleViolation(_("That move is out of date: the table has moved on."))
         if state.turn == NOBODY:
-            raise RuleViolation("This deal is over; the next one is coming.")
+            raise RuleViolation(_("This deal is over; the next one is coming."))
         if seat.resting:
-            raise RuleViolation("You are resting this deal.")
+            raise RuleViolation(_("You are resting this deal."))
         if state.turn != actor:
-            raise RuleViolation(f"It is {self.name_of(state.turn)}'s turn, not yours.")
+            raise RuleViolation(_("It is {name}'s turn, not yours.").format(name=self.name_of(state.turn)))
 
 
 __all__ = ["BOT_NAMES", "LEVELS", "MAX_SEATS", "GnavTable", "RuleViolation", "WAITING"]

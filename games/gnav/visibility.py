@@ -91,7 +91,8 @@ class SeatView:
     #: Swaps made this deal and not undone, in order: ``(how, asker, other)``.
     swaps: tuple[tuple[str, int, int], ...]
     lives_setting: int
-    #: How the last match ended ("" if none has).
+    #: How the last match ended ("" if none has), as :func:`i18n.stored` keeps a message:
+    #: shown to a reader with :func:`i18n.shown`.
     result: str = ""
 
     def player(self, account_id: int) -> PlayerView | None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from games.base import NOBODY, OVER, PLAYING, WAITING, RuleViolation
 from games.gnav import KIND, cards
 from games.gnav.rules import BOT_NAMES, DEAL_PAUSE, MAX_SEATS, GnavTable
+from i18n import shown
 from tests.gnav_helpers import kinds, seated, stack, started
 
 
@@ -416,7 +417,7 @@ def test_everyone_left_reaching_zero_together_is_a_draw():
     table.keep(1)
     table.keep(2)
     assert "draw" in kinds(table)
-    assert table.state.phase == OVER and table.state.result.startswith("A draw")
+    assert table.state.phase == OVER and shown(table.state.result).startswith("A draw")
 
 
 def test_the_last_survivor_wins_and_the_host_may_start_a_new_match():
@@ -424,7 +425,7 @@ def test_the_last_survivor_wins_and_the_host_may_start_a_new_match():
     stack(table, 2, {1: "iv", 2: "v"})
     table.keep(1)
     table.keep(2)
-    assert table.state.phase == OVER and table.state.result == "Bo won the match."
+    assert table.state.phase == OVER and shown(table.state.result) == "Bo won the match."
     assert table.due() is None
     table.start(1)
     assert table.state.phase == PLAYING and lives(table) == {1: 1, 2: 1}
@@ -445,7 +446,7 @@ def test_a_leaver_mid_match_forfeits_and_play_goes_on():
 def test_the_last_player_left_after_leavers_wins_and_leavers_seats_go():
     table = started(2)
     table.unseat(2, 2)
-    assert table.state.phase == OVER and table.state.result == "Ann won the match."
+    assert table.state.phase == OVER and shown(table.state.result) == "Ann won the match."
     assert [seat.account_id for seat in table.state.seats] == [1]
 
 
@@ -461,7 +462,7 @@ def test_the_match_is_abandoned_when_the_last_person_in_it_leaves_the_bots_alone
     assert kinds(table)[-1] == "abandon"
     state = table.state
     assert state.phase == OVER and state.turn == NOBODY and state.host == NOBODY
-    assert state.result == "Nobody won: the last person playing left."
+    assert shown(state.result) == "Nobody won: the last person playing left."
     assert [seat.bot for seat in state.seats] == ["normal", "easy"]
     table.sit(2, "Bo")  # the next person in hosts the table
     assert table.state.host == 2
@@ -476,7 +477,7 @@ def test_a_person_out_of_lives_keeps_the_bots_playing_until_they_leave_too():
     assert table.state.phase == PLAYING  # Ann still plays with the bots
     table.state.apply(["seat", 1, {"out": True, "lives": 0}])
     table.unseat(1, 1)
-    assert table.state.phase == OVER and table.state.result.startswith("Nobody won")
+    assert table.state.phase == OVER and shown(table.state.result).startswith("Nobody won")
 
 
 # -- what the table does by itself -------------------------------------------------------
