@@ -265,9 +265,14 @@ def preferred_language(accept_language: str) -> str | None:
     return min(choices)[2] if choices else None
 
 
-#: Where the web page's own texts are (its labels, its notes): :func:`page_texts` sends
-#: the page those.
+#: Where the web page's own texts are: its labels and notes, and each game's panel
+#: (``commands/<game>/panel.js``); :func:`page_texts` sends the page those.
 PAGE_SOURCES = "server/webclient/"
+PANEL_SCRIPT = "/panel.js"
+
+
+def _on_page(place: str) -> bool:
+    return place.startswith(PAGE_SOURCES) or place.endswith(PANEL_SCRIPT)
 
 
 def page_texts(code: str) -> dict[str, str]:
@@ -280,11 +285,7 @@ def page_texts(code: str) -> dict[str, str]:
         return {}
     texts = {}
     for message in catalog:
-        if (
-            isinstance(message.id, str)
-            and message.id
-            and any(p.startswith(PAGE_SOURCES) for p, _n in message.locations)
-        ):
+        if isinstance(message.id, str) and message.id and any(_on_page(place) for place, _n in message.locations):
             if code == PSEUDO:
                 texts[message.id] = pseudo(message.id)
             elif isinstance(message.string, str) and message.string and not message.fuzzy:

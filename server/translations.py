@@ -41,11 +41,13 @@ KEYWORDS = {
     "t": None,
     "setStatus": (2,),
 }
-#: How each kind of file is read: Python, and the web page's script (its own texts in
-#: ``t()``) and page (its labels: elements marked ``data-i18n``, ``data-i18n-label``).
+#: How each kind of file is read: Python, and the web page's scripts (its own texts in
+#: ``t()``: the page's and each game's panel) and page (its labels: elements marked
+#: ``data-i18n``, ``data-i18n-label``).
 METHODS = [
     ("**.py", "server.translations:extract_with_help"),
     ("**/webclient/*.js", "javascript"),
+    ("*/panel.js", "javascript"),
     ("**/webclient/*.html", "server.translations:extract_html"),
 ]
 #: The widest line a translation may have: a line of a screen.
