@@ -2,14 +2,17 @@
 // seat_view), drawn as the seats, your card and the moves as buttons that send the telnet
 // commands (commands/gnav).
 
-import { commandButton, el, isEmpty, registerGame, tablePanel } from "/static/app.js";
+import { commandButton, el, isEmpty, registerGame, t, tablePanel } from "/static/app.js";
+
+/** A table's phase, as the panel names it. */
+const PHASES = { waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("over") };
 
 function lives(count) {
   return el(
     "span",
     { class: "lives" },
     el("span", { class: "hearts", "aria-hidden": "true", text: "♥".repeat(Math.max(0, count)) }),
-    ` ${count} ${count === 1 ? "life" : "lives"}`,
+    ` ${t("lives: {n}", { n: count })}`,
   );
 }
 
@@ -22,23 +25,24 @@ registerGame("Gnav", {
     const you = table.you;
     const playing = table.phase === "playing";
     const yourTurn = playing && you !== null && you !== undefined && table.turn === you;
-    const summary = [`Phase: ${table.phase}.`];
-    if (table.deal) summary.push(` Deal ${table.deal}.`);
+    const phase = PHASES[table.phase] ? PHASES[table.phase]() : table.phase;
+    const summary = [t("Phase: {phase}.", { phase })];
+    if (table.deal) summary.push(" " + t("Deal {n}.", { n: table.deal }));
     const revealed = table.revealed || [];
     const buttons = [];
     if (you !== null && you !== undefined) {
       const dealer = you === table.dealer;
       buttons.push(
-        commandButton("gnav-keep", "Keep", "keep", { disabled: !yourTurn, "aria-label": "Keep your card" }),
-        commandButton("gnav-swap", dealer ? "Swap with the stock" : "Swap", "swap", {
+        commandButton("gnav-keep", t("Keep"), "keep", { disabled: !yourTurn, "aria-label": t("Keep your card") }),
+        commandButton("gnav-swap", dealer ? t("Swap with the stock") : t("Swap"), "swap", {
           disabled: !yourTurn,
-          "aria-label": dealer ? "Swap with the stock: your card for its top card" : "Swap: ask the next player to swap cards",
+          "aria-label": dealer ? t("Swap with the stock: your card for its top card") : t("Swap: ask the next player to swap cards"),
         }),
       );
       if (!playing && table.host === you) {
         buttons.push(
-          commandButton("gnav-addbot", "Add a computer player", "addbot"),
-          commandButton("gnav-start", "Start the match", "start"),
+          commandButton("gnav-addbot", t("Add a computer player"), "addbot"),
+          commandButton("gnav-start", t("Start the match"), "start"),
         );
       }
     }
@@ -47,8 +51,8 @@ registerGame("Gnav", {
       const own = byId.get(seat.id);
       if (!own) return {};
       const marks = [];
-      if (own.id === table.dealer) marks.push("dealer");
-      if (own.resting) marks.push("sits this deal out");
+      if (own.id === table.dealer) marks.push(t("dealer"));
+      if (own.resting) marks.push(t("sits this deal out"));
       return { marks, content: table.phase === "waiting" ? null : [" — ", lives(own.lives)] };
     };
     return [
@@ -56,14 +60,14 @@ registerGame("Gnav", {
         above: [
           el("p", { class: "summary", text: summary.join("") }),
           you !== null && you !== undefined
-            ? el("p", { id: "gnav-card", class: "your-card" }, "Your card: ", el("strong", { text: table.card || "none" }))
-            : el("p", { class: "summary", text: "You are watching." }),
+            ? el("p", { id: "gnav-card", class: "your-card" }, t("Your card:") + " ", el("strong", { text: table.card || t("none") }))
+            : el("p", { class: "summary", text: t("You are watching.") }),
           buttons.length ? el("div", { class: "buttons" }, buttons) : null,
         ],
         seats: { order: table.order || [], extra },
         below: revealed.length
           ? [
-              el("p", { id: "gnav-revealed-title", class: "summary", text: "Cards shown:" }),
+              el("p", { id: "gnav-revealed-title", class: "summary", text: t("Cards shown:") }),
               el(
                 "ul",
                 { class: "revealed", "aria-labelledby": "gnav-revealed-title" },
