@@ -12,7 +12,7 @@ function lives(count) {
     "span",
     { class: "lives" },
     el("span", { class: "hearts", "aria-hidden": "true", text: "♥".repeat(Math.max(0, count)) }),
-    ` ${t("lives: {n}", { n: count })}`,
+    " " + t("lives: {n}", { n: count }),
   );
 }
 
