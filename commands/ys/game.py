@@ -5,16 +5,18 @@ package from the viewer's ``seat_view``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from commands.games import GameCommands, send_packages, with_presence
 from commands.table_lines import names_for
 from commands.ys.play import PLAY_COMMANDS, board_for, turn_seconds
-from commands.ys.render import CARD_HELP, card_help, cards_help, help_text, prompt, render_event, render_screen
+from commands.ys.render import CARD_HELP, card_help, cards_help, prompt, render_event, render_screen
 from games.base import NOBODY, Event, GameTable
 from games.ys import KIND
 from games.ys import tables as t
 from games.ys.visibility import seat_view
+from i18n import N_
 from server.hub import OnlinePlayer
 from server.rooms import GameRoom
 
@@ -63,9 +65,36 @@ def with_card_help(view: dict[str, Any]) -> dict[str, Any]:
     """The view, with ``card_help``: for each action card it shows (face up in a corner,
     or the viewer's own), what ``help <card>`` says of it (for the browser's tooltips)."""
     shown = {corner["up"] for corner in view["corners"] if corner["up"]}
-    shown |= {card for card, _ in ((view.get("you") or {}).get("cards") or [])}
+    shown |= {card for card, _won in ((view.get("you") or {}).get("cards") or [])}
     return {**view, "card_help": {card: card_help(card) for card in sorted(shown)}}
 
+
+class HelpTopics(Mapping[str, str]):
+    """The game's help topics, each written when it is asked for: in the language of the
+    player who asks."""
+
+    def __init__(self, topics: dict[str, Callable[[], str]]) -> None:
+        self._topics = topics
+
+    def __getitem__(self, topic: str) -> str:
+        return self._topics[topic]()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._topics)
+
+    def __len__(self) -> int:
+        return len(self._topics)
+
+
+def _card_topic(card: str) -> Callable[[], str]:
+    return lambda: card_help(card)
+
+
+#: Told to the maker of a new room, after "You made room <name> and are its host.".
+FIRST_STEPS = N_('Add computer players with addbot (easy or normal), then type "start". "help ys" has the rules.')
+#: What giving up one's seat in a running game does.
+# Translators: what leaving a Ys game costs ("Leaving gives up your seat: the game ends for everyone, abandoned.").
+LEAVING_COSTS = N_("the game ends for everyone, abandoned")
 
 GAME_COMMANDS = GameCommands(
     command_sets=(PLAY_COMMANDS,),
@@ -74,8 +103,8 @@ GAME_COMMANDS = GameCommands(
     own_hand=own_screen,
     send_views=send_view,
     empty_views=EMPTY_VIEWS,
-    first_steps='Add computer players with addbot (easy or normal), then type "start". "help ys" has the rules.',
-    leaving_costs="the game ends for everyone, abandoned",
-    rules_help=help_text(),
-    help_topics={"cards": cards_help(), **{card: card_help(card) for card in CARD_HELP}},
+    first_steps=FIRST_STEPS,
+    leaving_costs=LEAVING_COSTS,
+    rules_help=t.RULES_HELP,
+    help_topics=HelpTopics({"cards": cards_help, **{card: _card_topic(card) for card in CARD_HELP}}),
 )

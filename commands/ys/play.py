@@ -32,7 +32,7 @@ from games.base import GameTable
 from games.ys import settings as ys_settings
 from games.ys.rules import YsTable
 from games.ys.visibility import seat_view
-from i18n import N_
+from i18n import N_, _
 from server.rooms import GameRoom
 
 
@@ -57,7 +57,7 @@ def _numbers(args: str, count: int, usage: str) -> list[int]:
     a digit to ``isdigit`` but no number to ``int``)."""
     words = args.split()
     if len(words) != count or not all(word.isascii() and word.isdigit() and len(word) <= 3 for word in words):
-        raise CommandError(f"Usage: {usage}")
+        raise CommandError(_("Usage: {usage}").format(usage=usage))
     return [int(word) for word in words]
 
 
@@ -131,11 +131,17 @@ class Bid(Command):
         await perform_on(ctx, YsTable, lambda table: table.bid(actor, first, second))
 
 
+def _with_usage(error: SpaceError, usage: str) -> str:
+    """Why the words were refused (already in the player's language), then the usage."""
+    usage_line = _("Usage: {usage}").format(usage=usage)
+    return f"{error} {usage_line}"
+
+
 def _spaces(args: str, pairs: int, usage: str) -> list[tuple[int, list[Any]]]:
     try:
         return read_values_and_spaces(args, pairs)
     except SpaceError as error:
-        raise CommandError(f"{error} Usage: {usage}") from None
+        raise CommandError(_with_usage(error, usage)) from None
 
 
 class Place(Command):
@@ -183,13 +189,13 @@ class Choose(Command):
         try:
             words = tokens(args)
         except SpaceError as error:
-            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
+            raise CommandError(_with_usage(error, self.usage_text())) from None
         if not words or len(words) > 8:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         try:
             answer = rules_words(words)
         except SpaceError as error:
-            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
+            raise CommandError(_with_usage(error, self.usage_text())) from None
         actor = ctx.player.account_id
 
         def move(table: YsTable) -> None:
@@ -241,9 +247,9 @@ class Play(Command):
         try:
             words = rules_words(tokens(args))
         except SpaceError as error:
-            raise CommandError(f"{error} Usage: {self.usage_text()}") from None
+            raise CommandError(_with_usage(error, self.usage_text())) from None
         if not words or len(words) > 8 or any(len(word) > 20 for word in words):
-            raise CommandError(f"Which card? Usage: {self.usage_text()}")
+            raise CommandError(_("Which card? Usage: {usage}").format(usage=self.usage_text()))
         card, rest = words[0], words[1:]
         actor = ctx.player.account_id
 

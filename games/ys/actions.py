@@ -26,6 +26,7 @@ from games.base import Event, RuleViolation
 from games.ys import rules, scoring
 from games.ys import tables as t
 from games.ys.rules import YsTable, space_of
+from i18n import _, ngettext
 
 PASS = "pass"
 
@@ -91,11 +92,11 @@ def alchemist(table: YsTable, actor: int, prompt: dict[str, Any], words: list[st
     """Alchemist (end of round; ``play alchemist``): asked ``alchemist``, give one of your
     coloured gems for one of another colour: ``choose <colour> <colour>`` (``choose red
     blue``: a red gem for a blue one)."""
-    given, taken = _colours(words, 2, "Exchange a gem: <your colour> <another colour>, or pass.")
+    given, taken = _colours(words, 2, _("Exchange a gem: <your colour> <another colour>, or pass."))
     if given == taken:
-        raise RuleViolation("Take a gem of another colour than the one you give.")
+        raise RuleViolation(_("Take a gem of another colour than the one you give."))
     if table._holdings(actor)["gems"].get(given, 0) < 1:
-        raise RuleViolation(f"You hold no {given} gem.")
+        raise RuleViolation(_("You hold no {colour} gem.").format(colour=given))
     event = _answered(table, actor, "alchemist", gave=given, took=taken)
     table._gems(event, actor, {given: -1, taken: 1})
     return event
@@ -113,9 +114,9 @@ def _alchemist_default(table: YsTable, prompt: dict[str, Any]) -> list[str]:
 def banker(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]) -> Event:
     """Banker (start of resolution; ``play banker``): asked ``banker``, move one colour up 1
     on the price track and another down 1: ``choose <up colour> <down colour>``."""
-    up, down = _colours(words, 2, "Move prices: <colour up> <colour down>, or pass.")
+    up, down = _colours(words, 2, _("Move prices: <colour up> <colour down>, or pass."))
     if up == down:
-        raise RuleViolation("Move two different colours.")
+        raise RuleViolation(_("Move two different colours."))
     prices = dict(table.state.prices)
     for colour, move in ((up, 1), (down, -1)):
         prices[colour] = min(max(prices[colour] + move, t.PRICE_LOW), t.PRICE_HIGH)
@@ -135,7 +136,7 @@ def captain(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]
     cards (with their gems) of two city quadrants: ``choose <quadrant> <quadrant>``
     (``choose 0 2``)."""
     quadrants = table.quadrants()
-    wrong = f"Swap two quadrants' gem cards: two numbers 1 to {quadrants}, or pass."
+    wrong = _("Swap two quadrants' gem cards: two numbers 1 to {n}, or pass.").format(n=quadrants)
     if len(words) != 2 or not all(word.isdigit() and int(word) < quadrants for word in words):
         raise RuleViolation(wrong)
     first, second = int(words[0]), int(words[1])
@@ -173,19 +174,19 @@ def herald(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str])
     A market space must be free and its row hold a gem."""
     index, rest = _board_broker(table, actor, words)
     if len(rest) != 3:
-        raise RuleViolation("Move a broker: <number> <space> <space>, or pass.")
+        raise RuleViolation(_("Move a broker: <number> <space> <space>, or pass."))
     to = space_of(rest)
     state = table.state
     entry = state.placed[index]
     if to == entry["space"]:
-        raise RuleViolation("Move the broker to another space.")
+        raise RuleViolation(_("Move the broker to another space."))
     if to[0] == "city" and to[1] >= table.quadrants():
-        raise RuleViolation(f"This game plays quadrants 1 to {table.quadrants()}.")
+        raise RuleViolation(_("This game plays quadrants 1 to {n}.").format(n=table.quadrants()))
     if to[0] == "market":
         if state.market[to[1]] is None:
-            raise RuleViolation("No broker may go in a market row without a gem.")
+            raise RuleViolation(_("No broker may go in a market row without a gem."))
         if any(other["space"] == to for other in state.placed):
-            raise RuleViolation("A market space holds one broker.")
+            raise RuleViolation(_("A market space holds one broker."))
     scored = entry["space"][0] == "city" and to[0] == "market"
     event = _answered(table, actor, "herald", value=entry["value"], origin=entry["space"], to=to, scored=scored)
     placed = [dict(other) for other in state.placed]
@@ -216,7 +217,7 @@ def _herald_default(table: YsTable, prompt: dict[str, Any]) -> list[str]:
 def jeweller(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]) -> Event:
     """Jeweller (start of resolution; ``play jeweller``): asked ``jeweller``, take 2
     coloured gems: ``choose <colour> <colour>`` (``choose red red``)."""
-    first, second = _colours(words, 2, "Take two gems: <colour> <colour>, or pass.")
+    first, second = _colours(words, 2, _("Take two gems: <colour> <colour>, or pass."))
     event = _answered(table, actor, "jeweller", gems=[first, second])
     table._gems(event, actor, dict(Counter([first, second])))
     return event
@@ -236,9 +237,9 @@ def magician(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str
     first, rest = _broker(table, actor, words)
     second, rest = _broker(table, actor, rest)
     if rest:
-        raise RuleViolation("Swap two brokers: <number> <space> <number> <space>, or pass.")
+        raise RuleViolation(_("Swap two brokers: <number> <space> <number> <space>, or pass."))
     if isinstance(first, str) and isinstance(second, str):
-        raise RuleViolation("Swap a broker on the board with another, or with one on the King's favour space.")
+        raise RuleViolation(_("Swap a broker on the board with another, or with one on the King's favour space."))
     state = table.state
     placed = [dict(entry) for entry in state.placed]
     if isinstance(first, str) or isinstance(second, str):
@@ -260,7 +261,7 @@ def magician(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str
     else:
         assert isinstance(first, int) and isinstance(second, int)
         if placed[first]["space"] == placed[second]["space"]:
-            raise RuleViolation("Those two brokers are on the same space.")
+            raise RuleViolation(_("Those two brokers are on the same space."))
         spaces = [placed[first]["space"], placed[second]["space"]]
         values = [placed[first]["value"], placed[second]["value"]]
         event = _answered(table, actor, "magician", spaces=spaces, private=[[actor, {"values": values}]])
@@ -284,7 +285,7 @@ def mercenary(table: YsTable, actor: int, prompt: dict[str, Any], words: list[st
     palace``)."""
     index, rest = _board_broker(table, actor, words)
     if rest:
-        raise RuleViolation("Name one broker: <number> <space>, or pass.")
+        raise RuleViolation(_("Name one broker: <number> <space>, or pass."))
     placed = [dict(entry) for entry in table.state.placed]
     event = _answered(table, actor, "mercenary", space=placed[index]["space"], worth=t.MERCENARY_WORTH)
     placed[index]["worth"] = t.MERCENARY_WORTH
@@ -305,7 +306,7 @@ def queen(table: YsTable, actor: int, prompt: dict[str, Any], words: list[str]) 
     broker goes there until resolution: ``choose <space>`` (``choose city 1 palace``)."""
     space = space_of(words)
     if space[0] != "city":
-        raise RuleViolation("The Queen locks a city space.")
+        raise RuleViolation(_("The Queen locks a city space."))
     table._placeable(space)
     event = _answered(table, actor, "queen", space=space)
     table._set(event, "effects", [*table.state.effects, {"card": "queen", "player": actor, "space": space}])
@@ -320,7 +321,7 @@ def intriguer_answer(table: YsTable, actor: int, prompt: dict[str, Any], words: 
     """The Intriguer's order of a tie (see :func:`intriguer`)."""
     tied = prompt["tied"]
     names = {_name(table, p).lower(): p for p in tied}
-    wrong = f"Order the tied players, best first: {' '.join(_name(table, p) for p in tied)}."
+    wrong = _("Order the tied players, best first: {names}.").format(names=" ".join(_name(table, p) for p in tied))
     if sorted(words) != sorted(names) or len(set(words)) != len(words):
         raise RuleViolation(wrong)
     order = [names[word] for word in words]
@@ -345,21 +346,23 @@ def look(table: YsTable, actor: int, words: list[str]) -> None:
     state = table.state
     mine = [e for e in table.effects_of("spy") if e["player"] == actor]
     if not mine or state.stage != "place":
-        raise RuleViolation("You have no Spy in effect now (it looks during placement).")
+        raise RuleViolation(_("You have no Spy in effect now (it looks during placement)."))
     effect = next((e for e in mine if len(e["seen"]) < t.SPY_LOOKS), None)
     if effect is None:
-        raise RuleViolation(f"Your Spy has looked {t.SPY_LOOKS} times.")
+        refusal = ngettext("Your Spy has looked {n} time.", "Your Spy has looked {n} times.", t.SPY_LOOKS)
+        raise RuleViolation(refusal.format(n=t.SPY_LOOKS))
     if len(words) < 2:
-        raise RuleViolation("Look with: play spy <player> <space>, or play spy <player> favour.")
+        raise RuleViolation(_("Look with: play spy <player> <space>, or play spy <player> favour."))
     target = _player(table, words[0])
     if target == actor:
-        raise RuleViolation("Look at your opponents' brokers.")
+        raise RuleViolation(_("Look at your opponents' brokers."))
     seen = [look for e in mine for look in e["seen"]]
     if words[1:] == ["favour"]:
         favour = table._holdings(target)["favour"]
         index = next((i for i in range(len(favour)) if ["favour", target, i] not in seen), None)
         if index is None:
-            raise RuleViolation(f"{_name(table, target)} has no broker on the King's favour space you have not seen.")
+            refusal = _("{name} has no broker on the King's favour space you have not seen.")
+            raise RuleViolation(refusal.format(name=_name(table, target)))
         look_at: list[Any] = ["favour", target, index]
         value, where = favour[index], ["favour"]
     else:
@@ -377,7 +380,8 @@ def look(table: YsTable, actor: int, words: list[str]) -> None:
             None,
         )
         if index is None:
-            raise RuleViolation(f"{_name(table, target)} has no face-down broker there you have not seen.")
+            refusal = _("{name} has no face-down broker there you have not seen.")
+            raise RuleViolation(refusal.format(name=_name(table, target)))
         look_at = ["board", index]
         value, where = state.placed[index]["value"], space
     event = table._record(
@@ -406,21 +410,22 @@ def conjure(table: YsTable, actor: int, words: list[str]) -> None:
     state = table.state
     effect = next((e for e in table.effects_of("conjurer") if e["player"] == actor), None)
     if effect is None:
-        raise RuleViolation("You have no Conjurer in effect this round.")
+        raise RuleViolation(_("You have no Conjurer in effect this round."))
     if state.stage != "place" or state.turn != actor or state.turn_part != "pair" or state.awaiting:
-        raise RuleViolation("The Conjurer works on your turn, before you place your pair.")
+        raise RuleViolation(_("The Conjurer works on your turn, before you place your pair."))
     if len(effect["owed"]) >= 2:
-        raise RuleViolation("Place your pair now: it holds both brokers you took from in front of the screen.")
+        raise RuleViolation(_("Place your pair now: it holds both brokers you took from in front of the screen."))
     if len(words) != 2 or not all(word.isdigit() for word in words):
-        raise RuleViolation("Swap with: play conjurer <broker in front> <broker behind the screen>.")
+        raise RuleViolation(_("Swap with: play conjurer <broker in front> <broker behind the screen>."))
     front, behind = int(words[0]), int(words[1])
     holdings = table._holdings(actor)
-    rest_front = table._take(holdings["front"], [front], "in front of your screen")
+    rest_front = table._take(holdings["front"], [front], in_front=True)
     rest_screen = table._take(holdings["screen"], [behind])
     if front == behind:
-        raise RuleViolation("Take a broker of another number from behind the screen.")
+        raise RuleViolation(_("Take a broker of another number from behind the screen."))
     if (Counter(holdings["screen"]) - Counter(effect["owed"]))[behind] < 1:
-        raise RuleViolation(f"The {behind} you took from in front of the screen is for your pair: place it.")
+        refusal = _("The {value} you took from in front of the screen is for your pair: place it.")
+        raise RuleViolation(refusal.format(value=behind))
     event = table._record("card", actor, player=actor, card="conjurer", front=front, behind=behind)
     table._player(event, actor, front=sorted([*rest_front, behind]), screen=sorted([*rest_screen, front]))
     table._set(event, "effects", [dict(e, owed=[*e["owed"], front]) if e is effect else e for e in state.effects])
@@ -462,7 +467,7 @@ def _broker(table: YsTable, actor: int, words: list[str]) -> tuple[int | str, li
     string), and the words after it."""
     if words[1:2] == ["favour"] and words[0].isdigit():
         if int(words[0]) not in table._holdings(actor)["favour"]:
-            raise RuleViolation(f"You have no broker {words[0]} on the King's favour space.")
+            raise RuleViolation(_("You have no broker {value} on the King's favour space.").format(value=words[0]))
         return words[0], words[2:]
     return _board_broker(table, actor, words)
 
@@ -471,13 +476,13 @@ def _board_broker(table: YsTable, actor: int, words: list[str]) -> tuple[int, li
     """One of ``actor``'s brokers on the board named at the head of ``words`` (``5 city 0
     port``): its index in ``placed``, and the words after it."""
     if not words or not words[0].isdigit():
-        raise RuleViolation("Name a broker of yours: <number> <space> (or <number> favour).")
+        raise RuleViolation(_("Name a broker of yours: <number> <space> (or <number> favour)."))
     value = int(words[0])
     space = space_of(words[1:4])
     for index, entry in enumerate(table.state.placed):
         if entry["player"] == actor and entry["value"] == value and entry["space"] == space:
             return index, words[4:]
-    raise RuleViolation(f"You have no broker {value} there.")
+    raise RuleViolation(_("You have no broker {value} there.").format(value=value))
 
 
 def _forget_looks(table: YsTable, event: Event, board: int, owner: int) -> None:
@@ -501,7 +506,7 @@ def _player(table: YsTable, word: str) -> int:
     for holdings in table.state.players:
         if _name(table, holdings["id"]).lower() == word:
             return int(holdings["id"])
-    raise RuleViolation(f"Nobody called {word} plays here.")
+    raise RuleViolation(_("Nobody called {name} plays here.").format(name=word))
 
 
 _ASKING: dict[str, tuple[Callable[..., Event], Callable[[YsTable, dict[str, Any]], list[str]]]] = {

@@ -40,19 +40,21 @@ from games.ys import settings as table_settings
 from games.ys import tables as t
 from games.ys.state import YsState
 from games.ys.visibility import seat_view
+from i18n import N_, Said, _, ngettext, said, stored
 
 #: When a card of each timing window may be played, for the refusal of one played too late.
 _PLAYED_WHEN = {
-    t.START_OF_PLACEMENT: "it takes effect at the start of placement, so it is played while the table bids",
-    t.AFTER_PAIR: "it takes effect after one of your pairs, so it is played before placement is over",
-    t.START_OF_RESOLUTION: "it takes effect at the start of resolution, so it is played before placement is over",
-    t.END_OF_ROUND: "it takes effect at the end of the round, so it is played before then",
+    t.START_OF_PLACEMENT: N_("it takes effect at the start of placement, so it is played while the table bids"),
+    t.AFTER_PAIR: N_("it takes effect after one of your pairs, so it is played before placement is over"),
+    t.START_OF_RESOLUTION: N_("it takes effect at the start of resolution, so it is played before placement is over"),
+    t.END_OF_ROUND: N_("it takes effect at the end of the round, so it is played before then"),
 }
 #: How players name the neutral player in a card's words (no person may sit under it).
 NEUTRAL_WORD = "neutral"
 #: How often a computer player's move is an action card, when it may play one.
 BOT_CARD_CHANCE = 0.3
-LEVELS = ("easy", "normal")
+#: The computer players' levels (``addbot easy``), named so on the board and in the table's lines.
+LEVELS = (N_("easy"), N_("normal"))
 BOT_NAMES = ("Ysolde", "Tristan", "Morgane", "Gradlon", "Dahut", "Corentin", "Brendan", "Nolwenn")
 
 #: What a played yellow-edged card does when its window comes: ``effect(table, event,
@@ -89,14 +91,14 @@ def space_of(raw: Any) -> list[Any]:
             return ["city", number, name]
         if where == "market" and 0 <= number < t.MARKET_ROWS and name in t.COLOURS:
             return ["market", number, name]
-    raise RuleViolation("A space is city <quadrant 1-4> <port|commercial|palace> or market <row 1-4> <colour>.")
+    raise RuleViolation(_("A space is city <quadrant 1-4> <port|commercial|palace> or market <row 1-4> <colour>."))
 
 
 class YsTable(TurnTable):
     """A Ys table: its state and every move made on it."""
 
-    title = "Ys"
-    game_word, games_word = "game", "games"
+    title = N_("Ys")
+    game_word, games_word = N_("game"), N_("games")
     max_seats = t.MAX_PLAYERS
     settings_spec = table_settings.SETTINGS
     levels = LEVELS
@@ -138,10 +140,10 @@ class YsTable(TurnTable):
     def seat_refusal(self, account_id: int, name: str) -> str | None:
         if name.strip().casefold() == NEUTRAL_WORD:
             # Cards name players by name, and "neutral" is the neutral player's.
-            return 'At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.'
+            return _('At a Ys table "Neutral" is the neutral player\'s name: watch, or play with another name.')
         return super().seat_refusal(account_id, name)
 
-    def _end_game(self, event: Event, result: str, outcome: str, winners: list[str]) -> None:
+    def _end_game(self, event: Event, result: Said, outcome: str, winners: list[str]) -> None:
         """A game ended by a person leaving it: the round's business is dropped too."""
         for name, value in (("stage", ""), ("turn", NOBODY), ("awaiting", []), ("tasks", [])):
             self._set(event, name, value)
@@ -154,9 +156,9 @@ class YsTable(TurnTable):
         self._host(actor)
         state = self.state
         if state.phase == PLAYING:
-            raise RuleViolation("A game is already being played.")
+            raise RuleViolation(_("A game is already being played."))
         if not t.MIN_PLAYERS <= len(state.seats) <= t.MAX_PLAYERS:
-            raise RuleViolation("Ys is for 2 to 5 players (add a computer player: addbot normal).")
+            raise RuleViolation(_("Ys is for 2 to 5 players (add a computer player: addbot normal)."))
         self._step_pending = True
         ids = [seat.account_id for seat in state.seats]
         order = list(ids)
@@ -205,7 +207,7 @@ class YsTable(TurnTable):
         have bid)."""
         holdings = self._acting(actor, step, "bid")
         if holdings["front"]:
-            raise RuleViolation("You have bid already; waiting for the others.")
+            raise RuleViolation(_("You have bid already; waiting for the others."))
         screen = self._take(holdings["screen"], [first, second])
         self._step_pending = True
         event = self._record("bid", actor, player=actor, private=[[actor, {"brokers": sorted([first, second])}]])
@@ -224,10 +226,11 @@ class YsTable(TurnTable):
         self._placeable(up)
         self._placeable(down)
         if up == down and up[0] == "market":
-            raise RuleViolation("A market space holds one broker.")
+            raise RuleViolation(_("A market space holds one broker."))
         owed = [e for e in self.effects_of("conjurer") if e["player"] == actor and e["owed"]]
         if owed and Counter(owed[0]["owed"]) - Counter([up_value, down_value]):
-            raise RuleViolation(f"Place the broker you took from in front of the screen: {owed[0]['owed'][0]}.")
+            refusal = _("Place the broker you took from in front of the screen: {value}.")
+            raise RuleViolation(refusal.format(value=owed[0]["owed"][0]))
         # A Bishop's player places both brokers face down.
         hidden = any(e["player"] == actor for e in self.effects_of("bishop"))
         self._step_pending = True
@@ -267,9 +270,8 @@ class YsTable(TurnTable):
         left = self.state.neutral_left(actor)
         if value not in left:
             # Only the player's own neutral brokers are named: the other player's are hidden.
-            raise RuleViolation(
-                f"You have no neutral broker {value} left to place; yours: {', '.join(map(str, reversed(left)))}."
-            )
+            refusal = _("You have no neutral broker {value} left to place; yours: {values}.")
+            raise RuleViolation(refusal.format(value=value, values=", ".join(map(str, reversed(left)))))
         screen = self._take(neutral["screen"], [value])
         self._placeable(where)
         self._step_pending = True
@@ -287,20 +289,21 @@ class YsTable(TurnTable):
         (its words are in ``actions``)."""
         state = self.state
         if state.phase != PLAYING:
-            raise RuleViolation("No game is being played here.")
+            raise RuleViolation(_("No game is being played here."))
         if step is not None and step != state.step:
-            raise RuleViolation("That move is out of date: the table has moved on.")
+            raise RuleViolation(_("That move is out of date: the table has moved on."))
         if not state.awaiting or state.awaiting[0]["player"] != actor:
             if state.awaiting:
-                raise RuleViolation(f"The table waits for {self.name_of(state.awaiting[0]['player'])}, not you.")
-            raise RuleViolation("Nothing is asked of you now.")
+                refusal = _("The table waits for {name}, not you.")
+                raise RuleViolation(refusal.format(name=self.name_of(state.awaiting[0]["player"])))
+            raise RuleViolation(_("Nothing is asked of you now."))
         prompt = state.awaiting[0]
         if isinstance(answer, str):
             words = answer.lower().split()
         elif isinstance(answer, list | tuple):
             words = [str(word).lower() for word in answer]
         else:
-            raise RuleViolation("Answer with words: a colour, gems, or a colour and up or down.")
+            raise RuleViolation(_("Answer with words: a colour, gems, or a colour and up or down."))
         self._step_pending = True
         self._answer(actor, prompt, words)
 
@@ -309,8 +312,8 @@ class YsTable(TurnTable):
         the King's favour space; you take a 2 from the supply."""
         holdings = self._acting(actor, step, "favour")
         if len(holdings["favour"]) >= self.state.round:
-            raise RuleViolation("You have given the King a broker this round already.")
-        front = self._take(holdings["front"], [value], "in front of your screen")
+            raise RuleViolation(_("You have given the King a broker this round already."))
+        front = self._take(holdings["front"], [value], in_front=True)
         self._step_pending = True
         event = self._record("favour", actor, player=actor, private=[[actor, {"value": value}]])
         self._player(
@@ -330,30 +333,38 @@ class YsTable(TurnTable):
         ``actions``)."""
         state = self.state
         if state.phase != PLAYING:
-            raise RuleViolation("No game is being played here.")
+            raise RuleViolation(_("No game is being played here."))
         if step is not None and step != state.step:
-            raise RuleViolation("That move is out of date: the table has moved on.")
+            raise RuleViolation(_("That move is out of date: the table has moved on."))
         holdings = self._holdings(actor) if state.player(actor) is not None else None
         if holdings is None:
-            raise RuleViolation("Only players in this game can do that.")
+            raise RuleViolation(_("Only players in this game can do that."))
         name = str(card).strip().lower()
         if words:
             if name not in USES:
-                raise RuleViolation(f"Play a card by its name alone: play {name}.")
+                raise RuleViolation(_("Play a card by its name alone: play {card}.").format(card=name))
             self._step_pending = True
             USES[name][0](self, actor, [str(word).lower() for word in words])
             return
         held = next((entry for entry in holdings["cards"] if entry[0] == name), None)
         if held is None:
-            raise RuleViolation("You hold no such card.")
+            raise RuleViolation(_("You hold no such card."))
         if held[1] >= state.round:
-            raise RuleViolation("A card is played from the round after it was won.")
+            raise RuleViolation(_("A card is played from the round after it was won."))
         if holdings["played"] >= t.PLAYS_PER_ROUND:
-            raise RuleViolation(f"You have played {t.PLAYS_PER_ROUND} cards this round.")
+            refusal = ngettext(
+                "You have played {n} card this round.", "You have played {n} cards this round.", t.PLAYS_PER_ROUND
+            )
+            raise RuleViolation(refusal.format(n=t.PLAYS_PER_ROUND))
         window = t.window_of(name)
         if name not in EFFECTS or not self._window_ahead(window):
             when = _PLAYED_WHEN.get(window) if name in EFFECTS else None
-            raise RuleViolation(f"The {name} cannot be played now" + (f": {when}." if when else "."))
+            if when:
+                # Translators: {card} is the card's name as players type it (play spy); {when}, when it is played.
+                refusal = _("The {card} cannot be played now: {when}.").format(card=name, when=_(when))
+            else:
+                refusal = _("The {card} cannot be played now.").format(card=name)
+            raise RuleViolation(refusal)
         self._step_pending = True
         cards = list(holdings["cards"])
         cards.remove(held)
@@ -368,7 +379,7 @@ class YsTable(TurnTable):
         state = self.state
         waiting = [p for p in self.waiting_for() if (seat := state.seat(p)) is not None and not seat.bot]
         if step != state.step or not waiting:
-            raise RuleViolation("That turn is already over.")
+            raise RuleViolation(_("That turn is already over."))
         actor = waiting[0]
         # The default move carries the step forward.
         self._record("timeout", actor, player=actor)
@@ -384,9 +395,9 @@ class YsTable(TurnTable):
         view alone."""
         seat = self.state.seat(actor)
         if seat is None or not seat.bot:
-            raise RuleViolation("That is not a computer player here.")
+            raise RuleViolation(_("That is not a computer player here."))
         if step != self.state.step or actor not in self.waiting_for():
-            raise RuleViolation("That move is out of date: the table has moved on.")
+            raise RuleViolation(_("That move is out of date: the table has moved on."))
         if not self.state.awaiting and self.rng.random() < BOT_CARD_CHANCE and self._bot_card(actor):
             return
         try:
@@ -576,21 +587,21 @@ class YsTable(TurnTable):
         state = self.state
         if state.phase == PLAYING and not (state.awaiting and state.awaiting[0]["ask"] == "order"):
             if state.stage == "bid" and not state.awaiting:
-                raise RuleViolation("Order cards are chosen once everyone has bid.")
-            raise RuleViolation("No order card is being chosen now.")
+                raise RuleViolation(_("Order cards are chosen once everyone has bid."))
+            raise RuleViolation(_("No order card is being chosen now."))
         self.choose(actor, [str(card)], step)
 
     def _ask_order(self, event: Event, choosers: list[int]) -> None:
         """Ask ``choosers`` in turn for an order card, each from those still free; the
         last takes the one left, and then placement begins in the new order."""
         state = self.state
-        taken = {card for _, card in state.order_cards}
+        taken = {card for _unused, card in state.order_cards}
         free = [card for card in range(1, len(state.order) + 1) if card not in taken]
         if len(choosers) > 1:
             self._set(event, "awaiting", [{"player": p, "ask": "order", "options": free} for p in choosers])
             return
         chosen = [*state.order_cards, [choosers[0], free[0]]]
-        order = [player for player, _ in sorted(chosen, key=lambda pair: pair[1])]
+        order = [player for player, _unused in sorted(chosen, key=lambda pair: pair[1])]
         event = self._record("order", NOBODY, order=order, turn=order[0], last=[choosers[0], free[0]])
         for name, value in (
             ("awaiting", []),
@@ -709,7 +720,7 @@ class YsTable(TurnTable):
         """With an Intriguer in effect, a tie in the city that decides a prize is put to its
         player: ``task`` waits at the head of the tasks and True is returned."""
         intriguers = self.effects_of("intriguer")
-        totals = [total for _, total in ranked]
+        totals = [total for _unused, total in ranked]
         prized = set(totals[:paid])
         tied = [p for p, total in ranked if total in prized and totals.count(total) > 1]
         if not intriguers or not tied:
@@ -771,7 +782,7 @@ class YsTable(TurnTable):
         if not ranked or (decided is None and self._city_tie(["quadrant", quadrant], ranked, paid)):
             return
         event = self._record("quadrant", ranked[0][0], quadrant=quadrant, ranking=[list(r) for r in ranked])
-        takes = [["take", p, quadrant, count] for (p, _), count in zip(ranked, t.QUADRANT_TAKES, strict=False)]
+        takes = [["take", p, quadrant, count] for (p, _unused), count in zip(ranked, t.QUADRANT_TAKES, strict=False)]
         self._set(event, "tasks", [*takes, *self.state.tasks])
 
     def _take_gems(self, player: int, quadrant: int, count: int) -> None:
@@ -865,7 +876,7 @@ class YsTable(TurnTable):
         if unwon:
             self._set(event, "discard", [*state.discard, *unwon])
         self._set(event, "corners", [{"up": None, "stack": c["stack"]} for c in state.corners])
-        self._set(event, "quadrant_gems", [[] for _ in state.quadrant_gems])
+        self._set(event, "quadrant_gems", [[] for _unused in state.quadrant_gems])
         self._set(event, "market", [None] * t.MARKET_ROWS)
         if self.setting("favour"):
             self._set(event, "stage", "favour")
@@ -899,7 +910,8 @@ class YsTable(TurnTable):
         winners = scoring.winners(totals, gem_counts)
         best = totals[winners[0]]
         names = [self.name_of(p) for p in winners]
-        result = f"{' and '.join(names)} won Ys with {best} points."
+        # Kept as a message, shown to each reader in their language (i18n.stored).
+        result = stored(said("{names} won Ys with {points} points.", names=_both(names), points=best))
         event = self._record(
             "score",
             winners[0],
@@ -909,7 +921,7 @@ class YsTable(TurnTable):
             result=result,
             outcome="won",
         )
-        for p, _, _, _, _, total in lines:
+        for p, *_unused, total in lines:
             self._player(event, p, points=total)
         for name, value in (
             ("phase", OVER),
@@ -931,14 +943,14 @@ class YsTable(TurnTable):
         if ask == "order":
             free = [str(card) for card in prompt["options"]]
             if len(words) != 1 or words[0] not in free:
-                raise RuleViolation(f"Choose one of the free order cards: order {' or '.join(free)}.")
+                raise RuleViolation(_("Choose one of the free order cards: order {cards}.").format(cards=either(free)))
             event = self._record("ordercard", actor, player=actor, card=int(words[0]))
             self._set(event, "order_cards", [*self.state.order_cards, [actor, int(words[0])]])
             self._ask_order(event, [p["player"] for p in self.state.awaiting[1:]])
             return
         if ask in ("gem", "white"):
             if len(words) != 1 or words[0] not in t.COLOURS:
-                raise RuleViolation(f"Choose a colour: {', '.join(t.COLOURS)}.")
+                raise RuleViolation(_("Choose a colour: {colours}.").format(colours=", ".join(t.COLOURS)))
             event = self._record("chose", actor, player=actor, ask=ask, gems=words)
             self._set(event, "awaiting", self.state.awaiting[1:])
             self._gems(event, actor, {words[0]: 1})
@@ -947,19 +959,21 @@ class YsTable(TurnTable):
             wanted = Counter(words)
             if len(words) != prompt["count"] or any(wanted[g] > options[g] for g in wanted):
                 have = " ".join(prompt["options"])
-                raise RuleViolation(f"Take {prompt['count']} of the gems there: {have}.")
+                count = prompt["count"]
+                refusal = ngettext("Take {n} of the gems there: {gems}.", "Take {n} of the gems there: {gems}.", count)
+                raise RuleViolation(refusal.format(n=count, gems=have))
             event = self._record("take", actor, player=actor, quadrant=prompt["quadrant"], gems=sorted(words))
             self._set(event, "awaiting", self.state.awaiting[1:])
             self._from_quadrant(event, actor, prompt["quadrant"], words)
         elif ask == "nudge":
             if len(words) != 2 or words[0] not in t.COLOURS or words[1] not in ("up", "down"):
-                raise RuleViolation("Move one colour's price: <colour> up, or <colour> down.")
+                raise RuleViolation(_("Move one colour's price: <colour> up, or <colour> down."))
             event = self._price(actor, words[0], 1 if words[1] == "up" else -1)
             self._set(event, "awaiting", self.state.awaiting[1:])
         elif ask in ANSWERS:
             event = ANSWERS[ask][0](self, actor, prompt, words)
         else:
-            raise RuleViolation("That choice is answered with its card's command.")
+            raise RuleViolation(_("That choice is answered with its card's command."))
         state = self.state
         if state.stage == "resolve":
             self._run(event)
@@ -979,7 +993,7 @@ class YsTable(TurnTable):
         """``player`` takes ``gems``; each white one is swapped at once for a coloured gem
         of their choice (the neutral player's: of the strongest colour)."""
         kept = Counter(gem for gem in gems if gem != t.WHITE)
-        for _ in range(gems.count(t.WHITE)):
+        for _unused in range(gems.count(t.WHITE)):
             if player == t.NEUTRAL:
                 kept[scoring.colour_ranking(self.state.prices)[0]] += 1
             else:
@@ -1034,7 +1048,7 @@ class YsTable(TurnTable):
     def _holdings(self, account_id: int) -> dict[str, Any]:
         holdings = self.state.player(account_id)
         if holdings is None:
-            raise RuleViolation("Only players in this game can do that.")
+            raise RuleViolation(_("Only players in this game can do that."))
         return holdings
 
     # -- checks ----------------------------------------------------------------------
@@ -1044,59 +1058,84 @@ class YsTable(TurnTable):
         ``stage`` (and, in placement, for ``part``)."""
         state = self.state
         if state.phase != PLAYING:
-            raise RuleViolation("No game is being played here. The host starts one with: start")
+            raise RuleViolation(_("No game is being played here. The host starts one with: start"))
         holdings = self._holdings(actor)
         if step is not None and step != state.step:
-            raise RuleViolation("That move is out of date: the table has moved on.")
+            raise RuleViolation(_("That move is out of date: the table has moved on."))
         if state.awaiting:
             asked = state.awaiting[0]
             if asked["player"] != actor:
-                raise RuleViolation(f"The table waits for {self.name_of(asked['player'])} to choose.")
+                refusal = _("The table waits for {name} to choose.")
+                raise RuleViolation(refusal.format(name=self.name_of(asked["player"])))
             if asked["ask"] == "order":
-                free = " or ".join(map(str, asked["options"]))
-                raise RuleViolation(f"Choose your order card first: order {free}.")
-            raise RuleViolation("Answer what the table asks of you first (look shows it).")
+                free = either([str(card) for card in asked["options"]])
+                raise RuleViolation(_("Choose your order card first: order {cards}.").format(cards=free))
+            raise RuleViolation(_("Answer what the table asks of you first (look shows it)."))
         if state.stage != stage:
-            raise RuleViolation(_NOT_NOW[stage])
+            raise RuleViolation(_(_NOT_NOW[stage]))
         if stage == "place":
             if state.turn != actor:
-                raise RuleViolation(f"It is {self.name_of(state.turn)}'s turn to place, not yours.")
+                refusal = _("It is {name}'s turn to place, not yours.")
+                raise RuleViolation(refusal.format(name=self.name_of(state.turn)))
             if state.turn_part != part:
-                raise RuleViolation(_NOT_NOW[state.turn_part])
+                raise RuleViolation(_(_NOT_NOW[state.turn_part]))
         return holdings
 
-    def _take(self, brokers: list[int], values: list[int], where: str = "behind your screen") -> list[int]:
-        """``brokers`` (the player's, ``where`` they are) without ``values``; RuleViolation
-        if they are not all there."""
+    def _take(self, brokers: list[int], values: list[int], in_front: bool = False) -> list[int]:
+        """``brokers`` (the player's, behind their screen, or ``in_front`` of it) without
+        ``values``; RuleViolation if they are not all there."""
         rest = list(brokers)
         for value in values:
             number = isinstance(value, int) and not isinstance(value, bool)
             if not number or value not in rest:
-                how_many = "only one" if number and value in brokers else "no"
-                raise RuleViolation(f"You have {how_many} broker {value} {where}.")
+                if number and value in brokers:
+                    if in_front:
+                        refusal = _("You have only one broker {value} in front of your screen.")
+                    else:
+                        refusal = _("You have only one broker {value} behind your screen.")
+                elif in_front:
+                    refusal = _("You have no broker {value} in front of your screen.")
+                else:
+                    refusal = _("You have no broker {value} behind your screen.")
+                raise RuleViolation(refusal.format(value=value))
             rest.remove(value)
         return rest
 
     def _placeable(self, space: list[Any]) -> None:
         if any(entry["space"] == space for entry in self.effects_of("queen")):
-            raise RuleViolation("The Queen has locked that space until resolution.")
+            raise RuleViolation(_("The Queen has locked that space until resolution."))
         if space[0] == "city":
             if space[1] >= self.quadrants():
-                raise RuleViolation(f"This game plays quadrants 1 to {self.quadrants()}.")
+                raise RuleViolation(_("This game plays quadrants 1 to {n}.").format(n=self.quadrants()))
             return
         if self.state.market[space[1]] is None:
-            raise RuleViolation("No broker may go in a market row without a gem.")
+            raise RuleViolation(_("No broker may go in a market row without a gem."))
         if any(entry["space"] == space for entry in self.state.placed):
-            raise RuleViolation("A market space holds one broker.")
+            raise RuleViolation(_("A market space holds one broker."))
 
 
 _NOT_NOW = {
-    "bid": "This is not the time to bid.",
-    "place": "This is not the time to place brokers.",
-    "favour": "This is not the time for the King's favour.",
-    "pair": "Place your own pair now.",
-    "neutral": "Place one of the neutral player's brokers now (2 players).",
+    "bid": N_("This is not the time to bid."),
+    "place": N_("This is not the time to place brokers."),
+    "favour": N_("This is not the time for the King's favour."),
+    "pair": N_("Place your own pair now."),
+    "neutral": N_("Place one of the neutral player's brokers now (2 players)."),
 }
+
+
+def either(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a or b or c`` (the choices a player may type)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{choices} or {last}").format(choices=either(words[:-1]), last=words[-1])
+
+
+def _both(names: list[str]) -> str | Said:
+    """``a``, ``a and b``, ``a and b and c`` (winners' names), as a message each reader
+    is shown in their language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return said("{names} and {last}", names=_both(names[:-1]), last=names[-1])
 
 
 def worth(entry: dict[str, Any]) -> int:

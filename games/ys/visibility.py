@@ -30,6 +30,7 @@ from typing import Any
 from games.base import Event, visible_data
 from games.ys import tables as t
 from games.ys.state import YsState
+from i18n import _, shown
 
 
 def event_for(state: YsState, event: Event, viewer: int) -> dict[str, Any] | None:
@@ -43,7 +44,7 @@ def _name(holdings: dict[str, Any], seat: Any) -> str:
     the finished game keeps theirs (games begun before names were kept: "someone")."""
     if holdings["id"] == t.NEUTRAL:
         return "neutral"
-    return str(seat.name if seat is not None else holdings.get("name", "someone"))
+    return str(seat.name if seat is not None else holdings.get("name", _("someone")))
 
 
 #: How many yellow action cards are put away unseen at setup: the first entries of a
@@ -56,9 +57,9 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
 
     ``viewer, seated, phase, host, result, step, round, stage, window, turn, turn_part,
     order, order_cards, settings, prices, laid, market_card, quadrant_gems, market, awaiting, queued,
-    effects``, as the state has them, and ``market_gems``, how many gems each market row
-    holds (0: none) (all public: a Spy's looks name brokers, never their
-    numbers); ``discard``: the action cards discarded face up (played, or unwon at a
+    effects``, as the state has them (``result`` put in the viewer's language), and
+    ``market_gems``, how many gems each market row holds (0: none) (all public: a Spy's
+    looks name brokers, never their numbers); ``discard``: the action cards discarded face up (played, or unwon at a
     round's end), not the ones left over at setup, which are put away unseen (knowing
     them would tell which lie face down in the corners); ``corners``: ``{"up", "left"}``
     (the face-up card, how many face down); ``placed``: ``{"player", "space", "up",
@@ -132,7 +133,7 @@ def seat_view(state: YsState, viewer: int) -> dict[str, Any]:
         "seated": seat is not None,
         "phase": state.phase,
         "host": state.host,
-        "result": state.result,
+        "result": shown(state.result),
         "step": state.step,
         "round": state.round,
         "stage": state.stage,
