@@ -3,7 +3,6 @@
 Packages, sent whenever they change (docs/players.md shows their JSON):
 
 - ``Char.Name``: who you are logged in as.
-- ``Char.Language``: the language the server writes to you in (``{"code": "cs"}``).
 - ``Room.Info``: where you are (the lobby or a game room).
 - ``Room.Table``: in a game room, what every game's table shows everyone: the seats,
   whose turn, the turn timer, how the last game ended (``commands.games.table_summary``).
@@ -30,13 +29,6 @@ def room_info(place: Place) -> dict[str, Any]:
 def send_identity(player: OnlinePlayer) -> None:
     for connection in player.connections:
         connection.send_gmcp("Char.Name", {"name": player.name, "fullname": player.name})
-    send_language(player)
-
-
-def send_language(player: OnlinePlayer) -> None:
-    """The language the server writes to the player in (a page puts its labels in it)."""
-    for connection in player.connections:
-        connection.send_gmcp("Char.Language", {"code": connection.language})
 
 
 def send_place(player: OnlinePlayer) -> None:

@@ -7,8 +7,9 @@ lines as a telnet client's input is), ``{"cols": n}`` (the scrollback's width) a
 ``{"resume": token}`` (log in again after a drop). To the page: ``{"text": ...}`` (the
 lines a telnet player would read, with the same ANSI colours), ``{"gmcp": package,
 "data": ...}`` (the structured views telnet clients get over GMCP), ``{"token": ...}``
-(the session token, see :mod:`server.sessions`) and ``{"echo": bool}`` (a password is
-being asked for).
+(the session token, see :mod:`server.sessions`), ``{"echo": bool}`` (a password is
+being asked for) and ``{"language": code}`` (the language the server writes in from now
+on: the page puts its own labels in it).
 
 With ``serve --workers N``, a page's player who sits down in a room another worker of the
 host serves is relayed there (see :mod:`server.handoff`): the worker holding the socket
@@ -246,6 +247,15 @@ class WebConnection(Connection):
     def hide_input(self, hidden: bool) -> None:
         self.flush()
         self._post({"echo": not hidden})
+
+    def set_language(self, code: str) -> None:
+        """Write in ``code`` from now on, and tell the page, which puts its own labels in
+        it (what was written before goes out first)."""
+        changed = code != self.language
+        super().set_language(code)
+        if changed:
+            self.flush()
+            self._post({"language": code})
 
     def session_changed(self) -> None:
         """Logged in: the page is given a session token (and a fresh one from time to

@@ -327,6 +327,12 @@ function receive(message) {
   }
   if (message.echo === false) setSecret(true);
   else if (message.echo === true) setSecret(false);
+  // The language the server writes in now (@language, or the player's own once logged in):
+  // the page's labels follow.
+  if (typeof message.language === "string" && message.language !== document.documentElement.lang) {
+    localStorage.setItem(LANGUAGE_KEY, message.language);
+    useLanguage(message.language);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -526,14 +532,6 @@ function roomRenderer() {
 function receiveGmcp(name, data) {
   if (name === "Char.Name") {
     if (data && typeof data.name === "string") loggedIn(data.name);
-    return;
-  }
-  if (name === "Char.Language") {
-    // The player's language (chosen with @language, or kept for them): the page's labels follow.
-    if (data && typeof data.code === "string" && data.code !== document.documentElement.lang) {
-      localStorage.setItem(LANGUAGE_KEY, data.code);
-      useLanguage(data.code);
-    }
     return;
   }
   if (name === "Room.Info") {
