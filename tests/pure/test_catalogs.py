@@ -33,7 +33,8 @@ def test_the_check_finds_a_missing_translation_a_lost_placeholder_and_a_line_too
     catalog = Catalog(locale="cs", domain="mush")
     catalog.add("Welcome back, {name}.", "Vítej zpět.")
     catalog.add("Say what?", "")
-    catalog.add("Pose what?", "x" * 81)
+    catalog.add("Pose what?", "  " + "x" * 79)
+    catalog.add("Emit what?", "y" * 100)  # prose: filled to the reader's window
     folder = tmp_path / "cs" / "LC_MESSAGES"
     folder.mkdir(parents=True)
     with (folder / "mush.po").open("wb") as po:
@@ -46,6 +47,7 @@ def test_the_check_finds_a_missing_translation_a_lost_placeholder_and_a_line_too
     assert found["Welcome back, {name}."] == "its {placeholders} differ from the English"
     assert found["Say what?"] == "not translated"
     assert found["Pose what?"] == "a line is wider than 80 columns"
+    assert "Emit what?" not in found
 
 
 def test_every_text_of_the_template_is_in_the_committed_template(template):
