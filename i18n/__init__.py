@@ -331,17 +331,35 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def pseudo(message: str) -> str:
-    """``message`` accented outside its placeholders, each line 40% longer (``~``)."""
+    """``message`` accented outside its placeholders and 40% longer (``~``): each line
+    laid out as written (indented), and each paragraph of prose, at its end."""
+    source = message.split("\n")
     lines = []
-    for line in message.split("\n"):
+    for at, line in enumerate(source):
         pieces = _PLACEHOLDER.split(line)
         holders = _PLACEHOLDER.findall(line)
         accented = pieces[0].translate(_PSEUDO_LETTERS)
         for holder, piece in zip(holders, pieces[1:], strict=True):
             accented += holder + piece.translate(_PSEUDO_LETTERS)
         text = accented.rstrip()
-        lines.append(text + "~" * (len(text) * 2 // 5) if text.strip() else line)
+        following = source[at + 1] if at + 1 < len(source) else ""
+        ends = line.startswith(" ") or not following.strip() or following.startswith(" ")
+        if not text.strip():
+            lines.append(line)
+        elif ends:
+            paragraph = [text, *reversed(list(_paragraph_before(lines)))] if not line.startswith(" ") else [text]
+            lines.append(text + "~" * (sum(len(part) for part in paragraph) * 2 // 5))
+        else:
+            lines.append(text)
     return "\n".join(lines)
+
+
+def _paragraph_before(lines: list[str]) -> Iterator[str]:
+    """The prose lines that end ``lines``, last first (the paragraph a line ends)."""
+    for line in reversed(lines):
+        if not line.strip() or line.startswith(" "):
+            return
+        yield line
 
 
 class _Pseudo(gettext.NullTranslations):
