@@ -73,7 +73,7 @@ EVERY_LANGUAGE = (
 )
 #: Where text is still being moved onto the catalogs (each game's): the check does not
 #: ask for translations of texts found only there yet. docs/translators.md says more.
-PENDING = ("commands/dvorak/", "commands/ys/", "games/dvorak/", "games/ys/")
+PENDING = ("commands/dvorak/", "games/dvorak/")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 

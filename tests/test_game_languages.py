@@ -152,7 +152,7 @@ def put(code: str, message: str, /, **params: object) -> str:
 GAMES = {
     "gnav": (play_gnav, "You take a seat at the {game} table."),
     "dvorak": (play_dvorak, "Your hand:"),
-    "ys": (play_ys, "A game of Ys begins. Order cards:"),
+    "ys": (play_ys, "A game of Ys begins. Order cards: {order}."),
 }
 
 
