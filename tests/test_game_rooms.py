@@ -10,6 +10,7 @@ import signal
 from sqlalchemy import select
 
 from games.dvorak.visibility import cards_seen
+from i18n import shown
 from persistence.models import GameResult
 from tests.client import MudClient
 from tests.conftest import WELCOME_END
@@ -144,7 +145,9 @@ async def test_four_players_with_turns_off(server):
     assert "*** Only Ann remains: Ann wins! ***" in reply
     async with server.database.snapshot() as connection:
         results = (await connection.execute(select(GameResult.result, GameResult.players))).all()
-    assert results == [("Only Ann remains: Ann wins!", ["Ann", "Bo", "Cy", "Di"])]
+    assert [(shown(result), players) for result, players in results] == [
+        ("Only Ann remains: Ann wins!", ["Ann", "Bo", "Cy", "Di"])
+    ]
 
 
 async def test_looking_at_a_hand_is_announced_and_shown_only_to_the_looker(server):

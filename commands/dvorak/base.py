@@ -13,6 +13,9 @@ from games.dvorak.facedown import LABEL
 from games.dvorak.rules import Table
 from games.dvorak.state import Card
 from games.dvorak.visibility import copy_visible
+from i18n import N_, _
+from persistence.names import letters_problem
+from server.rooms import ROOM_NAME_MAX, ROOM_NAME_RULE, check_room_name
 
 T = TypeVar("T")
 
@@ -23,10 +26,11 @@ def card_number(text: str, usage: str) -> int:
     """``12`` or ``#12`` as a number; a refusal naming ``usage`` otherwise."""
     match = _CARD_NUMBER.fullmatch(text.strip())
     if match is None:
-        raise CommandError(f"Which card? Give its number. Usage: {usage}")
+        raise CommandError(_("Which card? Give its number. Usage: {usage}").format(usage=usage))
     digits = match.group(1)
     if len(digits) > 9:
-        raise CommandError(f"There is no card #{digits[:12]}{'...' if len(digits) > 12 else ''} at this table.")
+        number = f"{digits[:12]}{'...' if len(digits) > 12 else ''}"
+        raise CommandError(_("There is no card #{number} at this table.").format(number=number))
     return int(digits)
 
 
@@ -35,6 +39,23 @@ def card_ref(text: str, usage: str) -> int | str:
     if LABEL.fullmatch(text.strip()):
         return text.strip().upper()
     return card_number(text, usage)
+
+
+#: What a deck's name may be: a room's rule, said of a deck.
+DECK_NAME_RULE = N_(
+    "A deck name is 2-{most} characters: letters (Latin, Cyrillic or Greek), digits, "
+    "single spaces and - _ ' . ! ?, starting with a letter or digit."
+)
+
+
+def deck_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a saved deck (a deck's name is as a room's), or None."""
+    problem = check_room_name(name)
+    if problem is None:
+        return None
+    if problem == _(ROOM_NAME_RULE).format(most=ROOM_NAME_MAX):
+        return _(DECK_NAME_RULE).format(most=ROOM_NAME_MAX)
+    return letters_problem(name, N_("A deck name")) or problem
 
 
 def resolve(table: Table, ref: int | str) -> int:
@@ -47,7 +68,8 @@ def hidden_copy_refused(table: Table, number: int, viewer: int) -> Card:
     that ``viewer`` may not see is refused (as the visibility policy says)."""
     card = table.card(number)
     if not copy_visible(table.state, number, viewer):
-        raise CommandError(f"#{number} is a copy in another player's deck: you read it when they show it.")
+        refusal = _("#{number} is a copy in another player's deck: you read it when they show it.")
+        raise CommandError(refusal.format(number=number))
     return card
 
 

@@ -12,19 +12,18 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from commands.base import CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand, card_number, inspect, perform
+from commands.dvorak.base import GameCommand, card_number, deck_name_problem, inspect, perform
 from commands.dvorak.render import card_full, card_list
 from commands.dvorak.storage.decks import TooManyDecks
 from commands.dvorak.storage.player_decks import PlayerDeckStore, SavedPlayerDeck
 from commands.tables import current_room
-from commands.text import echoed, plural
-from games.dvorak.building import COPIES_PER_MOVE, PASTED_DECK
+from commands.text import echoed, ljust, rjust
+from games.dvorak.building import COPIES_PER_MOVE, NOT_A_CCG_ROOM, PASTED_DECK
 from games.dvorak.deckformat import DeckCard, DefinitionError, export_json, export_mush, parse_deck
 from games.dvorak.rules import RuleViolation, Table
-from i18n import N_
-from server.rooms import check_room_name
+from i18n import N_, _, ngettext
 from server.safety import PlayerSafety
-from server.text import clean_text
+from server.text import clean_text, shown_width
 
 
 class ViewSet(GameCommand):
@@ -39,17 +38,20 @@ class ViewSet(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         def look(table: Table) -> str:
             if not table.ccg:
-                return (
+                return _(
                     "This room plays the basic game: viewall lists its cards. The host turns the CCG game on between "
                     "games: set ccg=on"
                 )
+            size = len(table.set_cards())
+            heading = ngettext(
+                "The card set, version {version}: {n} card.", "The card set, version {version}: {n} cards.", size
+            )
+            cards = [card.number for card in table.set_cards()]
+            none_yet = "  " + _("(none yet: propose some, newcard)")
             return "\n".join(
                 [
-                    f"The card set, version {table.state.deck_version}: {plural(len(table.set_cards()), 'card')}. "
-                    f"{_limits(table)}",
-                    card_list(
-                        table, [card.number for card in table.set_cards()], "  (none yet: propose some, newcard)"
-                    ),
+                    f"{heading.format(version=table.state.deck_version, n=size)} {_limits(table)}",
+                    card_list(table, cards, none_yet),
                 ]
             )
 
@@ -57,40 +59,52 @@ class ViewSet(GameCommand):
 
 
 def _limits(table: Table) -> str:
-    most = int(table.settings["maxcopies"])
-    copies = f"at most {plural(most, 'copy', 'copies')} of a card" if most else "any number of copies"
-    return f"A deck has at least {plural(int(table.settings['decksize']), 'card')}, {copies}."
+    most, least = int(table.settings["maxcopies"]), int(table.settings["decksize"])
+    if most:
+        copies = ngettext("at most {n} copy of a card", "at most {n} copies of a card", most).format(n=most)
+    else:
+        copies = _("any number of copies")
+    # Translators: {copies} is how many copies of one card a deck may have ("at most 3 copies of a card").
+    limits = ngettext("A deck has at least {n} card, {copies}.", "A deck has at least {n} cards, {copies}.", least)
+    return limits.format(n=least, copies=copies)
 
 
 def _deck_report(table: Table, player: int) -> str:
     """The player's deck: each set card and its copies, its size, and whether it is fit."""
     entries = table.deck_list(player)
     if not entries:
-        return f"Your deck is empty. {_limits(table)} Add cards: deckbuild add <card number>=<copies>"
-    lines = [f"Your deck: {plural(sum(copies for _, copies in entries), 'card')}."]
-    lines += [f"  {copies} x {card_full(card)}" for card, copies in entries]
+        empty = _("Your deck is empty. {limits} Add cards: deckbuild add <card number>=<copies>")
+        return empty.format(limits=_limits(table))
+    size = sum(copies for _card, copies in entries)
+    lines = [ngettext("Your deck: {n} card.", "Your deck: {n} cards.", size).format(n=size)]
+    lines += ["  " + _("{n} x {card}").format(n=copies, card=card_full(card)) for card, copies in entries]
     lines.append(_fitness(table, player))
     return "\n".join(lines)
 
 
 def _fitness(table: Table, player: int) -> str:
     problems = table.deck_problems(player)
-    verdict = "It can be played." if not problems else "It cannot be played yet: " + "; ".join(problems) + "."
+    if problems:
+        verdict = _("It cannot be played yet: {problems}.").format(problems="; ".join(problems))
+    else:
+        verdict = _("It can be played.")
     built, now = table.built_against(player), table.state.deck_version
     if built is not None and built < now:
-        verdict += (
-            f" It was built against version {built} of the set, which is now at version {now}: its copies read as "
+        older = _(
+            "It was built against version {built} of the set, which is now at version {now}: its copies read as "
             "the set does now, but check it still suits you."
         )
+        verdict += " " + older.format(built=built, now=now)
     return verdict
 
 
 def _copies(args: str, usage: str) -> tuple[int, int]:
     """``<card number>[=<copies>]``: the card and how many copies (1 if not given)."""
-    card, _, copies = args.partition("=")
+    card, _equals, copies = args.partition("=")
     copies = copies.strip() or "1"
     if not (copies.isascii() and copies.isdigit()) or len(copies) > 4:
-        raise CommandError(f"How many copies? A whole number, 1 to {COPIES_PER_MOVE}. Usage: {usage}")
+        refusal = _("How many copies? A whole number, 1 to {most}. Usage: {usage}")
+        raise CommandError(refusal.format(most=COPIES_PER_MOVE, usage=usage))
     return card_number(card, usage), int(copies)
 
 
@@ -100,7 +114,7 @@ def _deck_cards(table: Table, player: int, author: Callable[[int, str], str]) ->
     return [
         DeckCard(card.name, card.kind_label, card.text, card.colour, author(card.author, card.author_name))
         for card, copies in table.deck_list(player)
-        for _ in range(copies)
+        for _copy in range(copies)
     ]
 
 
@@ -135,10 +149,10 @@ class DeckBuild(GameCommand):
     )
 
     async def run(self, ctx: Context, args: str) -> None:
-        word, _, rest = args.strip().partition(" ")
+        word, _space, rest = args.strip().partition(" ")
         action = self._actions().get(word.lower() or "list")
         if action is None:
-            raise CommandError("Usage: " + "; ".join(self.usage))
+            raise CommandError(_("Usage: {usage}").format(usage="; ".join(self.usage)))
         await action(ctx, rest.strip())
 
     def _actions(self) -> dict[str, Callable[[Context, str], Awaitable[None]]]:
@@ -180,71 +194,100 @@ class DeckBuild(GameCommand):
 
         def look(table: Table) -> tuple[list[tuple[str, int]], int]:
             if not table.ccg:
-                raise RuleViolation("Decks are built in a CCG room (the host turns it on between games: set ccg=on).")
+                raise RuleViolation(_(NOT_A_CCG_ROOM))
             return [(card.name, copies) for card, copies in table.deck_list(actor)], table.state.deck_version
 
         cards, version = await inspect(ctx, look)
         if not cards:
-            raise CommandError("Your deck is empty: there is nothing to save.")
+            raise CommandError(_("Your deck is empty: there is nothing to save."))
         deck = SavedPlayerDeck(name, room.name, version, cards, datetime.now(UTC))
         try:
             replaced = await ctx.services.get(PlayerDeckStore).save(actor, deck)
         except TooManyDecks as quota:
-            raise CommandError(
-                f"You have {quota.limit} saved decks of your own, the most a player may keep: save over one, or "
-                "delete one (deckbuild decks, deckbuild delete <name>)."
-            ) from None
-        ctx.reply(f"You save your deck as {name}{' again' if replaced else ''} ({plural(deck.card_count, 'card')}).")
+            # The English says "decks" for one too.
+            refusal = ngettext(
+                "You have {n} saved decks of your own, the most a player may keep: save over one, or delete one "
+                "(deckbuild decks, deckbuild delete <name>).",
+                "You have {n} saved decks of your own, the most a player may keep: save over one, or delete one "
+                "(deckbuild decks, deckbuild delete <name>).",
+                quota.limit,
+            )
+            raise CommandError(refusal.format(n=quota.limit)) from None
+        if replaced:
+            saved = ngettext(
+                "You save your deck as {deck} again ({n} card).",
+                "You save your deck as {deck} again ({n} cards).",
+                deck.card_count,
+            )
+        else:
+            saved = ngettext(
+                "You save your deck as {deck} ({n} card).", "You save your deck as {deck} ({n} cards).", deck.card_count
+            )
+        ctx.reply(saved.format(deck=name, n=deck.card_count))
 
     async def _load(self, ctx: Context, args: str) -> None:
         name = _deck_name(args, "deckbuild load <name>")
         deck = await ctx.services.get(PlayerDeckStore).load(ctx.player.account_id, name)
         if deck is None:
-            raise CommandError(f'You have no saved deck called "{echoed(name)}" (deckbuild decks lists yours).')
+            refusal = _('You have no saved deck called "{name}" (deckbuild decks lists yours).')
+            raise CommandError(refusal.format(name=echoed(name)))
         room = current_room(ctx)
         await self._bring(ctx, deck.name, deck.cards)
         if deck.room_name.casefold() != room.name.casefold():
-            ctx.reply(
-                f"It was built against the set of room {deck.room_name} (version {deck.set_version}); its cards were "
-                "found here by name."
+            elsewhere = _(
+                "It was built against the set of room {room} (version {version}); its cards were found here by name."
             )
+            ctx.reply(elsewhere.format(room=deck.room_name, version=deck.set_version))
         else:
             version = await inspect(ctx, lambda table: table.state.deck_version)
             if deck.set_version < version:
-                ctx.reply(f"It was built against version {deck.set_version} of this set, which is now at {version}.")
+                older = _("It was built against version {built} of this set, which is now at {now}.")
+                ctx.reply(older.format(built=deck.set_version, now=version))
 
     async def _bring(self, ctx: Context, name: str, cards: list[tuple[str, int]]) -> None:
         actor = ctx.player.account_id
         missing = await perform(ctx, lambda table: table.bring_deck(actor, name, cards))
         if missing:
-            raise CommandError(f"This room's set has no card called {', '.join(missing)}: nothing was changed.")
+            refusal = _("This room's set has no card called {names}: nothing was changed.")
+            raise CommandError(refusal.format(names=", ".join(missing)))
 
     async def _decks(self, ctx: Context, args: str) -> None:
         decks = await ctx.services.get(PlayerDeckStore).list(ctx.player.account_id)
         if not decks:
-            ctx.reply("You have saved no decks. In a CCG room, deckbuild save <name> saves yours.")
+            ctx.reply(_("You have saved no decks. In a CCG room, deckbuild save <name> saves yours."))
             return
-        lines = [f"{'Deck':<30} {'Cards':>5}  Built from (set version)        Saved (UTC)"]
+        headings = [_("Deck"), _("Cards"), _("Built from (set version)"), _("Saved (UTC)")]
+        name_width, count_width = max(30, shown_width(headings[0])), max(5, shown_width(headings[1]))
+        built_width = max(30, shown_width(headings[2]))
+        # The heading of the last column starts a column later than its values, as it always has.
+        lines = [
+            f"{ljust(headings[0], name_width)} {rjust(headings[1], count_width)}  "
+            f"{ljust(headings[2], built_width + 1)} {headings[3]}"
+        ]
         for deck in decks:
             built = f"{deck.room_name} ({deck.set_version})"
-            lines.append(f"{deck.name:<30} {deck.card_count:>5}  {built:<30} {deck.saved_at:%Y-%m-%d %H:%M}")
+            lines.append(
+                f"{deck.name:<{name_width}} {deck.card_count:>{count_width}}  {built:<{built_width}} "
+                f"{deck.saved_at:%Y-%m-%d %H:%M}"
+            )
         ctx.reply("\n".join(lines))
 
     async def _delete(self, ctx: Context, args: str) -> None:
         name = _deck_name(args, "deckbuild delete <name>")
         if not await ctx.services.get(PlayerDeckStore).delete(ctx.player.account_id, name):
-            raise CommandError(f'You have no saved deck called "{echoed(name)}".')
-        ctx.reply(f"You delete your saved deck {name}.")
+            raise CommandError(_('You have no saved deck called "{name}".').format(name=echoed(name)))
+        ctx.reply(_("You delete your saved deck {deck}.").format(deck=name))
 
     async def _export(self, ctx: Context, args: str) -> None:
         form = args.lower() or "mush"
         if form not in ("mush", "json"):
-            raise CommandError("Usage: deckbuild export [mush|json]")
+            raise CommandError(_("Usage: {usage}").format(usage="deckbuild export [mush|json]"))
+        # The deck's name in the export (a file's own words, read back by any server): English.
         actor, name = ctx.player.account_id, f"{ctx.player.name}'s deck"
         author = ctx.services.get(PlayerSafety).author
         cards = await inspect(ctx, lambda table: _deck_cards(table, actor, author))
         if not cards:
-            raise CommandError("Your deck is empty: there is nothing to export.")
+            raise CommandError(_("Your deck is empty: there is nothing to export."))
         if form == "json":
             # One line, to paste back after deckbuild import.
             ctx.reply(json.dumps(json.loads(export_json(name, cards, [])), ensure_ascii=False), wrap=False)
@@ -253,13 +296,14 @@ class DeckBuild(GameCommand):
 
     async def _import(self, ctx: Context, args: str) -> None:
         if not args:
-            raise CommandError("Usage: deckbuild import <deck> (the archive's loadcard lines or JSON, on one line)")
+            refusal = _("Usage: {usage} (the archive's loadcard lines or JSON, on one line)")
+            raise CommandError(refusal.format(usage="deckbuild import <deck>"))
         try:
             parsed = parse_deck(args)
         except DefinitionError as error:
             raise CommandError(str(error)) from None
         if not parsed.cards:
-            raise CommandError("No cards were found in that deck (loadcard <name>/<type>/<text> ..., or JSON).")
+            raise CommandError(_("No cards were found in that deck (loadcard <name>/<type>/<text> ..., or JSON)."))
         # A JSON deck's text was not cleaned with the line it came in (escapes in strings).
         counts = Counter(clean_text(card.name).strip() for card in parsed.cards)
         await self._bring(ctx, PASTED_DECK, list(counts.items()))
@@ -267,9 +311,9 @@ class DeckBuild(GameCommand):
 
 def _deck_name(args: str, usage: str) -> str:
     name = args.strip()
-    problem = check_room_name(name) if name else f"Usage: {usage}"
+    problem = deck_name_problem(name) if name else _("Usage: {usage}").format(usage=usage)
     if problem:
-        raise CommandError(problem.replace("room name", "deck name"))
+        raise CommandError(problem)
     return name
 
 

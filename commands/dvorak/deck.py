@@ -7,12 +7,12 @@ line by line, and also when a client delivers the whole paste as one line.
 from __future__ import annotations
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.dvorak.base import GameCommand, inspect, perform
+from commands.dvorak.base import GameCommand, deck_name_problem, inspect, perform
 from commands.dvorak.storage.decks import DeckOwnedByOther, DecksTooBig, DeckStore, TooManyDecks, deck_size
 from commands.dvorak.storage.tables import card_versions
 from commands.social import refuse_if_muted
 from commands.tables import current_room, writing
-from commands.text import echoed, plural
+from commands.text import echoed, ljust, rjust
 from games.dvorak.deck import deck_contents, snapshot
 from games.dvorak.deckformat import (
     EXPORTERS,
@@ -26,9 +26,16 @@ from games.dvorak.deckformat import (
 )
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED, RULES, Card, is_approved
-from i18n import N_
-from server.rooms import check_room_name
+from i18n import N_, _, ngettext, said, said_n
 from server.safety import PlayerSafety
+from server.text import shown_width
+
+#: How ``logcards`` notes a card that is not in the game, by where it is.
+_LOGGED_STATUS = {
+    PENDING: N_("#{number} waiting for a vote: {card}"),
+    REJECTED: N_("#{number} rejected: {card}"),
+    REMOVED: N_("#{number} removed: {card}"),
+}
 
 
 def _definition_line(card: Card) -> str:
@@ -40,7 +47,7 @@ def _definition_line(card: Card) -> str:
 
 
 def _kib(size: int) -> str:
-    return f"{max(1, round(size / 1024)):,} KiB"
+    return _("{n} KiB").format(n=f"{max(1, round(size / 1024)):,}")
 
 
 class ClearDeck(GameCommand):
@@ -86,7 +93,7 @@ class LoadCard(GameCommand):
         try:
             card = parse_card_definition(args)
         except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+            raise CommandError(_("{refusal} Usage: {usage}").format(refusal=error, usage=self.usage[0])) from None
         refuse_if_muted(ctx)
         actor, author = ctx.player.account_id, ctx.player.name
         async with writing(ctx, "writes", 1):
@@ -112,7 +119,7 @@ class LoadRule(GameCommand):
         try:
             rule = parse_rule_definition(args)
         except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+            raise CommandError(_("{refusal} Usage: {usage}").format(refusal=error, usage=self.usage[0])) from None
         refuse_if_muted(ctx)
         actor, author = ctx.player.account_id, ctx.player.name
         async with writing(ctx, "writes", 1):
@@ -134,10 +141,14 @@ class LogCards(GameCommand):
 
         def look(table: Table) -> str:
             cards = sorted(table.state.cards.values(), key=lambda c: c.number)
-            lines = [f"@@ Every card of room {room.name}, for saving: paste it back to load the deck.", "cleardeck"]
+            heading = _("Every card of room {room}, for saving: paste it back to load the deck.")
+            lines = [f"@@ {heading.format(room=room.name)}", "cleardeck"]
             lines += [_definition_line(c) for c in cards if is_approved(c) or c.zone == RULES]
-            status = {PENDING: "waiting for a vote", REJECTED: "rejected", REMOVED: "removed"}
-            lines += [f"@@ #{c.number} {status[c.zone]}: {_definition_line(c)}" for c in cards if c.zone in status]
+            lines += [
+                f"@@ {_(_LOGGED_STATUS[c.zone]).format(number=c.number, card=_definition_line(c))}"
+                for c in cards
+                if c.zone in _LOGGED_STATUS
+            ]
             return "\n".join(lines)
 
         ctx.reply(await inspect(ctx, look), wrap=False)
@@ -159,7 +170,7 @@ class ExportDeck(GameCommand):
         form = args.strip().lower() or "mush"
         exporter = EXPORTERS.get(form)
         if exporter is None:
-            raise CommandError(f"Usage: {self.usage[0]}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         room, author = current_room(ctx), ctx.services.get(PlayerSafety).author
         ctx.reply(
             await inspect(ctx, lambda table: exporter(room.name, *deck_contents(table.state, author))), wrap=False
@@ -180,9 +191,9 @@ class SaveDeck(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         name = args.strip()
-        problem = check_room_name(name) if name else f"Usage: {self.usage[0]}"
+        problem = deck_name_problem(name) if name else _("Usage: {usage}").format(usage=self.usage[0])
         if problem:
-            raise CommandError(problem.replace("room name", "deck name"))
+            raise CommandError(problem)
         refuse_if_muted(ctx)
         room = current_room(ctx)
         data, count = await inspect(ctx, lambda table: (snapshot(table.state), len(table.deck_cards())))
@@ -197,20 +208,57 @@ class SaveDeck(GameCommand):
             async with writing(ctx, "saved_bytes", size):
                 replaced = await ctx.services.get(DeckStore).save(name, ctx.player.account_id, count, saved, size)
         except DeckOwnedByOther:
-            raise CommandError(f'The deck name "{echoed(name)}" belongs to someone else. Choose another.') from None
+            refusal = _('The deck name "{name}" belongs to someone else. Choose another.')
+            raise CommandError(refusal.format(name=echoed(name))) from None
         except TooManyDecks as quota:
-            raise CommandError(
-                f"You have {quota.limit} saved decks, the most a player may keep. Save over one of them, "
-                'or delete one first (type "listdecks", then "deletedeck <name>").'
-            ) from None
+            # The English says "decks" for one too.
+            refusal = ngettext(
+                "You have {n} saved decks, the most a player may keep. Save over one of them, or delete one first "
+                '(type "listdecks", then "deletedeck <name>").',
+                "You have {n} saved decks, the most a player may keep. Save over one of them, or delete one first "
+                '(type "listdecks", then "deletedeck <name>").',
+                quota.limit,
+            )
+            raise CommandError(refusal.format(n=quota.limit)) from None
         except DecksTooBig as quota:
+            refusal = _(
+                "This room saved is {size}, and your other saved decks take {others} of the {most} a player may "
+                'keep. Delete one first (type "listdecks", then "deletedeck <name>").'
+            )
             raise CommandError(
-                f"This room saved is {_kib(quota.size)}, and your other saved decks take {_kib(quota.others)} of the "
-                f'{_kib(quota.limit)} a player may keep. Delete one first (type "listdecks", then "deletedeck <name>").'
+                refusal.format(size=_kib(quota.size), others=_kib(quota.others), most=_kib(quota.limit))
             ) from None
-        what = f"the room{' again' if replaced else ''} as deck {name} ({plural(count, 'card')})."
-        room.broadcast(f"{ctx.player.name} saves {what}", exclude=ctx.player)
-        ctx.reply(f"You save {what}")
+        if replaced:
+            room.broadcast(
+                said_n(
+                    "{name} saves the room again as deck {deck} ({n} card).",
+                    "{name} saves the room again as deck {deck} ({n} cards).",
+                    count,
+                    name=ctx.player.name,
+                    deck=name,
+                ),
+                exclude=ctx.player,
+            )
+            reply = ngettext(
+                "You save the room again as deck {deck} ({n} card).",
+                "You save the room again as deck {deck} ({n} cards).",
+                count,
+            )
+        else:
+            room.broadcast(
+                said_n(
+                    "{name} saves the room as deck {deck} ({n} card).",
+                    "{name} saves the room as deck {deck} ({n} cards).",
+                    count,
+                    name=ctx.player.name,
+                    deck=name,
+                ),
+                exclude=ctx.player,
+            )
+            reply = ngettext(
+                "You save the room as deck {deck} ({n} card).", "You save the room as deck {deck} ({n} cards).", count
+            )
+        ctx.reply(reply.format(deck=name, n=count))
 
 
 class LoadDeck(GameCommand):
@@ -232,10 +280,11 @@ class LoadDeck(GameCommand):
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         name = args.strip()
         if not name:
-            raise CommandError(f"Usage: {self.usage[0]}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         found = await ctx.services.get(DeckStore).load(name)
         if found is None:
-            raise CommandError(f'There is no saved deck called "{echoed(name)}". Type "listdecks" for the list.')
+            refusal = _('There is no saved deck called "{name}". Type "listdecks" for the list.')
+            raise CommandError(refusal.format(name=echoed(name)))
         saved_name, data = found
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.restore(actor, saved_name, data, forced=forced))
@@ -253,17 +302,37 @@ class ListDecks(Command):
         store = ctx.services.get(DeckStore)
         decks = await store.summaries()
         if not decks:
-            ctx.reply("No decks have been saved. In a room, savedeck <name> saves one.")
+            ctx.reply(_("No decks have been saved. In a room, savedeck <name> saves one."))
             return
-        lines = [f"{'Deck':<30} {'Saved by':<20} {'Cards':>5}  Saved (UTC)"]
+        headings = [_("Deck"), _("Saved by"), _("Cards"), _("Saved (UTC)")]
+        name_width, owner_width = max(30, shown_width(headings[0])), max(20, shown_width(headings[1]))
+        count_width = max(5, shown_width(headings[2]))
+        lines = [
+            f"{ljust(headings[0], name_width)} {ljust(headings[1], owner_width)} {rjust(headings[2], count_width)}"
+            f"  {headings[3]}"
+        ]
         for deck in decks:
-            lines.append(f"{deck.name:<30} {deck.owner_name:<20} {deck.card_count:>5}  {deck.saved_at:%Y-%m-%d %H:%M}")
+            lines.append(
+                f"{deck.name:<{name_width}} {deck.owner_name:<{owner_width}} {deck.card_count:>{count_width}}"
+                f"  {deck.saved_at:%Y-%m-%d %H:%M}"
+            )
         count, used = await store.usage(ctx.player.account_id)
         if count:
-            lines.append(
-                f"Yours: {count}{f' of {store.max_decks}' if store.max_decks else ''} decks, "
-                f"{_kib(used)}{f' of {_kib(store.max_bytes)}' if store.max_bytes else ''}."
-            )
+            # The English says "decks" for one too.
+            if store.max_decks and store.max_bytes:
+                yours = ngettext(
+                    "Yours: {n} of {most} decks, {size} of {limit}.",
+                    "Yours: {n} of {most} decks, {size} of {limit}.",
+                    count,
+                )
+            elif store.max_decks:
+                yours = ngettext("Yours: {n} of {most} decks, {size}.", "Yours: {n} of {most} decks, {size}.", count)
+            elif store.max_bytes:
+                yours = ngettext("Yours: {n} decks, {size} of {limit}.", "Yours: {n} decks, {size} of {limit}.", count)
+            else:
+                yours = ngettext("Yours: {n} decks, {size}.", "Yours: {n} decks, {size}.", count)
+            limit = _kib(store.max_bytes) if store.max_bytes else ""
+            lines.append(yours.format(n=count, most=store.max_decks, size=_kib(used), limit=limit))
         ctx.reply("\n".join(lines))
 
 
@@ -281,12 +350,16 @@ class DeleteDeck(Command):
         store = ctx.services.get(DeckStore)
         owner = await store.owner_of(name) if name else None
         if owner is None:
-            raise CommandError(f'There is no saved deck called "{name}".' if name else f"Usage: {self.usage[0]}")
+            if name:
+                raise CommandError(_('There is no saved deck called "{name}".').format(name=name))
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         if owner != ctx.player.account_id and not ctx.player.is_admin:
-            raise CommandError("Only whoever saved that deck, or an administrator, can delete it.")
+            raise CommandError(_("Only whoever saved that deck, or an administrator, can delete it."))
         await store.delete(name)
-        ctx.player.place.broadcast(f"{ctx.player.name} deletes the saved deck {name}.", exclude=ctx.player)
-        ctx.reply(f"You delete the saved deck {name}.")
+        ctx.player.place.broadcast(
+            said("{name} deletes the saved deck {deck}.", name=ctx.player.name, deck=name), exclude=ctx.player
+        )
+        ctx.reply(_("You delete the saved deck {deck}.").format(deck=name))
 
 
 DECK_COMMANDS = CommandSet(
@@ -294,13 +367,12 @@ DECK_COMMANDS = CommandSet(
 )
 SAVED_DECK_COMMANDS = CommandSet(N_("Decks"), [ListDecks(), DeleteDeck()])
 
-PASTE_EMIT_SKIPPED = (
-    "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, "
-    "so its @emit was not: type @emit on a line of its own."
+PASTE_EMIT_SKIPPED = N_(
+    "Only deck commands (cleardeck, loadcard, loadrule, @@) are run from a pasted line, so its @emit was not: type "
+    "@emit on a line of its own."
 )
-PASTE_PROPOSALS_DROPPED = (
-    f"A pasted line makes at most {PASTE_PROPOSALS_MAX} proposals, so the last {{count}} were not made: "
-    "paste them again."
+PASTE_PROPOSALS_DROPPED = N_(
+    "A pasted line makes at most {most} proposals, so the last {count} were not made: paste them again."
 )
 
 
@@ -311,6 +383,8 @@ def split_pasted_line(line: str) -> tuple[list[str], str | None]:
     command."""
     proposals, dropped = split_pasted_proposals(line)
     if len(proposals) > 1 or dropped:
-        return proposals, PASTE_PROPOSALS_DROPPED.format(count=dropped) if dropped else None
+        return proposals, _(PASTE_PROPOSALS_DROPPED).format(
+            most=PASTE_PROPOSALS_MAX, count=dropped
+        ) if dropped else None
     commands, emits = split_pasted_commands(line)
-    return commands, PASTE_EMIT_SKIPPED if emits else None
+    return commands, _(PASTE_EMIT_SKIPPED) if emits else None

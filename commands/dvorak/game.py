@@ -21,13 +21,15 @@ from commands.dvorak.storage.tables import card_versions
 from commands.dvorak.views import VIEW_COMMANDS, own_hand
 from commands.dvorak.votes import VOTE_COMMANDS
 from commands.games import GameCommands
-from commands.text import docstring_section
-from games.dvorak import rules
 from games.dvorak.rules import Table
+from i18n import N_
 from persistence.database import Database
 from server.rooms import GameRoom
 
-RULES_HELP = """Dvorak: the card game whose cards are written by its players.
+#: The rules, for ``help dvorak``; at its end, how this table reads what the seeds leave
+#: open (as :mod:`games.dvorak.rules` explains them, under "Readings").
+RULES_HELP = N_(
+    """Dvorak: the card game whose cards are written by its players.
 
 The deck is the room's: anyone seated proposes new cards (newcard <name>/<A|T>/<text>) and
 special rules (newrule), and the table votes on each by its number (approve 12, repeal
@@ -46,9 +48,40 @@ the table votes.
 
 Readings:
 
-"""
+Where the seeds (000 in Slovak, 002 in Spanish, 003 in Russian) leave a point open, this
+table plays it so, reading the sentence quoted:
 
-VOTE_HELP = """Voting: how the table decides what goes into the deck.
+- A new, edited or removed card is decided by every seated player, and play waits for the
+vote, with no time limit: "hra sa zastaví, až kým sa nedohodnú a každý hráč musí povedať, či
+ju schvaľuje" (000: play stops until they agree, every player saying whether they approve).
+The host may change the policy (vote), let play go on (halt) or give votes a time
+(votetime); the seeds allow rules about voting to change.
+
+- A seated player away past the grace period (5 minutes) stops counting in votes until they
+are back. The seeds assume everyone sits at the table; without this, one dropped connection
+would halt the table for ever.
+
+- The first player is drawn at random: "определите, кто ходит первым, с помощью
+«камень-ножницы-бумага», подбрасывания монеты, броска кубика" (003: decide who goes first by
+rock-paper-scissors, a coin, a die). Turns go in seat order, which is the order of joining.
+
+- When both the draw pile and the discard pile are empty, the turn's draw counts as made:
+"если и стопка сброса пуста, игроки продолжают игру, не беря карты" (003: if the discard
+pile is empty too, the players go on without drawing).
+
+- Once no card is left to draw (both piles empty), a player still in the game who holds no
+card is out, at once; the last side left wins, and if nobody is left the game is a draw:
+"Когда все карты разыграны и ни одной не осталось, игроки, у которых не осталось карт,
+выбывают из игры, что иногда приводит к ничьей" (003: when all cards are played and none is
+left, players with no cards left are out, which sometimes ends in a draw).
+
+- A player who joins a game in progress is dealt a hand and plays after the others; the
+seeds say nothing of joining late."""
+)
+
+#: How the table votes, for ``help vote``.
+VOTE_HELP = N_(
+    """Voting: how the table decides what goes into the deck.
 
 A proposal (newcard, newrule, editcard, removecard) is shown to everyone seated and put
 to the vote at once; proposing counts as approving. Each seated player votes with approve
@@ -65,6 +98,7 @@ otherwise); away longer, the vote goes on without them until they are back.
 
 A host may give votes a time (set votetime=<seconds>; 0, the default, is none): whoever
 has not voted when it runs out counts as voting against."""
+)
 
 
 async def cards_as_they_were(database: Database, room: GameRoom) -> Callable[[int], Table]:
@@ -116,9 +150,9 @@ GAME_COMMANDS = GameCommands(
     own_hand=own_hand,
     send_views=send_table,
     empty_views=EMPTY_VIEWS,
-    first_steps='Add cards with loadcard, then type "start".',
-    leaving_costs="your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)",
-    rules_help=RULES_HELP + docstring_section(rules.__doc__ or "", "Readings"),
+    first_steps=N_('Add cards with loadcard, then type "start".'),
+    leaving_costs=N_("your cards go to the discard pile (in a CCG game, your deck's copies go back to your deck)"),
+    rules_help=RULES_HELP,
     help_topics={"vote": VOTE_HELP},
     lobby_command_sets=(SAVED_DECK_COMMANDS,),
     split_line=split_pasted_line,

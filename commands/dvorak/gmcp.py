@@ -20,6 +20,7 @@ from games.dvorak.deckformat import colour_code
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, NO_OWNER, REJECT, Card
 from games.dvorak.visibility import card_visible
+from i18n import LANGUAGE, shown
 from server.hub import OnlinePlayer
 from server.rooms import GameRoom
 
@@ -86,7 +87,8 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
         "rules": [card_json(card) for card in summary.rules],
         "watching": list(summary.watching),
         "settings": summary.settings,
-        "result": summary.result or None,
+        # How the last game ended, in the reader's language (views are made per viewer's language).
+        "result": shown(summary.result) or None,
         "card_set": (
             {"version": summary.card_set[0], "cards": summary.card_set[1]} if summary.card_set is not None else None
         ),
@@ -130,11 +132,12 @@ def send_table(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """The table, each viewer's own hand, and the votes, to everyone in the room who
     asked for GMCP (or just to ``players``)."""
     dvorak = game_table(Table, room.table)
-    # The table and the votes are the same for everyone: made once, for the first viewer.
-    shared = cache(lambda: (table_json(room, dvorak), votes_json(dvorak)))
+    # The table and the votes are the same for everyone who reads the same language: made
+    # once for each language (the last game's result is in the reader's).
+    shared = cache(lambda code: (table_json(room, dvorak), votes_json(dvorak)))
 
     def packages(viewer: int) -> dict[str, Any]:
-        table, votes = shared()
+        table, votes = shared(LANGUAGE.get())
         return {"Dvorak.Table": table, "Dvorak.Hand": hand_json(dvorak, viewer), "Dvorak.Votes": votes}
 
     send_packages(room, players, packages)

@@ -9,7 +9,7 @@ from commands.tables import seated_player, settings_list
 from commands.text import split_assignment
 from games.dvorak.rules import ENDINGS, Table
 from games.dvorak.settings import SETTINGS
-from i18n import N_
+from i18n import N_, _
 
 
 class Start(GameCommand):
@@ -42,7 +42,7 @@ class Set(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         assignment = split_assignment(args)
         if assignment is None or not assignment[0]:
-            raise CommandError('Usage: set <setting>=<value>. Type "settings" for the list.')
+            raise CommandError(_('Usage: set <setting>=<value>. Type "settings" for the list.'))
         name, value = assignment
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.change_setting(actor, name, value))
@@ -102,7 +102,7 @@ class EndGame(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         actor, how = ctx.player.account_id, args.strip().lower()
         if how not in ENDINGS:
-            raise CommandError("Usage: " + ", ".join(self.usage))
+            raise CommandError(_("Usage: {usage}").format(usage=", ".join(self.usage)))
         await perform(ctx, lambda table: table.end_game(actor, how))
 
 
@@ -119,7 +119,7 @@ class Team(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         assignment = split_assignment(args)
         if assignment is None:
-            raise CommandError("Usage: team <player>=<team name>")
+            raise CommandError(_("Usage: {usage}").format(usage="team <player>=<team name>"))
         name, team = assignment
         if team:
             refuse_if_muted(ctx)

@@ -10,7 +10,7 @@ from commands.base import CommandError, CommandSet, Context, find_command
 from commands.dvorak.base import CardMove, GameCommand, card_number, card_ref, perform, resolve
 from commands.tables import seated_player
 from games.dvorak.rules import Table
-from i18n import N_
+from i18n import N_, _
 
 #: Most cards one draw command takes.
 DRAW_MAX = 20
@@ -35,7 +35,8 @@ class Draw(GameCommand):
         count = 1
         if args.strip():
             if not args.strip().isdigit() or not 1 <= int(args) <= DRAW_MAX:
-                raise CommandError(f"Usage: {self.usage_text()}, where n is 1 to {DRAW_MAX}.")
+                refusal = _("Usage: {usage}, where n is 1 to {most}.")
+                raise CommandError(refusal.format(usage=self.usage_text(), most=DRAW_MAX))
             count = int(args)
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.draw_many(actor, count, self.visible, forced))
@@ -77,11 +78,12 @@ class Play(GameCommand):
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         usage = self.usage_text()
         if "=" in args:
-            card, _, how = args.partition("=")
+            card, _equals, how = args.partition("=")
             if how.strip().lower() != "facedown":
-                raise CommandError(f"Usage: {usage}")
+                raise CommandError(_("Usage: {usage}").format(usage=usage))
             if _PLAY_ON.fullmatch(card.strip()):
-                raise CommandError("A card played face down goes in front of you, not on a Thing: play <num>=facedown")
+                refusal = _("A card played face down goes in front of you, not on a Thing: play <num>=facedown")
+                raise CommandError(refusal)
             face_down = card_number(card, usage)
             me = ctx.player.account_id
             await perform(ctx, lambda table: table.play_face_down(me, face_down, forced=forced))
@@ -204,7 +206,7 @@ class GiveCard(GameCommand):
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         match = _GIVE.fullmatch(args.strip())
         if match is None:
-            raise CommandError(f"Usage: {self.usage[0]}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         ref = card_ref(match.group(1), self.usage[0])
         actor = ctx.player.account_id
 
@@ -304,7 +306,7 @@ class PutCard(GameCommand):
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         match = _PUT_AT.fullmatch(args.strip())
         if match is None:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
         number = card_number(match.group(1), self.usage_text())
         where = match.group(2).lower()
         depth = 1 if where == "top" else None if where == "bottom" else int(where)
@@ -335,9 +337,10 @@ class Reorder(GameCommand):
     async def move(self, ctx: Context, args: str, forced: bool) -> None:
         words = args.replace(",", " ").split()
         if not words:
-            raise CommandError(f"Usage: {self.usage[0]} (the top cards of your draw pile, top first)")
+            refusal = _("Usage: {usage} (the top cards of your draw pile, top first)")
+            raise CommandError(refusal.format(usage=self.usage[0]))
         if len(words) > REORDER_MAX:
-            raise CommandError(f"Reorder at most {REORDER_MAX} cards at once.")
+            raise CommandError(_("Reorder at most {most} cards at once.").format(most=REORDER_MAX))
         numbers = [card_number(word, self.usage[0]) for word in words]
         actor = ctx.player.account_id
         await perform(ctx, lambda table: table.reorder_draw(actor, numbers, forced=forced))
@@ -395,7 +398,9 @@ class Force(GameCommand):
         if found is None or not isinstance(command, GameCommand) or not command.forceable:
             forceable = {c.key for s in ctx.command_sets for c in s.commands if getattr(c, "forceable", False)}
             names = ", ".join(sorted(forceable))
-            raise CommandError(f"Usage: force <command>, where the command is one of: {names}.")
+            raise CommandError(
+                _("Usage: force <command>, where the command is one of: {commands}.").format(commands=names)
+            )
         command.refuse_arguments(found[1])
         await command.move(ctx, found[1], forced=True)
 

@@ -9,13 +9,31 @@ from __future__ import annotations
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import GameCommand, card_number, hidden_copy_refused, inspect, perform
-from commands.dvorak.render import card_entries, card_full, card_list, card_name, card_text, face_down_line
+from commands.dvorak.render import (
+    card_entries,
+    card_entry_said,
+    card_full,
+    card_list,
+    card_name,
+    card_text,
+    face_down_line,
+    lines_said,
+    none_listed,
+    none_said,
+)
 from commands.tables import current_room, seated_player
-from commands.text import page_number, page_of, plural
+from commands.text import PAGE_MOST, page_number, page_of
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
-from i18n import N_
+from i18n import N_, Said, Text, _, ngettext, said
 from server.safety import PlayerSafety
+
+#: How ``readcard`` names a card that is not in the game, by where it is.
+_CARD_STATUS = {
+    PENDING: N_("{card} (proposed, not yet voted in)"),
+    REJECTED: N_("{card} (rejected)"),
+    REMOVED: N_("{card} (removed)"),
+}
 
 
 class ReadCard(GameCommand):
@@ -37,12 +55,13 @@ class ReadCard(GameCommand):
 
         def read(table: Table) -> str:
             card = hidden_copy_refused(table, number, viewer)
-            status = {PENDING: " (proposed, not yet voted in)", REJECTED: " (rejected)", REMOVED: " (removed)"}
-            lines = [f"{card_name(card)}{status.get(card.zone, '')}", f"Type: {card.kind_label}"]
+            status = _CARD_STATUS.get(card.zone)
+            name = _(status).format(card=card_name(card)) if status else card_name(card)
+            lines = [name, _("Type: {type}").format(type=card.kind_shown)]
             if card.author_name:
-                lines.append(f"By: {author(card.author, card.author_name)}")
+                lines.append(_("By: {name}").format(name=author(card.author, card.author_name)))
             # Labelled, as each line here is: a card's words never start a line of their own.
-            lines.append(f"Text: {card_text(card) or '(none)'}")
+            lines.append(_("Text: {text}").format(text=card_text(card) or _("(none)")))
             return "\n".join(lines)
 
         ctx.reply(await inspect(ctx, read))
@@ -71,7 +90,8 @@ class ViewHand(GameCommand):
                 if target.account_id == me:
                     return own_hand(table, me)
                 cards = table.view_hand(me, target.account_id, forced=forced)
-                return f"{target.name}'s hand ({plural(len(cards), 'card')}):\n" + card_list(table, cards)
+                heading = ngettext("{name}'s hand ({n} card):", "{name}'s hand ({n} cards):", len(cards))
+                return heading.format(name=target.name, n=len(cards)) + "\n" + card_list(table, cards)
 
             ctx.reply(await perform(ctx, look))
         else:
@@ -80,9 +100,10 @@ class ViewHand(GameCommand):
 
 def own_hand(table: Table, account_id: int) -> str:
     if table.state.seat(account_id) is None:
-        raise CommandError("You are watching, so you hold no cards.")
+        raise CommandError(_("You are watching, so you hold no cards."))
     hand = table.hand(account_id)
-    return f"Your hand ({plural(len(hand), 'card')}):\n" + card_list(table, hand)
+    heading = ngettext("Your hand ({n} card):", "Your hand ({n} cards):", len(hand)).format(n=len(hand))
+    return f"{heading}\n" + card_list(table, hand)
 
 
 class ViewPlay(GameCommand):
@@ -104,11 +125,11 @@ class ViewPlay(GameCommand):
                     if number in table.state.face_down:
                         lines.append(f"  {face_down_line(table, table.state.face_down[number], ctx.player.account_id)}")
                         continue
-                    on = f"   [on #{card.attached_to}]" if card.attached_to else ""
+                    on = "   " + _("[on #{number}]").format(number=card.attached_to) if card.attached_to else ""
                     lines.append(f"  {card_full(card)}{on}")
                 if not things:
-                    lines.append("  (nothing)")
-            return "\n".join(lines) or "Nobody is seated."
+                    lines.append("  " + _("(nothing)"))
+            return "\n".join(lines) or _("Nobody is seated.")
 
         ctx.reply(await inspect(ctx, look))
 
@@ -126,8 +147,11 @@ class Count(GameCommand):
         def look(table: Table) -> str:
             seat = seated_player(table, ctx, args or "me", self.usage_text())
             held = len(table.hand(seat.account_id))
-            who = "You hold" if seat.account_id == ctx.player.account_id else f"{seat.name} holds"
-            return f"{who} {held} card{'s' if held != 1 else ''}."
+            if seat.account_id == ctx.player.account_id:
+                holds = ngettext("You hold {n} card.", "You hold {n} cards.", held)
+            else:
+                holds = ngettext("{name} holds {n} card.", "{name} holds {n} cards.", held)
+            return holds.format(name=seat.name, n=held)
 
         ctx.reply(await inspect(ctx, look))
 
@@ -139,9 +163,12 @@ class CountDraw(GameCommand):
 
     async def run(self, ctx: Context, args: str) -> None:
         me = ctx.player.account_id
-        ctx.reply(
-            await inspect(ctx, lambda t: f"The draw pile holds {plural(len(t.state.pile(*t.draw_key(me))), 'card')}.")
-        )
+
+        def look(table: Table) -> str:
+            count = len(table.state.pile(*table.draw_key(me)))
+            return ngettext("The draw pile holds {n} card.", "The draw pile holds {n} cards.", count).format(n=count)
+
+        ctx.reply(await inspect(ctx, look))
 
 
 class ViewDiscard(GameCommand):
@@ -158,7 +185,8 @@ class ViewDiscard(GameCommand):
             named = args.strip()
             owner = seated_player(table, ctx, args, self.usage_text()).account_id if named else ctx.player.account_id
             pile = list(reversed(table.state.pile(*table.discard_key(owner))))
-            return f"Discard pile ({plural(len(pile), 'card')}), top first:\n" + card_list(table, pile)
+            heading = ngettext("Discard pile ({n} card), top first:", "Discard pile ({n} cards), top first:", len(pile))
+            return heading.format(n=len(pile)) + "\n" + card_list(table, pile)
 
         ctx.reply(await inspect(ctx, look))
 
@@ -182,12 +210,13 @@ class ViewDraw(GameCommand):
         me = ctx.player.account_id
         rest, page = page_number(args)
         if rest:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
 
         def look(table: Table) -> str:
             pile = table.view_draw(me, forced=forced)
-            shown = page_of(card_entries(table, pile), page, "viewdraw")
-            return f"Draw pile ({plural(len(pile), 'card')}), top first:\n{shown}"
+            cards = page_of(card_entries(table, pile), page, "viewdraw", none_listed())
+            heading = ngettext("Draw pile ({n} card), top first:", "Draw pile ({n} cards), top first:", len(pile))
+            return f"{heading.format(n=len(pile))}\n{cards}"
 
         ctx.reply(await perform(ctx, look))
 
@@ -206,19 +235,56 @@ class ViewAll(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         rest, page = page_number(args)
         if rest:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
 
-        def look(table: Table) -> tuple[int, str]:
-            deck = [card.number for card in table.deck_cards()]
-            return len(deck), page_of(card_entries(table, deck), page, "viewall")
+        def look(table: Table) -> tuple[int, str, Said]:
+            deck = table.deck_cards()
+            entries = card_entries(table, [card.number for card in deck])
+            mine = page_of(entries, page, "viewall", none_listed())
+            # The others are shown the same page, each in their language.
+            first, last, pages = _page_bounds(entries, page)
+            theirs: list[Text] = [card_entry_said(card) for card in deck[first:last]] or [none_said()]
+            if pages > 1:
+                where = {"page": page, "pages": pages, "first": first + 1, "last": last, "count": len(entries)}
+                if page < pages:
+                    theirs.append(
+                        said(
+                            "(Page {page} of {pages}: {first}-{last} of {count}. Next: {command} {next})",
+                            command="viewall",
+                            next=page + 1,
+                            **where,
+                        )
+                    )
+                else:
+                    theirs.append(said("(Page {page} of {pages}: {first}-{last} of {count}.)", **where))
+            return len(deck), mine, lines_said(theirs)
 
-        count, cards = await inspect(ctx, look)
-        # The cards are one text, the same for everyone here: laid out once per width.
+        count, cards, others = await inspect(ctx, look)
+        # The cards are one text, the same for everyone here who reads the same language:
+        # laid out once per language and width.
         room = current_room(ctx)
-        room.broadcast(f"{ctx.player.name} lists every card in the deck ({count}):", exclude=ctx.player)
-        room.broadcast(cards, exclude=ctx.player)
-        ctx.reply(f"You list every card in the deck ({count}):")
+        room.broadcast(
+            said("{name} lists every card in the deck ({n}):", name=ctx.player.name, n=count), exclude=ctx.player
+        )
+        room.broadcast(others, exclude=ctx.player)
+        ctx.reply(_("You list every card in the deck ({n}):").format(n=count))
         ctx.reply(cards)
+
+
+def _page_bounds(entries: list[str], page: int) -> tuple[int, int, int]:
+    """The first and last entry (from 0, the last not included) of page ``page`` of
+    ``entries``, and how many pages there are, as :func:`commands.text.page_of` pages
+    them (it has refused a page past the last)."""
+    pages: list[tuple[int, int]] = []
+    start = size = 0
+    for index, entry in enumerate(entries):
+        if index > start and size + len(entry) > PAGE_MOST:
+            pages.append((start, index))
+            start, size = index, 0
+        size += len(entry) + 1
+    pages.append((start, len(entries)))
+    first, last = pages[min(page, len(pages)) - 1]
+    return first, last, len(pages)
 
 
 VIEW_COMMANDS = CommandSet(

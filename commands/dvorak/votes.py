@@ -6,15 +6,15 @@ import re
 
 from commands.base import CommandError, CommandSet, Context
 from commands.dvorak.base import CardMove, GameCommand, card_number, hidden_copy_refused, inspect, perform
-from commands.dvorak.render import card_entries, card_full, card_label, card_list, render_proposal
+from commands.dvorak.render import card_entries, card_full, card_label, card_list, none_listed, render_proposal
 from commands.dvorak.storage.tables import card_versions
 from commands.social import refuse_if_muted
 from commands.tables import current_room, writing
-from commands.text import page_number, page_of, plural
+from commands.text import page_number, page_of
 from games.dvorak.deckformat import DefinitionError, parse_card_definition, parse_rule_definition
 from games.dvorak.rules import Table
 from games.dvorak.state import APPROVE, REJECT, REJECTED, RULES
-from i18n import N_
+from i18n import N_, _, ngettext
 from server.safety import PlayerSafety
 
 
@@ -37,7 +37,7 @@ class NewCard(GameCommand):
         try:
             card = parse_card_definition(args)
         except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+            raise CommandError(_with_usage(error, self.usage[0])) from None
         refuse_if_muted(ctx)
         actor = ctx.player.account_id
         async with writing(ctx, "writes", 1):
@@ -58,7 +58,7 @@ class NewRule(GameCommand):
         try:
             rule = parse_rule_definition(args)
         except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+            raise CommandError(_with_usage(error, self.usage[0])) from None
         refuse_if_muted(ctx)
         actor = ctx.player.account_id
         async with writing(ctx, "writes", 1):
@@ -112,29 +112,35 @@ class ViewVote(GameCommand):
         room, author = current_room(ctx), ctx.services.get(PlayerSafety).author
         rest, page = page_number(args)
         if rest:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
 
         def look(table: Table) -> str:
             if not table.state.proposals:
-                return "Nothing is waiting for a vote."
+                return _("Nothing is waiting for a vote.")
             policy = table.policy()
             if table.ccg and policy != table.settings["vote"]:
-                policy += ", as always for a CCG set"
+                policy = _("{policy}, as always for a CCG set").format(policy=policy)
             here = room.present()
-            voters = [table.name_of(a) + ("" if a in here else " (away)") for a in table.voters()]
+            voters = [
+                table.name_of(a) if a in here else _("{name} (away)").format(name=table.name_of(a))
+                for a in table.voters()
+            ]
             absent = [seat.name for seat in table.state.active_seats() if seat.absent]
-            counted = f"voters: {', '.join(voters) or 'nobody'}"
             if absent:
-                counted += f"; away, not counted: {', '.join(absent)}"
+                counted = _("voters: {names}; away, not counted: {absent}")
+            else:
+                counted = _("voters: {names}")
+            counted = counted.format(names=", ".join(voters) or _("nobody"), absent=", ".join(absent))
             entries = []
-            shown: set[int] = set()
+            listed: set[int] = set()
             for proposal in table.state.proposals.values():
-                if proposal.id in shown:
+                if proposal.id in listed:
                     continue
                 group = table.state.bundle_of(proposal)
-                shown.update(p.id for p in group)
+                listed.update(p.id for p in group)
                 entries.append(render_proposal(table, group, detailed=True, author=author))
-            return f"Waiting for a vote (policy: {policy}; {counted}):\n" + page_of(entries, page, "viewvote")
+            heading = _("Waiting for a vote (policy: {policy}; {voters}):").format(policy=policy, voters=counted)
+            return f"{heading}\n{page_of(entries, page, 'viewvote')}"
 
         ctx.reply(await inspect(ctx, look))
 
@@ -152,13 +158,13 @@ class ViewRejected(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         rest, page = page_number(args)
         if rest:
-            raise CommandError(f"Usage: {self.usage_text()}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage_text()))
 
         def look(table: Table) -> str:
             rejected = list(table.state.pile(REJECTED))
-            return f"Rejected ({plural(len(rejected), 'card')}):\n" + page_of(
-                card_entries(table, rejected), page, "viewrep"
-            )
+            count = len(rejected)
+            heading = ngettext("Rejected ({n} card):", "Rejected ({n} cards):", count).format(n=count)
+            return f"{heading}\n" + page_of(card_entries(table, rejected), page, "viewrep", none_listed())
 
         ctx.reply(await inspect(ctx, look))
 
@@ -172,8 +178,8 @@ class Rules(GameCommand):
         def look(table: Table) -> str:
             rules = list(table.state.pile(RULES))
             if not rules:
-                return "No special rules are in force. Propose one with: newrule <name>/<text>"
-            return "Special rules in force:\n" + card_list(table, rules)
+                return _("No special rules are in force. Propose one with: newrule <name>/<text>")
+            return _("Special rules in force:") + "\n" + card_list(table, rules)
 
         ctx.reply(await inspect(ctx, look))
 
@@ -194,12 +200,12 @@ class EditCard(GameCommand):
     async def run(self, ctx: Context, args: str) -> None:
         match = _EDIT.fullmatch(args.strip())
         if match is None:
-            raise CommandError(f"Usage: {self.usage[0]}")
+            raise CommandError(_("Usage: {usage}").format(usage=self.usage[0]))
         number = int(match.group(1))
         try:
             face = parse_card_definition(match.group(2))
         except DefinitionError as error:
-            raise CommandError(f"{error} Usage: {self.usage[0]}") from None
+            raise CommandError(_with_usage(error, self.usage[0])) from None
         actor = ctx.player.account_id
         refuse_if_muted(ctx)
         async with writing(ctx, "writes", 1):
@@ -272,11 +278,19 @@ class CardHistory(GameCommand):
         viewer = ctx.player.account_id
         label = await inspect(ctx, lambda table: card_label(hidden_copy_refused(table, number, viewer)))
         versions = (await card_versions(ctx.rooms.store.database, room.id, number)).get(number, [])
-        lines = [f"History of {label}:"]
+        lines = [_("History of {card}:").format(card=label)]
         for version in versions:
             face = card_full(version.as_card(number))
-            lines.append(f"  version {version.version}, {version.created_at:%Y-%m-%d %H:%M} UTC: {face}")
+            made = _("version {version}, {when} UTC: {card}")
+            lines.append(
+                "  " + made.format(version=version.version, when=f"{version.created_at:%Y-%m-%d %H:%M}", card=face)
+            )
         ctx.reply("\n".join(lines))
+
+
+def _with_usage(error: DefinitionError, usage: str) -> str:
+    """Why a card as typed cannot be read, and how it is typed."""
+    return _("{refusal} Usage: {usage}").format(refusal=error, usage=usage)
 
 
 VOTE_COMMANDS = CommandSet(

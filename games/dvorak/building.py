@@ -35,6 +35,7 @@ from games.dvorak.state import (
     card_dict,
     card_face,
 )
+from i18n import N_, _, ngettext
 
 #: The most copies one build command adds or removes.
 COPIES_PER_MOVE = 100
@@ -42,6 +43,8 @@ COPIES_PER_MOVE = 100
 PASTED_DECK = "pasted"
 #: The most cards a deck may hold.
 DECK_MAX = 500
+#: The refusal of deck building outside a CCG room.
+NOT_A_CCG_ROOM = N_("Decks are built in a CCG room (the host turns it on between games: set ccg=on).")
 
 
 class DeckBuilding(TableCore):
@@ -72,10 +75,19 @@ class DeckBuilding(TableCore):
         size, least, most = len(self.built(player)), int(self.settings["decksize"]), int(self.settings["maxcopies"])
         problems = []
         if size < least:
-            problems.append(f"it has {size} card{'' if size == 1 else 's'}; the set asks at least {least}")
+            short = ngettext(
+                "it has {n} card; the set asks at least {least}",
+                "it has {n} cards; the set asks at least {least}",
+                size,
+            )
+            problems.append(short.format(n=size, least=least))
         if most:
             problems += [
-                f"it has {copies} copies of {_named(card)}; the set allows {most}"
+                ngettext(
+                    "it has {n} copy of {card}; the set allows {most}",
+                    "it has {n} copies of {card}; the set allows {most}",
+                    copies,
+                ).format(n=copies, card=_named(card), most=most)
                 for card, copies in self.deck_list(player)
                 if copies > most
             ]
@@ -98,7 +110,9 @@ class DeckBuilding(TableCore):
         self._copies_in_range(copies)
         size = len(self.built(actor)) + copies
         if size > DECK_MAX:
-            raise RuleViolation(f"A deck holds at most {DECK_MAX} cards; yours would hold {size}.")
+            raise RuleViolation(
+                _("A deck holds at most {most} cards; yours would hold {n}.").format(most=DECK_MAX, n=size)
+            )
         event = self._event("build", actor, card=number, added=copies)
         self._add_copies(event, card, actor, copies)
         self._built_now(event, actor)
@@ -109,9 +123,12 @@ class DeckBuilding(TableCore):
         self._copies_in_range(copies)
         mine = [n for n in self.built(actor) if self.state.cards[n].copy_of == number]
         if not mine:
-            raise RuleViolation(f"Your deck has no copy of #{number}.")
+            raise RuleViolation(_("Your deck has no copy of #{number}.").format(number=number))
         if copies > len(mine):
-            raise RuleViolation(f"Your deck has only {len(mine)} cop{'y' if len(mine) == 1 else 'ies'} of #{number}.")
+            refusal = ngettext(
+                "Your deck has only {n} copy of #{number}.", "Your deck has only {n} copies of #{number}.", len(mine)
+            )
+            raise RuleViolation(refusal.format(n=len(mine), number=number))
         event = self._event("build", actor, card=number, removed=copies)
         for copy in mine[-copies:]:
             self._move(event, copy, REMOVED, NO_OWNER)
@@ -122,7 +139,7 @@ class DeckBuilding(TableCore):
         self._building(actor)
         mine = list(self.built(actor))
         if not mine:
-            raise RuleViolation("Your deck is already empty.")
+            raise RuleViolation(_("Your deck is already empty."))
         event = self._event("build", actor, cleared=len(mine))
         for copy in mine:
             self._move(event, copy, REMOVED, NO_OWNER)
@@ -143,9 +160,9 @@ class DeckBuilding(TableCore):
                 found.append((card, copies))
         if missing:
             return missing
-        total = sum(copies for _, copies in found)
-        if not 0 < total <= DECK_MAX or any(copies < 1 for _, copies in found):
-            raise RuleViolation(f"A deck holds 1 to {DECK_MAX} cards; that one has {total}.")
+        total = sum(copies for _card, copies in found)
+        if not 0 < total <= DECK_MAX or any(copies < 1 for _card, copies in found):
+            raise RuleViolation(_("A deck holds 1 to {most} cards; that one has {n}.").format(most=DECK_MAX, n=total))
         event = self._event("build", actor, brought=name, added=total)
         for copy in list(self.built(actor)):
             self._move(event, copy, REMOVED, NO_OWNER)
@@ -157,20 +174,22 @@ class DeckBuilding(TableCore):
     def _building(self, actor: int) -> None:
         self._seated(actor)
         if not self.ccg:
-            raise RuleViolation("Decks are built in a CCG room (the host turns it on between games: set ccg=on).")
+            raise RuleViolation(_(NOT_A_CCG_ROOM))
         if self.state.phase == PLAYING:
-            raise RuleViolation("Decks change between games, not during one.")
+            raise RuleViolation(_("Decks change between games, not during one."))
 
     def _set_card(self, number: int) -> Card:
         card = self.card(number)
         if card.zone != SET:
-            raise RuleViolation(f"#{number} is not a card of this room's set (viewset lists them).")
+            raise RuleViolation(
+                _("#{number} is not a card of this room's set (viewset lists them).").format(number=number)
+            )
         return card
 
     @staticmethod
     def _copies_in_range(copies: int) -> None:
         if not 1 <= copies <= COPIES_PER_MOVE:
-            raise RuleViolation(f"Add or remove 1 to {COPIES_PER_MOVE} copies at a time.")
+            raise RuleViolation(_("Add or remove 1 to {most} copies at a time.").format(most=COPIES_PER_MOVE))
 
     def _add_copies(self, event: Event, card: Card, owner: int, copies: int) -> None:
         """``copies`` copies of ``card`` into ``owner``'s deck: first the copies of it they
@@ -187,7 +206,7 @@ class DeckBuilding(TableCore):
             if card_face(self.state.cards[number]) != face:
                 self._change(event, ["face", number, face])
             self._move(event, number, BUILT, owner)
-        for _ in range(copies - len(spare[:copies])):
+        for _unused in range(copies - len(spare[:copies])):
             number = self.state.next_number
             copy = Card(number, **face, author=card.author, author_name=card.author_name, copy_of=card.number)
             copy.zone, copy.owner, copy.deck_owner = BUILT, owner, owner
@@ -219,8 +238,11 @@ class DeckBuilding(TableCore):
         key = name.strip().casefold()
         for card in [*self.set_cards(), *(self.state.cards[p.subject] for p in self.state.proposals.values())]:
             if card.name.casefold() == key and card.number != besides and not card.is_rule:
-                where = "already has" if card.zone == SET else "is voting on"
-                raise RuleViolation(f"The set {where} a card called {card.name} (#{card.number}).")
+                if card.zone == SET:
+                    refusal = _("The set already has a card called {name} (#{number}).")
+                else:
+                    refusal = _("The set is voting on a card called {name} (#{number}).")
+                raise RuleViolation(refusal.format(name=card.name, number=card.number))
 
     def _switch_ccg(self, event: Event, on: bool) -> None:
         """The host turned the CCG game on (the approved cards become the set) or off
@@ -242,10 +264,11 @@ class DeckBuilding(TableCore):
             names = Counter(name.casefold() for name in every)
             twice = sorted({name for name in every if names[name.casefold()] > 1})
             if twice:
-                raise RuleViolation(
-                    f"A set tells its cards apart by name, and {', '.join(twice)} is on more than one card: rename "
-                    "or remove the others first."
+                refusal = _(
+                    "A set tells its cards apart by name, and {names} is on more than one card: rename or remove the "
+                    "others first."
                 )
+                raise RuleViolation(refusal.format(names=", ".join(twice)))
             for card in cards:
                 if card.deck_owner != NO_OWNER:
                     self._change(event, ["deck", card.number, NO_OWNER])
@@ -258,7 +281,9 @@ class DeckBuilding(TableCore):
 
     def _decks_unfit(self, players: list[int]) -> list[str]:
         return [
-            f"{self.name_of(player)}'s deck: {problem}" for player in players for problem in self.deck_problems(player)
+            _("{name}'s deck: {problem}").format(name=self.name_of(player), problem=problem)
+            for player in players
+            for problem in self.deck_problems(player)
         ]
 
     def _decks_into_play(self, event: Event, players: list[int]) -> None:

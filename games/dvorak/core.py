@@ -16,14 +16,19 @@ from typing import Any
 from games.base import Event, GameTable, RuleViolation
 from games.dvorak import settings as table_settings
 from games.dvorak.state import (
+    BUILT,
     DECK_ZONES,
     DISCARD,
     DRAW,
     HAND,
     NO_OWNER,
+    PENDING,
     PLAY,
     PLAYING,
+    REJECTED,
     REMOVED,
+    RULES,
+    SET,
     Card,
     Delta,
     PileKey,
@@ -32,12 +37,65 @@ from games.dvorak.state import (
     is_approved,
     seat_dicts,
 )
+from i18n import N_, _
 
 NAME_MAX = 60
 TEXT_MAX = 2000
 KIND_MAX = 40
 TEAM_MAX = 20
-FORCE_HINT = " (If a card allows it, put force in front of the command.)"
+#: What a refusal of a move a card may allow adds (see :func:`with_force_hint`).
+FORCE_HINT = N_("(If a card allows it, put force in front of the command.)")
+
+#: The refusal of a move made on another's turn, by what it does (``_own_turn``).
+_ONLY_ON_YOUR_TURN = {
+    "draw": N_("It is {name}'s turn; you may draw only on your own turn."),
+    "play cards": N_("It is {name}'s turn; you may play cards only on your own turn."),
+    "use a Thing's Action": N_("It is {name}'s turn; you may use a Thing's Action only on your own turn."),
+    "discard": N_("It is {name}'s turn; you may discard only on your own turn."),
+    "destroy cards": N_("It is {name}'s turn; you may destroy cards only on your own turn."),
+    "move cards between players": N_("It is {name}'s turn; you may move cards between players only on your own turn."),
+    "take cards from other players": N_(
+        "It is {name}'s turn; you may take cards from other players only on your own turn."
+    ),
+    "shuffle": N_("It is {name}'s turn; you may shuffle only on your own turn."),
+    "shuffle cards": N_("It is {name}'s turn; you may shuffle cards only on your own turn."),
+    "turn cards up": N_("It is {name}'s turn; you may turn cards up only on your own turn."),
+    "move cards": N_("It is {name}'s turn; you may move cards only on your own turn."),
+}
+#: The refusal of a step of a turn after its discard, by what it does (``_not_after_discarding``).
+_NOT_AFTER_DISCARDING = {
+    "draw": N_(
+        "You have discarded, and discarding is the last step of a turn: you may not draw after it (endturn ends it)."
+    ),
+    "play cards": N_(
+        "You have discarded, and discarding is the last step of a turn: you may not play cards after it "
+        "(endturn ends it)."
+    ),
+    "use a Thing's Action": N_(
+        "You have discarded, and discarding is the last step of a turn: you may not use a Thing's Action after it "
+        "(endturn ends it)."
+    ),
+    "give cards": N_(
+        "You have discarded, and discarding is the last step of a turn: you may not give cards after it "
+        "(endturn ends it)."
+    ),
+}
+
+#: The refusal of a move of a card that is not in the deck, by where it is (``_in_deck``).
+_NOT_IN_THE_DECK = {
+    PENDING: N_("#{number} is not in the deck (it is pending)."),
+    REJECTED: N_("#{number} is not in the deck (it is rejected)."),
+    REMOVED: N_("#{number} is not in the deck (it is removed)."),
+    RULES: N_("#{number} is not in the deck (it is rules)."),
+    SET: N_("#{number} is not in the deck (it is set)."),
+    BUILT: N_("#{number} is not in the deck (it is built)."),
+}
+
+
+def with_force_hint(refusal: str) -> str:
+    """``refusal`` (in the reader's language) and how to make the move anyway where a
+    card allows it (:data:`FORCE_HINT`)."""
+    return f"{refusal} {_(FORCE_HINT)}"
 
 
 class TableCore(GameTable):
@@ -81,10 +139,11 @@ class TableCore(GameTable):
         """Refuse a new card or rule once the table holds as many as it may."""
         limit = self.card_limit
         if limit is not None and len(self.state.cards) - len(self.state.pile(REMOVED, NO_OWNER)) >= limit:
-            raise RuleViolation(
-                f"This room already holds {limit} cards and rules, the most a room may. Removed cards do not "
+            refusal = _(
+                "This room already holds {n} cards and rules, the most a room may. Removed cards do not "
                 "count: take some out first (removecard, or cleardeck between games)."
             )
+            raise RuleViolation(refusal.format(n=limit))
 
     def _move(self, event: Event, number: int, zone: str, owner: int, index: int = -1) -> None:
         self._change(event, ["move", number, zone, owner, index])
@@ -122,7 +181,7 @@ class TableCore(GameTable):
     def card(self, number: int) -> Card:
         card = self.state.cards.get(number)
         if card is None:
-            raise RuleViolation(f"There is no card #{number} at this table.")
+            raise RuleViolation(_("There is no card #{number} at this table.").format(number=number))
         return card
 
     def hand(self, account_id: int) -> list[int]:
@@ -164,30 +223,29 @@ class TableCore(GameTable):
     def _seated(self, actor: int) -> Seat:
         seat = self.state.seat(actor)
         if seat is None:
-            raise RuleViolation("Only players seated at this table can do that.")
+            raise RuleViolation(_("Only players seated at this table can do that."))
         if seat.out and self.state.phase == PLAYING:
-            raise RuleViolation("You have been eliminated from this game.")
+            raise RuleViolation(_("You have been eliminated from this game."))
         return seat
 
     def _playing(self) -> None:
         if self.state.phase != PLAYING:
-            raise RuleViolation("No game is running here. The host starts one with: start")
+            raise RuleViolation(_("No game is running here. The host starts one with: start"))
 
     def _not_halted(self, forced: bool) -> None:
         """With ``halt`` on, card moves wait while anything is being voted on."""
         if self.settings["halt"] and self.state.proposals and not forced:
             waiting = ", ".join(f"#{p.subject}" for p in self.state.proposals.values())
-            raise RuleViolation(f"Play waits for the vote on {waiting} (halt is on).{FORCE_HINT}")
+            refusal = _("Play waits for the vote on {cards} (halt is on).").format(cards=waiting)
+            raise RuleViolation(with_force_hint(refusal))
 
     def _turn_rules(self, forced: bool) -> bool:
         return bool(self.settings["turns"]) and not forced
 
     def _own_turn(self, actor: int, doing: str, forced: bool) -> None:
         if self._turn_rules(forced) and self.state.turn.player != actor:
-            raise RuleViolation(
-                f"It is {self.name_of(self.state.turn.player)}'s turn; you may {doing} only on your own "
-                f"turn.{FORCE_HINT}"
-            )
+            refusal = _(_ONLY_ON_YOUR_TURN[doing]).format(name=self.name_of(self.state.turn.player))
+            raise RuleViolation(with_force_hint(refusal))
 
     def _drawn_first(self, actor: int, forced: bool) -> bool:
         """Refuse a step of a turn before its draw; True when the draw is not made yet but
@@ -198,7 +256,7 @@ class TableCore(GameTable):
         if not self._turn_rules(forced) or turn.drawn >= self.settings["draws"]:
             return False
         if self.can_draw(actor):
-            raise RuleViolation("Draw first: a turn begins by drawing (draw).")
+            raise RuleViolation(_("Draw first: a turn begins by drawing (draw)."))
         return turn.player == actor
 
     def _draw_counted(self, event: Event) -> None:
@@ -210,19 +268,15 @@ class TableCore(GameTable):
         played or given after it (else a player could end the turn under the limit)."""
         turn = self.state.turn
         if self._turn_rules(forced) and turn.player == actor and turn.discarded:
-            raise RuleViolation(
-                f"You have discarded, and discarding is the last step of a turn: you may not {doing} after it "
-                f"(endturn ends it).{FORCE_HINT}"
-            )
+            raise RuleViolation(with_force_hint(_(_NOT_AFTER_DISCARDING[doing])))
 
     def _moved_by_a_card(self, forced: bool) -> None:
         """With turns on, no basic rule moves a card between places or players (but the
         team gift): a card must say so, and the move is forced. The refusal is the same
         wherever the card is, so that trying numbers tells nobody where hidden cards are."""
         if self._turn_rules(forced):
-            raise RuleViolation(
-                f"With turns on, cards move between places and players only when a card says so.{FORCE_HINT}"
-            )
+            refusal = _("With turns on, cards move between places and players only when a card says so.")
+            raise RuleViolation(with_force_hint(refusal))
 
     def _hidden_from(self, actor: int, card: Card) -> bool:
         """Whether ``card`` is face down in play in front of someone other than ``actor``
@@ -232,20 +286,20 @@ class TableCore(GameTable):
     def _in_hand(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.zone != HAND or card.owner != actor:
-            raise RuleViolation(f"#{number} is not in your hand.")
+            raise RuleViolation(_("#{number} is not in your hand.").format(number=number))
         return card
 
     def _target(self, account_id: int) -> Seat:
         seat = self.state.seat(account_id)
         if seat is None:
-            raise RuleViolation("That player is not seated at this table.")
+            raise RuleViolation(_("That player is not seated at this table."))
         if seat.out:
-            raise RuleViolation(f"{seat.name} has been eliminated.")
+            raise RuleViolation(_("{name} has been eliminated.").format(name=seat.name))
         return seat
 
     def _in_deck(self, card: Card) -> None:
         if card.zone not in DECK_ZONES:
-            raise RuleViolation(f"#{card.number} is not in the deck (it is {card.zone}).")
+            raise RuleViolation(_(_NOT_IN_THE_DECK[card.zone]).format(number=card.number))
 
     def _leave_play(self, event: Event, card: Card) -> None:
         """``card`` is leaving play: what was played on it is destroyed."""
@@ -267,13 +321,13 @@ def check_card_face(name: str, kind: str, text: str) -> tuple[str, str, str]:
     """A card's name, type and text, trimmed; :class:`RuleViolation` if one is unusable."""
     name, kind, text = name.strip(), kind.strip(), text.strip()
     if not name:
-        raise RuleViolation("A card needs a name.")
+        raise RuleViolation(_("A card needs a name."))
     if not kind:
-        raise RuleViolation("A card needs a type: A (Action), T (Thing), or any other word.")
+        raise RuleViolation(_("A card needs a type: A (Action), T (Thing), or any other word."))
     if len(name) > NAME_MAX:
-        raise RuleViolation(f"A card name is at most {NAME_MAX} characters.")
+        raise RuleViolation(_("A card name is at most {n} characters.").format(n=NAME_MAX))
     if len(kind) > KIND_MAX:
-        raise RuleViolation(f"A card type is at most {KIND_MAX} characters.")
+        raise RuleViolation(_("A card type is at most {n} characters.").format(n=KIND_MAX))
     if len(text) > TEXT_MAX:
-        raise RuleViolation(f"A card's text is at most {TEXT_MAX} characters.")
+        raise RuleViolation(_("A card's text is at most {n} characters.").format(n=TEXT_MAX))
     return name, kind, text

@@ -43,6 +43,7 @@ from games.dvorak.state import (
     proposal_from_dict,
     seat_dicts,
 )
+from i18n import _
 
 SNAPSHOT_FORMAT = 1
 
@@ -125,18 +126,21 @@ class DeckMoves(DeckBuilding):
         if not own_deck:
             self._host(actor)
         if self.state.phase == PLAYING and not forced:
-            raise RuleViolation(
-                f"A game is running: new cards are proposed and voted on now (newcard, newrule), "
-                f"or, if a card allows it, the host types force {command} ..."
+            refusal = _(
+                "A game is running: new cards are proposed and voted on now (newcard, newrule), or, if a card allows "
+                "it, the host types force {command} ..."
             )
+            raise RuleViolation(refusal.format(command=command))
 
     def _set_changes_by_vote(self) -> None:
         """In a CCG room the set changes only by unanimous vote: no loading or clearing
         (the operator's import aside)."""
         if self.ccg:
             raise RuleViolation(
-                "This is a CCG room: its card set changes only by unanimous vote (newcard, newrule, editcard, "
-                "removecard). The host can load or clear cards between games with ccg off, then turn it on."
+                _(
+                    "This is a CCG room: its card set changes only by unanimous vote (newcard, newrule, editcard, "
+                    "removecard). The host can load or clear cards between games with ccg off, then turn it on."
+                )
             )
 
     def import_cards(self, name: str, cards: list[CardDefinition], rules: list[CardDefinition], clear: bool) -> int:
@@ -169,7 +173,7 @@ class DeckMoves(DeckBuilding):
         self._host(actor)
         self._set_changes_by_vote()
         if self.state.phase == PLAYING and not forced:
-            raise RuleViolation("A game is running: end it first (endgame), or force cleardeck.")
+            raise RuleViolation(_("A game is running: end it first (endgame), or force cleardeck."))
         event = self._event("cleardeck", actor, forced)
         self._clear(event)
 
@@ -196,10 +200,10 @@ class DeckMoves(DeckBuilding):
         self._set_changes_by_vote()
         if self.state.phase == PLAYING and not forced:
             raise RuleViolation(
-                "A game is running: end it first (endgame), or force loaddeck (the game here is replaced)."
+                _("A game is running: end it first (endgame), or force loaddeck (the game here is replaced).")
             )
         if saved.get("format") != SNAPSHOT_FORMAT:
-            raise RuleViolation(f"The saved deck {name} is in a format this server cannot read.")
+            raise RuleViolation(_("The saved deck {name} is in a format this server cannot read.").format(name=name))
         saved_seats = [Seat(**seat) for seat in saved["seats"]]
         resumed = {s.account_id for s in saved_seats} == {s.account_id for s in self.state.seats} and bool(saved_seats)
         event = self._event("loaddeck", actor, forced, name=name, resumed=resumed)

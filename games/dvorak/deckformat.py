@@ -23,6 +23,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from i18n import _
+
 #: A MUSH colour code: h(ighlight), u(nderline), f(lash), i(nverse), n(ormal) and the
 #: colours x r g y b m c w (upper case: background).
 COLOUR_CODE = re.compile(r"[hufinxrgybmcwXRGYBMCW]{1,4}")
@@ -103,21 +105,21 @@ def parse_card_definition(definition: str) -> CardDefinition:
     else:
         parts = definition.split("/", 2)
     if len(parts) < 2:
-        raise DefinitionError("A card is written <name>/<type>/<text>.")
+        raise DefinitionError(_("A card is written <name>/<type>/<text>."))
     name, kind = parts[0].strip(), parts[1].strip()
     text = parts[2].strip() if len(parts) == 3 else ""
     if not name:
-        raise DefinitionError("The card has no name.")
+        raise DefinitionError(_("The card has no name."))
     if not kind:
-        raise DefinitionError("The card has no type (A for Action, T for Thing, or any word).")
+        raise DefinitionError(_("The card has no type (A for Action, T for Thing, or any word)."))
     return CardDefinition(name, kind, text, colour)
 
 
 def parse_rule_definition(definition: str) -> CardDefinition:
     """``<name>/<text>`` for a special rule."""
-    name, _, text = definition.partition("/")
+    name, _slash, text = definition.partition("/")
     if not name.strip():
-        raise DefinitionError("A rule is written <name>/<text>.")
+        raise DefinitionError(_("A rule is written <name>/<text>."))
     return CardDefinition(name.strip(), "Rule", text.strip())
 
 
@@ -160,7 +162,7 @@ def parse_deck(text: str) -> ParsedDeck:
     # feeds, ...) is inside a line, for cleaning, not between lines.
     for raw_line in _LINE_BREAK.split(stripped):
         for command in split_pasted_commands(raw_line.strip())[0]:
-            word, _, rest = command.partition(" ")
+            word, _space, rest = command.partition(" ")
             word = word.lower()
             if word == "cleardeck":
                 if not deck.cards and not deck.rules:
@@ -192,17 +194,17 @@ def _parse_json(text: str) -> ParsedDeck:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise DefinitionError(f"The JSON deck could not be read: {error}") from None
+        raise DefinitionError(_("The JSON deck could not be read: {error}").format(error=error)) from None
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-        raise DefinitionError(f'A JSON deck has "format": "{JSON_FORMAT}".')
+        raise DefinitionError(_('A JSON deck has "format": "{format}".').format(format=JSON_FORMAT))
     deck = ParsedDeck(clears=True)
     for index, card in enumerate(_json_list(data, "cards"), start=1):
-        fields = _json_fields(card, f"card {index}", ("name", "type"), ("text", "colour", "creator"))
+        fields = _json_fields(card, _("card {n}").format(n=index), ("name", "type"), ("text", "colour", "creator"))
         deck.cards.append(
             CardDefinition(fields["name"], fields["type"], fields["text"], fields["colour"], fields["creator"])
         )
     for index, rule in enumerate(_json_list(data, "rules"), start=1):
-        fields = _json_fields(rule, f"rule {index}", ("name",), ("text",))
+        fields = _json_fields(rule, _("rule {n}").format(n=index), ("name",), ("text",))
         deck.rules.append(CardDefinition(fields["name"], "Rule", fields["text"]))
     return deck
 
@@ -210,7 +212,7 @@ def _parse_json(text: str) -> ParsedDeck:
 def _json_list(data: dict[str, object], key: str) -> list[object]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise DefinitionError(f'In a JSON deck, "{key}" is a list.')
+        raise DefinitionError(_('In a JSON deck, "{key}" is a list.').format(key=key))
     return value
 
 
@@ -218,12 +220,12 @@ def _json_fields(item: object, what: str, required: tuple[str, ...], optional: t
     """The text fields of one card or rule of a JSON deck ("" for optional ones left out);
     :class:`DefinitionError` naming the item if one is missing or is not text."""
     if not isinstance(item, dict):
-        raise DefinitionError(f"In the JSON deck, {what} is not an object.")
+        raise DefinitionError(_("In the JSON deck, {item} is not an object.").format(item=what))
     fields: dict[str, str] = {}
     for key in (*required, *optional):
         value = item.get(key, None if key in required else "")
         if not isinstance(value, str):
-            raise DefinitionError(f'In the JSON deck, {what} has no "{key}" text.')
+            raise DefinitionError(_('In the JSON deck, {item} has no "{key}" text.').format(item=what, key=key))
         fields[key] = value
     return fields
 

@@ -9,8 +9,9 @@ it (``viewdraw``): so a refusal never tells anyone which cards lie in it.
 
 from __future__ import annotations
 
-from games.dvorak.core import FORCE_HINT, Event, RuleViolation, TableCore
+from games.dvorak.core import Event, RuleViolation, TableCore, with_force_hint
 from games.dvorak.state import DRAW, NO_OWNER
+from i18n import _, ngettext
 
 
 class DrawOrder(TableCore):
@@ -26,7 +27,7 @@ class DrawOrder(TableCore):
         card = self.card(number)
         self._in_deck(card)
         if depth is not None and depth < 1:
-            raise RuleViolation("Places in the draw pile count from 1, its top.")
+            raise RuleViolation(_("Places in the draw pile count from 1, its top."))
         self._own_turn(actor, "move cards", forced)
         self._moved_by_a_card(forced)
         owner = card.deck_owner if self.own_piles else NO_OWNER
@@ -58,21 +59,30 @@ class DrawOrder(TableCore):
         self._not_halted(forced)
         self._seated(actor)
         if self._turn_rules(forced):
-            raise RuleViolation(f"With turns on, the draw pile is reordered only when a card says so.{FORCE_HINT}")
+            refusal = _("With turns on, the draw pile is reordered only when a card says so.")
+            raise RuleViolation(with_force_hint(refusal))
         zone, owner = self.draw_key(actor)
         pile = list(self.state.pile(zone, owner))
         if self.state.seen.get(actor) != pile:
             raise RuleViolation(
-                "You may reorder the draw pile only as you last saw it, and you have not looked through it since it "
-                "last changed: look first (viewdraw)."
+                _(
+                    "You may reorder the draw pile only as you last saw it, and you have not looked through it since "
+                    "it last changed: look first (viewdraw)."
+                )
             )
         count = len(top_first)
         if not count:
-            raise RuleViolation("List the cards to put on top, top first.")
+            raise RuleViolation(_("List the cards to put on top, top first."))
         if len(set(top_first)) != count:
-            raise RuleViolation("List each card once.")
+            raise RuleViolation(_("List each card once."))
         if count > len(pile) or sorted(top_first) != sorted(pile[-count:]):
-            raise RuleViolation(f"Those are not the top {count} cards of your draw pile.")
+            # The English says "cards" for one too (players know the line as it is).
+            refusal = ngettext(
+                "Those are not the top {n} cards of your draw pile.",
+                "Those are not the top {n} cards of your draw pile.",
+                count,
+            )
+            raise RuleViolation(refusal.format(n=count))
         event = self._event("reorder", actor, forced, cards=list(top_first), count=count, owner=owner)
         order = pile[:-count] + list(reversed(top_first))
         self._change(event, ["order", zone, owner, order])

@@ -20,16 +20,17 @@ from __future__ import annotations
 import re
 
 from games.base import Event, RuleViolation
-from games.dvorak.core import FORCE_HINT, TableCore
+from games.dvorak.core import TableCore, with_force_hint
 from games.dvorak.state import PLAY, Card
+from i18n import _
 
 #: How a face-down card is named at the table: ``FD`` and a number.
 LABEL = re.compile(r"FD(\d{1,9})", re.IGNORECASE)
 
 
 def label_text(label: str) -> str:
-    """``face-down card FD1``."""
-    return f"face-down card {label}"
+    """``face-down card FD1``, in the reader's language."""
+    return _("face-down card {label}").format(label=label)
 
 
 class FaceDownMoves(TableCore):
@@ -41,7 +42,7 @@ class FaceDownMoves(TableCore):
         for number, known in self.state.face_down.items():
             if known == wanted:
                 return number
-        raise RuleViolation(f"There is no {label_text(wanted)} at this table.")
+        raise RuleViolation(_("There is no face-down card {label} at this table.").format(label=wanted))
 
     def _free_label(self) -> str:
         used = set(self.state.face_down.values())
@@ -61,9 +62,8 @@ class FaceDownMoves(TableCore):
         self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.things >= self.settings["plays"]:
-            raise RuleViolation(
-                f"You have already played a Thing this turn (a card played face down counts as one).{FORCE_HINT}"
-            )
+            refusal = _("You have already played a Thing this turn (a card played face down counts as one).")
+            raise RuleViolation(with_force_hint(refusal))
         label = self._free_label()
         event = self._event("facedown", actor, forced, card=number, label=label)
         if no_draw:
@@ -83,9 +83,9 @@ class FaceDownMoves(TableCore):
         self._seated(actor)
         card = self.card(number)
         if number not in self.state.face_down or (self._hidden_from(actor, card) and not by_label):
-            raise RuleViolation(f"#{number} is not a card of yours in play face down.")
+            raise RuleViolation(_("#{number} is not a card of yours in play face down.").format(number=number))
         if card.owner != actor and not forced:
-            raise RuleViolation(f"Only its owner turns a face-down card up.{FORCE_HINT}")
+            raise RuleViolation(with_force_hint(_("Only its owner turns a face-down card up.")))
         self._own_turn(actor, "turn cards up", forced)
         event = self._event("flip", actor, forced, card=number, label=self.state.face_down[number], owner=card.owner)
         self._turn_up(event, card)

@@ -43,7 +43,7 @@ from dataclasses import replace
 
 from games.base import Changes, Event, RuleViolation
 from games.dvorak import settings as table_settings
-from games.dvorak.core import FORCE_HINT, TEAM_MAX
+from games.dvorak.core import TEAM_MAX, with_force_hint
 from games.dvorak.deck import DeckMoves
 from games.dvorak.draworder import DrawOrder
 from games.dvorak.facedown import FaceDownMoves
@@ -61,15 +61,16 @@ from games.dvorak.state import (
 )
 from games.dvorak.voting import Voting
 from games.toolkit import change_refusal, find_setting
+from i18n import N_, Said, Text, _, ngettext, said, stored
 
 __all__ = ["Changes", "Event", "RuleViolation", "Table"]
 
 #: How a game may end without a winner (``endgame <how>``), and what the table is told.
 ENDINGS = {
-    "": "The game ended without a winner.",
-    "draw": "The game is a draw.",
-    "stalemate": "Stalemate: nobody can win, so the game is over.",
-    "boredom": "The game is abandoned out of boredom.",
+    "": N_("The game ended without a winner."),
+    "draw": N_("The game is a draw."),
+    "stalemate": N_("Stalemate: nobody can win, so the game is over."),
+    "boredom": N_("The game is abandoned out of boredom."),
 }
 
 #: "Action:" written on a Thing: its owner may use it instead of playing an Action.
@@ -85,7 +86,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         """Take a seat at the end of the turn order; mid-game, the newcomer is dealt a hand
         (in a CCG game, from the deck they built here, which must be fit to play)."""
         if self.state.seat(account_id) is not None:
-            raise RuleViolation("You already have a seat here.")
+            raise RuleViolation(_("You already have a seat here."))
         refusal = self.seat_refusal(account_id, name)
         if refusal is not None:
             raise RuleViolation(refusal)
@@ -111,15 +112,16 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if self.state.phase != PLAYING:
             return None
         if account_id in self.state.left_game:
-            return (
+            return _(
                 "You gave up your seat in the game being played here, so you cannot be dealt into it again: "
                 "sit down again when it is over, and watch it meanwhile (watch)."
             )
         if self.ccg and self.deck_problems(account_id):
-            return (
-                f"A CCG game is being played, and your deck cannot be: {'; '.join(self.deck_problems(account_id))}. "
-                "Watch this one (watch), and build your deck between games."
+            refusal = _(
+                "A CCG game is being played, and your deck cannot be: {problems}. Watch this one (watch), and build "
+                "your deck between games."
             )
+            return refusal.format(problems="; ".join(self.deck_problems(account_id)))
         return None
 
     def unseat(self, actor: int, account_id: int) -> None:
@@ -129,7 +131,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             self._host(actor)
         seat = self.state.seat(account_id)
         if seat is None:
-            raise RuleViolation("That player is not seated at this table.")
+            raise RuleViolation(_("That player is not seated at this table."))
         event = self._event("leave" if actor == account_id else "kick", actor, player=account_id, name=seat.name)
         sides_before = len(self._sides())
         was_current = self.state.phase == PLAYING and self.state.turn.player == account_id
@@ -194,11 +196,14 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._host(actor)
         team = team.strip()
         if len(team) > TEAM_MAX:
-            raise RuleViolation(f"A team name is at most {TEAM_MAX} characters.")
+            raise RuleViolation(_("A team name is at most {n} characters.").format(n=TEAM_MAX))
         seat = self._target(account_id)
         if seat.team == team:
-            who = "You are" if account_id == actor else f"{seat.name} is"
-            raise RuleViolation(f"{who} already on team {team}." if team else f"{who} on no team.")
+            if account_id == actor:
+                refusal = _("You are already on team {team}.") if team else _("You are on no team.")
+            else:
+                refusal = _("{name} is already on team {team}.") if team else _("{name} is on no team.")
+            raise RuleViolation(refusal.format(name=seat.name, team=team))
         event = self._event("team", actor, player=account_id, name=seat.name, team=team)
         self._set_seats(event, [replace(s, team=team) if s.account_id == account_id else s for s in self.state.seats])
 
@@ -206,7 +211,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._host(actor)
         spec = find_setting(table_settings.SETTINGS, name)
         value = spec.parse(raw)
-        refusal = change_refusal(spec, self.state.phase, "games")
+        refusal = change_refusal(spec, self.state.phase, N_("games"))
         if refusal is not None:
             raise RuleViolation(refusal)
         event = self._event("setting", actor, name=spec.name, value=spec.show(value))
@@ -230,9 +235,9 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         A deck too small to deal every player a full hand is dealt only when forced."""
         self._host(actor)
         if self.state.phase == PLAYING:
-            raise RuleViolation("A game is already running (the host can end it with endgame).")
+            raise RuleViolation(_("A game is already running (the host can end it with endgame)."))
         if not self.state.seats:
-            raise RuleViolation("Nobody is seated here.")
+            raise RuleViolation(_("Nobody is seated here."))
         players = [seat.account_id for seat in self.state.seats]
         handsize = self.settings["handsize"]
         if self.ccg:
@@ -240,17 +245,10 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             return
         deck = self.deck_cards()
         if not deck:
-            raise RuleViolation("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>).")
+            raise RuleViolation(_("The deck is empty: add cards first (loadcard <name>/<A|T>/<text>)."))
         short = len(deck) < handsize * len(players)
         if short and not forced:
-            fits = len(deck) // len(players)
-            lower = f", lower the hand size (set handsize={fits})" if fits else ""
-            cards = f"{len(deck)} card{'s' if len(deck) != 1 else ''}"
-            whom = f"each of {len(players)} players" if len(players) > 1 else "the one player"
-            raise RuleViolation(
-                f"The deck has {cards}, too few to deal {handsize} to {whom} (the rules ask for at least 5 cards "
-                f"per player). Add cards{lower}, or deal what there is: force start"
-            )
+            raise RuleViolation(_too_few_cards(len(deck), handsize, len(players)))
         event = self._begin_game(actor, players, forced, short)
         multideck = bool(self.settings["multideck"])
         self.rng.shuffle(deck)
@@ -271,13 +269,16 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         may propose or vote on cards during a CCG game)."""
         if self.state.proposals:
             waiting = ", ".join(f"#{p.subject}" for p in self.state.proposals.values())
-            raise RuleViolation(f"Finish the votes on {waiting} first: nobody votes on cards during a CCG game.")
+            refusal = _("Finish the votes on {cards} first: nobody votes on cards during a CCG game.")
+            raise RuleViolation(refusal.format(cards=waiting))
         empty = [self.name_of(player) for player in players if not self.built(player)]
         if empty:
-            raise RuleViolation(f"No deck built yet: {', '.join(empty)} (deckbuild add <card number>=<copies>).")
+            refusal = _("No deck built yet: {names} (deckbuild add <card number>=<copies>).")
+            raise RuleViolation(refusal.format(names=", ".join(empty)))
         unfit = self._decks_unfit(players)
         if unfit and not forced:
-            raise RuleViolation("; ".join(unfit) + ". Build on (deckbuild), or play these decks anyway: force start")
+            refusal = _("{problems}. Build on (deckbuild), or play these decks anyway: force start")
+            raise RuleViolation(refusal.format(problems="; ".join(unfit)))
         short = any(len(self.built(player)) < self.settings["handsize"] for player in players)
         event = self._begin_game(actor, players, forced, short)
         event.data["decks"] = True
@@ -307,7 +308,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
     def _deal(self, event: Event, players: list[int], count: int) -> None:
         """Deal ``count`` cards to each of ``players`` in turn; a draw pile that runs out is
         refilled from its discard pile, as a draw does (with reshuffle on)."""
-        for _ in range(count):
+        for _unused in range(count):
             for player in players:
                 owner = self.draw_key(player)[1]
                 discard = self.state.pile(*self.discard_key(owner))
@@ -327,18 +328,17 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._not_after_discarding(actor, "draw", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and not self.settings["draws"]:
-            raise RuleViolation(f"Nobody draws at this table (draws is 0).{FORCE_HINT}")
+            raise RuleViolation(with_force_hint(_("Nobody draws at this table (draws is 0).")))
         if self._turn_rules(forced) and turn.drawn >= self.settings["draws"]:
-            raise RuleViolation(
-                f"You have already drawn this turn (the rule is {self.settings['draws']} a turn).{FORCE_HINT}"
-            )
+            refusal = _("You have already drawn this turn (the rule is {n} a turn).").format(n=self.settings["draws"])
+            raise RuleViolation(with_force_hint(refusal))
         draw_zone, owner = self.draw_key(actor)
         if not self.state.pile(draw_zone, owner):
             discard = self.state.pile(*self.discard_key(owner))
             if not discard:
-                raise RuleViolation("The draw pile and the discard pile are both empty: there is nothing to draw.")
+                raise RuleViolation(_("The draw pile and the discard pile are both empty: there is nothing to draw."))
             if not self.settings["reshuffle"]:
-                raise RuleViolation("The draw pile is empty (and reshuffle is off).")
+                raise RuleViolation(_("The draw pile is empty (and reshuffle is off)."))
             self._refill(self._event("refill", actor, owner=owner), owner)
         top = self.state.pile(draw_zone, owner)[-1]
         event = self._event("draw", actor, forced, card=top, visible=visible)
@@ -352,20 +352,29 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         fewer, refuse the lot (the caller undoes a refused move, as every move's)."""
         turn, draws = self.state.turn, self.settings["draws"]
         if count > 1 and self._turn_rules(forced) and turn.player == actor and turn.drawn + count > draws:
-            drawn = f" (you have drawn {turn.drawn})" if turn.drawn else ""
-            raise RuleViolation(
-                f"Nothing was drawn: you may draw {draws} card{'' if draws == 1 else 's'} a turn, and {count} would "
-                f"be more{drawn}.{FORCE_HINT}"
-            )
+            if turn.drawn:
+                refusal = ngettext(
+                    "Nothing was drawn: you may draw {n} card a turn, and {count} would be more (you have drawn "
+                    "{drawn}).",
+                    "Nothing was drawn: you may draw {n} cards a turn, and {count} would be more (you have drawn "
+                    "{drawn}).",
+                    draws,
+                )
+            else:
+                refusal = ngettext(
+                    "Nothing was drawn: you may draw {n} card a turn, and {count} would be more.",
+                    "Nothing was drawn: you may draw {n} cards a turn, and {count} would be more.",
+                    draws,
+                )
+            raise RuleViolation(with_force_hint(refusal.format(n=draws, count=count, drawn=turn.drawn)))
         for drawn_so_far in range(count):
             try:
                 self.draw(actor, visible=visible, forced=forced)
             except RuleViolation as violation:
                 if not drawn_so_far:
                     raise
-                raise RuleViolation(
-                    f"Nothing was drawn, since only {drawn_so_far} of the {count} cards could be: {violation}"
-                ) from None
+                refusal = _("Nothing was drawn, since only {drawn} of the {count} cards could be: {refusal}")
+                raise RuleViolation(refusal.format(drawn=drawn_so_far, count=count, refusal=violation)) from None
 
     def _refill(self, event: Event, owner: int) -> None:
         """The draw pile ran out: the discard pile is shuffled to make a new one."""
@@ -385,20 +394,23 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if onto is not None:
             host = self.card(onto)
             if host.zone != PLAY or self._hidden_from(actor, host):
-                raise RuleViolation(f"#{onto} is not in play, so nothing can be played on it.")
+                raise RuleViolation(_("#{number} is not in play, so nothing can be played on it.").format(number=onto))
             if onto in self.state.face_down:
-                raise RuleViolation(f"#{onto} is face down: nothing can be played on it until it is turned up.")
+                refusal = _("#{number} is face down: nothing can be played on it until it is turned up.")
+                raise RuleViolation(refusal.format(number=onto))
             if card.is_action:
-                raise RuleViolation(f"#{number} is an Action; only Things are played on a Thing.")
+                raise RuleViolation(
+                    _("#{number} is an Action; only Things are played on a Thing.").format(number=number)
+                )
         self._own_turn(actor, "play cards", forced)
         no_draw = self._drawn_first(actor, forced)
         self._not_after_discarding(actor, "play cards", forced)
         turn = self.state.turn
         if card.is_action:
             if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
-                raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
+                raise RuleViolation(with_force_hint(_("You have already played an Action this turn.")))
         elif self._turn_rules(forced) and turn.things >= self.settings["plays"]:
-            raise RuleViolation(f"You have already played a Thing this turn.{FORCE_HINT}")
+            raise RuleViolation(with_force_hint(_("You have already played a Thing this turn.")))
         event = self._event("play", actor, forced, card=number, onto=onto)
         if no_draw:
             self._draw_counted(event)
@@ -423,17 +435,17 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY or card.owner != actor:
-            raise RuleViolation(f"#{number} is not one of your Things in play.")
+            raise RuleViolation(_("#{number} is not one of your Things in play.").format(number=number))
         if number in self.state.face_down:
-            raise RuleViolation(f"#{number} is face down: turn it up first (flip {number}).")
+            raise RuleViolation(_("#{number} is face down: turn it up first (flip {number}).").format(number=number))
         if not forced and not _ACTION_ON_A_THING.search(card.text.replace("%r", "\n")):
-            raise RuleViolation(f'#{number} has no "Action:" written on it.{FORCE_HINT}')
+            raise RuleViolation(with_force_hint(_('#{number} has no "Action:" written on it.').format(number=number)))
         self._own_turn(actor, "use a Thing's Action", forced)
         no_draw = self._drawn_first(actor, forced)
         self._not_after_discarding(actor, "use a Thing's Action", forced)
         turn = self.state.turn
         if self._turn_rules(forced) and turn.actions >= self.settings["actions"]:
-            raise RuleViolation(f"You have already played an Action this turn.{FORCE_HINT}")
+            raise RuleViolation(with_force_hint(_("You have already played an Action this turn.")))
         event = self._event("use", actor, forced, card=number)
         if no_draw:
             self._draw_counted(event)
@@ -449,7 +461,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         hand = self.hand(actor)
         if number is None:
             if not hand:
-                raise RuleViolation("Your hand is empty.")
+                raise RuleViolation(_("Your hand is empty."))
             card = self.card(self.rng.choice(hand))
         else:
             card = self._in_hand(actor, number)
@@ -457,11 +469,11 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         no_draw = self._drawn_first(actor, forced)
         limit = self.settings["handlimit"]
         if self._turn_rules(forced) and (limit == 0 or len(hand) <= limit):
-            raise RuleViolation(
-                "You may discard only to get down to the hand limit"
-                + (f" of {limit}; you hold {len(hand)}." if limit else " (there is none here).")
-                + FORCE_HINT
-            )
+            if limit:
+                refusal = _("You may discard only to get down to the hand limit of {limit}; you hold {held}.")
+            else:
+                refusal = _("You may discard only to get down to the hand limit (there is none here).")
+            raise RuleViolation(with_force_hint(refusal.format(limit=limit, held=len(hand))))
         event = self._event("discard", actor, forced, card=card.number, random=number is None)
         if no_draw:
             self._draw_counted(event)
@@ -479,7 +491,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._seated(actor)
         card = self.card(number)
         if card.zone != PLAY or (self._hidden_from(actor, card) and not by_label):
-            raise RuleViolation(f"#{number} is not in play.")
+            raise RuleViolation(_("#{number} is not in play.").format(number=number))
         self._own_turn(actor, "destroy cards", forced)
         event = self._event("destroy", actor, forced, card=number, owner=card.owner)
         self._leave_play(event, card)
@@ -495,7 +507,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         target = self._target(to)
         if as_thing and card.zone == PLAY and card.owner == to:
             # A move to where it is would be no move; and it would show a face-down card.
-            raise RuleViolation(f"That card is already in play for {target.name}.")
+            raise RuleViolation(_("That card is already in play for {name}.").format(name=target.name))
         turn = self.state.turn
         team_gift = (
             bool(self.settings["teams"])
@@ -511,11 +523,11 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             self._moved_by_a_card(forced)
         self._not_after_discarding(actor, "give cards", forced)
         if team_gift and self._turn_rules(forced) and turn.gives >= 1:
-            raise RuleViolation(f"You have already given a card to a teammate this turn.{FORCE_HINT}")
+            raise RuleViolation(with_force_hint(_("You have already given a card to a teammate this turn.")))
         if not as_thing and card.zone == HAND and card.owner == to == actor:
             # No move, and it would name a card of your hand to the whole table. (Only your
             # own hand: a refusal about another's would tell where one of their cards is.)
-            raise RuleViolation("That card is already in your hand.")
+            raise RuleViolation(_("That card is already in your hand."))
         event = self._event(
             "give", actor, forced, card=number, to=to, thing=as_thing, source=card.zone, source_owner=card.owner
         )
@@ -534,11 +546,11 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._not_halted(forced)
         self._seated(actor)
         if target == actor:
-            raise RuleViolation("You cannot take a card from your own hand.")
+            raise RuleViolation(_("You cannot take a card from your own hand."))
         seat = self._target(target)
         hand = self.hand(target)
         if not hand:
-            raise RuleViolation(f"{seat.name}'s hand is empty: there is nothing to take.")
+            raise RuleViolation(_("{name}'s hand is empty: there is nothing to take.").format(name=seat.name))
         self._own_turn(actor, "take cards from other players", forced)
         self._moved_by_a_card(forced)
         number = self.rng.choice(hand)
@@ -555,7 +567,7 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         owner = self.draw_key(actor)[1]
         discard = list(self.state.pile(*self.discard_key(owner)))
         if not discard:
-            raise RuleViolation("The discard pile is empty.")
+            raise RuleViolation(_("The discard pile is empty."))
         event = self._event("shuffle", actor, forced, count=len(discard))
         for number in discard:
             self._move(event, number, DRAW, owner)
@@ -586,9 +598,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._seated(actor)
         seat = self._target(target)
         if self._turn_rules(forced):
-            raise RuleViolation(
-                f"With turns on, you may look at another player's hand only when a card allows it.{FORCE_HINT}"
-            )
+            refusal = _("With turns on, you may look at another player's hand only when a card allows it.")
+            raise RuleViolation(with_force_hint(refusal))
         self._event("viewhand", actor, forced, player=target, name=seat.name)
         return list(self.hand(target))
 
@@ -598,9 +609,8 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._playing()
         self._seated(actor)
         if self._turn_rules(forced):
-            raise RuleViolation(
-                f"With turns on, you may look through the draw pile only when a card allows it.{FORCE_HINT}"
-            )
+            refusal = _("With turns on, you may look through the draw pile only when a card allows it.")
+            raise RuleViolation(with_force_hint(refusal))
         event = self._event("viewdraw", actor, forced)
         pile = self.state.pile(*self.draw_key(actor))
         self._saw(event, actor, pile)
@@ -612,13 +622,19 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._not_halted(forced)
         self._seated(actor)
         if not self.settings["turns"]:
-            raise RuleViolation("Turns are off at this table (the host can set turns=on).")
+            raise RuleViolation(_("Turns are off at this table (the host can set turns=on)."))
         if self.state.turn.player != actor:
-            raise RuleViolation(f"It is {self.name_of(self.state.turn.player)}'s turn, not yours.")
+            raise RuleViolation(_("It is {name}'s turn, not yours.").format(name=self.name_of(self.state.turn.player)))
         limit = self.settings["handlimit"]
         held = len(self.hand(actor))
         if not forced and limit and held > limit:
-            raise RuleViolation(f"You hold {held} cards; discard down to {limit} before ending your turn.")
+            # More than the limit, which is at least 1: never one card.
+            refusal = ngettext(
+                "You hold {n} card; discard down to {limit} before ending your turn.",
+                "You hold {n} cards; discard down to {limit} before ending your turn.",
+                held,
+            )
+            raise RuleViolation(refusal.format(n=held, limit=limit))
         self._drawn_first(actor, forced)
         following = self._next_player(actor)
         event = self._event("endturn", actor, forced, next=following)
@@ -630,20 +646,22 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._playing()
         self._seated(actor)
         if not self.settings["turns"]:
-            raise RuleViolation("Turns are off at this table.")
+            raise RuleViolation(_("Turns are off at this table."))
         if self.state.turn.player != target:
-            raise RuleViolation(f"It is not {self.name_of(target)}'s turn.")
+            raise RuleViolation(_("It is not {name}'s turn.").format(name=self.name_of(target)))
         if target == actor:
-            raise RuleViolation("To pass your own turn, use endturn.")
+            raise RuleViolation(_("To pass your own turn, use endturn."))
         if target_present and actor != self.state.host:
-            raise RuleViolation(f"{self.name_of(target)} is here: only the host can skip a present player's turn.")
+            refusal = _("{name} is here: only the host can skip a present player's turn.")
+            raise RuleViolation(refusal.format(name=self.name_of(target)))
         seat = self.state.seat(target)
         if actor != self.state.host and seat is not None and not seat.absent:
             # A dropped connection is often back in a moment: not a turn lost to anyone.
-            raise RuleViolation(
-                f"{self.name_of(target)} has only just dropped out: anyone may skip their turn once they have "
-                "been away long enough for votes to go on without them; the host may now."
+            refusal = _(
+                "{name} has only just dropped out: anyone may skip their turn once they have been away long "
+                "enough for votes to go on without them; the host may now."
             )
+            raise RuleViolation(refusal.format(name=self.name_of(target)))
         following = self._next_player(target)
         event = self._event("skip", actor, player=target, name=self.name_of(target), next=following)
         self._begin_turn(event, following)
@@ -694,18 +712,24 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if decided and how != "kicked":
             if team:
                 mates = [s.name for s in self.state.seats if s.team == team]
-                result = f"Only team {team} is left: Team {team} ({', '.join(mates)}) wins!"
+                result = said(
+                    "Only team {team} is left: Team {team} ({players}) wins!", team=team, players=", ".join(mates)
+                )
                 self._finish(event, result, "last standing", mates)
             elif how == "resigned":
-                self._finish(event, f"{name} forfeits: {active[0].name} wins!", "forfeit", [active[0].name])
+                result = said("{name} forfeits: {winner} wins!", name=name, winner=active[0].name)
+                self._finish(event, result, "forfeit", [active[0].name])
             else:
-                result = f"Only {active[0].name} remains: {active[0].name} wins!"
+                result = said("Only {name} remains: {name} wins!", name=active[0].name)
                 self._finish(event, result, "last standing", [active[0].name])
         elif not active:
-            self._finish(event, "Nobody is left in the game.", "abandoned")
+            self._finish(event, said("Nobody is left in the game."), "abandoned")
         else:
             if decided:
                 event.data["alone"] = f"team {team}" if team else active[0].name
+                if team:
+                    # The team by itself, for the line each reader is shown in their language.
+                    event.data["alone_team"] = team
             if was_current:
                 event.data["next"] = following
                 self._begin_turn(event, following)
@@ -736,8 +760,10 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
             self._clear_player_cards(event, seat.account_id)
         self._set_seats(event, [replace(s, out=True) if s.account_id in gone else s for s in self.state.seats])
         if not self.state.active_seats():
-            names = " and ".join(seat.name for seat in out)
-            self._finish(event, f"No cards are left, and {names} hold none: the game is a draw.", "draw")
+            names = _listed([seat.name for seat in out])
+            self._finish(
+                event, said("No cards are left, and {names} hold none: the game is a draw.", names=names), "draw"
+            )
             return
         following = self._next_player(current) if current in gone else NO_OWNER
         self._after_player_gone(event, current in gone, following, sides_before, out[0].name, "eliminated")
@@ -767,9 +793,11 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         event = self._event("win", actor, player=target, name=seat.name)
         if seat.team:
             mates = [s.name for s in self.state.seats if s.team == seat.team]
-            self._finish(event, f"Team {seat.team} ({', '.join(mates)}) wins!", "won", mates)
+            self._finish(
+                event, said("Team {team} ({players}) wins!", team=seat.team, players=", ".join(mates)), "won", mates
+            )
         else:
-            self._finish(event, f"{seat.name} wins!", "won", [seat.name])
+            self._finish(event, said("{name} wins!", name=seat.name), "won", [seat.name])
 
     def end_game(self, actor: int, how: str = "") -> None:
         """End the game without a winner: drawn, in stalemate, abandoned out of boredom,
@@ -777,17 +805,21 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         self._playing()
         self._host(actor)
         if how not in ENDINGS:
-            raise RuleViolation(f"A game ends as one of: {', '.join(e for e in ENDINGS if e)}.")
+            raise RuleViolation(
+                _("A game ends as one of: {endings}.").format(endings=", ".join(e for e in ENDINGS if e))
+            )
         event = self._event("endgame", actor, how=how)
-        self._finish(event, ENDINGS[how], how or "no winner")
+        self._finish(event, said(ENDINGS[how]), how or "no winner")
 
-    def _finish(self, event: Event, result: str, outcome: str, winners: list[str] | None = None) -> None:
+    def _finish(self, event: Event, result: Said, outcome: str, winners: list[str] | None = None) -> None:
         """The game is over: elimination lasts one game, so everyone seated is back in
         (to vote, propose and host the aftermath); in a CCG game every copy goes back
         to its deck. The event records the result for the room's results: the sentence,
         the outcome (won, forfeit, last standing, draw, stalemate, boredom, no winner,
-        abandoned), the winners and the deck's version."""
-        event.data.update(result=result, outcome=outcome, winners=winners or [], deck_version=self.state.deck_version)
+        abandoned), the winners and the deck's version. The sentence is kept as a message
+        each reader is shown in their own language (:func:`i18n.stored`)."""
+        kept = stored(result)
+        event.data.update(result=kept, outcome=outcome, winners=winners or [], deck_version=self.state.deck_version)
         self._turn_up_all(event)
         if self.ccg:
             self._decks_back(event)
@@ -796,5 +828,41 @@ class Table(Voting, DeckMoves, FaceDownMoves, DrawOrder):
         if self.state.left_game:
             self._change(event, ["left-game", []])
         self._set(event, "phase", OVER)
-        self._set(event, "result", result)
+        self._set(event, "result", kept)
         self._set_turn(event, **vars(Turn()))
+
+
+def _too_few_cards(cards: int, handsize: int, players: int) -> str:
+    """The refusal to start with a deck of ``cards`` too small to deal ``handsize`` to each
+    of ``players``, with what to do about it."""
+    if players > 1:
+        too_few = ngettext(
+            "The deck has {n} card, too few to deal {handsize} to each of {players} players (the rules ask for at "
+            "least 5 cards per player).",
+            "The deck has {n} cards, too few to deal {handsize} to each of {players} players (the rules ask for at "
+            "least 5 cards per player).",
+            cards,
+        )
+    else:
+        too_few = ngettext(
+            "The deck has {n} card, too few to deal {handsize} to the one player (the rules ask for at least 5 "
+            "cards per player).",
+            "The deck has {n} cards, too few to deal {handsize} to the one player (the rules ask for at least 5 "
+            "cards per player).",
+            cards,
+        )
+    fits = cards // players
+    if fits:
+        remedy = _("Add cards, lower the hand size (set handsize={fits}), or deal what there is: force start")
+    else:
+        remedy = _("Add cards, or deal what there is: force start")
+    return f"{too_few.format(n=cards, handsize=handsize, players=players)} {remedy.format(fits=fits)}"
+
+
+def _listed(names: list[str]) -> Text:
+    """``a``, ``a and b``, ``a and b and c``, as a message for each reader (the "and" in
+    their language)."""
+    listed: Text = names[0] if names else ""
+    for name in names[1:]:
+        listed = said("{names} and {last}", names=listed, last=name)
+    return listed

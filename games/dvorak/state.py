@@ -32,6 +32,7 @@ from games.base import PLAYING as PLAYING
 from games.base import WAITING as WAITING
 from games.base import Delta as Delta
 from games.base import Seat as Seat
+from i18n import N_, _
 
 DRAW, DISCARD, HAND, PLAY = "draw", "discard", "hand", "play"
 PENDING, REJECTED, REMOVED, RULES = "pending", "rejected", "removed", "rules"
@@ -48,6 +49,10 @@ APPROVE, REJECT = "approve", "reject"
 NEW_CARD, NEW_RULE, EDIT, REMOVAL = "card", "rule", "edit", "remove"
 
 PileKey = tuple[str, int]
+
+#: The types the letters A and T stand for (a card's type is otherwise as its author wrote
+#: it), and a special rule's.
+ACTION, THING, RULE = N_("Action"), N_("Thing"), N_("Rule")
 
 
 @dataclass
@@ -86,9 +91,18 @@ class Card:
         """``Action``, ``Thing``, or the type exactly as its author wrote it."""
         kind = self.kind.strip()
         if kind.upper() == "A":
-            return "Action"
+            return ACTION
         if kind.upper() == "T":
-            return "Thing"
+            return THING
+        return kind
+
+    @property
+    def kind_shown(self) -> str:
+        """:attr:`kind_label` in the reader's language: ``Action``, ``Thing`` and a special
+        rule's ``Rule`` translated, a type its author wrote as they wrote it."""
+        kind = self.kind_label
+        if self.is_rule and kind == RULE or self.kind.strip().upper() in ("A", "T"):
+            return _(kind)
         return kind
 
 

@@ -47,6 +47,7 @@ from games.dvorak.state import (
     proposal_dict,
 )
 from games.dvorak.visibility import copy_visible
+from i18n import _
 
 RULE_KIND = "Rule"
 
@@ -75,16 +76,16 @@ class Voting(DeckBuilding):
     def _voter(self, actor: int) -> Seat:
         seat = self.state.seat(actor)
         if seat is None:
-            raise RuleViolation("Only players seated at this table vote and propose.")
+            raise RuleViolation(_("Only players seated at this table vote and propose."))
         if seat.out:
-            raise RuleViolation("You have been eliminated, so you no longer vote or propose.")
+            raise RuleViolation(_("You have been eliminated, so you no longer vote or propose."))
         return seat
 
     def _proposer(self, actor: int) -> Seat:
         """A seated player who may propose now: during a CCG game nobody may."""
         seat = self._voter(actor)
         if self.ccg and self.state.phase == PLAYING:
-            raise RuleViolation("During a CCG game nobody may propose or edit cards; the set changes between games.")
+            raise RuleViolation(_("During a CCG game nobody may propose or edit cards; the set changes between games."))
         return seat
 
     def policy(self) -> str:
@@ -96,19 +97,24 @@ class Voting(DeckBuilding):
         proposal = self.state.pending_for(number)
         if proposal is None:
             self.card(number)
-            raise RuleViolation(f"Nothing about #{number} is waiting for a vote (viewvote lists what is).")
+            refusal = _("Nothing about #{number} is waiting for a vote (viewvote lists what is).")
+            raise RuleViolation(refusal.format(number=number))
         return proposal
 
     def _free_to_propose_about(self, actor: int, number: int) -> Card:
         card = self.card(number)
         if card.copy_of is not None:
             # Which set card another's hidden copy is would tell their deck.
-            of = f" of #{card.copy_of}" if copy_visible(self.state, number, actor) else ""
-            raise RuleViolation(f"#{number} is a copy{of}: propose changes to the set card.")
+            if copy_visible(self.state, number, actor):
+                refusal = _("#{number} is a copy of #{card}: propose changes to the set card.")
+            else:
+                refusal = _("#{number} is a copy: propose changes to the set card.")
+            raise RuleViolation(refusal.format(number=number, card=card.copy_of))
         if card.zone == REMOVED:
-            raise RuleViolation(f"#{number} has been removed from the game.")
+            raise RuleViolation(_("#{number} has been removed from the game.").format(number=number))
         if self.state.pending_for(number) is not None:
-            raise RuleViolation(f"#{number} already has a proposal waiting for its vote (viewvote).")
+            refusal = _("#{number} already has a proposal waiting for its vote (viewvote).")
+            raise RuleViolation(refusal.format(number=number))
         return card
 
     def _propose(self, event: Event, kind: str, subject: int, actor: int, face: dict[str, str] | None = None) -> None:
@@ -138,7 +144,7 @@ class Voting(DeckBuilding):
     def propose_rule(self, actor: int, name: str, text: str) -> int:
         """Propose a special rule: voted like a card, in force at once when accepted."""
         self._proposer(actor)
-        name, _, text = check_card_face(name, RULE_KIND, text)
+        name, _kind, text = check_card_face(name, RULE_KIND, text)
         number = self.state.next_number
         event = self._event("newrule", actor, card=number)
         rule = Card(number, name, RULE_KIND, text, actor, self.name_of(actor), PENDING, is_rule=True)
@@ -151,7 +157,7 @@ class Voting(DeckBuilding):
         self._proposer(actor)
         card = self._free_to_propose_about(actor, number)
         if card.zone == PENDING:
-            raise RuleViolation(f"#{number} is itself still being voted on.")
+            raise RuleViolation(_("#{number} is itself still being voted on.").format(number=number))
         name, kind, text = check_card_face(name, RULE_KIND if card.is_rule else kind, text)
         if card.zone == SET:
             self._unique_in_set(name, besides=number)
@@ -164,7 +170,8 @@ class Voting(DeckBuilding):
         self._proposer(actor)
         card = self._free_to_propose_about(actor, number)
         if card.zone == PENDING:
-            raise RuleViolation(f"#{number} is still being voted on; its proposer can withdraw it.")
+            refusal = _("#{number} is still being voted on; its proposer can withdraw it.")
+            raise RuleViolation(refusal.format(number=number))
         event = self._event("removecard", actor, card=number)
         self._propose(event, REMOVAL, number, actor)
 
@@ -173,9 +180,13 @@ class Voting(DeckBuilding):
         self._voter(actor)
         proposal = self._proposal_about(number)
         if proposal.votes.get(actor) == choice and self.policy() != "any":
-            already = "approved" if choice == APPROVE else "voted to repeal"
-            counted = " (proposing it counts as approving)" if actor == proposal.proposer and choice == APPROVE else ""
-            raise RuleViolation(f"You already {already} #{number}{counted}.")
+            if choice != APPROVE:
+                refusal = _("You already voted to repeal #{number}.")
+            elif actor == proposal.proposer:
+                refusal = _("You already approved #{number} (proposing it counts as approving).")
+            else:
+                refusal = _("You already approved #{number}.")
+            raise RuleViolation(refusal.format(number=number))
         group = self.state.bundle_of(proposal)
         event = self._event("vote", actor, card=number, choice=choice, cards=[p.subject for p in group])
         for member in group:
@@ -189,7 +200,8 @@ class Voting(DeckBuilding):
         """Call off a proposal (its proposer, or the host)."""
         proposal = self._proposal_about(number)
         if actor not in (proposal.proposer, self.state.host):
-            raise RuleViolation(f"Only {proposal.proposer_name}, who proposed it, or the host can withdraw it.")
+            refusal = _("Only {name}, who proposed it, or the host can withdraw it.")
+            raise RuleViolation(refusal.format(name=proposal.proposer_name))
         event = self._event("withdraw", actor, card=number)
         left = [member for member in self.state.bundle_of(proposal) if member.id != proposal.id]
         self._close(event, proposal, "withdrawn")
@@ -209,7 +221,8 @@ class Voting(DeckBuilding):
         self._proposer(actor)
         card = self.card(number)
         if card.zone != REJECTED:
-            raise RuleViolation(f"#{number} was not rejected, so there is nothing to vote on again.")
+            refusal = _("#{number} was not rejected, so there is nothing to vote on again.")
+            raise RuleViolation(refusal.format(number=number))
         if not card.is_rule:
             self._unique_in_set(card.name)
         event = self._event("revote", actor, card=number)
@@ -220,7 +233,7 @@ class Voting(DeckBuilding):
         """Lump pending proposals into one vote that accepts or rejects them all."""
         self._voter(actor)
         if len(set(numbers)) < 2:
-            raise RuleViolation("A bundle needs at least two pending proposals.")
+            raise RuleViolation(_("A bundle needs at least two pending proposals."))
         ids: set[int] = set()
         for number in numbers:
             ids.update(p.id for p in self.state.bundle_of(self._proposal_about(number)))
@@ -229,9 +242,10 @@ class Voting(DeckBuilding):
         if len(bundles) == 1 and None not in bundles:
             # Bundling them again would only start the vote afresh: anyone could stall it.
             subjects = [f"#{self.state.proposals[i].subject}" for i in members]
-            listed = ", ".join(subjects[:-1]) + " and " + subjects[-1]
+            listed = _("{names} and {last}").format(names=", ".join(subjects[:-1]), last=subjects[-1])
             first = self.state.proposals[members[0]].subject
-            raise RuleViolation(f"{listed} are already one bundle: vote on it with approve {first} or repeal {first}.")
+            refusal = _("{cards} are already one bundle: vote on it with approve {number} or repeal {number}.")
+            raise RuleViolation(refusal.format(cards=listed, number=first))
         event = self._event("bundle", actor, cards=[self.state.proposals[i].subject for i in members])
         # One vote on them all, afresh: but a vote cast alike on each (their proposer's,
         # if one player proposed them all) holds for the bundle, as does the bundler's.
@@ -274,9 +288,9 @@ class Voting(DeckBuilding):
         proposal = self.state.proposals.get(proposal_id)
         votetime = self.settings["votetime"]
         if proposal is None or self.state.vote_opened.get(proposal_id) != opened or not votetime:
-            raise RuleViolation("That vote is no longer waiting for its time to run out.")
+            raise RuleViolation(_("That vote is no longer waiting for its time to run out."))
         if self.clock() < opened + votetime:
-            raise RuleViolation(f"The vote on #{proposal.subject} still has time.")
+            raise RuleViolation(_("The vote on #{number} still has time.").format(number=proposal.subject))
         group = self.state.bundle_of(proposal)
         voters = self.voters()
         approving = [account for account in voters if proposal.votes.get(account) == APPROVE]

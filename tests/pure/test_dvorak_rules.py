@@ -13,6 +13,7 @@ from games.dvorak.deck import snapshot
 from games.dvorak.invariants import table_problems
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, OVER, PLAY, PLAYING
+from i18n import shown
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -180,7 +181,7 @@ def test_eliminating_down_to_one_player_ends_the_game_with_a_winner():
     assert table.hand(BOB) == []
     table.eliminate(CAROL, CAROL)
     assert table.state.phase == OVER
-    assert table.state.result == "Carol forfeits: Alice wins!"
+    assert shown(table.state.result) == "Carol forfeits: Alice wins!"
 
 
 def test_team_play_allows_one_gift_to_a_teammate_per_turn():
@@ -195,7 +196,7 @@ def test_team_play_allows_one_gift_to_a_teammate_per_turn():
     with pytest.raises(RuleViolation, match="already given a card to a teammate"):
         table.give(ALICE, table.hand(ALICE)[0], CAROL)
     table.win(ALICE, CAROL)
-    assert table.state.result == "Team Red (Alice, Carol) wins!"
+    assert shown(table.state.result) == "Team Red (Alice, Carol) wins!"
 
 
 def multideck_table() -> Table:
@@ -479,7 +480,8 @@ def test_the_last_team_left_wins_and_elimination_lasts_one_game():
     table.eliminate(ALICE, ALICE)
     assert table.state.phase == PLAYING
     table.eliminate(CAROL, CAROL)
-    assert table.state.phase == OVER and table.state.result == "Only team Owls is left: Team Owls (Alice, Bob) wins!"
+    assert table.state.phase == OVER
+    assert shown(table.state.result) == "Only team Owls is left: Team Owls (Alice, Bob) wins!"
     assert not any(seat.out for seat in table.state.seats)
     assert table.voters() == [ALICE, BOB, CAROL]
     assert table_problems(table.state) == []
@@ -578,5 +580,5 @@ def test_when_no_cards_are_left_those_without_any_are_out_and_nobody_left_is_a_d
     events = table.take_changes().events
     assert events[-1].data["out_of_cards"] == ["Alice", "Bob"]
     assert table.state.phase == OVER and events[-1].data["outcome"] == "draw"
-    assert "is a draw" in table.state.result
+    assert "is a draw" in shown(table.state.result)
     assert_consistent(table)

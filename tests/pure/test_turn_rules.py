@@ -10,6 +10,7 @@ import pytest
 
 from games.dvorak.rules import RuleViolation, Table
 from games.dvorak.state import DISCARD, DRAW, HAND, PLAY, PLAYING
+from i18n import shown
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -62,13 +63,13 @@ def test_a_kick_leaves_the_game_running_and_a_resignation_forfeits_it():
     table = table_of(players=(ALICE, BOB, CAROL))
     table.unseat(ALICE, BOB)
     table.eliminate(ALICE, CAROL)
-    assert table.state.result == "Only Alice remains: Alice wins!"
+    assert shown(table.state.result) == "Only Alice remains: Alice wins!"
     table = table_of(players=(ALICE, BOB))
     table.unseat(ALICE, BOB)
     assert table.state.phase == PLAYING and table.state.result == ""
     table = table_of(players=(ALICE, BOB))
     table.unseat(BOB, BOB)
-    assert table.state.result == "Bob forfeits: Alice wins!"
+    assert shown(table.state.result) == "Bob forfeits: Alice wins!"
 
 
 def test_a_thing_given_from_play_to_play_keeps_its_riders():
