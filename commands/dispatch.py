@@ -21,7 +21,7 @@ from commands.session import ACCOUNT_COMMANDS, CONNECTION_COMMANDS
 from commands.social import SOCIAL_COMMANDS
 from commands.text import close_matches
 from games import DEFAULT_KIND
-from i18n import ENGLISH, LANGUAGE, N_, _
+from i18n import ENGLISH, LANGUAGE, N_, _, language
 from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection, serving
@@ -212,7 +212,8 @@ class CommandProcessor:
         split = game_commands(player.place.game).split_line
         if split is None:
             return [line]
-        commands, notice = split(line)
+        with language(connection.language):  # a notice of the split is the player's to read
+            commands, notice = split(line)
         if notice is not None:
             connection.send(notice)
         return commands

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from commands.base import CommandSet
 from games import KINDS
 from games.base import OVER, Event, GameTable, Seat
-from i18n import _, language, shown
+from i18n import LANGUAGE, _, language, shown
 
 if TYPE_CHECKING:
     from persistence.database import Database
@@ -158,12 +158,13 @@ def send_views(room: GameRoom, players: list[OnlinePlayer] | None) -> None:
     """The room's structured views to everyone in it who asked for GMCP (or just to
     ``players``): ``Room.Table``, which every game's table has, then the game's own."""
     table = room.table
-    # The same for everyone but "you": made once, for the first viewer asked.
-    shared = cache(lambda: table_summary(table, room.away(), *turn_timer(room)))
+    # The same for everyone but "you": made once for each language it is read in (send_packages
+    # asks in each viewer's).
+    shared = cache(lambda code: table_summary(table, room.away(), *turn_timer(room)))
     send_packages(
         room,
         players,
-        lambda viewer: {"Room.Table": {**shared(), "you": viewer if table.holds_seat(viewer) else None}},
+        lambda viewer: {"Room.Table": {**shared(LANGUAGE.get()), "you": viewer if table.holds_seat(viewer) else None}},
     )
     game_commands(room.game).send_views(room, players)
 

@@ -49,7 +49,7 @@ async def writing(ctx: Context, budget: str, amount: float) -> AsyncIterator[Non
     allowance = budgets.writes if budget == "writes" else budgets.saved_bytes
     wait = budgets.spend(budget, allowance, account, amount)
     if wait:
-        minutes = max(1, math.ceil(wait / 60))
+        minutes = max(1, math.ceil(wait / 60)) if wait != math.inf else 0
         if budget == "writes":
             if wait == math.inf:
                 raise CommandError(

@@ -71,7 +71,7 @@ ECHO_MOST = 40
 
 def echoed(typed: str) -> str:
     """What a player typed, as a reply quotes it: at most :data:`ECHO_MOST` characters."""
-    return truncate(typed, ECHO_MOST)
+    return typed if len(typed) <= ECHO_MOST else typed[: ECHO_MOST - 3] + "..."
 
 
 #: The most characters one page of a long list shows (``viewall 2``, ...): what can be

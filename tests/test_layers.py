@@ -14,7 +14,7 @@ from pathlib import Path
 from games import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "persistence", "server", "commands")
+PACKAGES = ("i18n", "games", "persistence", "server", "commands")
 
 
 def copy_of_the_code(folder: Path) -> Path:
