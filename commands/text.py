@@ -11,7 +11,7 @@ import difflib
 import re
 
 from commands.base import CommandError
-from i18n import _, ngettext
+from i18n import Said, ngettext, said
 from server.text import shown_width
 
 
@@ -119,6 +119,16 @@ def page_of(entries: list[str], page: int, command: str, empty: str = "  (none)"
     shows page n. A page past the last is refused."""
     if not entries:
         return empty
+    first, last, pages = page_bounds(entries, page)
+    text = "\n".join(entries[first:last])
+    footer = page_footer(entries, page, command)
+    return text if footer is None else f"{text}\n{footer}"
+
+
+def page_bounds(entries: list[str], page: int) -> tuple[int, int, int]:
+    """Where page ``page`` (from 1) of ``entries`` begins and ends (from 0, the end not
+    included), and how many pages there are, as :func:`page_of` pages them; a page past
+    the last is refused."""
     pages: list[tuple[int, int]] = []
     start = size = 0
     for index, entry in enumerate(entries):
@@ -128,22 +138,27 @@ def page_of(entries: list[str], page: int, command: str, empty: str = "  (none)"
         size += len(entry) + 1
     pages.append((start, len(entries)))
     if page > len(pages):
-        raise CommandError(
-            ngettext("There is only {n} page of it.", "There are only {n} pages of it.", len(pages)).format(
-                n=len(pages)
-            )
-        )
+        refusal = ngettext("There is only {n} page of it.", "There are only {n} pages of it.", len(pages))
+        raise CommandError(refusal.format(n=len(pages)))
     first, last = pages[page - 1]
-    text = "\n".join(entries[first:last])
-    if len(pages) == 1:
-        return text
-    where = _("(Page {page} of {pages}: {first}-{last} of {count}.)")
-    if page < len(pages):
-        where = _("(Page {page} of {pages}: {first}-{last} of {count}. Next: {command} {next})")
-    shown = where.format(
-        page=page, pages=len(pages), first=first + 1, last=last, count=len(entries), command=command, next=page + 1
-    )
-    return f"{text}\n{shown}"
+    return first, last, len(pages)
+
+
+def page_footer(entries: list[str], page: int, command: str) -> Said | None:
+    """The line under page ``page`` of ``entries`` saying which page it is and that
+    ``<command> <n>`` shows page n, in each reader's language; None when there is one page."""
+    first, last, pages = page_bounds(entries, page)
+    if pages == 1:
+        return None
+    where = {"page": page, "pages": pages, "first": first + 1, "last": last, "count": len(entries)}
+    if page < pages:
+        return said(
+            "(Page {page} of {pages}: {first}-{last} of {count}. Next: {command} {next})",
+            command=command,
+            next=page + 1,
+            **where,
+        )
+    return said("(Page {page} of {pages}: {first}-{last} of {count}.)", **where)
 
 
 def split_assignment(args: str) -> tuple[str, str] | None:

@@ -22,7 +22,7 @@ from commands.dvorak.render import (
     none_said,
 )
 from commands.tables import current_room, seated_player
-from commands.text import PAGE_MOST, page_number, page_of
+from commands.text import page_bounds, page_footer, page_number, page_of
 from games.dvorak.rules import Table
 from games.dvorak.state import PENDING, REJECTED, REMOVED
 from i18n import N_, Said, Text, _, ngettext, said
@@ -242,21 +242,11 @@ class ViewAll(GameCommand):
             entries = card_entries(table, [card.number for card in deck])
             mine = page_of(entries, page, "viewall", none_listed())
             # The others are shown the same page, each in their language.
-            first, last, pages = _page_bounds(entries, page)
+            first, last, _pages = page_bounds(entries, page) if entries else (0, 0, 1)
             theirs: list[Text] = [card_entry_said(card) for card in deck[first:last]] or [none_said()]
-            if pages > 1:
-                where = {"page": page, "pages": pages, "first": first + 1, "last": last, "count": len(entries)}
-                if page < pages:
-                    theirs.append(
-                        said(
-                            "(Page {page} of {pages}: {first}-{last} of {count}. Next: {command} {next})",
-                            command="viewall",
-                            next=page + 1,
-                            **where,
-                        )
-                    )
-                else:
-                    theirs.append(said("(Page {page} of {pages}: {first}-{last} of {count}.)", **where))
+            footer = page_footer(entries, page, "viewall") if entries else None
+            if footer is not None:
+                theirs.append(footer)
             return len(deck), mine, lines_said(theirs)
 
         count, cards, others = await inspect(ctx, look)
@@ -269,22 +259,6 @@ class ViewAll(GameCommand):
         room.broadcast(others, exclude=ctx.player)
         ctx.reply(_("You list every card in the deck ({n}):").format(n=count))
         ctx.reply(cards)
-
-
-def _page_bounds(entries: list[str], page: int) -> tuple[int, int, int]:
-    """The first and last entry (from 0, the last not included) of page ``page`` of
-    ``entries``, and how many pages there are, as :func:`commands.text.page_of` pages
-    them (it has refused a page past the last)."""
-    pages: list[tuple[int, int]] = []
-    start = size = 0
-    for index, entry in enumerate(entries):
-        if index > start and size + len(entry) > PAGE_MOST:
-            pages.append((start, index))
-            start, size = index, 0
-        size += len(entry) + 1
-    pages.append((start, len(entries)))
-    first, last = pages[min(page, len(pages)) - 1]
-    return first, last, len(pages)
 
 
 VIEW_COMMANDS = CommandSet(

@@ -9,31 +9,8 @@ most moves can be forced, which skips the turn rules but never the facts of the 
 Readings
 --------
 Where the seeds (000 in Slovak, 002 in Spanish, 003 in Russian) leave a point open, this
-table plays it so, reading the sentence quoted:
-
-- A new, edited or removed card is decided by every seated player, and play waits for
-  the vote, with no time limit: "hra sa zastaví, až kým sa nedohodnú a každý hráč musí
-  povedať, či ju schvaľuje" (000: play stops until they agree, every player saying
-  whether they approve). The host may change the policy (vote), let play go on (halt)
-  or give votes a time (votetime); the seeds allow rules about voting to change.
-- A seated player away past the grace period (5 minutes) stops counting in votes until
-  they are back. The seeds assume everyone sits at the table; without this, one dropped
-  connection would halt the table for ever.
-- The first player is drawn at random: "определите, кто ходит первым, с помощью
-  «камень-ножницы-бумага», подбрасывания монеты, броска кубика" (003: decide who goes
-  first by rock-paper-scissors, a coin, a die). Turns go in seat order, which is the
-  order of joining.
-- When both the draw pile and the discard pile are empty, the turn's draw counts as
-  made: "если и стопка сброса пуста, игроки продолжают игру, не беря карты" (003: if the
-  discard pile is empty too, the players go on without drawing).
-- Once no card is left to draw (both piles empty), a player still in the game who holds
-  no card is out, at once; the last side left wins, and if nobody is left the game is a
-  draw: "Когда все карты разыграны и ни одной не осталось, игроки, у которых не
-  осталось карт, выбывают из игры, что иногда приводит к ничьей" (003: when all cards
-  are played and none is left, players with no cards left are out, which sometimes
-  ends in a draw).
-- A player who joins a game in progress is dealt a hand and plays after the others; the
-  seeds say nothing of joining late.
+table plays it as the rules help says, with the sentence of the seed it reads (``help
+dvorak``: ``RULES_HELP`` in :mod:`commands.dvorak.game`, the one place it is written).
 """
 
 from __future__ import annotations
