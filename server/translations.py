@@ -54,9 +54,13 @@ METHODS = [
 MAX_LINE = 80
 #: Languages every text must be translated into (the others may lag).
 COMPLETE = ("cs", "sk")
-#: The files whose texts every language has, complete or not: getting in, the lobby,
-#: talk, rooms, safety and the help index (with every command's help listed there).
+#: Where the texts are that every language has, complete or not (files, and folders
+#: ending in /): getting in, the lobby, talk, rooms, safety and the help index (with every
+#: command's help listed there), the web page's labels, and Dvorak, the game of the seeds
+#: in Spanish and Russian.
 EVERY_LANGUAGE = (
+    "commands/dvorak/",
+    "games/dvorak/",
     "commands/base.py",
     "commands/dispatch.py",
     "commands/login.py",
@@ -71,9 +75,6 @@ EVERY_LANGUAGE = (
     "server/webclient/app.js",
     "server/webclient/index.html",
 )
-#: Where text is still being moved onto the catalogs (each game's): the check does not
-#: ask for translations of texts found only there yet. docs/translators.md says more.
-PENDING = ("commands/dvorak/", "games/dvorak/")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -211,14 +212,14 @@ class Problem:
 
 def problems(code: str, only: Collection[str] | None = None) -> list[Problem]:
     """What language ``code`` lacks or gets wrong, among the texts of the code (or only
-    those found in the files ``only``)."""
+    those found in ``only``: files, and folders ending in /)."""
     catalog = read_catalog(code)
     found = []
     for message in template():
         places = [place for place, _line in message.locations]
-        if not message.id or only is not None and not any(place in only for place in places):
+        if not message.id or only is not None and not any(place.startswith(tuple(only)) for place in places):
             continue
-        if all(place.startswith(PENDING) for place in places) or message.context == COMMAND:
+        if message.context == COMMAND:
             continue  # a command's other name is the translator's to give or not
         translated = catalog.get(message.id, message.context)
         forms = translated.string if translated is not None else None
