@@ -35,14 +35,18 @@ class Who(Command):
 
 def render_who(ctx: Context) -> str:
     width = ctx.connection.width
-    lines = [f"{ljust(_('Player Name'), 20)} {rjust(_('On For'), 8)} {rjust(_('Idle'), 5)}  {_('Doing')}"]
+    # (Each heading outside the f-string, where the catalogs' extraction finds it.) A
+    # column is as wide as its heading in the reader's language, if that is wider.
+    heading, online, idle, doing = _("Player Name"), _("On For"), _("Idle"), _("Doing")
+    online_width, idle_width = max(8, shown_width(online)), max(5, shown_width(idle))
+    lines = [f"{ljust(heading, 20)} {rjust(online, online_width)} {rjust(idle, idle_width)}  {doing}"]
     players = ctx.hub.players_by_login()
     for player in players:
         mark = STAFF_MARKS.get(player.role, "")
         name = truncate(player.name, 20 - len(mark)) + mark
         row = (
-            f"{ljust(name, 20)} {format_online_time(player.online_seconds):>8} "
-            f"{format_duration(player.idle_seconds):>5}  {player.doing}"
+            f"{ljust(name, 20)} {rjust(format_online_time(player.online_seconds), online_width)} "
+            f"{rjust(format_duration(player.idle_seconds), idle_width)}  {player.doing}"
         )
         lines.append(truncate(row.rstrip(), width))
     count = len(players)

@@ -224,7 +224,8 @@ def settings_list(settings: Mapping[str, Setting], values: Mapping[str, Any]) ->
     heading, value_heading = _("Setting"), _("Value")
     name_width = max(11, shown_width(heading))
     width = max(shown_width(value_heading), *map(shown_width, shown.values()))
-    lines = [f"{ljust(heading, name_width)} {ljust(value_heading, width)}  {_('Meaning')}"]
+    meaning = _("Meaning")
+    lines = [f"{ljust(heading, name_width)} {ljust(value_heading, width)}  {meaning}"]
     lines += [
         f"{ljust(name, name_width)} {ljust(shown[name], width)}  {_(spec.about)}" for name, spec in settings.items()
     ]

@@ -63,6 +63,7 @@ async def test_each_player_reads_the_server_in_their_language_and_what_others_wr
         say_help = find_command(IN_THE_LOBBY, "say")
         assert say_help is not None and say_help[0].summary() in flat(index)
     who = await rehor.ask("WHO")
+    assert put("cs", "Player Name") != "Player Name"
     assert who.startswith(put("cs", "Player Name")) and "Řehoř" in who
     assert flat(await rehor.ask("drwa")) == flat(put("cs", 'Huh?  (Type "help" for help.)'))
 

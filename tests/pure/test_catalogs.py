@@ -55,3 +55,22 @@ def test_every_text_of_the_template_is_in_the_committed_template(template):
     text changed in the code and not extracted would reach no translator)."""
     committed = translations.read_template()
     assert sorted(str(m.id) for m in template if m.id) == sorted(str(m.id) for m in committed if m.id)
+
+
+def test_no_text_to_translate_is_written_inside_an_f_string():
+    """Babel does not look inside an f-string: a ``_("...")`` there reaches no catalog,
+    and no translator (WHO's headings were once written so)."""
+    import ast
+
+    found = []
+    for package in translations.SOURCES:
+        for path in (translations.ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for call in ast.walk(node):
+                    named = isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                    marked = named and call.func.id in translations.KEYWORDS and bool(call.args)
+                    if marked and isinstance(call.args[0], ast.Constant):
+                        found.append(f"{path.relative_to(translations.ROOT)}:{call.lineno}")
+    assert found == []
