@@ -191,7 +191,9 @@ def _translated_names(command_sets: tuple[CommandSet, ...], code: str) -> dict[s
     by_name = _merged(command_sets)[1]
     names: dict[str, str] = {}
     with language(code):
-        for command in dict.fromkeys(by_name.values()):
+        # None for a command whose arguments are secret: a page and a client's history
+        # know its English name only, as one that must not be echoed or kept.
+        for command in dict.fromkeys(c for c in by_name.values() if not c.private_arguments):
             translated = plain(command.translated_name())
             if translated and translated not in by_name:
                 names.setdefault(translated, command.key)

@@ -174,6 +174,8 @@ async def settle_language(ctx: Context, account: AccountRecord) -> None:
     if chosen is not None and known_language(chosen) == chosen:
         for each in ctx.player.connections:
             each.set_language(chosen)
+    # Chosen for this player: the next to log in on this connection is asked anew.
+    connection.language_chosen = False
 
 
 def ask_password(ctx: Context, prompt: str, answer: Callable[[str], Awaitable[None]]) -> None:
@@ -269,6 +271,8 @@ async def come_over(ctx: Context, handed: dict[str, Any]) -> None:
         raise CommandError(_(DELETED))
     if account.language is not None and known_language(account.language) == account.language:
         connection.set_language(account.language)
+    else:
+        connection.set_language(connection.client_language() or ENGLISH)
     refusal = await login_refusal(ctx, account)
     if refusal is not None:
         log.info("%s (#%d), handed over, refused: %s", account.name, account.id, refusal)

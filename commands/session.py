@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import textwrap
 
+from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, find_command
 from commands.games import all_game_commands
 from commands.login import player_gone, welcome_screen
@@ -223,6 +224,7 @@ class Language(Command):
             await ctx.accounts.store.set_language(connection.player.account_id, code)
             for each in connection.player.connections:
                 each.set_language(code)
+            gmcp.send_place(connection.player)  # the views, with what they say, in it too
         ctx.reply(_("The server writes to you in {language} from now on.").format(language=language_name(code)))
 
 

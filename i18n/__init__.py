@@ -30,6 +30,7 @@ import gettext
 import io
 import json
 import re
+import string
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,22 +166,46 @@ def in_language(text: Text, code: str) -> str:
     return text.in_language(code) if isinstance(text, Said) else text
 
 
-def from_wire(data: object) -> Text | None:
-    """What :meth:`Said.to_wire` made (or plain text) back, or None if it is not that."""
+#: How deep messages within messages may come from another node (the code nests two).
+WIRE_DEPTH = 4
+
+
+def from_wire(data: object, depth: int = 0) -> Text | None:
+    """What :meth:`Said.to_wire` made (or plain text) back, or None if it is not that:
+    nested no deeper than :data:`WIRE_DEPTH`, each text a plain template (see
+    :func:`plain_template`), as every message of the code is."""
     if isinstance(data, str):
         return data
-    if not isinstance(data, dict) or not isinstance(data.get("said"), str) or not isinstance(data.get("params"), dict):
+    if depth > WIRE_DEPTH or not isinstance(data, dict):
         return None
-    plural, n = data.get("plural"), data.get("n")
-    if plural is not None and not isinstance(plural, str) or not isinstance(n, int):
+    message, plural, n, raw = data.get("said"), data.get("plural"), data.get("n"), data.get("params")
+    if not isinstance(message, str) or plural is not None and not isinstance(plural, str):
+        return None
+    if not isinstance(n, int) or not isinstance(raw, dict):
         return None
     params: dict[str, Any] = {}
-    for key, value in data["params"].items():
-        param = from_wire(value) if isinstance(value, dict) else value
+    for key, value in raw.items():
+        param = from_wire(value, depth + 1) if isinstance(value, dict) else value
         if param is None or not isinstance(param, str | int | float | Said):
             return None
         params[key] = param
-    return Said(data["said"], plural, n, params)
+    if not all(plain_template(text, params) for text in (message, plural) if text is not None):
+        return None
+    return Said(message, plural, n, params)
+
+
+def plain_template(text: str, params: Mapping[str, Any]) -> bool:
+    """Whether every placeholder of ``text`` is a plain ``{name}`` of ``params``: no
+    format spec (``{n:>99999999}`` would make a huge text), no conversion, no attribute
+    or index (``{n.__class__}``)."""
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:
+        return False
+    return all(
+        name is None or name.isidentifier() and name in params and not spec and conversion is None
+        for _literal, name, spec, conversion in fields
+    )
 
 
 #: What starts a stored message (:func:`stored`): a control character, which no text a

@@ -97,7 +97,14 @@ def extract_with_help(
         if sets_key and docstring:
             yield node.lineno, "", inspect.cleandoc(docstring), []
         key = _key_of(node)
-        if key is not None and key.isalpha():
+        secret = any(
+            isinstance(statement, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "private_arguments" for target in statement.targets)
+            and isinstance(statement.value, ast.Constant)
+            and statement.value.value is True
+            for statement in node.body
+        )
+        if key is not None and key.isalpha() and not secret:
             yield node.lineno, "pgettext", (COMMAND, key), [_COMMAND_NOTE]
 
 

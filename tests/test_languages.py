@@ -229,3 +229,20 @@ async def test_a_command_is_also_typed_by_its_name_in_the_player_s_language(serv
     assert flat(await sarka.ask("povedz Ahoj")).startswith(
         flat(put("cs", 'Huh?  (Type "help" for help.)')).split("(")[0]
     )
+
+
+async def test_a_language_chosen_before_one_login_is_not_given_to_the_next_player_on_the_connection(server):
+    await ScriptedPlayer.connect(server.port, "Bo")  # Bo has chosen no language
+    client = await MudClient.open(server.port)
+    await client.expect(WELCOME_END)
+    client.send("@language sk")
+    client.send("create Ela secret1")
+    await client.expect(re.escape(put("sk", "Welcome, {name}! Your player has been created.", name="Ela")))
+    client.send("LOGOUT")
+    await client.expect(WELCOME_END)
+    client.send("connect Bo secret1")
+    # Bo is written to in the language the connection had, but it is not kept for Bo.
+    await client.expect(re.escape(put("sk", "Welcome back, {name}.", name="Bo")))
+    again = await ScriptedPlayer.connect(server.port, "Bo", create=False)
+    assert "Welcome back, Bo." in flat(again.client.transcript)
+    await client.close()

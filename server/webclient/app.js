@@ -42,32 +42,40 @@ const languageMenu = $("login-language");
 /** The page's own texts in the reader's language, by their English (from /i18n/<code>.json). */
 let pageTexts = {};
 
+const owns = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
 /** ``text`` (one of the page's own, in English) in the reader's language, its {placeholders}
  * filled from ``params``. */
 export function t(text, params = {}) {
-  const shown = Object.hasOwn(pageTexts, text) ? pageTexts[text] : text;
-  return shown.replace(/\{(\w+)\}/g, (whole, key) => (Object.hasOwn(params, key) ? String(params[key]) : whole));
+  const shown = owns(pageTexts, text) ? pageTexts[text] : text;
+  return shown.replace(/\{(\w+)\}/g, (whole, key) => (owns(params, key) ? String(params[key]) : whole));
 }
 
-/** Write the page's own labels in language ``code`` from now on, as the server is asked to
- * write to the player (@language). */
+/** The language last asked for: an answer for one asked for before it is dropped. */
+let languageWanted = null;
+
+/** Write the page's own labels in language ``code`` from now on, as the server writes to the
+ * player (see the menu and the server's {"language"} message). */
 async function useLanguage(code) {
-  let texts = {};
+  languageWanted = code;
+  let texts;
   try {
     const response = await fetch(`/i18n/${encodeURIComponent(code)}.json`);
-    if (response.ok) texts = await response.json();
+    texts = response.ok ? await response.json() : null;
   } catch {
-    // Unreachable just now: the labels stay as they are.
+    texts = null;
   }
-  pageTexts = texts && typeof texts === "object" && !Array.isArray(texts) ? texts : {};
+  // Unreachable just now, or asked again meanwhile: the labels stay as they are.
+  if (languageWanted !== code || !texts || typeof texts !== "object" || Array.isArray(texts)) return;
+  pageTexts = texts;
   document.documentElement.lang = code;
   if ([...languageMenu.options].some((option) => option.value === code)) languageMenu.value = code;
   for (const node of document.querySelectorAll("[data-i18n]")) {
-    node.dataset.english ??= node.textContent;
+    if (node.dataset.english === undefined) node.dataset.english = node.textContent;
     node.textContent = t(node.dataset.english);
   }
   for (const node of document.querySelectorAll("[data-i18n-label]")) {
-    node.dataset.englishLabel ??= node.getAttribute("aria-label");
+    if (node.dataset.englishLabel === undefined) node.dataset.englishLabel = node.getAttribute("aria-label");
     node.setAttribute("aria-label", t(node.dataset.englishLabel));
   }
   setStatus(statusLine.dataset.state, state.status.text, state.status.params);
@@ -328,11 +336,9 @@ function receive(message) {
   if (message.echo === false) setSecret(true);
   else if (message.echo === true) setSecret(false);
   // The language the server writes in now (@language, or the player's own once logged in):
-  // the page's labels follow.
-  if (typeof message.language === "string" && message.language !== document.documentElement.lang) {
-    localStorage.setItem(LANGUAGE_KEY, message.language);
-    useLanguage(message.language);
-  }
+  // the page's labels follow. (Only a choice made in the menu is remembered for the next
+  // visit: this one may be a guess, or another player's.)
+  if (typeof message.language === "string" && message.language !== languageWanted) useLanguage(message.language);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,8 +459,9 @@ languageMenu.addEventListener("change", () => {
   const code = languageMenu.value;
   localStorage.setItem(LANGUAGE_KEY, code);
   useLanguage(code);
-  // The server writes in it from now on (and keeps it for the player who logs in).
-  send({ line: `@language ${code}` });
+  // The server writes in it from now on (and keeps it for the player who logs in); not while
+  // it waits for a password, which the line would be taken for (the next connection says it).
+  if (!state.secret) send({ line: `@language ${code}` });
 });
 
 loginForm.addEventListener("submit", (event) => {

@@ -75,6 +75,41 @@ def test_a_message_crosses_to_another_node_and_back_whole_with_its_english_for_o
         {"said": "x", "params": {}, "n": "1"},
         {"said": "x", "params": {"a": [1]}, "n": 0},
         {"said": "x", "plural": 5, "params": {}, "n": 1},
+        # What would make a huge text, or look inside a value, or nest without end.
+        {"said": "{n:>200000000}", "params": {"n": 1}, "n": 0},
+        {"said": "{n.__class__}", "params": {"n": 1}, "n": 0},
+        {"said": "{n!r}", "params": {"n": 1}, "n": 0},
+        {"said": "{0}", "params": {"n": 1}, "n": 0},
+        {"said": "{missing}", "params": {}, "n": 0},
+        {
+            "said": "{a}",
+            "params": {
+                "a": {
+                    "said": "{a}",
+                    "params": {
+                        "a": {
+                            "said": "{a}",
+                            "params": {
+                                "a": {
+                                    "said": "{a}",
+                                    "params": {
+                                        "a": {
+                                            "said": "{a}",
+                                            "params": {"a": {"said": "{a}", "params": {"a": "x"}, "n": 0}},
+                                            "n": 0,
+                                        }
+                                    },
+                                    "n": 0,
+                                }
+                            },
+                            "n": 0,
+                        }
+                    },
+                    "n": 0,
+                }
+            },
+            "n": 0,
+        },
         ["said"],
         None,
     ],
