@@ -7,6 +7,7 @@ import pytest
 
 from i18n import (
     PSEUDO,
+    WIRE_DEPTH,
     Said,
     _,
     from_stored,
@@ -67,6 +68,19 @@ def test_a_message_crosses_to_another_node_and_back_whole_with_its_english_for_o
     assert from_wire(nested.to_wire()) == nested
 
 
+def nested(depth: int) -> dict[str, object]:
+    """A message holding a message, ``depth`` deep."""
+    message: object = "x"
+    for _level in range(depth + 1):
+        message = {"said": "{a}", "params": {"a": message}, "n": 0}
+    assert isinstance(message, dict)
+    return message
+
+
+def test_a_message_nested_as_deep_as_the_code_nests_comes_back_whole():
+    assert from_wire(nested(WIRE_DEPTH)) is not None
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -81,35 +95,7 @@ def test_a_message_crosses_to_another_node_and_back_whole_with_its_english_for_o
         {"said": "{n!r}", "params": {"n": 1}, "n": 0},
         {"said": "{0}", "params": {"n": 1}, "n": 0},
         {"said": "{missing}", "params": {}, "n": 0},
-        {
-            "said": "{a}",
-            "params": {
-                "a": {
-                    "said": "{a}",
-                    "params": {
-                        "a": {
-                            "said": "{a}",
-                            "params": {
-                                "a": {
-                                    "said": "{a}",
-                                    "params": {
-                                        "a": {
-                                            "said": "{a}",
-                                            "params": {"a": {"said": "{a}", "params": {"a": "x"}, "n": 0}},
-                                            "n": 0,
-                                        }
-                                    },
-                                    "n": 0,
-                                }
-                            },
-                            "n": 0,
-                        }
-                    },
-                    "n": 0,
-                }
-            },
-            "n": 0,
-        },
+        nested(WIRE_DEPTH + 1),
         ["said"],
         None,
     ],
