@@ -191,8 +191,8 @@ def _translated_names(command_sets: tuple[CommandSet, ...], code: str) -> dict[s
     by_name = _merged(command_sets)[1]
     names: dict[str, str] = {}
     with language(code):
-        # None for a command whose arguments are secret: a page and a client's history
-        # know its English name only, as one that must not be echoed or kept.
+        # No other name for a command whose arguments are secret: the page knows its
+        # English name as one whose line it must not echo or keep.
         for command in dict.fromkeys(c for c in by_name.values() if not c.private_arguments):
             translated = plain(command.translated_name())
             if translated and translated not in by_name:
