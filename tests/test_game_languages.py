@@ -46,6 +46,12 @@ async def in_language_player(server, name: str, code: str) -> ScriptedPlayer:
     return player
 
 
+async def asks(player: ScriptedPlayer, *lines: str) -> None:
+    """``player`` types each of ``lines`` in turn, each waiting for its reply."""
+    for line in lines:
+        await player.ask(line)
+
+
 async def table_of(server, room_name: str) -> GameRoom:
     room = await server.rooms.find(room_name)
     assert room is not None
@@ -78,23 +84,17 @@ def account(server, player: ScriptedPlayer) -> int:
 async def play_gnav(server, host: ScriptedPlayer, guest: ScriptedPlayer) -> None:
     await host.ask("newroom/gnav Fjord")
     await guest.ask("join Fjord")
-    await host.ask("addbot normal")
-    await host.ask("set botdelay=0")
-    await host.ask("start")
+    await asks(host, "addbot normal", "set botdelay=0", "start")
     players = {account(server, p): p for p in (host, guest)}
     await until_over(server, "Fjord", players, lambda room, me: "keep")
-    await host.ask("look")
-    await host.ask("leave")
+    await asks(host, "look", "leave")
     await guest.ask("leave")
 
 
 async def play_dvorak(server, host: ScriptedPlayer, guest: ScriptedPlayer) -> None:
     await host.ask("newroom Hall")
     await guest.ask("join Hall")
-    for line in DECK:
-        await host.ask(line)
-    await host.ask("set handsize=3")
-    await host.ask("start")
+    await asks(host, *DECK, "set handsize=3", "start")
     players = {account(server, p): p for p in (host, guest)}
     host_id = account(server, host)
     turns = 0
@@ -111,17 +111,13 @@ async def play_dvorak(server, host: ScriptedPlayer, guest: ScriptedPlayer) -> No
 
     await until_over(server, "Hall", players, move)
     for player in (host, guest):
-        await player.ask("look")
-        await player.ask("results")
-    await host.ask("leave")
-    await guest.ask("leave")
+        await asks(player, "look", "results", "leave")
 
 
 async def play_ys(server, host: ScriptedPlayer, guest: ScriptedPlayer) -> None:
     await host.ask("newroom/ys Harbour")
     await guest.ask("join Harbour")
-    await host.ask("addbot easy")
-    await host.ask("set botdelay=0")
+    await asks(host, "addbot easy", "set botdelay=0")
     (await table_of(server, "Harbour")).table.rng = random.Random(5)
     await host.ask("start")
     players = {account(server, p): p for p in (host, guest)}
@@ -132,10 +128,7 @@ async def play_ys(server, host: ScriptedPlayer, guest: ScriptedPlayer) -> None:
 
     await until_over(server, "Harbour", players, move)
     for player in (host, guest):
-        for command in ("board", "look"):
-            await player.ask(command)
-    await host.ask("leave")
-    await guest.ask("leave")
+        await asks(player, "board", "look", "leave")
 
 
 def lines_of(transcript: str) -> list[str]:
