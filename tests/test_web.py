@@ -2,7 +2,7 @@
 limits and tables as telnet, the page's security headers, and coming back after a drop.
 
 What the page does with it (clicking cards, rendering text as text) is tested in a real
-browser in ``tests/test_browser.py``.
+browser in ``tests/browser/test_browser.py``.
 """
 
 from __future__ import annotations
