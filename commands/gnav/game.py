@@ -14,6 +14,7 @@ from commands.table_lines import names_for
 from commands.tables import timer_seconds_left
 from games.base import Event, GameTable
 from games.gnav import KIND
+from games.gnav import cards
 from games.gnav.cards import shown_name
 from games.gnav.rules import RULES_HELP
 from games.gnav.visibility import seat_view
@@ -42,10 +43,20 @@ def table_text(room: GameRoom, table: GameTable, viewer: int, away: set[int], wa
     return with_presence(drawing, table, away, watching)
 
 
+def _card(key: str | None) -> dict[str, Any] | None:
+    """A card as the page draws it: its key, its place from the lowest (0, the Fool) up,
+    and its name in the reader's language."""
+    return None if key is None else {"key": key, "rank": cards.order(key), "name": shown_name(key)}
+
+
 def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
     """``Gnav.Table`` for ``viewer``: their seat's view (nothing it may not know), the
-    cards named in the viewer's language (set around it: :func:`commands.games.send_packages`)."""
+    cards named in the viewer's language (set around it: :func:`commands.games.send_packages`).
+    Each seat's ``known`` is its card now as far as the viewer knows it (the viewer's own,
+    a dealt Fool, a card shown or swapped to them); ``swaps`` are the deal's swaps that
+    stand, in order (with the stock: ``other`` is the stock card's place)."""
     view = seat_view(table.state, viewer)
+    known = dict(view.known)
     return {
         "phase": view.phase,
         "deal": view.deal,
@@ -63,10 +74,18 @@ def table_json(table: GameTable, viewer: int) -> dict[str, Any]:
                 "lives": p.lives,
                 "out": p.out,
                 "resting": p.resting,
+                "known": _card(known.get(p.account_id)),
             }
             for p in view.players
         ],
         "revealed": [{"holder": holder, "card": shown_name(card), "why": why} for holder, card, why in view.revealed],
+        "your_card": _card(view.card),
+        "ranks": [
+            {"key": rank.key, "name": shown_name(rank.key), "norwegian": rank.norwegian, "matador": rank.matador}
+            for rank in cards.RANKS
+        ],
+        "swaps": [{"how": how, "asker": asker, "other": other} for how, asker, other in view.swaps],
+        "stock": view.stock_size,
     }
 
 
