@@ -10,6 +10,7 @@ from typing import Any
 from commands import gmcp
 from commands.base import Command, CommandError, CommandSet, Context, Services, find_command
 from commands.games import all_game_commands, game_commands
+from commands.lobby import LobbyBoard
 from commands.login import LOGIN_COMMANDS, come_over, lost_on_arrival, node_lost, player_gone, welcome_screen
 from commands.look import LOOK_COMMANDS
 from commands.moderation import ADMIN_COMMANDS, MODERATOR_COMMANDS, rank
@@ -25,7 +26,7 @@ from i18n import ENGLISH, LANGUAGE, N_, _, language
 from persistence.database import DatabaseFull, DatabaseUnavailable, OutcomeUnknown
 from server.accounts import AccountService
 from server.connection import CURRENT_CONNECTION, Connection, serving
-from server.hub import Hub, OnlinePlayer, RemotePlayer
+from server.hub import Hub, OnlinePlayer, Place, RemotePlayer
 from server.metrics import UNKNOWN_COMMAND, UNWATCHED, Metrics
 from server.rooms import GameRoom, RoomRegistry
 from server.safety import PlayerSafety
@@ -183,11 +184,18 @@ class CommandProcessor:
         self.services = services
         #: Where commands, their time and logins are counted.
         self.metrics = metrics
-        hub.on_move = gmcp.moved
+        #: The lobby's list of rooms, games and players, for the clients that draw it.
+        self.lobby_board = LobbyBoard(hub, rooms)
+        hub.on_move = self._moved
         hub.on_remote_change = gmcp.place_changed
         install_moderation(hub)
         install(hub, rooms, services.get(PlayerSafety))
         listen_for_walls(hub)
+
+    def _moved(self, player: OnlinePlayer, origin: Place, destination: Place) -> None:
+        gmcp.moved(player, origin, destination)
+        if destination is self.hub.lobby:
+            self.lobby_board.arrived()
 
     def welcome(self, connection: Connection) -> None:
         if not connection.language_chosen:

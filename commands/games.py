@@ -98,6 +98,9 @@ class GameCommands(Generic[G]):
     #: The stores the game's commands find in ``ctx.services`` (Dvorak: its saved decks),
     #: made by the server from its database and settings.
     services: Callable[[Database, Settings], tuple[object, ...]] = lambda database, settings: ()
+    #: How many computer players ``play <game>`` seats beside the player before it starts
+    #: the game (0: the game has none, and ``play`` does not offer it).
+    quick_bots: int = 0
     #: More of the game's help, by topic (``help vote``, ``help alchemist``; also asked as
     #: ``help <game> <topic>``), each written as :attr:`rules_help` is.
     help_topics: Mapping[str, str] = field(default_factory=dict)

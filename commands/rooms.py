@@ -13,20 +13,22 @@ import logging
 from dataclasses import dataclass
 
 from commands.base import Command, CommandError, CommandSet, Context
-from commands.games import bot_label, game_commands
+from commands.games import game_commands
+from commands.lobby import room_rows
 from commands.look import look_text
 from commands.safety import SPECTATOR_RULE
 from commands.social import refuse_if_muted
 from commands.tables import current_room, find_seat, inspect, perform, seated_player
 from commands.text import echoed, ljust, rjust, truncate
 from games import DEFAULT_KIND, KINDS
-from games.base import NOBODY, PLAYING
+from games.base import NOBODY, PLAYING, GameTable
+from games.toolkit import TurnTable
 from i18n import N_, Text, _, from_stored, ngettext, said, shown
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place, RemotePlayer, Someone
-from server.rooms import GameRoom, check_room_name, place_key
+from server.rooms import GameRoom, check_room_name
 from server.text import reflowable, shown_width
 
 log = logging.getLogger(__name__)
@@ -185,35 +187,27 @@ class Rooms(Command):
     key = "rooms"
 
     async def run(self, ctx: Context, args: str) -> None:
-        rows = await ctx.rooms.summaries()
+        rows = await room_rows(ctx.rooms, ctx.hub)
         if not rows:
             ctx.reply(_("There are no rooms yet. Make one with: newroom <name>"))
             return
         headings = [_("Room"), _("Game"), _("State"), _("Watch"), _("Pw"), _("Seated")]
-        width = max(shown_width(headings[0]), *(shown_width(summary.name) for summary, _live in rows))
+        width = max(shown_width(headings[0]), *(shown_width(row.name) for row in rows))
         game_width, state_width = max(7, shown_width(headings[1])), max(8, shown_width(headings[2]))
         watch_width, password_width = max(5, shown_width(headings[3])), max(3, shown_width(headings[4]))
         lines = [
             f"{ljust(headings[0], width)} {ljust(headings[1], game_width)} {ljust(headings[2], state_width)} "
             f"{rjust(headings[3], watch_width)} {ljust(headings[4], password_width)} {headings[5]}"
         ]
-        for summary, live in rows:
-            seated = live.table.state.seats if live else None
-            names = [bot_label(seat) for seat in seated] if seated is not None else list(summary.seated)
-            phase = live.table.state.phase if live else summary.phase
-            if live:
-                watching = len(live.spectators())
-            else:
-                elsewhere = ctx.hub.remote_in(place_key(summary.id)).values()
-                watching = sum(p.name not in summary.seated for p in elsewhere)
-            password = _("yes") if summary.has_password else _("no")
-            row = (
-                f"{ljust(summary.name, width)} {ljust(summary.game.capitalize(), game_width)} "
-                f"{ljust(_(PHASES.get(phase, phase)), state_width)} {rjust(str(watching), watch_width)} "
-                f"{ljust(password, password_width)} {len(names)}: {', '.join(names) or '-'}"
+        for row in rows:
+            password = _("yes") if row.password else _("no")
+            row_text = (
+                f"{ljust(row.name, width)} {ljust(row.game.capitalize(), game_width)} "
+                f"{ljust(_(PHASES.get(row.phase, row.phase)), state_width)} {rjust(str(row.watching), watch_width)} "
+                f"{ljust(password, password_width)} {len(row.seated)}: {', '.join(row.seated) or '-'}"
             )
             # Names are shown whole (they are typed); only the list of seats is cut.
-            lines.append(truncate(row, max(ctx.connection.width, shown_width(summary.name) + 30)))
+            lines.append(truncate(row_text, max(ctx.connection.width, shown_width(row.name) + 30)))
         count = len(rows)
         lines.append(
             ngettext("{n} room. Join one with: join <room>", "{n} rooms. Join one with: join <room>", count).format(
@@ -227,6 +221,41 @@ def leaving_costs() -> str:
     """What giving up a seat mid-game costs, game by game, for help."""
     costs = (f"{name.capitalize()}: {_(game_commands(name).leaving_costs)}" for name in KINDS)
     return _("What it costs, by game: {costs}.").format(costs="; ".join(costs))
+
+
+async def open_room(ctx: Context, name: str, password: str, game: str) -> GameRoom:
+    """Make room ``name`` of ``game`` and seat its maker there as its host, or refuse
+    (the name taken, the maker's quota full, the maker playing elsewhere)."""
+    _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
+    maker = ctx.player.account_id
+    try:
+        # The name and the quota first: a password is hashed only for a room that can be made.
+        await ctx.rooms.refuse_new(name, maker)
+        password_hash = await _hashed(ctx, password) if password else None
+        room = await ctx.rooms.create(name, password_hash, maker=maker, game=game)
+    except RoomNameTaken:
+        raise CommandError(await _name_taken(ctx, name)) from None
+    except TooManyRooms as quota:
+        refusal = ngettext(
+            "You already have {n} room, the most a player may: {names} (those you host, and those you made "
+            "that nobody hosts). Play in it (join <room>: in one nobody hosts you become its host), hand it "
+            "over there (host <player>), or delete it (delroom <room>).",
+            "You already have {n} rooms, the most a player may: {names} (those you host, and those you made "
+            "that nobody hosts). Play in one of them (join <room>: in one nobody hosts you become its host), "
+            "hand one over there (host <player>), or delete one (delroom <room>).",
+            len(quota.names),
+        )
+        raise CommandError(refusal.format(n=len(quota.names), names=", ".join(quota.names))) from None
+    try:
+        await go_to(ctx, room, said(ARRIVES, name=ctx.player.name))
+    except Exception:
+        # Refused on the way (the table they leave would not let them go, say): the
+        # room nobody has been in goes again, its name free, as if never made.
+        await ctx.rooms.archive(room, "", ctx.player.account_id)
+        raise
+    actor, player_name = ctx.player.account_id, ctx.player.name
+    await perform(ctx, lambda table: table.sit(actor, player_name))
+    return room
 
 
 class NewRoom(Command):
@@ -260,41 +289,58 @@ class NewRoom(Command):
             raise CommandError(
                 _('"{name}" is the lobby\'s name, where everyone meets: choose another name.').format(name=name)
             )
-        _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
-        maker = ctx.player.account_id
-        try:
-            # The name and the quota first: a password is hashed only for a room that can be made.
-            await ctx.rooms.refuse_new(name, maker)
-            password_hash = await _hashed(ctx, password) if password else None
-            room = await ctx.rooms.create(name, password_hash, maker=maker, game=game)
-        except RoomNameTaken:
-            raise CommandError(await _name_taken(ctx, name)) from None
-        except TooManyRooms as quota:
-            refusal = ngettext(
-                "You already have {n} room, the most a player may: {names} (those you host, and those you made "
-                "that nobody hosts). Play in it (join <room>: in one nobody hosts you become its host), hand it "
-                "over there (host <player>), or delete it (delroom <room>).",
-                "You already have {n} rooms, the most a player may: {names} (those you host, and those you made "
-                "that nobody hosts). Play in one of them (join <room>: in one nobody hosts you become its host), "
-                "hand one over there (host <player>), or delete one (delroom <room>).",
-                len(quota.names),
-            )
-            raise CommandError(refusal.format(n=len(quota.names), names=", ".join(quota.names))) from None
-        try:
-            await go_to(ctx, room, said(ARRIVES, name=ctx.player.name))
-        except Exception:
-            # Refused on the way (the table they leave would not let them go, say): the
-            # room nobody has been in goes again, its name free, as if never made.
-            await ctx.rooms.archive(room, "", ctx.player.account_id)
-            raise
-        actor, player_name = ctx.player.account_id, ctx.player.name
-        await perform(ctx, lambda table: table.sit(actor, player_name))
+        room = await open_room(ctx, name, password, game)
         first_steps = _(game_commands(game).first_steps)
         made = _("You made room {room} ({game}) and are its host.").format(
             room=room.name, game=KINDS[game].name.capitalize()
         )
         ctx.reply(f"{made} {first_steps}")
         ctx.reply(await look_text(ctx))
+
+
+class Play(Command):
+    """Play a game now, against computer players.
+
+    Makes a room of <game> named after it ("Gnav 2"), seats you as its host with the
+    game's computer players beside you, and starts. Others may join or watch it as any
+    room. Only the games with computer players can be played so (type "games").
+    """
+
+    key = "play"
+    cost = 5
+    usage = ("play <game>",)
+
+    async def run(self, ctx: Context, args: str) -> None:
+        quick = {game: game_commands(game).quick_bots for game in KINDS if game_commands(game).quick_bots}
+        game = args.strip().lower()
+        if game not in quick:
+            refusal = _("Which game? You can play {games} against computer players now. Usage: {usage}")
+            raise CommandError(refusal.format(games=", ".join(quick), usage=self.usage_text()))
+        refuse_if_muted(ctx)
+        room = await open_room(ctx, await _free_name(ctx, KINDS[game].name.capitalize()), "", game)
+        actor = ctx.player.account_id
+        levels = _turn_table(room.table).levels
+        level = "normal" if "normal" in levels else levels[0]
+        for _bot in range(quick[game]):
+            await perform(ctx, lambda table: _turn_table(table).add_bot(actor, level))
+        await perform(ctx, lambda table: _turn_table(table).start(actor))
+        ctx.reply(await look_text(ctx))
+
+
+def _turn_table(table: GameTable) -> TurnTable:
+    """A table of a game with computer players: the toolkit's (the only kind that has them)."""
+    if not isinstance(table, TurnTable):
+        raise TypeError(f"a game with computer players has a {type(table).__name__}")
+    return table
+
+
+async def _free_name(ctx: Context, title: str) -> str:
+    """The first of "<title> 1", "<title> 2"... that no room has."""
+    taken = {summary.name.casefold() for summary, _live in await ctx.rooms.summaries()}
+    number = 1
+    while f"{title} {number}".casefold() in taken:
+        number += 1
+    return f"{title} {number}"
 
 
 class Games(Command):
@@ -311,6 +357,10 @@ class Games(Command):
             _("Games (make a room of one with newroom/<game> <name>; plain newroom makes {game}):").format(game=first)
         ]
         lines += [f"  {kind.name:<8} {_(kind.title)}" for kind in KINDS.values()]
+        quick = [game for game in KINDS if game_commands(game).quick_bots]
+        if quick:
+            now = _("Play one now against computer players: play <game> ({games}).")
+            lines.append(now.format(games=", ".join(quick)))
         ctx.reply("\n".join(lines))
 
 
@@ -829,7 +879,7 @@ async def welcome_back(ctx: Context, back: Comeback) -> bool:
     return True
 
 
-LOBBY_ROOM_COMMANDS = CommandSet(N_("Rooms"), [Rooms(), Games(), NewRoom(), Join(), Watch(), DelRoom()])
+LOBBY_ROOM_COMMANDS = CommandSet(N_("Rooms"), [Rooms(), Games(), NewRoom(), Play(), Join(), Watch(), DelRoom()])
 IN_ROOM_COMMANDS = CommandSet(
     N_("Rooms"),
     [

@@ -206,6 +206,7 @@ class MushServer(HandingOver):
             self.metrics,
             lambda: delete_due_accounts(self.hub, self.rooms, self.safety),
             self.safety.delete_cooloff.total_seconds(),
+            chores=[(self.processor.lobby_board.run, "lobby board")],
         )
         self._stopping = False
         self._stop_task: asyncio.Task[None] | None = None

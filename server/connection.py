@@ -218,6 +218,9 @@ class Connection(ABC):
 
     #: What kind of client it is, for the log: "telnet", "web".
     kind: ClassVar[str]
+    #: Whether the client draws the lobby from ``Lobby.List`` (the browser page does; a
+    #: telnet client, GMCP or not, has the ``rooms`` command).
+    draws_lobby: ClassVar[bool] = False
 
     def __init__(self, number: int, address: str, max_line_length: int, output_limit: int) -> None:
         self.number = number

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
 
 from persistence.database import DatabaseUnavailable
 from server.config import Settings
@@ -28,6 +29,7 @@ class Housekeeping:
         metrics: Metrics,
         delete_due_accounts: Callable[[], Awaitable[object]],
         delete_cooloff: float,
+        chores: Sequence[tuple[Callable[[], Coroutine[Any, Any, None]], str]] = (),
     ) -> None:
         self.settings = settings
         self.rooms = rooms
@@ -35,6 +37,8 @@ class Housekeeping:
         #: Deletes the accounts due (the commands' work, handed in by the app).
         self._delete_due_accounts = delete_due_accounts
         self._delete_cooloff = delete_cooloff
+        #: More chores, each made by its function and named: the commands' own.
+        self._more_chores = chores
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -46,6 +50,7 @@ class Housekeeping:
         ]
         if self.settings.room_archive_seconds > 0:
             chores.append((self._archive_unused_rooms(), "room archiver"))
+        chores += [(make(), name) for make, name in self._more_chores]
         self._tasks = [asyncio.create_task(chore, name=name) for chore, name in chores]
 
     def stop(self) -> None:

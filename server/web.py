@@ -92,6 +92,7 @@ class WebConnection(Connection):
     views; its width is what the page says fits across its scrollback."""
 
     kind = "web"
+    draws_lobby = True
     _relay_end: socket.socket | None
 
     def __init__(

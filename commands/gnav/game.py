@@ -13,8 +13,7 @@ from commands.gnav.render import render_event, render_view
 from commands.table_lines import names_for
 from commands.tables import timer_seconds_left
 from games.base import Event, GameTable
-from games.gnav import KIND
-from games.gnav import cards
+from games.gnav import KIND, cards
 from games.gnav.cards import shown_name
 from games.gnav.rules import RULES_HELP
 from games.gnav.visibility import seat_view
@@ -105,4 +104,5 @@ GAME_COMMANDS = GameCommands(
     # Translators: what leaving a Gnav match costs ("Leaving gives up your seat: you forfeit the match.").
     leaving_costs=N_("you forfeit the match"),
     rules_help=RULES_HELP,
+    quick_bots=3,
 )

@@ -107,4 +107,5 @@ GAME_COMMANDS = GameCommands(
     leaving_costs=LEAVING_COSTS,
     rules_help=t.RULES_HELP,
     help_topics=HelpTopics({"cards": cards_help, **{card: _card_topic(card) for card in CARD_HELP}}),
+    quick_bots=3,
 )
