@@ -5,12 +5,10 @@ command line and clicking the panels' buttons (``conftest.py`` says how pages ar
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
 from playwright.async_api import Locator, expect
-from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from commands.login import welcome_screen
 from games import KINDS
@@ -226,68 +224,6 @@ async def test_a_dropped_websocket_comes_back_by_itself_to_its_seat(start_server
     await bo.expect(rf"Ann plays #{before[0]}")
     await tab.screenshot("09-resumed")
     await bo.close()
-
-
-async def test_a_gnav_match_against_computer_players_is_played_to_the_end_by_clicking(start_server, open_tab):
-    server = await start_server()
-    tab = await open_tab(server, "Ann")
-    await tab.log_in("Ann")
-    await tab.type("newroom/gnav Den")
-    gnav = tab.page.locator("#gnav-table")
-    await expect(gnav).to_be_visible()
-    await expect(tab.page.locator("#gnav-keep")).to_be_disabled()
-    await expect(tab.page.locator("#gnav-swap")).to_be_disabled()
-    await tab.page.locator("#gnav-addbot").click()
-    await expect(gnav.locator("li.seat")).to_have_count(2)
-    await tab.type("addbot easy", "set botdelay=0", "set lives=1")
-    await expect(gnav.locator("li.seat")).to_have_count(3)
-    await tab.page.locator("#gnav-start").click()
-    # With one life each and no delay, the bots may finish the match in its first deal.
-    await expect(gnav.locator(".summary").first).to_contain_text(re.compile(r"Phase: (playing|over)\."))
-    await expect(tab.scrollback).to_contain_text("A match of Gnav begins")
-    await tab.screenshot("10-gnav-playing")
-
-    ending = re.compile(r"wins? the match!|The match is a draw")
-    keep, swap = tab.page.locator("#gnav-keep"), tab.page.locator("#gnav-swap")
-    clicks = 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 40
-    unplayed = 0  # matches the bots ended before Ann's turn came (a card can end a deal at once)
-    while True:
-        ended = len(ending.findall(await tab.scrollback.inner_text()))
-        if clicks and ended > unplayed:
-            break
-        assert loop.time() < deadline, "no match was played to its end by clicking"
-        if ended > unplayed:
-            unplayed = ended
-            await tab.page.locator("#gnav-start").click()
-            await tab.page.wait_for_function(
-                "n => document.querySelector('#scrollback').innerText.split('A match of Gnav begins').length > n",
-                arg=ended + 1,
-            )
-            continue
-        for button in (swap, keep) if clicks % 2 else (keep, swap):
-            if await button.is_visible() and await button.is_enabled():
-                if not clicks:
-                    # The shared table panel says whose turn it is, with the turn timer running.
-                    turn_line = gnav.locator(".turn-line")
-                    await expect(turn_line).to_contain_text(re.compile(r"Your turn\. \d+ s left"), timeout=1000)
-                    await expect(gnav.locator("li.seat.current .seat-name")).to_have_text("Ann", timeout=1000)
-                try:
-                    await button.click(timeout=1000)
-                    clicks += 1
-                except PlaywrightTimeout:
-                    pass  # the turn moved on while clicking (a deal ended): look again
-                break
-        else:
-            await tab.page.wait_for_timeout(50)
-    assert clicks > 0
-    await expect(gnav.locator(".summary").first).not_to_contain_text("Phase: playing.")
-    await expect(gnav.locator(".result")).to_contain_text(re.compile(r"won the match|draw"))
-    await expect(gnav.locator(".turn-line")).to_have_count(0)
-    await expect(tab.page.locator("#gnav-start")).to_be_visible()
-    await expect(keep).to_be_disabled()
-    await tab.screenshot("11-gnav-over")
 
 
 async def test_the_page_works_by_keyboard_and_names_everything_for_screen_readers(start_server, open_tab):
