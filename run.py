@@ -3,8 +3,9 @@
 
     python3 run.py serve [options]   start the server (SQLite under ./data by default)
     python3 run.py test [pytest options]   run the whole test suite (or pytest with those options)
-    python3 run.py vendor   fetch the web page's JavaScript libraries from npm (pinned) into
-                            server/webclient/vendor (needs npm; the result is committed)
+    python3 run.py vendor   fetch the JavaScript libraries from npm (pinned): the page's into
+                            server/webclient/vendor, the browser tests' into
+                            tests/browser/vendor (needs npm; the result is committed)
     python3 run.py <any dvorak-mush subcommand>   e.g. migrate, --help
 
 The first run creates a virtual environment in .venv and installs the project into it
@@ -30,12 +31,20 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".installed-from"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
-VENDOR = ROOT / "server" / "webclient" / "vendor"
+#: Where JavaScript libraries are vendored, and what for (the first line of its VERSIONS).
+VENDOR_FOLDERS = {
+    ROOT / "server" / "webclient" / "vendor": "The web page's JavaScript libraries",
+    ROOT / "tests" / "browser" / "vendor": "The browser tests' JavaScript libraries (never served)",
+}
+_PAGE, _TESTS = VENDOR_FOLDERS
 
-#: The web page's JavaScript libraries, from the npm registry at pinned versions: (package,
-#: version, the file in the package that is vendored, its licence file). The README says what
-#: each is for.
-JS_LIBRARIES = (("ansi_up", "6.0.6", "ansi_up.js", "LICENSE"),)
+#: The JavaScript libraries, from the npm registry at pinned versions: (package, version,
+#: the file in the package that is vendored, its licence file, the folder it goes to). The
+#: README says what each is for.
+JS_LIBRARIES = (
+    ("ansi_up", "6.0.6", "ansi_up.js", "LICENSE", _PAGE),
+    ("axe-core", "4.14.1", "axe.min.js", "LICENSE", _TESTS),
+)
 
 
 def _project_fingerprint() -> str:
@@ -68,18 +77,20 @@ def _tar_member(tar: tarfile.TarFile, name: str) -> bytes:
 
 def vendor() -> int:
     """Fetch each of JS_LIBRARIES with ``npm pack`` (which checks the registry's integrity
-    hash), check that hash again, and write its file, its licence and a line of
-    server/webclient/vendor/VERSIONS."""
+    hash), check that hash again, and write its file, its licence and a line of its
+    folder's VERSIONS."""
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("python3 run.py vendor needs npm (the Node.js package manager) on the PATH.")
-    VENDOR.mkdir(parents=True, exist_ok=True)
-    lines = [
-        "# The web page's JavaScript libraries, vendored from the npm registry by `python3 run.py vendor`.",
-        "# package version file licence npm-integrity-of-the-package sha256-of-the-vendored-file",
-    ]
+    lines = {
+        folder: [
+            f"# {what}, vendored from the npm registry by `python3 run.py vendor`.",
+            "# package version file licence npm-integrity-of-the-package sha256-of-the-vendored-file",
+        ]
+        for folder, what in VENDOR_FOLDERS.items()
+    }
     with tempfile.TemporaryDirectory() as temporary:
-        for package, version, source, licence_file in JS_LIBRARIES:
+        for package, version, source, licence_file, folder in JS_LIBRARIES:
             spec = f"{package}@{version}"
             print(f"npm pack {spec}", file=sys.stderr)
             packed = subprocess.run(
@@ -95,12 +106,16 @@ def vendor() -> int:
                 manifest = json.loads(_tar_member(tar, "package.json"))
                 code = _tar_member(tar, source)
                 licence = _tar_member(tar, licence_file)
-            (VENDOR / source).write_bytes(code)
-            (VENDOR / f"{package}.LICENSE").write_bytes(licence)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / source).write_bytes(code)
+            (folder / f"{package}.LICENSE").write_bytes(licence)
             digest = hashlib.sha256(code).hexdigest()
-            lines.append(f"{package} {version} {source} {manifest['license']} {info['integrity']} sha256:{digest}")
-    (VENDOR / "VERSIONS").write_text("\n".join(lines) + "\n")
-    print(f"Wrote {VENDOR.relative_to(ROOT)}/VERSIONS", file=sys.stderr)
+            lines[folder].append(
+                f"{package} {version} {source} {manifest['license']} {info['integrity']} sha256:{digest}"
+            )
+    for folder, written in lines.items():
+        (folder / "VERSIONS").write_text("\n".join(written) + "\n")
+        print(f"Wrote {folder.relative_to(ROOT)}/VERSIONS", file=sys.stderr)
     return 0
 
 

@@ -79,6 +79,9 @@ async function useLanguage(code) {
     node.setAttribute("aria-label", t(node.dataset.englishLabel));
   }
   setStatus(statusLine.dataset.state, state.status.text, state.status.params);
+  const lobby = $("lobby");
+  if (lobby) lobby.remove(); // its headings and form are made in the language of their time
+  renderLobby();
   for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
 }
 
@@ -232,6 +235,8 @@ const state = {
   views: new Map(), // GMCP package -> its latest data
   table: null, // Room.Table in a game room
   timerEnds: null, // when the turn timer Room.Table gave runs out (Date.now()'s clock)
+  timerTotal: null, // the seconds that timer had when it came (the ring's whole)
+  lobby: null, // Lobby.List: the games, the rooms and who is online
   pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
   status: { text: "Connecting…", params: {} }, // the status line's text, in English
 };
@@ -500,6 +505,8 @@ function loggedOut() {
   state.room = null;
   state.table = null;
   state.timerEnds = null;
+  state.timerTotal = null;
+  state.lobby = null;
   state.views.clear();
   for (const renderer of GAME_RENDERERS.values()) if (renderer.forget) renderer.forget();
   loginForm.hidden = false;
@@ -544,12 +551,19 @@ function receiveGmcp(name, data) {
   if (name === "Room.Info") {
     state.room = data && typeof data === "object" ? data : null;
     showRoom();
+    renderLobby();
+    return;
+  }
+  if (name === "Lobby.List") {
+    state.lobby = data && typeof data === "object" && Array.isArray(data.rooms) ? data : null;
+    renderLobby();
     return;
   }
   if (name === "Room.Table") {
     state.table = data && typeof data === "object" && !isEmpty(data) ? data : null;
     const seconds = state.table && Number.isFinite(state.table.timer) ? state.table.timer : null;
     state.timerEnds = seconds === null ? null : Date.now() + seconds * 1000;
+    state.timerTotal = seconds;
     for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
     return;
   }
@@ -595,6 +609,135 @@ export function renderGame(prefix) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The lobby (Lobby.List, commands/lobby.py): play now, a new table, the tables by game with
+// Join and Watch, and who is online. Every button sends a command one could type.
+
+/** A room's phase, as the lobby names it. */
+const PHASE_WORDS = { waiting: () => t("waiting for players"), playing: () => t("playing"), over: () => t("game over") };
+
+/** A game's name as players call it ("gnav": Gnav). */
+const gameName = (game) => game.charAt(0).toUpperCase() + game.slice(1);
+
+function renderLobby() {
+  let container = $("lobby");
+  const board = state.lobby;
+  const inLobby = state.room && state.room.kind === "lobby";
+  if (!board || !inLobby) {
+    if (container) container.remove();
+    return;
+  }
+  const games = board.games || [];
+  if (!container) {
+    // Made once: the board's updates redraw the sections' contents, never the form being typed in.
+    container = el(
+      "div",
+      { id: "lobby", class: "game-panels" },
+      panel("lobby-play", t("Play now")),
+      panel("lobby-tables", t("Tables")),
+      newTableForm(),
+      panel("lobby-online", t("Online")),
+    );
+    panels.prepend(container);
+  }
+  const focused = container.contains(document.activeElement) ? document.activeElement.id : null;
+  const quick = games.filter((game) => game.quick);
+  fillSection(
+    "lobby-play",
+    el("p", { class: "hint", text: t("A game against computer players, started at once. Others may join or watch.") }),
+    el(
+      "div",
+      { class: "buttons" },
+      quick.map((game) => commandButton(`play-${game.name}`, t("Play {game} now", { game: gameName(game.name) }), `play ${game.name}`, { class: "primary" })),
+    ),
+  );
+  fillSection("lobby-tables", lobbyTables(board));
+  fillSection("lobby-online", el("ul", { class: "online", "aria-label": t("Players online") }, (board.online || []).map((name) => el("li", { text: name }))));
+  const menu = $("new-table-game");
+  const chosen = menu.value;
+  menu.replaceChildren(...games.map((game) => el("option", { value: game.name, text: game.title })));
+  if (games.some((game) => game.name === chosen)) menu.value = chosen;
+  if (focused && $(focused) && document.activeElement !== $(focused)) $(focused).focus();
+}
+
+/** A lobby section's contents after its heading, replaced by ``children``. */
+function fillSection(id, ...children) {
+  const section = $(id);
+  section.replaceChildren(section.firstElementChild, ...children.flat());
+}
+
+/** The rooms, a list for each game that has any, each with Join and Watch. */
+function lobbyTables(board) {
+  const rooms = board.rooms || [];
+  const byGame = new Map((board.games || []).map((game) => [game.name, []]));
+  for (const room of rooms) (byGame.get(room.game) || byGame.set(room.game, []).get(room.game)).push(room);
+  const lists = [];
+  let index = 0;
+  for (const [game, gameRooms] of byGame) {
+    if (!gameRooms.length) continue;
+    const heading = `lobby-${game}-title`;
+    lists.push(
+      el("h3", { id: heading, text: gameName(game) }),
+      el(
+        "ul",
+        { class: "tables", "aria-labelledby": heading },
+        gameRooms.map((room) => {
+          index += 1;
+          const phase = PHASE_WORDS[room.phase] ? PHASE_WORDS[room.phase]() : room.phase;
+          const seated = room.seated.length ? room.seated.join(", ") : t("nobody yet");
+          const facts = [phase, t("seated: {names}", { names: seated })];
+          if (room.watching) facts.push(t("watching: {n}", { n: room.watching }));
+          if (room.password) facts.push(t("password"));
+          // A password is typed in the command line, where it is never echoed nor kept.
+          const join = room.password
+            ? el("button", { type: "button", id: `join-${index}`, onclick: () => putInCommandLine(`join ${room.name}=`) }, t("Join"))
+            : commandButton(`join-${index}`, t("Join"), `join ${room.name}`);
+          const watch = room.password
+            ? el("button", { type: "button", id: `watch-${index}`, onclick: () => putInCommandLine(`watch ${room.name}=`) }, t("Watch"))
+            : commandButton(`watch-${index}`, t("Watch"), `watch ${room.name}`);
+          join.setAttribute("aria-label", t("Join {room}", { room: room.name }));
+          watch.setAttribute("aria-label", t("Watch {room}", { room: room.name }));
+          return el(
+            "li",
+            { class: "table-row" },
+            el("span", { class: "table-name", text: room.name }),
+            el("span", { class: "table-facts", text: facts.join(" · ") }),
+            el("span", { class: "buttons" }, join, watch),
+          );
+        }),
+      ),
+    );
+  }
+  return lists.length ? lists : [el("p", { class: "hint", text: t("No tables yet: play now, or make one below.") })];
+}
+
+/** "New table": a game, a name and (if wanted) a password, sent as newroom. */
+function newTableForm() {
+  const form = el(
+    "form",
+    { id: "new-table", class: "panel new-table", "aria-labelledby": "new-table-title" },
+    el("h2", { id: "new-table-title", text: t("New table") }),
+    el("label", { for: "new-table-game", text: t("Game") }),
+    el("select", { id: "new-table-game" }),
+    el("label", { for: "new-table-name", text: t("Table name") }),
+    el("input", { id: "new-table-name", type: "text", required: true, minlength: "2", maxlength: "30", autocomplete: "off", spellcheck: "false" }),
+    el("label", { for: "new-table-password", text: t("Password (only for a private table)") }),
+    el("input", { id: "new-table-password", type: "password", autocomplete: "new-password" }),
+    el("div", { class: "buttons" }, el("button", { type: "submit", id: "new-table-make" }, t("Make the table"))),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("new-table-name").value.trim();
+    const password = $("new-table-password").value;
+    if (!name) return;
+    if (sendCommand(`newroom/${$("new-table-game").value} ${name}${password ? `=${password}` : ""}`)) {
+      $("new-table-name").value = "";
+      $("new-table-password").value = "";
+    }
+  });
+  return form;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The table every game has (Room.Table, commands/games.py table_summary): the seats, whose turn
 // with its countdown, and the winner line. A game's panel draws it with tablePanel and fills in
 // what is its own: each seat's marks and holdings, and what goes above and below the seats.
@@ -621,9 +764,32 @@ function turnLine(table, word) {
   } else {
     whose = t("Waiting for {names}.", { names: waiting.map((seat) => (seat.id === table.you ? t("you") : seat.name)).join(", ") });
   }
-  const countdown = state.timerEnds === null ? null : el("span", { class: "countdown", "data-ends": String(state.timerEnds) });
-  if (countdown) tick(countdown);
-  return el("p", { class: "turn-line" }, whose, countdown ? " " : null, countdown);
+  const countdown = state.timerEnds === null ? null : countdownRing(state.timerEnds, state.timerTotal);
+  return el("p", { class: "turn-line" }, countdown, whose, countdown ? " " : null, countdown ? countdown.label : null);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+/** The ring's circumference (its radius is 15 in a 36-wide box). */
+const RING = 2 * Math.PI * 15;
+
+/** A ring that empties as the turn's ``total`` seconds run out at ``ends``, with the seconds
+ * left beside it as text (``.label``: the words a screen reader reads; the ring is hidden
+ * from it). */
+function countdownRing(ends, total) {
+  const ring = document.createElementNS(SVG, "svg");
+  ring.setAttribute("class", "ring");
+  ring.setAttribute("viewBox", "0 0 36 36");
+  ring.setAttribute("aria-hidden", "true");
+  for (const part of ["ring-track", "ring-left"]) {
+    const circle = document.createElementNS(SVG, "circle");
+    for (const [key, value] of [["cx", 18], ["cy", 18], ["r", 15], ["class", part]]) circle.setAttribute(key, String(value));
+    ring.append(circle);
+  }
+  ring.lastChild.setAttribute("stroke-dasharray", String(RING));
+  ring.label = el("span", { class: "countdown", "data-ends": String(ends), "data-total": String(total || 0) });
+  ring.label.ring = ring;
+  tick(ring.label);
+  return ring;
 }
 
 /** The seats in ``order`` (ids; any others after), each with the shared marks (you, host,
@@ -674,7 +840,7 @@ export function tablePanel(id, title, { turnWord = "turn", above = [], seats = {
     id,
     title,
     turnLine(table, turnWord),
-    table.phase === "over" && table.result ? el("p", { class: "result", role: "status", text: table.result }) : null,
+    table.phase === "over" && table.result ? el("p", { class: "result banner", role: "status", text: table.result }) : null,
     above,
     seatList(table, seats),
     below,
@@ -685,6 +851,11 @@ export function tablePanel(id, title, { turnWord = "turn", above = [], seats = {
 function tick(countdown) {
   const left = Math.max(0, Math.ceil((Number(countdown.dataset.ends) - Date.now()) / 1000));
   countdown.textContent = t("{n} s left", { n: left });
+  const total = Number(countdown.dataset.total);
+  if (countdown.ring && total > 0) {
+    countdown.ring.lastChild.setAttribute("stroke-dashoffset", String(RING * (1 - Math.min(1, left / total))));
+    countdown.ring.classList.toggle("low", left <= Math.min(10, total / 4));
+  }
 }
 
 setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 1000);

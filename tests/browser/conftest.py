@@ -32,6 +32,11 @@ from tests.client import MudClient
 from tests.conftest import IN_CI, WELCOME_END, log_in, server_settings
 from tests.server_process import ROOT
 
+#: axe-core, the accessibility checker (``python3 run.py vendor`` fetches it; never served).
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+#: The impacts axe-core gives that fail a test.
+SERIOUS = ("serious", "critical")
+
 CHROMIUM = os.environ.get("DVORAK_TEST_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("DVORAK_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
@@ -110,6 +115,23 @@ class Tab:
     async def sees(self, text: str | re.Pattern[str]) -> None:
         """Wait until ``text`` is in the scrollback."""
         await expect(self.scrollback).to_contain_text(text)
+
+    async def accessibility_problems(self) -> list[str]:
+        """What axe-core finds of serious or critical impact on the page as it is now (run
+        in the page, as a script the page's own policy does not govern)."""
+        if not await self.page.evaluate("typeof axe !== 'undefined'"):
+            await self.page.evaluate(AXE.read_text())
+        violations = await self.page.evaluate(
+            """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary),
+            }))"""
+        )
+        return [
+            f"{found['id']} ({found['impact']}): {found['help']}; " + " | ".join(found["nodes"])
+            for found in violations
+            if found["impact"] in SERIOUS
+        ]
 
     async def screenshot(self, moment: str) -> None:
         """Save the page at desktop and at phone width as ``<moment>-desktop.png`` and

@@ -1,0 +1,199 @@
+"""The page's lobby in Chromium, played by clicking only: "Play Gnav now" to the winner
+banner, at a laptop's and a phone's size, with a telnet player watching every move; a
+table made with the New table form and joined from another page's list; and axe-core's
+audit of each screen."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+
+import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from playwright.async_api import expect
+
+from commands import lobby
+from games.gnav import rules as gnav_rules
+from games.gnav import settings as gnav_settings
+from tests.browser.conftest import Tab, telnet_player
+
+LAPTOP = {"width": 1366, "height": 850}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def quick_gnav(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Computer players that move at once, one life each and the next deal at once, so that
+    a match played by clicking takes seconds (the servers run in this process)."""
+    spec = gnav_settings.SETTINGS
+    monkeypatch.setitem(spec, "botdelay", replace(spec["botdelay"], default=0.0))
+    monkeypatch.setitem(spec, "lives", replace(spec["lives"], default=1))
+    monkeypatch.setattr(gnav_rules, "DEAL_PAUSE", 0.05)
+    monkeypatch.setattr(lobby, "REFRESH", 0.2)
+
+
+async def assert_accessible(tab: Tab, screen: str) -> None:
+    problems = await tab.accessibility_problems()
+    assert problems == [], f"axe-core on {screen}:\n" + "\n".join(problems)
+
+
+async def click_moves_until_the_match_ends(tab: Tab) -> int:
+    """Keep or swap, by clicking, on each of the player's turns until the winner banner
+    shows; how many moves were clicked."""
+    page = tab.page
+    banner = page.locator("#gnav-table .result.banner")
+    keep, swap = page.locator("#gnav-keep"), page.locator("#gnav-swap")
+    clicks = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not await banner.is_visible():
+        assert loop.time() < deadline, "the match did not end"
+        for button in (swap, keep) if clicks % 2 else (keep, swap):
+            if await button.is_visible() and await button.is_enabled():
+                try:
+                    await button.click(timeout=1000)
+                    clicks += 1
+                except PlaywrightTimeout:
+                    pass  # the turn moved on while clicking (a deal ended): look again
+                break
+        else:
+            await page.wait_for_timeout(50)
+    return clicks
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1366x850", "390x844"])
+async def test_play_gnav_now_is_played_by_clicking_to_the_winner_banner_and_a_telnet_watcher_sees_every_move(
+    start_server, open_tab, quick_gnav, size
+):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(size)
+    await tab.log_in("Ann")
+    play = tab.page.locator("#play-gnav")
+    await expect(play).to_have_text("Play Gnav now")
+    await expect(tab.page.locator("#lobby-online li")).to_have_text(["Ann"])
+    await assert_accessible(tab, "the lobby")
+    await tab.screenshot("20-lobby")
+
+    await play.click()
+    await expect(tab.page.locator("#gnav-table")).to_be_visible()
+    await expect(tab.page.locator("#gnav-table li.seat")).to_have_count(4)
+    await expect(tab.page.locator("#lobby")).to_have_count(0)
+    bo = await telnet_player(server, "Bo")
+    await bo.command("watch Gnav 1", r"Watching: Bo\.")
+    await assert_accessible(tab, "the Gnav table")
+    await tab.screenshot("21-gnav-table")
+
+    clicks = await click_moves_until_the_match_ends(tab)
+    assert clicks > 0
+    banner = tab.page.locator("#gnav-table .result.banner")
+    await expect(banner).to_contain_text(re.compile(r"won the match|draw"))
+    await expect(tab.page.locator("#gnav-start")).to_be_visible()
+    await assert_accessible(tab, "the match's end")
+    await tab.screenshot("22-gnav-winner")
+
+    # Every move clicked reached the telnet watcher, and the match's end too.
+    await bo.expect(r"wins? the match!|The match is a draw")
+    scrollback = await tab.scrollback.inner_text()
+    # (Ann's line of each move, and the watcher's of it.)
+    moves = {
+        r"You keep your card\.": r"Ann keeps their card\.",
+        r"You swap \S+ for (?!the stock's)\w+'s \S+\.": r"Ann swaps cards with \w+\.",
+        r"You ask \w+ to swap\.": r"Ann asks \w+ to swap\.",
+        r"You swap \S+ for the stock's \S+\.": r"Ann swaps with the stock\.",
+    }
+    made = {mine: len(re.findall(mine, scrollback)) for mine in moves}
+    assert sum(made.values()) >= clicks, (made, scrollback)
+    for mine, theirs in moves.items():
+        assert len(re.findall(theirs, bo.transcript)) == made[mine], (theirs, bo.transcript)
+    await bo.close()
+
+
+async def test_a_table_made_with_the_form_is_listed_to_another_page_which_joins_it_by_clicking(
+    start_server, open_tab, quick_gnav
+):
+    server = await start_server()
+    ann = await open_tab(server, "Ann")
+    await ann.log_in("Ann")
+    await ann.page.locator("#new-table-game").select_option("gnav")
+    await ann.page.locator("#new-table-name").fill("Fjord")
+    await ann.page.locator("#new-table-make").click()
+    await ann.sees("You made room Fjord (Gnav) and are its host.")
+    await expect(ann.page.locator("#gnav-table")).to_be_visible()
+
+    cy = await open_tab(server, "Cy")
+    await cy.page.set_viewport_size(PHONE)
+    await cy.log_in("Cy")
+    row = cy.page.locator("#lobby-tables li.table-row").filter(has_text="Fjord")
+    await expect(row).to_contain_text("waiting for players")
+    await expect(row).to_contain_text("seated: Ann")
+    await expect(cy.page.locator("#lobby-online li")).to_have_text(["Ann", "Cy"])
+    await assert_accessible(cy, "the lobby with a table")
+    await cy.screenshot("23-lobby-tables")
+    await row.get_by_role("button", name="Join Fjord").click()
+    await cy.sees("You take a seat")
+    await expect(ann.page.locator("#gnav-table li.seat")).to_have_count(2)
+    # Ann's page hears of Cy at once; a private table's Join asks for the password in the
+    # command line, where it is neither echoed nor kept.
+    bo = await telnet_player(server, "Bo")
+    await bo.command("newroom/gnav Den=sesame", r"You made room Den")
+    dee = await open_tab(server, "Dee")
+    await dee.log_in("Dee")
+    den = dee.page.locator("#lobby-tables li.table-row").filter(has_text="Den")
+    await expect(den).to_contain_text("password")
+    await den.get_by_role("button", name="Join Den").click()
+    await expect(dee.page.locator("#command")).to_have_value("join Den=")
+    await dee.page.locator("#command").press_sequentially("sesame")
+    await dee.page.locator("#command").press("Enter")
+    await dee.sees("You take a seat")
+    assert "sesame" not in await dee.scrollback.inner_text()
+    await bo.close()
+
+
+async def widest_line_of_last_say(tab: Tab) -> tuple[int, int]:
+    """The widest line of the newest entry, and how many characters fit across the
+    scrollback now."""
+    return tuple(
+        await tab.page.evaluate(
+            """() => {
+                const entries = [...document.querySelectorAll("#scrollback .entry")]
+                    .filter(e => e.textContent.startsWith("You say,"));
+                const last = entries[entries.length - 1];
+                const widest = Math.max(...last.textContent.split("\\n").map(line => line.length));
+                const measure = document.getElementById("measure");
+                const scrollback = document.getElementById("scrollback");
+                const style = getComputedStyle(scrollback);
+                const inner = scrollback.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+                return [widest, Math.floor(inner / (measure.getBoundingClientRect().width / 100))];
+            }"""
+        )
+    )
+
+
+async def test_the_text_wraps_to_the_scrollback_s_width_after_every_resize(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(LAPTOP)
+    await tab.log_in("Ann")
+    words = " ".join(f"word{i}" for i in range(60))
+    for size in (LAPTOP, PHONE, LAPTOP, PHONE, LAPTOP):
+        await tab.page.set_viewport_size(size)
+        await tab.page.wait_for_timeout(400)
+        await tab.type(f"say {words}")
+        await tab.sees(re.compile(r"word59\"\s*$"))
+        widest, fits = await widest_line_of_last_say(tab)
+        assert fits - 8 <= widest <= fits, (size, widest, fits)
+    # A table's panel widens the side column: the text narrows with it.
+    await tab.page.locator("#play-gnav").click()
+    await expect(tab.page.locator("#gnav-table")).to_be_visible()
+    for moment in ("at the table", "after a moment on a phone"):
+        if moment == "after a moment on a phone":
+            await tab.page.set_viewport_size(PHONE)
+            await tab.page.wait_for_timeout(100)
+            await tab.page.set_viewport_size(LAPTOP)
+        await tab.page.wait_for_timeout(400)
+        await tab.type(f"say {words}")
+        await tab.sees(re.compile(r"word59\"\s*$"))
+        widest, fits = await widest_line_of_last_say(tab)
+        assert fits - 8 <= widest <= fits, (moment, widest, fits)
