@@ -6,6 +6,9 @@ Packages, sent whenever they change (docs/players.md shows their JSON):
 - ``Room.Info``: where you are (the lobby or a game room).
 - ``Room.Table``: in a game room, what every game's table shows everyone: the seats,
   whose turn, the turn timer, how the last game ended (``commands.games.table_summary``).
+- to the browser page alone: ``Room.Rules`` (the game's rules, on entering its room),
+  ``Room.Results`` (the room's last games, with each ``results``) and ``Lobby.List``
+  (:mod:`commands.lobby`).
 - each game's own packages, from what its visibility policy lets you see (for Dvorak
   ``Dvorak.Table``, ``Dvorak.Hand``, ``Dvorak.Votes``: see ``commands/dvorak/gmcp.py``).
 """
@@ -14,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.games import all_game_commands, send_views
+from commands.games import all_game_commands, game_commands, send_views
+from games import KINDS
 from i18n import _, language
 from server.hub import OnlinePlayer, Place
 from server.rooms import GameRoom
@@ -53,6 +57,25 @@ def send_place(player: OnlinePlayer) -> None:
                     connection.send_gmcp(package, empty)
     if isinstance(place, GameRoom):
         send_table(place, [player])
+        pages = [connection for connection in player.connections if connection.browser_page]
+        if pages:
+            with language(player.language):
+                rules = room_rules(place.game)
+            for connection in pages:
+                connection.send_gmcp("Room.Rules", rules)
+
+
+def room_rules(game: str) -> dict[str, Any]:
+    """``Room.Rules``, for the page's Rules tab: the game's rules and its help topics, as
+    ``help <game>`` tells them (written as docstrings are: paragraphs apart, indented
+    lines kept whole), in the language set around it."""
+    commands = game_commands(game)
+    return {
+        "game": game,
+        "title": _(KINDS[game].title),
+        "text": _(commands.rules_help),
+        "topics": [{"name": name, "text": _(text)} for name, text in commands.help_topics.items()],
+    }
 
 
 def send_table(room: GameRoom, players: list[OnlinePlayer] | None = None) -> None:

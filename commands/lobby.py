@@ -1,7 +1,7 @@
 """The lobby's board: the game rooms, the games and who is online, as the GMCP package
 ``Lobby.List``, sent to everyone in the lobby whose client draws it (the browser page:
-``Connection.draws_lobby``) and sent again every :data:`REFRESH` seconds while anyone is there to
-read it. A connection is sent a package only when it differs from the one it has (see
+``Connection.browser_page``) and sent again every :data:`REFRESH` seconds while anyone
+is there to read it. A connection is sent a package only when it differs from the one it has (see
 ``send_gmcp``), so an unchanged board costs one query of the rooms a period."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class LobbyBoard:
         return [
             player
             for player in self.hub.lobby.occupants.values()
-            if any(connection.draws_lobby for connection in player.connections)
+            if any(connection.browser_page for connection in player.connections)
         ]
 
     async def send(self) -> None:
@@ -113,7 +113,7 @@ class LobbyBoard:
                 with language(code):
                     made[code] = board(rows, self.hub)
             for connection in player.connections:
-                if connection.draws_lobby:
+                if connection.browser_page:
                     connection.send_gmcp("Lobby.List", made[code])
 
     async def run(self) -> None:

@@ -25,7 +25,7 @@ from games.base import NOBODY, PLAYING, GameTable
 from games.toolkit import TurnTable
 from i18n import N_, Text, _, from_stored, ngettext, said, shown
 from persistence.database import DatabaseUnavailable
-from persistence.rooms import Missed, RoomNameTaken, SpectatorRule, TooManyRooms
+from persistence.rooms import GameRecord, Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
 from server.hub import Place, RemotePlayer, Someone
 from server.rooms import GameRoom, check_room_name
@@ -731,6 +731,7 @@ class Results(Command):
     async def run(self, ctx: Context, args: str) -> None:
         room = current_room(ctx)
         records = await room.results(RESULTS_SHOWN)
+        _send_results(ctx, room, records)
         if not records:
             ctx.reply(_("No game has ended in room {room} yet.").format(room=room.name))
             return
@@ -748,6 +749,25 @@ class Results(Command):
             )
             lines.append(f"  {record.finished_at:%Y-%m-%d %H:%M} UTC  {how}{winners}{version}. {shown(record.result)}")
         ctx.reply("\n".join(lines))
+
+
+def _send_results(ctx: Context, room: GameRoom, records: list[GameRecord]) -> None:
+    """``Room.Results`` to the player's browser pages (its Results tab): the games
+    ``results`` lists, the latest first."""
+    pages = [connection for connection in ctx.player.connections if connection.browser_page]
+    if not pages:
+        return
+    games = [
+        {
+            "finished": f"{record.finished_at:%Y-%m-%d %H:%M} UTC",
+            "outcome": _(OUTCOMES.get(record.outcome, record.outcome or N_("ended"))),
+            "winners": list(record.winners),
+            "result": shown(record.result),
+        }
+        for record in records
+    ]
+    for connection in pages:
+        connection.send_gmcp("Room.Results", {"room": room.name, "games": games})
 
 
 class DelRoom(Command):

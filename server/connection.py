@@ -121,6 +121,31 @@ def rendered(text: str, width: int, colour: bool, language: str = ENGLISH) -> st
     return found
 
 
+#: Text rendered for pages that wrap it themselves in this turn, by text, whether it is
+#: wrapped (else laid out), and language.
+_rendered_for_pages: TurnCache[tuple[str, bool, str], str] = TurnCache()
+
+
+def rendered_for_page(text: str, wrap: bool, language: str = ENGLISH) -> str:
+    """``text`` for a browser page that wraps text itself, to whatever width its text has
+    at each moment: its lines as they are, at most :data:`MOST_LAID_OUT` characters of it,
+    in colour; a line to be kept whole (:data:`WHOLE_LINE`: a usage line, and every line
+    of text sent unwrapped, a board) still marked so, for the page to read. The page wraps
+    the others, each continuation under the line's hanging indent as :func:`wrap_lines`
+    puts it."""
+    key = (text, wrap, language)
+    found = _rendered_for_pages.get(key)
+    if found is not None:
+        return found
+    if wrap:
+        lines = _at_most_laid_out(text, language).split("\n")
+    else:
+        lines = [WHOLE_LINE + line for line in text.replace(WHOLE_LINE, "").split("\n")]
+    found = render_colours("\n".join(lines), True)
+    _rendered_for_pages.keep(key, found)
+    return found
+
+
 #: The connections written to in this turn of the event loop, by number (see :func:`flush_due`).
 _written_now: TurnCache[int, Connection] = TurnCache()
 
@@ -218,9 +243,10 @@ class Connection(ABC):
 
     #: What kind of client it is, for the log: "telnet", "web".
     kind: ClassVar[str]
-    #: Whether the client draws the lobby from ``Lobby.List`` (the browser page does; a
-    #: telnet client, GMCP or not, has the ``rooms`` command).
-    draws_lobby: ClassVar[bool] = False
+    #: Whether the client is the browser page, which is also sent the packages it draws
+    #: its lobby, rules and results from (``Lobby.List``, ``Room.Rules``, ``Room.Results``);
+    #: a telnet client, GMCP or not, has the commands (``rooms``, ``help``, ``results``).
+    browser_page: ClassVar[bool] = False
 
     def __init__(self, number: int, address: str, max_line_length: int, output_limit: int) -> None:
         self.number = number
@@ -331,9 +357,13 @@ class Connection(ABC):
         next text written (or the next :meth:`flush`) to go out with it."""
         if self.closing:
             return
-        self._outbox.append(rendered(text, self.width if wrap else 0, self.colour, self.language))
+        self._outbox.append(self._rendered(text, wrap))
         if not hold and not self._flush_due:  # checked here too: a line to each of a crowd
             self._flush_soon()
+
+    def _rendered(self, text: str, wrap: bool) -> str:
+        """``text`` as this client is sent it (see :func:`rendered`)."""
+        return rendered(text, self.width if wrap else 0, self.colour, self.language)
 
     def _flush_soon(self) -> None:
         """Have the event loop :meth:`flush` once this turn is over, unless it will already."""

@@ -43,7 +43,7 @@ from aiohttp.web_protocol import RequestHandler
 from games.base import json_text
 from i18n import ENGLISH, LANGUAGES, N_, Text, in_language, known_language, page_texts, preferred_language, said
 from server.config import Settings
-from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter
+from server.connection import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Connection, LineSplitter, rendered_for_page
 from server.hub import Hub
 from server.limits import TokenBucket
 from server.metrics import Health, Metrics, add_routes
@@ -92,7 +92,7 @@ class WebConnection(Connection):
     views; its width is what the page says fits across its scrollback."""
 
     kind = "web"
-    draws_lobby = True
+    browser_page = True
     _relay_end: socket.socket | None
 
     def __init__(
@@ -134,6 +134,9 @@ class WebConnection(Connection):
         self._views: dict[str, tuple[object, str]] = {}
         #: Whether the page reads the frames queued in one turn as one message, a JSON array.
         self.batches = False
+        #: Whether the page wraps the text itself, to its width at each moment, so that what
+        #: it shows wraps anew when it is resized (pages of this release: ``?wrap=page``).
+        self.page_wraps = False
         #: The language the browser asked for first (Accept-Language), if the server speaks it.
         self.browser_language: str | None = None
         #: What the page sent that is read but not run yet: lines, and None for one too long.
@@ -161,6 +164,11 @@ class WebConnection(Connection):
     @property
     def client_has_colour(self) -> bool:
         return True
+
+    def _rendered(self, text: str, wrap: bool) -> str:
+        if self.page_wraps:
+            return rendered_for_page(text, wrap, self.language)
+        return super()._rendered(text, wrap)
 
     def _post(self, message: dict[str, Any]) -> None:
         """Queue one message for the page."""
@@ -358,6 +366,7 @@ class WebConnection(Connection):
             "input_rate": self.input_rate.state() if self.input_rate is not None else None,
             "width": self._width,
             "batches": self.batches,
+            "page_wraps": self.page_wraps,
             "tokens": list(self._tokens),
             "token_age": time.monotonic() - self._token_given_at,
         }
@@ -367,6 +376,7 @@ class WebConnection(Connection):
         each field checked for type (it comes from a worker of this host)."""
         self.set_width(state.get("width"))
         self.batches = state.get("batches") is True
+        self.page_wraps = state.get("page_wraps") is True
         input_rate = state.get("input_rate")
         if self.input_rate is not None and isinstance(input_rate, dict):
             self.input_rate.restore(input_rate)
@@ -922,6 +932,7 @@ class WebFront:
         if cols.isdigit() and len(cols) < 5:
             connection.set_width(int(cols))
         connection.batches = request.query.get("batch") == "1"
+        connection.page_wraps = request.query.get("wrap") == "page"
         # The language chosen in the page's menu, else the browser's first choice.
         chosen = known_language(request.query.get("lang", "")[:20])
         if chosen is not None:

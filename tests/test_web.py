@@ -684,3 +684,26 @@ async def test_a_page_has_no_character_set_to_choose(start_server):
     await page.command("@charset cp1250", "A browser always reads and writes UTF-8: there is nothing to choose.")
     await page.command("@charset", "Your text is sent and read in UTF-8.")
     await page.close()
+
+
+async def test_a_page_that_wraps_text_itself_is_sent_lines_unwrapped_and_told_which_to_keep_whole(start_server):
+    """This release's page wraps the text to its width at every moment (?wrap=page): each
+    line comes whole, those never to be wrapped marked (an example in help, a board's lines)."""
+    server = await start_server()
+    page = await WebClient.open(server.web_port, cols=40, page_wraps=True)
+    await page.expect(WELCOME_END)
+    await web_log_in(page, "Ann")
+    words = " ".join(f"word{i}" for i in range(30))
+    page.send(f"say {words}")
+    said = await page.expect(r'You say, "word0[^"]*"')
+    assert "\n" not in said.group(0) and len(said.group(0)) > 40
+    page.send("help gnav")
+    await page.expect(r"\n\x04 +Cuckoo: shown; the deal ends at once\.\n")
+    # A page of an earlier release (no ?wrap=page) is sent the text wrapped, as before.
+    old = await web_player(server, "Bo")
+    old.send_json({"cols": 40})
+    old.send(f"say {words}")
+    wrapped = await old.expect(r'You say, "word0[^"]*"')
+    assert "\n" in wrapped.group(0) and "\x04" not in old.transcript
+    await page.close()
+    await old.close()

@@ -46,14 +46,22 @@ class WebClient(ScriptedClient):
         cols: int | str | None = None,
         batches: bool = True,
         source: str | None = None,
+        page_wraps: bool = False,
     ) -> WebClient:
         """Connect as a page served by that server (or from ``origin``) would, saying how
         many ``cols`` fit across its scrollback if given, and that it reads messages sent
         together as one array (as this release's page does) unless ``batches`` is False
-        (a page of release 0.2.0 or before); from the address ``source`` if given."""
+        (a page of release 0.2.0 or before); from the address ``source`` if given; saying
+        that it wraps the text itself if ``page_wraps`` (as this release's page does)."""
         connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source is not None else None
         session = aiohttp.ClientSession(connector=connector)
-        query = "?" + "&".join([*([f"cols={cols}"] if cols is not None else []), *(["batch=1"] if batches else [])])
+        query = "?" + "&".join(
+            [
+                *([f"cols={cols}"] if cols is not None else []),
+                *(["batch=1"] if batches else []),
+                *(["wrap=page"] if page_wraps else []),
+            ]
+        )
         try:
             socket = await session.ws_connect(
                 f"http://{host}:{port}/ws{query}", origin=origin or f"http://{host}:{port}", max_msg_size=0

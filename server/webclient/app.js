@@ -79,9 +79,10 @@ async function useLanguage(code) {
     node.setAttribute("aria-label", t(node.dataset.englishLabel));
   }
   setStatus(statusLine.dataset.state, state.status.text, state.status.params);
-  const lobby = $("lobby");
-  if (lobby) lobby.remove(); // its headings and form are made in the language of their time
+  // The lobby's and the room tabs' labels are made in the language of their time.
+  for (const id of ["lobby", "room-tabs", "view-table", "view-rules", "view-results"]) if ($(id)) $(id).remove();
   renderLobby();
+  showRoom();
   for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
 }
 
@@ -179,26 +180,56 @@ function addEntry(entry) {
   if (follow) showNewest();
 }
 
-/** The server's text, rendered through ansi_up (escaped) into one entry. */
+/** Marks a line the server sends to be kept whole (a usage line; every line of a board sent
+ * unwrapped): server/text.py WHOLE_LINE. */
+const WHOLE_LINE = "\x04";
+/** A table row's columns up to its last: words apart by two spaces or more (server/text.py). */
+const LAST_COLUMN = /^ *\S+(?: {2,}\S+)* {2,}(?=\S)/;
+
+/** How far a line's continuations start in when it wraps, as the server's wrap_lines puts
+ * them: under a table row's last column, else at the line's own indent, else two columns
+ * in; never none where there is room, so that what a player wrote cannot be wrapped into a
+ * line that looks like one of the server's own. */
+function hangingIndent(plain, cols) {
+  const column = LAST_COLUMN.exec(plain);
+  let indent = column ? column[0].length : plain.length - plain.replace(/^ +/, "").length;
+  const half = Math.floor((cols || 80) / 2);
+  if (!indent || indent > half) indent = 2 <= half ? 2 : 0;
+  return indent;
+}
+
+/** The server's text as one entry, a line to each block, rendered through ansi_up (escaped;
+ * its colours go on from line to line). The page wraps each line to the scrollback's width at
+ * every moment, under its hanging indent (the server sends the lines unwrapped: ?wrap=page). */
 function showServerText(text) {
-  const template = document.createElement("template");
-  template.innerHTML = ansi.ansi_to_html(String(text));
+  const entry = el("div", { class: "entry" });
+  const cols = columns();
+  const widths = [];
+  for (const raw of String(text).split("\n")) {
+    const whole = raw.startsWith(WHOLE_LINE);
+    const line = whole ? raw.slice(WHOLE_LINE.length) : raw;
+    const plain = line.replace(ANSI_CODES, "");
+    const template = document.createElement("template");
+    template.innerHTML = ansi.ansi_to_html(line);
+    const block = el("div", { class: "line" }, template.content);
+    // Continuations hang: the block is padded in, and its first line drawn back out.
+    const indent = whole ? 2 : hangingIndent(plain, cols);
+    block.style.paddingLeft = `${indent}ch`;
+    block.style.textIndent = `-${indent}ch`;
+    if (whole) widths.push(plain.length);
+    entry.append(block);
+  }
   const renderer = roomRenderer();
-  if (renderer && renderer.decorateText) renderer.decorateText(template.content);
-  const entry = el("div", { class: "entry" }, template.content);
-  markLaidOut(entry, String(text));
+  if (renderer && renderer.decorateText) renderer.decorateText(entry);
+  markLaidOut(entry, widths);
   addEntry(entry);
 }
 
-/** Text the server laid out in columns of its own (a board 80 wide) rather than
- * wrapping it to the scrollback: two lines or more wider than the scrollback when it came.
+/** Text the server laid out in columns of its own (a board 80 wide) rather than for the page
+ * to wrap: two lines kept whole (``widths``) or more wider than the scrollback when it came.
  * Wrapped line by line, such text is a jumble; it is shown whole (see fitWhole). */
-function markLaidOut(entry, text) {
-  const widths = text
-    .replace(ANSI_CODES, "")
-    .split("\n")
-    .map((line) => line.length)
-    .sort((a, b) => b - a);
+function markLaidOut(entry, widths) {
+  widths.sort((a, b) => b - a);
   const cols = columns();
   if (!cols || widths.length < 2 || widths[1] <= cols) return;
   entry.dataset.columns = String(widths[0]);
@@ -237,6 +268,9 @@ const state = {
   timerEnds: null, // when the turn timer Room.Table gave runs out (Date.now()'s clock)
   timerTotal: null, // the seconds that timer had when it came (the ring's whole)
   lobby: null, // Lobby.List: the games, the rooms and who is online
+  tab: "table", // the game room's tab open: "table", "rules" or "results"
+  rules: null, // Room.Rules: the rules of the room's game
+  results: null, // Room.Results: the room's last games
   pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
   status: { text: "Connecting…", params: {} }, // the status line's text, in English
 };
@@ -265,6 +299,8 @@ function connect() {
   // This page reads several messages sent together as one JSON array (see the socket's
   // "message" listener); a page of an older release, which does not say so, gets them one by one.
   url.searchParams.set("batch", "1");
+  // This page wraps the text itself, to its width at each moment (see showServerText).
+  url.searchParams.set("wrap", "page");
   // The language chosen in the menu; else the server takes the browser's (Accept-Language).
   const chosen = localStorage.getItem(LANGUAGE_KEY);
   if (chosen) url.searchParams.set("lang", chosen);
@@ -507,6 +543,9 @@ function loggedOut() {
   state.timerEnds = null;
   state.timerTotal = null;
   state.lobby = null;
+  state.rules = null;
+  state.results = null;
+  state.tab = "table";
   state.views.clear();
   for (const renderer of GAME_RENDERERS.values()) if (renderer.forget) renderer.forget();
   loginForm.hidden = false;
@@ -549,9 +588,22 @@ function receiveGmcp(name, data) {
     return;
   }
   if (name === "Room.Info") {
+    const before = state.room ? state.room.name : null;
     state.room = data && typeof data === "object" ? data : null;
+    state.results = null; // another room's, or asked for again when the tab is opened
+    if (!state.room || state.room.name !== before) state.tab = "table";
     showRoom();
     renderLobby();
+    return;
+  }
+  if (name === "Room.Rules") {
+    state.rules = data && typeof data === "object" && typeof data.text === "string" ? data : null;
+    if (state.tab === "rules") renderRules();
+    return;
+  }
+  if (name === "Room.Results") {
+    state.results = data && typeof data === "object" && Array.isArray(data.games) ? data : null;
+    if (state.tab === "results") renderResults();
     return;
   }
   if (name === "Lobby.List") {
@@ -582,6 +634,136 @@ function showRoom() {
   }
   roomName.textContent = room.kind === "game" ? `${room.name} (${room.game})` : room.name;
   leaveButton.hidden = room.kind !== "game";
+  const inRoom = room.kind === "game";
+  const views = roomViews();
+  views.tabs.hidden = !inRoom;
+  if (!inRoom) state.rules = null;
+  showTab(inRoom ? state.tab : "table");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A game room's tabs: its table (the game's panels), its rules (Room.Rules, what "help <game>"
+// says) and its results (Room.Results, what "results" says; the tab sends that command).
+
+const TABS = [
+  ["table", () => t("Table")],
+  ["rules", () => t("Rules")],
+  ["results", () => t("Results")],
+];
+
+/** The room's tab list and its three views, made once inside the panels. */
+function roomViews() {
+  let tabs = $("room-tabs");
+  if (!tabs) {
+    tabs = el(
+      "div",
+      { id: "room-tabs", class: "tabs", role: "tablist", "aria-label": t("This room"), hidden: true },
+      TABS.map(([name, label]) =>
+        el("button", { type: "button", role: "tab", id: `tab-${name}`, "aria-controls": `view-${name}`, onclick: () => chooseTab(name) }, label()),
+      ),
+    );
+    tabs.addEventListener("keydown", (event) => {
+      const index = TABS.findIndex(([name]) => name === state.tab);
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (step === undefined) return;
+      event.preventDefault();
+      const [next] = TABS[(index + step + TABS.length) % TABS.length];
+      chooseTab(next);
+      $(`tab-${next}`).focus();
+    });
+    panels.append(
+      tabs,
+      el("div", { id: "view-table", role: "tabpanel", "aria-labelledby": "tab-table", class: "game-panels" }),
+      el("div", { id: "view-rules", role: "tabpanel", "aria-labelledby": "tab-rules", hidden: true }),
+      el("div", { id: "view-results", role: "tabpanel", "aria-labelledby": "tab-results", hidden: true }),
+    );
+  }
+  return { tabs, table: $("view-table"), rules: $("view-rules"), results: $("view-results") };
+}
+
+/** Open tab ``name`` (a click or the arrow keys); the Results tab asks for the results. */
+function chooseTab(name) {
+  if (name === "results") sendCommand("results");
+  showTab(name);
+}
+
+function showTab(name) {
+  state.tab = name;
+  const views = roomViews();
+  for (const [tab] of TABS) {
+    const button = $(`tab-${tab}`);
+    button.setAttribute("aria-selected", String(tab === name));
+    button.tabIndex = tab === name ? 0 : -1;
+    views[tab].hidden = tab !== name;
+  }
+  if (name === "rules") renderRules();
+  if (name === "results") renderResults();
+}
+
+/** The rules as "help" writes them: paragraphs apart, indented lines (examples, lists of
+ * cards) kept whole, each as a line of its own. */
+function rulesText(text) {
+  const nodes = [];
+  for (const paragraph of String(text).split(/\n\s*\n/)) {
+    let prose = [];
+    const flush = () => {
+      if (prose.length) nodes.push(el("p", { text: prose.join(" ") }));
+      prose = [];
+    };
+    for (const line of paragraph.split("\n")) {
+      if (!line.trim()) continue;
+      if (/^\s/.test(line)) {
+        flush();
+        nodes.push(el("pre", { class: "mono rule-line", text: line.replace(/^\s+/, "") }));
+      } else prose.push(line.trim());
+    }
+    flush();
+  }
+  return nodes;
+}
+
+function renderRules() {
+  const rules = state.rules;
+  const view = roomViews().rules;
+  if (!rules) {
+    view.replaceChildren(panel("rules-panel", t("Rules"), el("p", { class: "hint", text: t("The rules come with the room.") })));
+    return;
+  }
+  view.replaceChildren(
+    panel(
+      "rules-panel",
+      rules.title || t("Rules"),
+      rulesText(rules.text || ""),
+      (rules.topics || []).map((topic) =>
+        el("details", { class: "rule-topic" }, el("summary", { text: topic.name }), rulesText(topic.text || "")),
+      ),
+    ),
+  );
+}
+
+function renderResults() {
+  const results = state.results;
+  const view = roomViews().results;
+  let body;
+  if (!results) body = el("p", { class: "hint", text: t("Asking for the results…") });
+  else if (!(results.games || []).length) body = el("p", { class: "hint", text: t("No game has ended in this room yet.") });
+  else
+    body = el(
+      "ol",
+      { class: "results", "aria-label": t("The last games, the latest first") },
+      results.games.map((game) =>
+        el(
+          "li",
+          {},
+          el("span", { class: "result-when", text: game.finished }),
+          " ",
+          el("strong", { text: game.winners.length ? `${game.outcome}: ${game.winners.join(", ")}` : game.outcome }),
+          el("br"),
+          game.result,
+        ),
+      ),
+    );
+  view.replaceChildren(panel("results-panel", t("Results"), body));
 }
 
 leaveButton.addEventListener("click", () => sendCommand("leave"));
@@ -594,7 +776,7 @@ export function renderGame(prefix) {
   let container = $(id);
   if (!container) {
     container = el("div", { id, class: "game-panels" });
-    panels.append(container);
+    roomViews().table.append(container);
   }
   // Re-drawing replaces the buttons: keep the focus on the one with the same id.
   const focused = container.contains(document.activeElement) ? document.activeElement.id : null;

@@ -462,7 +462,7 @@ async def test_a_board_wider_than_the_scrollback_is_shown_whole_in_a_smaller_fon
 
     async def shown(entry: Locator) -> dict[str, float]:
         return await entry.evaluate(
-            """e => ({lines: e.textContent.split("\\n").length, height: e.getBoundingClientRect().height,
+            """e => ({lines: e.innerText.split("\\n").length, height: e.getBoundingClientRect().height,
                       lineHeight: parseFloat(getComputedStyle(e).lineHeight), scrolled: e.scrollWidth - e.clientWidth,
                       font: parseFloat(getComputedStyle(e).fontSize),
                       usual: parseFloat(getComputedStyle(e.parentElement).fontSize)})"""

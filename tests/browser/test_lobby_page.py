@@ -99,9 +99,9 @@ async def test_play_gnav_now_is_played_by_clicking_to_the_winner_banner_and_a_te
     # (Ann's line of each move, and the watcher's of it.)
     moves = {
         r"You keep your card\.": r"Ann keeps their card\.",
-        r"You swap \S+ for (?!the stock's)\w+'s \S+\.": r"Ann swaps cards with \w+\.",
+        r"You swap [^.\n]+ for (?!the stock's)\w+'s [^.\n]+\.": r"Ann swaps cards with \w+\.",
         r"You ask \w+ to swap\.": r"Ann asks \w+ to swap\.",
-        r"You swap \S+ for the stock's \S+\.": r"Ann swaps with the stock\.",
+        r"You swap [^.\n]+ for the stock's [^.\n]+\.": r"Ann swaps with the stock\.",
     }
     made = {mine: len(re.findall(mine, scrollback)) for mine in moves}
     assert sum(made.values()) >= clicks, (made, scrollback)
@@ -151,49 +151,91 @@ async def test_a_table_made_with_the_form_is_listed_to_another_page_which_joins_
     await bo.close()
 
 
-async def widest_line_of_last_say(tab: Tab) -> tuple[int, int]:
-    """The widest line of the newest entry, and how many characters fit across the
-    scrollback now."""
-    return tuple(
-        await tab.page.evaluate(
-            """() => {
-                const entries = [...document.querySelectorAll("#scrollback .entry")]
-                    .filter(e => e.textContent.startsWith("You say,"));
-                const last = entries[entries.length - 1];
-                const widest = Math.max(...last.textContent.split("\\n").map(line => line.length));
-                const measure = document.getElementById("measure");
-                const scrollback = document.getElementById("scrollback");
-                const style = getComputedStyle(scrollback);
-                const inner = scrollback.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-                return [widest, Math.floor(inner / (measure.getBoundingClientRect().width / 100))];
-            }"""
-        )
+async def drawn(tab: Tab, text: str) -> dict[str, float]:
+    """How the newest entry holding ``text`` is drawn now: its lines on the screen, how far
+    it overflows the scrollback, and where its first line and the second start."""
+    return await tab.scrollback.locator(".entry", has_text=text).last.evaluate(
+        """entry => {
+            const rects = [];
+            const walker = document.createTreeWalker(entry, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                rects.push(...[...range.getClientRects()].filter(rect => rect.width > 0));
+            }
+            const tops = [...new Set(rects.map(rect => Math.round(rect.top)))];
+            const lefts = tops.map(top => Math.min(...rects.filter(r => Math.round(r.top) === top).map(r => r.left)));
+            const scrollback = document.getElementById("scrollback");
+            const measure = document.getElementById("measure");
+            return {
+                lines: tops.length,
+                overflow: scrollback.scrollWidth - scrollback.clientWidth,
+                indent: (lefts[1] - lefts[0]) / (measure.getBoundingClientRect().width / 100),
+            };
+        }"""
     )
 
 
-async def test_the_text_wraps_to_the_scrollback_s_width_after_every_resize(start_server, open_tab):
+async def test_the_text_wraps_anew_to_the_scrollback_s_width_at_every_resize(start_server, open_tab):
+    """The page wraps the server's lines itself (they come unwrapped), so what was shown
+    before a resize wraps anew too, each continuation hanging two columns in."""
     server = await start_server()
     tab = await open_tab(server, "Ann")
     await tab.page.set_viewport_size(LAPTOP)
     await tab.log_in("Ann")
-    words = " ".join(f"word{i}" for i in range(60))
-    for size in (LAPTOP, PHONE, LAPTOP, PHONE, LAPTOP):
-        await tab.page.set_viewport_size(size)
-        await tab.page.wait_for_timeout(400)
-        await tab.type(f"say {words}")
-        await tab.sees(re.compile(r"word59\"\s*$"))
-        widest, fits = await widest_line_of_last_say(tab)
-        assert fits - 8 <= widest <= fits, (size, widest, fits)
-    # A table's panel widens the side column: the text narrows with it.
+    words = " ".join(f"word{i}" for i in range(150))
+    await tab.type(f"say {words}")
+    await tab.sees(re.compile(r"word149\""))
+    wide = await drawn(tab, "word149")
+    assert 10 <= wide["lines"] <= 16 and wide["overflow"] <= 0, wide
+    assert wide["indent"] == pytest.approx(2, abs=0.2), wide
+    await tab.page.set_viewport_size(PHONE)
+    await tab.page.wait_for_timeout(300)
+    narrow = await drawn(tab, "word149")
+    assert narrow["lines"] >= 2 * wide["lines"] and narrow["overflow"] <= 0, narrow
+    assert narrow["indent"] == pytest.approx(2, abs=0.2), narrow
+    # A table's panel widens the side column: the text narrows with it, the old lines too.
+    await tab.page.set_viewport_size(LAPTOP)
     await tab.page.locator("#play-gnav").click()
     await expect(tab.page.locator("#gnav-table")).to_be_visible()
-    for moment in ("at the table", "after a moment on a phone"):
-        if moment == "after a moment on a phone":
-            await tab.page.set_viewport_size(PHONE)
-            await tab.page.wait_for_timeout(100)
-            await tab.page.set_viewport_size(LAPTOP)
-        await tab.page.wait_for_timeout(400)
-        await tab.type(f"say {words}")
-        await tab.sees(re.compile(r"word59\"\s*$"))
-        widest, fits = await widest_line_of_last_say(tab)
-        assert fits - 8 <= widest <= fits, (moment, widest, fits)
+    await tab.page.wait_for_timeout(300)
+    beside = await drawn(tab, "word149")
+    assert wide["lines"] < beside["lines"] < narrow["lines"] and beside["overflow"] <= 0, beside
+
+
+async def test_a_room_s_rules_and_results_are_tabs_beside_its_table(start_server, open_tab, quick_gnav):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(LAPTOP)
+    await tab.log_in("Ann")
+    tabs = tab.page.get_by_role("tablist", name="This room")
+    await expect(tabs).to_be_hidden()
+    await tab.page.locator("#play-gnav").click()
+    await expect(tabs).to_be_visible()
+    await expect(tab.page.get_by_role("tab", name="Table")).to_have_attribute("aria-selected", "true")
+
+    await tab.page.get_by_role("tab", name="Rules").click()
+    rules = tab.page.locator("#rules-panel")
+    await expect(rules).to_contain_text("Gjøk")
+    await expect(tab.page.locator("#gnav-table")).to_be_hidden()
+    await assert_accessible(tab, "the Rules tab")
+    await tab.screenshot("25-rules")
+    # The arrow keys move between the tabs, as screen readers' users expect of tabs.
+    await tab.page.get_by_role("tab", name="Rules").press("ArrowLeft")
+    await expect(tab.page.get_by_role("tab", name="Table")).to_be_focused()
+    await expect(tab.page.locator("#gnav-table")).to_be_visible()
+
+    clicks = await click_moves_until_the_match_ends(tab)
+    assert clicks > 0
+    winner = await tab.page.locator("#gnav-table .result.banner").inner_text()
+    await tab.page.get_by_role("tab", name="Results").click()
+    await tab.sees(re.compile(r"The last game in room Gnav 1:"))
+    results = tab.page.locator("#results-panel li")
+    await expect(results).to_have_count(1)
+    await expect(results).to_contain_text(winner)
+    await assert_accessible(tab, "the Results tab")
+    await tab.screenshot("26-results")
+    # Back in the lobby, no tabs; the next room opens on its table.
+    await tab.page.get_by_role("button", name="Leave room").click()
+    await expect(tabs).to_be_hidden()
+    await expect(tab.page.locator("#lobby")).to_be_visible()
