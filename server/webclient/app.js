@@ -616,6 +616,7 @@ function receiveGmcp(name, data) {
     const seconds = state.table && Number.isFinite(state.table.timer) ? state.table.timer : null;
     state.timerEnds = seconds === null ? null : Date.now() + seconds * 1000;
     state.timerTotal = seconds;
+    announceTable(state.table);
     for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
     return;
   }
@@ -1051,6 +1052,68 @@ export function isEmpty(data) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The Display menu: the text's size and a high-contrast theme, kept in this browser.
+
+const DISPLAY_KEY = "dvorak-mush.display";
+const textSize = $("text-size");
+const highContrast = $("high-contrast");
+
+function applyDisplay() {
+  const root = document.documentElement;
+  root.classList.toggle("text-large", textSize.value === "large");
+  root.classList.toggle("text-larger", textSize.value === "larger");
+  root.classList.toggle("contrast", highContrast.checked);
+  // The text's size changes how many characters fit across: tell the server, refit boards.
+  sendCols(false);
+  for (const entry of scrollback.querySelectorAll(".entry[data-columns]")) fitWhole(entry);
+}
+
+function loadDisplay() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(DISPLAY_KEY) || "{}") || {};
+  } catch {
+    saved = {};
+  }
+  if (["normal", "large", "larger"].includes(saved.size)) textSize.value = saved.size;
+  // Until chosen here, as the system asks (a reader who set "more contrast" there gets it).
+  highContrast.checked =
+    typeof saved.contrast === "boolean" ? saved.contrast : window.matchMedia("(prefers-contrast: more)").matches;
+  applyDisplay();
+}
+
+for (const control of [textSize, highContrast]) {
+  control.addEventListener("change", () => {
+    localStorage.setItem(DISPLAY_KEY, JSON.stringify({ size: textSize.value, contrast: highContrast.checked }));
+    applyDisplay();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Announcements for screen readers: turns, a game's end, and what a game's panel asks for
+// (votes), through one polite live region rather than every line of the log.
+
+const announcer = $("announcer");
+let lastAnnounced = "";
+
+/** Have screen readers say ``text`` (already in the reader's language) once, politely. */
+export function announce(text) {
+  if (!text || text === lastAnnounced) return;
+  lastAnnounced = text;
+  announcer.textContent = text;
+}
+
+/** What Room.Table says that a player listening wants told: their turn, and the result. */
+function announceTable(table) {
+  if (!table) return;
+  if (table.phase === "over" && table.result) announce(table.result);
+  else if (table.phase === "playing" && (table.waiting || []).includes(table.you)) announce(t("Your turn."));
+  else lastAnnounced = ""; // the next turn of theirs is told again
+}
+
+// ---------------------------------------------------------------------------------------------
+
+loadDisplay();
 
 // The language chosen in the menu before, else the page's (the server set it from the
 // browser's Accept-Language).

@@ -16,7 +16,7 @@ from playwright.async_api import expect
 from commands import lobby
 from games.gnav import rules as gnav_rules
 from games.gnav import settings as gnav_settings
-from tests.browser.conftest import Tab, telnet_player
+from tests.browser.conftest import Tab, tab_to, telnet_player
 
 LAPTOP = {"width": 1366, "height": 850}
 PHONE = {"width": 390, "height": 844}
@@ -239,3 +239,59 @@ async def test_a_room_s_rules_and_results_are_tabs_beside_its_table(start_server
     await tab.page.get_by_role("button", name="Leave room").click()
     await expect(tabs).to_be_hidden()
     await expect(tab.page.locator("#lobby")).to_be_visible()
+
+
+async def test_a_gnav_match_is_played_by_keyboard_alone_and_its_turns_and_end_are_announced(
+    start_server, open_tab, quick_gnav
+):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(LAPTOP)
+    await tab.log_in("Ann")
+    page = tab.page
+    await expect(page.locator("#play-gnav")).to_be_visible()
+    await tab_to(page, "play-gnav")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#gnav-table")).to_be_visible()
+    announcer = page.locator("#announcer")
+    banner = page.locator("#gnav-table .result.banner")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    moves = 0
+    while not await banner.is_visible():
+        assert loop.time() < deadline, "the match did not end"
+        keep = page.locator("#gnav-keep")
+        if await keep.is_enabled():
+            await expect(announcer).to_have_text("Your turn.")
+            try:
+                await tab_to(page, "gnav-keep")
+                await page.keyboard.press("Enter")
+                moves += 1
+            except AssertionError:
+                pass  # the turn moved on (a deal ended) while tabbing: look again
+        else:
+            await page.wait_for_timeout(50)
+    assert moves > 0
+    await expect(announcer).to_have_text(await banner.inner_text())
+
+
+async def test_the_display_menu_makes_the_text_larger_and_the_contrast_higher_and_remembers_it(start_server, open_tab):
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(LAPTOP)
+    await tab.log_in("Ann")
+    page = tab.page
+    usual = await page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    await page.get_by_text("Display", exact=True).click()
+    await page.get_by_label("Text size").select_option("larger")
+    await page.get_by_label("High contrast").check()
+    html = page.locator("html")
+    await expect(html).to_have_class(re.compile(r"\btext-larger\b"))
+    await expect(html).to_have_class(re.compile(r"\bcontrast\b"))
+    assert await page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > usual * 1.3
+    assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
+    await assert_accessible(tab, "the lobby in high contrast and larger text")
+    await tab.screenshot("27-display")
+    await page.reload()
+    await expect(page.locator("html")).to_have_class(re.compile(r"\btext-larger\b"))
+    await expect(page.get_by_label("High contrast")).to_be_checked()
