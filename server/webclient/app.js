@@ -187,15 +187,23 @@ const WHOLE_LINE = "\x04";
 const LAST_COLUMN = /^ *\S+(?: {2,}\S+)* {2,}(?=\S)/;
 
 /** How far a line's continuations start in when it wraps, as the server's wrap_lines puts
- * them: under a table row's last column, else at the line's own indent, else two columns
- * in; never none where there is room, so that what a player wrote cannot be wrapped into a
- * line that looks like one of the server's own. */
-function hangingIndent(plain, cols) {
+ * them: under a table row's last column, else at the line's own indent, else (see hang) two
+ * columns in; never none where there is room, so that what a player wrote cannot be wrapped
+ * into a line that looks like one of the server's own. */
+function naturalIndent(plain) {
   const column = LAST_COLUMN.exec(plain);
-  let indent = column ? column[0].length : plain.length - plain.replace(/^ +/, "").length;
+  return column ? column[0].length : plain.length - plain.replace(/^ +/, "").length;
+}
+
+/** Hang ``block``'s continuations under its natural indent (data-hang), or two columns in
+ * where that is none or more than half of the ``cols`` that fit across now. */
+function hang(block, cols) {
+  let indent = Number(block.dataset.hang);
   const half = Math.floor((cols || 80) / 2);
   if (!indent || indent > half) indent = 2 <= half ? 2 : 0;
-  return indent;
+  // The block is padded in, and its first line drawn back out.
+  block.style.paddingLeft = `${indent}ch`;
+  block.style.textIndent = `-${indent}ch`;
 }
 
 /** The server's text as one entry, a line to each block, rendered through ansi_up (escaped;
@@ -211,11 +219,8 @@ function showServerText(text) {
     const plain = line.replace(ANSI_CODES, "");
     const template = document.createElement("template");
     template.innerHTML = ansi.ansi_to_html(line);
-    const block = el("div", { class: "line" }, template.content);
-    // Continuations hang: the block is padded in, and its first line drawn back out.
-    const indent = whole ? 2 : hangingIndent(plain, cols);
-    block.style.paddingLeft = `${indent}ch`;
-    block.style.textIndent = `-${indent}ch`;
+    const block = el("div", { class: "line", "data-hang": String(whole ? 2 : naturalIndent(plain)) }, template.content);
+    hang(block, cols);
     if (whole) widths.push(plain.length);
     entry.append(block);
   }
@@ -404,13 +409,20 @@ function sendCols(always) {
 
 document.fonts.ready.then(() => sendCols(false));
 
+/** The scrollback's lines hung and its boards fitted anew, to the characters that fit now. */
+function rewrap() {
+  const cols = columns();
+  for (const block of scrollback.querySelectorAll(".line[data-hang]")) hang(block, cols);
+  for (const entry of scrollback.querySelectorAll(".entry[data-columns]")) fitWhole(entry);
+}
+
 let resizeTimer = null;
 new ResizeObserver(() => {
   if (following) showNewest();
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     sendCols(false);
-    for (const entry of scrollback.querySelectorAll(".entry[data-columns]")) fitWhole(entry);
+    rewrap();
     if (following) showNewest();
   }, 150);
 }).observe(scrollback);
@@ -1063,9 +1075,9 @@ function applyDisplay() {
   root.classList.toggle("text-large", textSize.value === "large");
   root.classList.toggle("text-larger", textSize.value === "larger");
   root.classList.toggle("contrast", highContrast.checked);
-  // The text's size changes how many characters fit across: tell the server, refit boards.
+  // The text's size changes how many characters fit across: tell the server, wrap anew.
   sendCols(false);
-  for (const entry of scrollback.querySelectorAll(".entry[data-columns]")) fitWhole(entry);
+  rewrap();
 }
 
 function loadDisplay() {

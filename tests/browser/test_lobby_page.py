@@ -194,8 +194,13 @@ async def test_the_text_wraps_anew_to_the_scrollback_s_width_at_every_resize(sta
     narrow = await drawn(tab, "word149")
     assert narrow["lines"] >= 2 * wide["lines"] and narrow["overflow"] <= 0, narrow
     assert narrow["indent"] == pytest.approx(2, abs=0.2), narrow
-    # A table's panel widens the side column: the text narrows with it, the old lines too.
+    # A table's row hangs under its last column where that is less than half the width,
+    # else two columns in (the welcome's "WHO  see who is on", on a phone).
+    row = tab.scrollback.locator(".line", has_text="see who is on").first
+    await expect(row).to_have_css("padding-left", re.compile(r"^(1[6-9]|2[0-3])(\.\d+)?px$"))
     await tab.page.set_viewport_size(LAPTOP)
+    await expect(row).not_to_have_css("padding-left", re.compile(r"^(1[6-9]|2[0-3])(\.\d+)?px$"))
+    # A table's panel widens the side column: the text narrows with it, the old lines too.
     await tab.page.locator("#play-gnav").click()
     await expect(tab.page.locator("#gnav-table")).to_be_visible()
     await tab.page.wait_for_timeout(300)
