@@ -13,6 +13,7 @@ from typing import Any
 
 from commands.games import bot_label, game_commands
 from games import KINDS
+from games.toolkit import Setting
 from i18n import _, language
 from persistence.database import DatabaseUnavailable
 from server.hub import Hub, OnlinePlayer
@@ -54,12 +55,17 @@ async def room_rows(rooms: RoomRegistry, hub: Hub) -> list[RoomRow]:
 
 
 def board(rows: list[RoomRow], hub: Hub) -> dict[str, Any]:
-    """``Lobby.List`` in the language set around it: the games (with their titles, and
-    whether ``play <game>`` offers them against computer players), the rooms, and the
-    names of those online, longest-connected first."""
+    """``Lobby.List`` in the language set around it: the games (with their titles, their
+    settings, and whether ``play <game>`` offers them against computer players), the
+    rooms, and the names of those online, longest-connected first."""
     return {
         "games": [
-            {"name": game, "title": _(kind.title), "quick": bool(game_commands(game).quick_bots)}
+            {
+                "name": game,
+                "title": _(kind.title),
+                "quick": bool(game_commands(game).quick_bots),
+                "settings": [setting_json(setting) for setting in kind.settings().values()],
+            }
             for game, kind in KINDS.items()
         ],
         "rooms": [
@@ -74,6 +80,23 @@ def board(rows: list[RoomRow], hub: Hub) -> dict[str, Any]:
             for row in rows
         ],
         "online": [player.name for player in hub.players_by_login()],
+    }
+
+
+def setting_json(setting: Setting) -> dict[str, Any]:
+    """A setting as the page's New table form offers it: its name, what it means, its
+    default as typed, and its values: ``choices`` (a switch's on and off, or a word's), else
+    a number from ``low`` to ``high`` (``whole`` or not; 0 too where ``zero_allowed``)."""
+    switch = isinstance(setting.default, bool)
+    return {
+        "name": setting.name,
+        "about": _(setting.about),
+        "default": setting.show(setting.default),
+        "choices": ["on", "off"] if switch else list(setting.choices),
+        "low": setting.low,
+        "high": setting.high,
+        "whole": isinstance(setting.default, int),
+        "zero_allowed": setting.zero_allowed,
     }
 
 

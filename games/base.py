@@ -21,7 +21,7 @@ import copy
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
@@ -281,6 +281,11 @@ class GameKind(ABC):
     def own_tables(self) -> bool:
         """Whether the game keeps tables of its own (:attr:`projection`)."""
         return bool(self.projection)
+
+    def settings(self) -> Mapping[str, Any]:
+        """What a host may set at the game's tables (:class:`games.toolkit.Setting`, by
+        name, in the order ``set`` lists them); none by default."""
+        return {}
 
     @abstractmethod
     def new_state(self) -> Any:

@@ -541,6 +541,9 @@ class SnapshotKind(GameKind):
     def new_state(self) -> Any:
         return self.table_class.new_state()
 
+    def settings(self) -> Mapping[str, Setting]:
+        return self.table_class.settings_spec
+
     def table(self, state: Any, **options: Any) -> TurnTable:
         """A table around ``state``; ``rng`` (a ``random.Random``) may be given, else the
         system's random source is used."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.base import PLAYING, SAMPLE_PEOPLE, Event, GameKind, GameTable
@@ -21,6 +21,7 @@ from games.dvorak.invariants import differences, table_problems
 from games.dvorak.rules import Table
 from games.dvorak.state import Seat, TableState, Turn
 from games.dvorak.visibility import card_visible, event_for
+from games.toolkit import Setting
 from i18n import N_
 
 #: The cards of the sample game's deck.
@@ -38,6 +39,9 @@ class DvorakKind(GameKind):
     title = N_("Dvorak: the card game whose cards are written by its players.")
     # Its cards, proposals, votes and card versions are rows of their own.
     projection = "commands.dvorak.storage.tables"
+
+    def settings(self) -> Mapping[str, Setting]:
+        return table_settings.SETTINGS
 
     def new_state(self) -> TableState:
         """An empty table with the settings event logs start from (those of rooms made

@@ -851,6 +851,7 @@ function renderLobby() {
   const chosen = menu.value;
   menu.replaceChildren(...games.map((game) => el("option", { value: game.name, text: game.title })));
   if (games.some((game) => game.name === chosen)) menu.value = chosen;
+  showSettings(false);
   if (focused && $(focused) && document.activeElement !== $(focused)) $(focused).focus();
 }
 
@@ -917,19 +918,62 @@ function newTableForm() {
     el("input", { id: "new-table-name", type: "text", required: true, minlength: "2", maxlength: "30", autocomplete: "off", spellcheck: "false" }),
     el("label", { for: "new-table-password", text: t("Password (only for a private table)") }),
     el("input", { id: "new-table-password", type: "password", autocomplete: "new-password" }),
+    el("details", { id: "new-table-settings", class: "table-settings" }, el("summary", { text: t("Settings") })),
     el("div", { class: "buttons" }, el("button", { type: "submit", id: "new-table-make" }, t("Make the table"))),
   );
+  form.addEventListener("change", (event) => {
+    if (event.target.id === "new-table-game") showSettings(true);
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("new-table-name").value.trim();
     const password = $("new-table-password").value;
     if (!name) return;
-    if (sendCommand(`newroom/${$("new-table-game").value} ${name}${password ? `=${password}` : ""}`)) {
+    // The room, then each setting changed from its default, as the host would type them.
+    const lines = [`newroom/${$("new-table-game").value} ${name}${password ? `=${password}` : ""}`];
+    for (const field of $("new-table-settings").querySelectorAll("[data-setting]")) {
+      const value = field.value.trim();
+      if (value && value !== field.dataset.default) lines.push(`set ${field.dataset.setting}=${value}`);
+    }
+    if (sendCommand(lines.join("\n"))) {
       $("new-table-name").value = "";
       $("new-table-password").value = "";
+      showSettings(true);
     }
   });
   return form;
+}
+
+/** The chosen game's settings in the New table form, each at its default (``afresh``), or
+ * as they are when the game's settings are the same as those shown. */
+function showSettings(afresh) {
+  const chosen = $("new-table-game").value;
+  const game = ((state.lobby && state.lobby.games) || []).find((each) => each.name === chosen);
+  const settings = (game && game.settings) || [];
+  const box = $("new-table-settings");
+  const shown = settings.map((setting) => setting.name).join(" ");
+  if (!afresh && box.dataset.shown === `${chosen}: ${shown}`) return;
+  box.dataset.shown = `${chosen}: ${shown}`;
+  box.hidden = !settings.length;
+  box.replaceChildren(
+    box.firstElementChild,
+    ...settings.map((setting) => {
+      const id = `setting-${setting.name}`;
+      const field = setting.choices.length
+        ? el("select", { id }, setting.choices.map((choice) => el("option", { value: choice, text: choice })))
+        : el("input", {
+            id,
+            type: "number",
+            min: String(setting.zero_allowed ? 0 : setting.low),
+            max: String(setting.high),
+            step: setting.whole ? "1" : "any",
+          });
+      field.value = setting.default;
+      field.dataset.setting = setting.name;
+      field.dataset.default = setting.default;
+      return el("div", { class: "setting" }, el("label", { for: id, text: `${setting.name}: ${setting.about}` }), field);
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -118,9 +118,17 @@ async def test_a_table_made_with_the_form_is_listed_to_another_page_which_joins_
     await ann.log_in("Ann")
     await ann.page.locator("#new-table-game").select_option("gnav")
     await ann.page.locator("#new-table-name").fill("Fjord")
+    # The game's settings, each at its default, changed before the table is made.
+    await ann.page.get_by_text("Settings", exact=True).click()
+    lives = ann.page.locator("#setting-lives")
+    await expect(lives).to_have_value("1")  # this test's default (quick_gnav)
+    await lives.fill("4")
     await ann.page.locator("#new-table-make").click()
     await ann.sees("You made room Fjord (Gnav) and are its host.")
+    await ann.sees("You set lives to 4.")
     await expect(ann.page.locator("#gnav-table")).to_be_visible()
+    room = await server.rooms.find("Fjord")
+    assert room.table.state.settings["lives"] == 4 and room.table.state.settings["botdelay"] == 0.0
 
     cy = await open_tab(server, "Cy")
     await cy.page.set_viewport_size(PHONE)
