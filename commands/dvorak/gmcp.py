@@ -61,6 +61,7 @@ def table_json(room: GameRoom, table: Table) -> dict[str, Any]:
                 "drawn": turn.drawn,
                 "things": turn.things,
                 "actions": turn.actions,
+                "discarded": turn.discarded,
             }
             if turn is not None
             else None

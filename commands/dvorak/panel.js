@@ -143,16 +143,18 @@ function moves(table, hand, votes, me) {
   }
   const myTurn = turn.player === me;
   const draws = Number(settings.draws ?? 1);
-  const mustDraw = myTurn && turn.drawn < draws && drawable; // a turn begins by drawing
-  const free = myTurn && !halted && !mustDraw;
+  // Discarding is a turn's last step: nothing is drawn or played after it.
+  const discarded = Number(turn.discarded) > 0;
+  const mustDraw = myTurn && !discarded && turn.drawn < draws && drawable; // a turn begins by drawing
+  const free = myTurn && !halted && !mustDraw && !discarded;
   return {
     seated: true,
     myTurn,
     halted,
-    draw: myTurn && !halted && draws > 0 && turn.drawn < draws && drawable,
+    draw: myTurn && !halted && !discarded && draws > 0 && turn.drawn < draws && drawable,
     thing: free && turn.things < Number(settings.plays ?? 1),
     action: free && turn.actions < Number(settings.actions ?? 1),
-    discard: free && limit > 0 && held > limit,
+    discard: myTurn && !halted && !mustDraw && limit > 0 && held > limit,
     // Ending the turn waits for a vote too, and for a hand down to the limit.
     endturn: myTurn && !halted && !mustDraw && (limit === 0 || held <= limit),
     mustDraw,

@@ -165,12 +165,20 @@ function nearBottom() {
  * once they scroll back down. It keeps following when its size changes (a phone turned,
  * its on-screen keyboard opened): the lines wrap anew and the newest stays in sight. */
 let following = true;
+/** Until when a scroll is the reader's (a wheel, a touch, a key or the scroll bar just used):
+ * only those change whether the newest line is followed, not those of the layout (a resize,
+ * and the lines wrapped anew after it, move the text under a reader who did nothing). */
+let readerScrolls = 0;
+for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+  scrollback.addEventListener(kind, () => (readerScrolls = performance.now() + 1000), { passive: true });
+}
 scrollback.addEventListener("scroll", () => {
-  following = nearBottom();
+  if (performance.now() < readerScrolls) following = nearBottom();
 });
 
 function showNewest() {
   scrollback.scrollTop = scrollback.scrollHeight;
+  following = true;
 }
 
 function addEntry(entry) {
@@ -462,7 +470,7 @@ export function sendCommand(line, { fromCommandLine = false } = {}) {
   historyIndex = history.length;
   draft = "";
   if (state.secret) setSecret(false); // one secret line answers the prompt; the server re-asks if needed
-  if (!fromCommandLine) scrollback.scrollTop = scrollback.scrollHeight;
+  if (!fromCommandLine) showNewest();
   return true;
 }
 
@@ -477,7 +485,7 @@ commandForm.addEventListener("submit", (event) => {
   const line = commandInput.value;
   if (sendCommand(line, { fromCommandLine: true })) {
     commandInput.value = "";
-    scrollback.scrollTop = scrollback.scrollHeight;
+    showNewest();
   }
 });
 

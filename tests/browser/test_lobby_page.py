@@ -308,3 +308,37 @@ async def test_the_display_menu_makes_the_text_larger_and_the_contrast_higher_an
     await page.reload()
     await expect(page.locator("html")).to_have_class(re.compile(r"\btext-larger\b"))
     await expect(page.get_by_label("High contrast")).to_be_checked()
+
+
+async def test_the_newest_line_stays_in_sight_through_resizes(start_server, open_tab):
+    """The scrollback follows its newest line through any resize: the lines wrapped anew
+    move it, and that is not the reader scrolling up."""
+    server = await start_server()
+    tab = await open_tab(server, "Ann")
+    await tab.page.set_viewport_size(LAPTOP)
+    await tab.log_in("Ann")
+    for number in range(12):
+        await tab.type(f"say {number} " + " ".join(["a few words more"] * 12))
+    newest = tab.scrollback.locator(".entry").last
+    for size in ({"width": 1280, "height": 800}, PHONE, {"width": 1000, "height": 700}, LAPTOP):
+        await tab.page.set_viewport_size(size)
+        await tab.page.wait_for_timeout(300)
+        await expect(newest).to_be_in_viewport()
+        await tab.type(f"say {size['width']}")
+        await expect(tab.scrollback.locator(".entry").last).to_be_in_viewport()
+    # A reader who scrolls up to read is left there when lines come, until they scroll down.
+    box = await tab.scrollback.bounding_box()
+    await tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await tab.page.mouse.wheel(0, -1500)
+    await tab.page.wait_for_timeout(300)
+    top = await tab.scrollback.evaluate("s => s.scrollTop")
+    bo = await telnet_player(server, "Bo")
+    await bo.command("say I am here", r"You say")
+    await tab.sees('Bo says, "I am here"')
+    await tab.page.wait_for_timeout(300)
+    assert await tab.scrollback.evaluate("s => s.scrollTop") == top
+    await tab.page.mouse.wheel(0, 100_000)
+    await tab.page.wait_for_timeout(300)
+    await bo.command("say again", r"You say")
+    await expect(tab.scrollback.locator(".entry", has_text='Bo says, "again"')).to_be_in_viewport()
+    await bo.close()
