@@ -267,7 +267,8 @@ async def test_the_page_works_by_keyboard_and_names_everything_for_screen_reader
     await tab_to(page, await first.get_attribute("id") or "")
     await page.keyboard.press("Space")
     number = int((await first.get_attribute("id") or "").removeprefix("hand-card-"))
-    await expect(page.locator(f"#play-{number}")).to_be_focused()
+    # The first move offered has the focus (Play on your turn; here a vote halts play: Close).
+    await expect(page.locator(f"#card-actions-{number} button").first).to_be_focused()
     await page.keyboard.press("Escape")
     await expect(page.locator(f"#card-actions-{number}")).to_have_count(0)
     await expect(page.locator(f"#hand-card-{number}")).to_be_focused()
