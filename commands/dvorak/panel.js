@@ -8,7 +8,7 @@
 // sends a command the player could have typed (commands/dvorak). Card references (#12) in the
 // text become buttons that put "readcard 12" in the command line. Its style: panel.css.
 
-import { $, colourClasses, commandButton, el, isEmpty, panel, putInCommandLine, registerGame, renderGame, sendCommand, t, tablePanel } from "/static/app.js";
+import { $, announce, colourClasses, commandButton, el, isEmpty, panel, putInCommandLine, registerGame, renderGame, sendCommand, t, tablePanel } from "/static/app.js";
 
 /** What the panel remembers between renders (render runs again on every package): the hand
  * card chosen, and whether its "Play on…" target list is open. */
@@ -610,6 +610,9 @@ function proposeForm() {
   return propose.node;
 }
 
+/** The votes told to screen readers already (by their first card). */
+const announcedVotes = new Set();
+
 registerGame("Dvorak", {
   render(views, ui) {
     const table = views["Dvorak.Table"];
@@ -623,6 +626,13 @@ registerGame("Dvorak", {
       choosingTarget = false;
     }
     const pending = ((votes && votes.pending) || []).length > 0;
+    // Each vote that waits for this player is told to screen readers once.
+    for (const vote of (votes && votes.pending) || []) {
+      const card = cardTitle(vote.cards[0]);
+      if (!vote.waiting.includes(me) || announcedVotes.has(card)) continue;
+      announcedVotes.add(card);
+      announce(t("A vote waits for you: {card}.", { card }));
+    }
     const votesPanel = dvorakVotes(votes, me, can.seated);
     // Seated players propose cards (its own panel, last: the votes stay short).
     const proposePanel = can.seated ? el("section", { id: "dvorak-new", class: "panel", "aria-label": t("Propose a card") }, proposeForm()) : null;
@@ -634,6 +644,7 @@ registerGame("Dvorak", {
   },
   decorateText: linkCardReferences,
   forget() {
+    announcedVotes.clear();
     selectedCard = null;
     choosingTarget = false;
     propose = null;

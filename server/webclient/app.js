@@ -1158,21 +1158,26 @@ for (const control of [textSize, highContrast]) {
 // (votes), through one polite live region rather than every line of the log.
 
 const announcer = $("announcer");
-let lastAnnounced = "";
 
-/** Have screen readers say ``text`` (already in the reader's language) once, politely. */
+/** Have screen readers say ``text`` (already in the reader's language), politely: the
+ * region is emptied first, so that the same words said again are read again. */
 export function announce(text) {
-  if (!text || text === lastAnnounced) return;
-  lastAnnounced = text;
-  announcer.textContent = text;
+  if (!text) return;
+  announcer.textContent = "";
+  requestAnimationFrame(() => (announcer.textContent = text));
 }
 
-/** What Room.Table says that a player listening wants told: their turn, and the result. */
+/** What Room.Table last said of the player's turn and of the game's end. */
+const told = { yourTurn: false, over: false };
+
+/** Tell a player listening when their turn comes and when the game ends. */
 function announceTable(table) {
-  if (!table) return;
-  if (table.phase === "over" && table.result) announce(table.result);
-  else if (table.phase === "playing" && (table.waiting || []).includes(table.you)) announce(t("Your turn."));
-  else lastAnnounced = ""; // the next turn of theirs is told again
+  const yourTurn = Boolean(table) && table.phase === "playing" && (table.waiting || []).includes(table.you);
+  const over = Boolean(table) && table.phase === "over" && Boolean(table.result);
+  if (yourTurn && !told.yourTurn) announce(t("Your turn."));
+  if (over && !told.over) announce(table.result);
+  told.yourTurn = yourTurn;
+  told.over = over;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -157,8 +157,11 @@ async def test_a_dvorak_turn_is_played_by_clicking_cards_while_a_telnet_player_s
     await expect(votes.locator("li.vote")).to_have_count(0)
 
     # Bo's proposal: the votes come first, in sight without scrolling; Ann approves by its button.
-    await bo.command("newcard Armageddon/A/Destroy all Things.", r"Vote with: approve (\d+)")
+    armageddon = await bo.command("newcard Armageddon/A/Destroy all Things.", r"Vote with: approve (\d+)")
     await expect(votes).to_contain_text("Armageddon")
+    # A screen reader is told, once, that the vote waits for Ann.
+    told = f"A vote waits for you: #{armageddon.group(1)} Armageddon."
+    await expect(page.locator("#announcer")).to_have_text(told)
     await expect(votes).to_contain_text("Proposed by Bo.")
     panels = page.locator("#game-dvorak > section")
     await expect(panels.first).to_have_id("dvorak-votes")
