@@ -6,6 +6,8 @@
     python3 run.py vendor   fetch the JavaScript libraries from npm (pinned): the page's into
                             server/webclient/vendor, the browser tests' into
                             tests/browser/vendor (needs npm; the result is committed)
+    python3 run.py screenshots   take the screenshots docs/players.md shows anew (the
+                            browser tests take them; needs Chromium)
     python3 run.py <any dvorak-mush subcommand>   e.g. migrate, --help
 
 The first run creates a virtual environment in .venv and installs the project into it
@@ -119,11 +121,48 @@ def vendor() -> int:
     return 0
 
 
+#: The screenshots docs/players.md shows, as the browser tests name them, and the tests
+#: that take them.
+DOC_SCREENSHOTS = (
+    "20-lobby-desktop.png",
+    "20-lobby-phone.png",
+    "21-gnav-table-desktop.png",
+    "21-gnav-table-phone.png",
+    "22-gnav-winner-desktop.png",
+    "25-rules-desktop.png",
+    "33-dvorak-thing-on-thing-phone.png",
+    "34-dvorak-vote-pending-desktop.png",
+)
+SCREENSHOT_TESTS = (
+    "tests/browser/test_lobby_page.py",
+    "tests/browser/test_dvorak_panel.py",
+    "tests/browser/test_ys_panel.py",
+)
+
+
+def screenshots() -> int:
+    """Run the browser tests that take the screenshots docs/players.md shows, and copy
+    those into docs/screenshots/."""
+    with tempfile.TemporaryDirectory() as folder:
+        environment = {**os.environ, "DVORAK_TEST_ARTIFACTS": folder}
+        failed = subprocess.call([str(BIN / "python"), "-m", "pytest", "-q", *SCREENSHOT_TESTS], env=environment)
+        if failed:
+            return failed
+        target = ROOT / "docs" / "screenshots"
+        target.mkdir(exist_ok=True)
+        for name in DOC_SCREENSHOTS:
+            shutil.copyfile(Path(folder) / "screenshots" / name, target / name)
+    print(f"Wrote {len(DOC_SCREENSHOTS)} screenshots to docs/screenshots/", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv == ["vendor"]:
         return vendor()
     ensure_environment()
     os.chdir(ROOT)
+    if argv == ["screenshots"]:
+        return screenshots()
     if argv == ["test"]:
         # The whole suite in three processes (each test has its own servers, databases and
         # ports; most of a test's time is spent waiting on them, so a third process keeps
