@@ -164,7 +164,8 @@ registerGame("Gnav", {
     if (table.deal) status.push(" " + t("Deal {n}.", { n: table.deal }));
 
     const buttons = [];
-    if (you !== null) {
+    // Keep and Swap while you are dealt in (enabled on your turn); the host's between matches.
+    if (you !== null && playing && inDeal.has(you)) {
       const dealer = you === table.dealer;
       buttons.push(
         commandButton("gnav-keep", t("Keep"), "keep", { disabled: !yourTurn, "aria-label": t("Keep your card") }),
@@ -173,12 +174,12 @@ registerGame("Gnav", {
           "aria-label": dealer ? t("Swap with the stock: your card for its top card") : t("Swap: ask the next player to swap cards"),
         }),
       );
-      if (!playing && table.host === you) {
-        buttons.push(
-          commandButton("gnav-addbot", t("Add a computer player"), "addbot"),
-          commandButton("gnav-start", t("Start the match"), "start"),
-        );
-      }
+    }
+    if (you !== null && !playing && table.host === you) {
+      buttons.push(
+        commandButton("gnav-addbot", t("Add a computer player"), "addbot"),
+        commandButton("gnav-start", t("Start the match"), "start"),
+      );
     }
 
     // Your card, large, and where it stands among the ranks (nothing of it for a spectator).

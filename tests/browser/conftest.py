@@ -191,3 +191,9 @@ async def until(condition: Any, seconds: float = 20) -> None:
     while not condition():
         assert loop.time() < deadline, "the table never reached the state waited for"
         await asyncio.sleep(0.05)
+
+
+async def clickable(button: Locator) -> bool:
+    """Whether ``button`` is on the page and enabled now (not waiting for it: a game's
+    buttons come and go as its turns do)."""
+    return bool(await button.evaluate_all("found => found.length > 0 && !found[0].disabled"))

@@ -16,7 +16,7 @@ from playwright.async_api import expect
 from commands import lobby
 from games.gnav import rules as gnav_rules
 from games.gnav import settings as gnav_settings
-from tests.browser.conftest import Tab, tab_to, telnet_player
+from tests.browser.conftest import Tab, clickable, tab_to, telnet_player
 
 LAPTOP = {"width": 1366, "height": 850}
 PHONE = {"width": 390, "height": 844}
@@ -50,7 +50,7 @@ async def click_moves_until_the_match_ends(tab: Tab) -> int:
     while not await banner.is_visible():
         assert loop.time() < deadline, "the match did not end"
         for button in (swap, keep) if clicks % 2 else (keep, swap):
-            if await button.is_visible() and await button.is_enabled():
+            if await clickable(button):
                 try:
                     await button.click(timeout=1000)
                     clicks += 1
@@ -274,7 +274,7 @@ async def test_a_gnav_match_is_played_by_keyboard_alone_and_its_turns_and_end_ar
     while not await banner.is_visible():
         assert loop.time() < deadline, "the match did not end"
         keep = page.locator("#gnav-keep")
-        if await keep.is_enabled():
+        if await clickable(keep):
             await expect(announcer).to_have_text("Your turn.")
             try:
                 await tab_to(page, "gnav-keep")
