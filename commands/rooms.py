@@ -23,7 +23,7 @@ from commands.text import echoed, ljust, rjust, truncate
 from games import DEFAULT_KIND, KINDS
 from games.base import NOBODY, PLAYING, GameTable
 from games.toolkit import TurnTable
-from i18n import N_, Text, _, from_stored, ngettext, said, shown
+from i18n import N_, Text, _, from_stored, ngettext, pgettext, said, shown
 from persistence.database import DatabaseUnavailable
 from persistence.rooms import GameRecord, Missed, RoomNameTaken, SpectatorRule, TooManyRooms
 from server.accounts import AccountError
@@ -191,7 +191,9 @@ class Rooms(Command):
         if not rows:
             ctx.reply(_("There are no rooms yet. Make one with: newroom <name>"))
             return
-        headings = [_("Room"), _("Game"), _("State"), _("Watch"), _("Pw"), _("Seated")]
+        # Translators: the heading of the column of how many watch each room (not the verb).
+        watchers = pgettext("rooms column", "Watch")
+        headings = [_("Room"), _("Game"), _("State"), watchers, _("Pw"), _("Seated")]
         width = max(shown_width(headings[0]), *(shown_width(row.name) for row in rows))
         game_width, state_width = max(7, shown_width(headings[1])), max(8, shown_width(headings[2]))
         watch_width, password_width = max(5, shown_width(headings[3])), max(3, shown_width(headings[4]))

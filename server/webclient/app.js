@@ -806,8 +806,9 @@ export function renderGame(prefix) {
   container.hidden = nodes.length === 0;
   if (focused) {
     const again = $(focused);
-    if (again && !again.disabled) again.focus();
-    else if (container.contains(document.activeElement) === false && nodes.length) commandInput.focus();
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+    // Not scrolled to: a phone would jump to the command line at the top, away from the panel.
+    else if (container.contains(document.activeElement) === false && nodes.length) commandInput.focus({ preventScroll: true });
   }
 }
 
@@ -818,7 +819,7 @@ export function renderGame(prefix) {
 /** A room's phase, as the lobby names it. */
 const PHASE_WORDS = { waiting: () => t("waiting for players"), playing: () => t("playing"), over: () => t("game over") };
 
-/** A game's name as players call it ("gnav": Gnav). */
+/** A game's name as players call it: its registered name, capitalised. */
 const gameName = (game) => game.charAt(0).toUpperCase() + game.slice(1);
 
 function renderLobby() {
