@@ -132,6 +132,7 @@ DOC_SCREENSHOTS = (
     "25-rules-desktop.png",
     "33-dvorak-thing-on-thing-phone.png",
     "34-dvorak-vote-pending-desktop.png",
+    "40-ys-placing-390.png",
 )
 SCREENSHOT_TESTS = (
     "tests/browser/test_lobby_page.py",
