@@ -77,10 +77,11 @@ async def test_each_games_panel_is_served_and_nothing_else_under_its_path(start_
             assert 'registerGame("Gnav"' in await response.text()
             for header, value in SECURITY_HEADERS.items():
                 assert response.headers[header] == value
-        async with session.get(f"{base}/static/games/ys.css") as response:
-            assert response.status == 200 and response.content_type == "text/css"
+        for style in ("ys", "gnav", "dvorak"):
+            async with session.get(f"{base}/static/games/{style}.css") as response:
+                assert response.status == 200 and response.content_type == "text/css"
         hostile = (
-            "/static/games/gnav.css",  # Gnav has no style of its own
+            "/static/games/chess.css",
             "/static/games/chess.js",
             "/static/games/gnav.py",
             "/static/games/gnav.js.js",

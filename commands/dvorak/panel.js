@@ -57,7 +57,7 @@ function cardLabel(card) {
 const cardTitle = (card) => `#${card.number} ${card.name}`;
 
 /** A card's face: its number and type along the top, its name, and its text if it has one
- * (the cards in play are sent without). ``tag``: the element (a button for a hand card). */
+ * (the cards in play are sent without) and ``withText``. */
 function cardFace(card, { withText = true, extraClass = "" } = {}) {
   return [
     el(
@@ -67,6 +67,7 @@ function cardFace(card, { withText = true, extraClass = "" } = {}) {
       " ",
       el("span", { class: "card-type", text: typeWord(card.type) }),
     ),
+    " ",
     el("span", { class: `dv-card-name card-name ${colourClasses(card.colour)} ${extraClass}`.trim(), text: card.name }),
     withText && card.text ? cardText(card) : null,
   ];
@@ -356,15 +357,8 @@ function dvorakHand(hand, table, can) {
             onclick: () => selectCard(open ? null : card.number, card.number),
           },
           el("span", { class: "sr-only", text: open ? t("Chosen:") + " " : "" }),
-          el(
-            "span",
-            { class: "dv-card-top" },
-            el("span", { class: "card-number", text: `#${card.number}` }),
-            " ",
-            el("span", { class: "card-type", text: typeWord(card.type) }),
-          ),
-          " ",
-          el("span", { class: `dv-card-name card-name ${colourClasses(card.colour)}`.trim(), text: card.name }),
+          // The text goes after the button (a button holds no paragraphs).
+          cardFace(card, { withText: false }),
         ),
         card.text ? cardText(card) : null,
       );

@@ -10,13 +10,13 @@ import re
 from dataclasses import replace
 
 import pytest
-from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import expect
 
 from commands import lobby
 from games.gnav import rules as gnav_rules
 from games.gnav import settings as gnav_settings
 from tests.browser.conftest import Tab, clickable, tab_to, telnet_player
+from tests.browser.test_gnav_panel import play_to_the_end
 
 LAPTOP = {"width": 1366, "height": 850}
 PHONE = {"width": 390, "height": 844}
@@ -36,36 +36,6 @@ def quick_gnav(monkeypatch: pytest.MonkeyPatch) -> None:
 async def assert_accessible(tab: Tab, screen: str) -> None:
     problems = await tab.accessibility_problems()
     assert problems == [], f"axe-core on {screen}:\n" + "\n".join(problems)
-
-
-async def click_moves_until_the_match_ends(tab: Tab) -> int:
-    """Keep or swap, by clicking, on each of the player's turns until the winner banner
-    shows at the end of a match they played in; how many moves were clicked."""
-    page = tab.page
-    banner = page.locator("#gnav-table .result.banner")
-    keep, swap = page.locator("#gnav-keep"), page.locator("#gnav-swap")
-    clicks = 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
-    while not (clicks and await banner.is_visible()):
-        assert loop.time() < deadline, "the match did not end"
-        if await banner.is_visible():
-            # The computer players ended it before the player's turn came (a Cuckoo ends a
-            # deal at once): the host starts another.
-            await page.locator("#gnav-start").click()
-            await expect(banner).to_be_hidden()
-            continue
-        for button in (swap, keep) if clicks % 2 else (keep, swap):
-            if await clickable(button):
-                try:
-                    await button.click(timeout=1000)
-                    clicks += 1
-                except PlaywrightTimeout:
-                    pass  # the turn moved on while clicking (a deal ended): look again
-                break
-        else:
-            await page.wait_for_timeout(50)
-    return clicks
 
 
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1366x850", "390x844"])
@@ -91,7 +61,7 @@ async def test_play_gnav_now_is_played_by_clicking_to_the_winner_banner_and_a_te
     await assert_accessible(tab, "the Gnav table")
     await tab.screenshot("21-gnav-table")
 
-    clicks = await click_moves_until_the_match_ends(tab)
+    clicks = await play_to_the_end(tab)
     assert clicks > 0
     banner = tab.page.locator("#gnav-table .result.banner")
     await expect(banner).to_contain_text(re.compile(r"won the match|draw"))
@@ -246,7 +216,7 @@ async def test_a_room_s_rules_and_results_are_tabs_beside_its_table(start_server
     await expect(tab.page.get_by_role("tab", name="Table")).to_be_focused()
     await expect(tab.page.locator("#gnav-table")).to_be_visible()
 
-    clicks = await click_moves_until_the_match_ends(tab)
+    clicks = await play_to_the_end(tab)
     assert clicks > 0
     winner = await tab.page.locator("#gnav-table .result.banner").inner_text()
     await tab.page.get_by_role("tab", name="Results").click()
