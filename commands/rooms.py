@@ -315,6 +315,9 @@ class Play(Command):
     async def run(self, ctx: Context, args: str) -> None:
         quick = {game: game_commands(game).quick_bots for game in KINDS if game_commands(game).quick_bots}
         game = args.strip().lower()
+        if game in KINDS and game not in quick:
+            refusal = _("{game} has no computer players: make a room with newroom/{kind} <name>. Play now: {games}.")
+            raise CommandError(refusal.format(game=KINDS[game].name.capitalize(), kind=game, games=", ".join(quick)))
         if game not in quick:
             refusal = _("Which game? You can play {games} against computer players now. Usage: {usage}")
             raise CommandError(refusal.format(games=", ".join(quick), usage=self.usage_text()))

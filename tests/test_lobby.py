@@ -42,7 +42,8 @@ async def test_play_makes_a_room_seats_computer_players_and_starts_at_once(serve
 
 async def test_play_refuses_a_game_without_computer_players_and_makes_nothing(server):
     ann = await telnet_player(server, "Ann")
-    for line in ("play", "play dvorak", "play chess", "play " + "ж" * 500):
+    await ann.command("play dvorak", r"Dvorak has no computer players: make a room with newroom/dvorak\s+<name>\.")
+    for line in ("play", "play chess", "play " + "ж" * 500):
         ann.send(line)
         await ann.expect(r"Which game\? You can play gnav, ys against computer players now\. Usage: play\s+<game>")
     await ann.command("games", r"Play one now against computer players: play\s+<game>\s+\(gnav, ys\)\.")
