@@ -45,6 +45,8 @@ async def test_play_gnav_now_is_played_by_clicking_to_the_winner_banner_and_a_te
     server = await start_server()
     tab = await open_tab(server, "Ann")
     await tab.page.set_viewport_size(size)
+    await expect(tab.page.locator("#status")).to_have_attribute("data-state", "connected")
+    await assert_accessible(tab, "the login form")
     await tab.log_in("Ann")
     play = tab.page.locator("#play-gnav")
     await expect(play).to_have_text("Play Gnav now")
