@@ -118,3 +118,13 @@ async def test_a_telnet_client_with_gmcp_is_not_sent_the_lobby_s_board(server, m
     await asyncio.sleep(0.5)
     sent = b"".join(client.subnegotiations)
     assert b"Room.Info" in sent and b"Lobby.List" not in sent
+
+
+async def test_play_is_the_lobby_s_and_makes_nothing_from_a_table(server):
+    """At a table, "play" is the game's own word (a Ys action card), or none: a quick game
+    is started from the lobby."""
+    ann = await telnet_player(server, "Ann")
+    await ann.command("play gnav", r"A match of Gnav begins")
+    await ann.command("play ys", r"That command is used at Dvorak and Ys tables, not at this Gnav table\.")
+    assert await server.rooms.find("Ys 1") is None
+    assert (await server.rooms.find("Gnav 1")).table.state.phase == "playing"
