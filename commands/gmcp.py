@@ -50,6 +50,9 @@ def send_place(player: OnlinePlayer) -> None:
     if here is None:
         for connection in player.connections:
             connection.send_gmcp("Room.Table", {})
+            if connection.browser_page:
+                # Emptied, so that the next room's rules are sent even if they are the same.
+                connection.send_gmcp("Room.Rules", {})
     for game, commands in all_game_commands().items():
         if game != here:
             for package, empty in commands.empty_views.items():

@@ -50,6 +50,8 @@ OUTCOMES = {
     "boredom": N_("boredom"),
     "no winner": N_("no winner"),
 }
+#: How many free names ``play`` tries, each taken by another just before it.
+NAME_ATTEMPTS = 3
 #: The most finished games ``results`` shows.
 RESULTS_SHOWN = 10
 #: Events shown at most when a player comes back; the rest are in ``log``.
@@ -225,9 +227,11 @@ def leaving_costs() -> str:
     return _("What it costs, by game: {costs}.").format(costs="; ".join(costs))
 
 
-async def open_room(ctx: Context, name: str, password: str, game: str) -> GameRoom:
+async def open_room(ctx: Context, name: str, password: str, game: str, name_chosen: bool = True) -> GameRoom:
     """Make room ``name`` of ``game`` and seat its maker there as its host, or refuse
-    (the name taken, the maker's quota full, the maker playing elsewhere)."""
+    (the name taken, the maker's quota full, the maker playing elsewhere). A name the
+    server chose (not ``name_chosen``) that another has just taken raises RoomNameTaken,
+    for the caller to choose another."""
     _refuse_if_playing_elsewhere(ctx, ctx.hub.lobby)
     maker = ctx.player.account_id
     try:
@@ -236,6 +240,8 @@ async def open_room(ctx: Context, name: str, password: str, game: str) -> GameRo
         password_hash = await _hashed(ctx, password) if password else None
         room = await ctx.rooms.create(name, password_hash, maker=maker, game=game)
     except RoomNameTaken:
+        if not name_chosen:
+            raise
         raise CommandError(await _name_taken(ctx, name)) from None
     except TooManyRooms as quota:
         refusal = ngettext(
@@ -322,7 +328,13 @@ class Play(Command):
             refusal = _("Which game? You can play {games} against computer players now. Usage: {usage}")
             raise CommandError(refusal.format(games=", ".join(quick), usage=self.usage_text()))
         refuse_if_muted(ctx)
-        room = await open_room(ctx, await _free_name(ctx, KINDS[game].name.capitalize()), "", game)
+        for attempt in range(1, NAME_ATTEMPTS + 1):
+            try:
+                room = await open_room(ctx, await _free_name(ctx, KINDS[game].name.capitalize()), "", game, False)
+                break
+            except RoomNameTaken as taken:  # made by another just now: the next number, then
+                if attempt == NAME_ATTEMPTS:
+                    raise CommandError(await _name_taken(ctx, str(taken))) from None
         actor = ctx.player.account_id
         levels = _turn_table(room.table).levels
         level = "normal" if "normal" in levels else levels[0]

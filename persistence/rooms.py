@@ -205,8 +205,12 @@ class RoomStore(RoomLog, RoomPeople):
                 )
             ).all()
             seated: dict[int, list[str]] = {}
+            # The seats of open rooms only: those of archived rooms are kept for ever.
             for room_id, name, bot in await connection.execute(
-                select(_seats.c.room_id, _seats.c.name, _seats.c.bot).order_by(_seats.c.room_id, _seats.c.position)
+                select(_seats.c.room_id, _seats.c.name, _seats.c.bot)
+                .join(_rooms, _rooms.c.id == _seats.c.room_id)
+                .where(_OPEN)
+                .order_by(_seats.c.room_id, _seats.c.position)
             ):
                 seated.setdefault(room_id, []).append(f"{name} (bot)" if bot else name)
         return [

@@ -128,3 +128,13 @@ async def test_play_is_the_lobby_s_and_makes_nothing_from_a_table(server):
     await ann.command("play ys", r"That command is used at Dvorak and Ys tables, not at this Gnav table\.")
     assert await server.rooms.find("Ys 1") is None
     assert (await server.rooms.find("Gnav 1")).table.state.phase == "playing"
+
+
+async def test_two_players_who_play_at_once_get_a_room_each(server):
+    ann, bo = await telnet_player(server, "Ann"), await telnet_player(server, "Bo")
+    ann.send("play gnav")
+    bo.send("play gnav")
+    await ann.expect(r"A match of Gnav begins")
+    await bo.expect(r"A match of Gnav begins")
+    hosts = {name: (await server.rooms.find(name)).table.state.seats[0].name for name in ("Gnav 1", "Gnav 2")}
+    assert sorted(hosts.values()) == ["Ann", "Bo"]

@@ -4,7 +4,7 @@
 // dealer; your card and where it stands among the 21 ranks; the last swap of the deal; and the
 // moves as buttons that send the telnet commands (commands/gnav). Its style: panel.css beside it.
 
-import { commandButton, el, isEmpty, registerGame, t, tablePanel, tableSummary } from "/static/app.js";
+import { commandButton, currentRoomName, el, isEmpty, registerGame, t, tablePanel, tableSummary } from "/static/app.js";
 
 /** A table's phase, as the panel names it. */
 const PHASES = { waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("over") };
@@ -14,7 +14,7 @@ const SWAP_MS = 1200;
 const SIDE = 4;
 
 /** What the panel remembers between renders (render runs again on every package): the table
- * (by its host) and deal it last drew and how many swaps that deal had, so that a new swap is
+ * (by its room) and deal it last drew and how many swaps that deal had, so that a new swap is
  * seen as one; and the swap now moving, with when it began. */
 let seen = null;
 let moving = null;
@@ -23,12 +23,13 @@ let moving = null;
 function noteSwaps(table) {
   const swaps = Array.isArray(table.swaps) ? table.swaps : [];
   const deal = table.deal;
-  // A table first seen (another host: another room) moves nothing; a new deal starts with no
-  // swaps; a Cat undoes them all: fewer than before is no move.
-  const before = seen === null || seen.host !== table.host ? swaps.length : seen.deal === deal ? seen.count : 0;
+  // A table first seen (another room) moves nothing; a new deal starts with no swaps; a Cat
+  // undoes them all: fewer than before is no move.
+  const room = currentRoomName();
+  const before = seen === null || seen.room !== room ? swaps.length : seen.deal === deal ? seen.count : 0;
   if (swaps.length > before) moving = { deal, count: swaps.length, swap: swaps[swaps.length - 1], since: Date.now() };
   else if (moving && (moving.deal !== deal || swaps.length < moving.count)) moving = null;
-  seen = { host: table.host, deal, count: swaps.length };
+  seen = { room, deal, count: swaps.length };
 }
 
 /** ``node``, a card, moving if it takes part in the swap now moving (``takesPart``), kept going

@@ -283,7 +283,8 @@ const state = {
   lobby: null, // Lobby.List: the games, the rooms and who is online
   tab: "table", // the game room's tab open: "table", "rules" or "results"
   rules: null, // Room.Rules: the rules of the room's game
-  results: null, // Room.Results: the room's last games
+  results: null, // Room.Results: a room's last games (it says which room)
+  resultsWanted: true, // whether a game has ended since those were sent
   pendingLogin: null, // a login line waiting for the socket it opened (never kept beyond that)
   status: { text: "Connecting…", params: {} }, // the status line's text, in English
 };
@@ -564,8 +565,9 @@ function loggedOut() {
   state.timerTotal = null;
   state.lobby = null;
   state.rules = null;
-  state.results = null;
+  state.resultsWanted = true; // (the results held stay: they are a room's, not the player's)
   state.tab = "table";
+  told.yourTurn = told.over = false;
   state.views.clear();
   for (const renderer of GAME_RENDERERS.values()) if (renderer.forget) renderer.forget();
   loginForm.hidden = false;
@@ -610,19 +612,21 @@ function receiveGmcp(name, data) {
   if (name === "Room.Info") {
     const before = state.room ? state.room.name : null;
     state.room = data && typeof data === "object" ? data : null;
-    state.results = null; // another room's, or asked for again when the tab is opened
     if (!state.room || state.room.name !== before) state.tab = "table";
     showRoom();
     renderLobby();
     return;
   }
   if (name === "Room.Rules") {
+    // ({} in the lobby.) The Results the page holds stay: they say which room they are of,
+    // and the server sends again only results that differ from them.
     state.rules = data && typeof data === "object" && typeof data.text === "string" ? data : null;
     if (state.tab === "rules") renderRules();
     return;
   }
   if (name === "Room.Results") {
     state.results = data && typeof data === "object" && Array.isArray(data.games) ? data : null;
+    state.resultsWanted = false;
     if (state.tab === "results") renderResults();
     return;
   }
@@ -632,10 +636,13 @@ function receiveGmcp(name, data) {
     return;
   }
   if (name === "Room.Table") {
+    const phaseBefore = state.table ? state.table.phase : null;
     state.table = data && typeof data === "object" && !isEmpty(data) ? data : null;
     const seconds = state.table && Number.isFinite(state.table.timer) ? state.table.timer : null;
     state.timerEnds = seconds === null ? null : Date.now() + seconds * 1000;
     state.timerTotal = seconds;
+    // A game that ends adds a result: the Results tab asks again.
+    if (state.table && state.table.phase === "over" && phaseBefore !== "over") state.resultsWanted = true;
     announceTable(state.table);
     for (const prefix of GAME_RENDERERS.keys()) if ([...state.views.keys()].some((view) => view.startsWith(`${prefix}.`))) renderGame(prefix);
     return;
@@ -658,7 +665,6 @@ function showRoom() {
   const inRoom = room.kind === "game";
   const views = roomViews();
   views.tabs.hidden = !inRoom;
-  if (!inRoom) state.rules = null;
   showTab(inRoom ? state.tab : "table");
 }
 
@@ -702,10 +708,17 @@ function roomViews() {
   return { tabs, table: $("view-table"), rules: $("view-rules"), results: $("view-results") };
 }
 
-/** Open tab ``name`` (a click or the arrow keys); the Results tab asks for the results. */
+/** Open tab ``name`` (a click or the arrow keys); the Results tab asks for the room's
+ * results unless it holds them since its last game ended. */
 function chooseTab(name) {
-  if (name === "results") sendCommand("results");
+  if (name === "results" && (state.resultsWanted || !resultsOfThisRoom())) sendCommand("results");
   showTab(name);
+}
+
+/** The results held, if they are of the room the player is in. */
+function resultsOfThisRoom() {
+  const results = state.results;
+  return results && state.room && results.room === state.room.name ? results : null;
 }
 
 function showTab(name) {
@@ -763,7 +776,7 @@ function renderRules() {
 }
 
 function renderResults() {
-  const results = state.results;
+  const results = resultsOfThisRoom();
   const view = roomViews().results;
   let body;
   if (!results) body = el("p", { class: "hint", text: t("Asking for the results…") });
@@ -989,6 +1002,11 @@ function showSettings(afresh) {
 // The table every game has (Room.Table, commands/games.py table_summary): the seats, whose turn
 // with its countdown, and the winner line. A game's panel draws it with tablePanel and fills in
 // what is its own: each seat's marks and holdings, and what goes above and below the seats.
+
+/** The name of the room the player is in (Room.Info), or null. */
+export function currentRoomName() {
+  return state.room ? state.room.name : null;
+}
 
 /** Room.Table as last sent, or null outside a game room. */
 export function tableSummary() {

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.browser.conftest import DESKTOP, Tab, telnet_player
+from tests.browser.conftest import Tab, telnet_player
 from tests.browser.test_browser import seat
 
 DESKTOP_1366 = {"width": 1366, "height": 850}
@@ -26,12 +26,7 @@ async def hand_numbers(tab: Tab) -> list[int]:
 
 
 async def shot(tab: Tab, moment: str, size: dict[str, int]) -> None:
-    """Screenshots at both widths, then back to the test's own viewport. (From 1366x850 to
-    the screenshots' 1280x800 the scrollback may stop following its newest line, 50 pixels
-    short: app.js's resize handling, not this panel's; it is brought back to the bottom.)"""
-    await tab.page.set_viewport_size(DESKTOP)
-    await tab.page.wait_for_timeout(200)
-    await tab.scrollback.evaluate("s => { s.scrollTop = s.scrollHeight; }")
+    """Screenshots at both widths, then back to the test's own viewport."""
     await tab.screenshot(moment)
     await tab.page.set_viewport_size(size)
 

@@ -164,6 +164,19 @@ async def drawn(tab: Tab, text: str) -> dict[str, float]:
     )
 
 
+async def settled(tab: Tab, text: str) -> dict[str, float]:
+    """:func:`drawn`, once two looks a fifth of a second apart agree (the page wraps anew a
+    moment after a resize)."""
+    last = await drawn(tab, text)
+    for _look in range(50):
+        await tab.page.wait_for_timeout(200)
+        now = await drawn(tab, text)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError(f"the entry never settled: {last}")
+
+
 async def test_the_text_wraps_anew_to_the_scrollback_s_width_at_every_resize(start_server, open_tab):
     """The page wraps the server's lines itself (they come unwrapped), so what was shown
     before a resize wraps anew too, each continuation hanging two columns in."""
@@ -178,8 +191,7 @@ async def test_the_text_wraps_anew_to_the_scrollback_s_width_at_every_resize(sta
     assert 10 <= wide["lines"] <= 16 and wide["overflow"] <= 0, wide
     assert wide["indent"] == pytest.approx(2, abs=0.2), wide
     await tab.page.set_viewport_size(PHONE)
-    await tab.page.wait_for_timeout(300)
-    narrow = await drawn(tab, "word149")
+    narrow = await settled(tab, "word149")
     assert narrow["lines"] >= 2 * wide["lines"] and narrow["overflow"] <= 0, narrow
     assert narrow["indent"] == pytest.approx(2, abs=0.2), narrow
     # A table's row hangs under its last column where that is less than half the width,
@@ -191,8 +203,7 @@ async def test_the_text_wraps_anew_to_the_scrollback_s_width_at_every_resize(sta
     # A table's panel widens the side column: the text narrows with it, the old lines too.
     await tab.page.locator("#play-gnav").click()
     await expect(tab.page.locator("#gnav-table")).to_be_visible()
-    await tab.page.wait_for_timeout(300)
-    beside = await drawn(tab, "word149")
+    beside = await settled(tab, "word149")
     assert wide["lines"] < beside["lines"] < narrow["lines"] and beside["overflow"] <= 0, beside
 
 
@@ -228,10 +239,18 @@ async def test_a_room_s_rules_and_results_are_tabs_beside_its_table(start_server
     await expect(results).to_contain_text(winner)
     await assert_accessible(tab, "the Results tab")
     await tab.screenshot("26-results")
-    # Back in the lobby, no tabs; the next room opens on its table.
+    # Back in the lobby, no tabs; the next room opens on its table, with its own rules
+    # (the same as the last room's) and results (none yet).
     await tab.page.get_by_role("button", name="Leave room").click()
     await expect(tabs).to_be_hidden()
     await expect(tab.page.locator("#lobby")).to_be_visible()
+    await tab.page.locator("#play-gnav").click()
+    await expect(tab.page.locator("#room-name")).to_have_text("Gnav 2 (gnav)")
+    await expect(tab.page.get_by_role("tab", name="Table")).to_have_attribute("aria-selected", "true")
+    await tab.page.get_by_role("tab", name="Rules").click()
+    await expect(rules).to_contain_text("Gjøk")
+    await tab.page.get_by_role("tab", name="Results").click()
+    await expect(tab.page.locator("#results-panel")).to_contain_text("No game has ended in this room yet.")
 
 
 async def test_a_gnav_match_is_played_by_keyboard_alone_and_its_turns_and_end_are_announced(
