@@ -412,14 +412,15 @@ def ascii_json(value: Any) -> bytes:
     """``value`` as compact JSON in ASCII bytes, quickly: the bytes the standard library's
     ``json.dumps(value, separators=(",", ":"))`` gives (as telnetlib3 writes GMCP), made
     by orjson (a ``Dvorak.Table`` view: 52 → 4 µs) whenever that is all ASCII; where it
-    is not (text beyond ASCII, which the standard library escapes) or orjson refuses the
-    value, by the standard library itself. Floats are written as orjson writes them
+    is not (text beyond ASCII, or DEL, which the standard library escapes) or orjson
+    refuses the value, by the standard library itself. Floats are written as orjson writes them
     (``1e-5`` for ``1e-05``), the same numbers."""
     try:
         fast = orjson.dumps(value)
     except TypeError:
         return _standard_json(value).encode()
-    return fast if fast.isascii() else _standard_json(value).encode()
+    # (DEL is ASCII, but the standard library escapes it; orjson does not.)
+    return fast if fast.isascii() and b"\x7f" not in fast else _standard_json(value).encode()
 
 
 def json_ready(value: Any) -> Any:
